@@ -1,0 +1,94 @@
+"""The engine's input model: a crosstable in the shape of TRF round blocks.
+
+Pure Python; imports nothing from Django. Every number is exact (Fraction).
+The Django side (leagues) and the TRF reader (tiebreaks.trf) both build these objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+
+
+class Kind(str, Enum):
+    """What happened to one participant in one round (spec tiebreak-rules §2)."""
+
+    PLAYED = "played"  # 1 = 0 W D L
+    UNKNOWN = "unknown"  # X / ? : played, result not known yet
+    FORFEIT_WIN = "forfeit_win"  # +
+    FORFEIT_LOSS = "forfeit_loss"  # -  (double forfeit: both sides)
+    PAB = "pab"  # U  pairing-allocated bye
+    FPB = "fpb"  # F  full-point bye
+    HPB = "hpb"  # H  half-point bye
+    ZPB = "zpb"  # Z  zero-point bye
+    ABSENT = "absent"  # blank / A : not paired, withdrawn, not yet entered
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points of the game scoring system (TRF record 162)."""
+
+    win: Fraction = Fraction(1)
+    draw: Fraction = Fraction(1, 2)
+    loss: Fraction = Fraction(0)
+    absence: Fraction = Fraction(0)
+    pab: Fraction | None = None  # None: same as win
+    unknown: Fraction | None = None  # None: same as draw
+
+    @property
+    def pab_points(self) -> Fraction:
+        return self.win if self.pab is None else self.pab
+
+    @property
+    def unknown_points(self) -> Fraction:
+        return self.draw if self.unknown is None else self.unknown
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round of one participant, as in a TRF round block.
+
+    `code` is the TRF result code (1 = 0 W D L + - U F H Z X ? A or " "), from which the
+    kind and the awarded points follow; `opponent` is the scheduled opponent's start number
+    (None for byes and absences); `colour` is "w", "b" or None.
+    """
+
+    code: str
+    opponent: int | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class Participant:
+    start_number: int
+    name: str
+    rating: int | None = None  # None: unrated
+    rounds: tuple[RoundEntry, ...] = ()  # index 0 = round 1
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth: str = ""
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team of a team event (TRF 013/310): members' start numbers in board order."""
+
+    number: int
+    name: str
+    members: tuple[int, ...]
+
+
+@dataclass
+class Tournament:
+    participants: list[Participant]
+    total_rounds: int  # rounds announced (n)
+    scoring: Scoring = field(default_factory=Scoring)
+    name: str = ""
+    rounds_computed: int | None = None  # k: the last round to compute; None = every round in the data
+    round_robin: bool = False  # pre-determined pairings (Art. 15.2)
+    tiebreaks: list[str] = field(default_factory=list)  # list published in the file (202/212), if any
+    teams: list[Team] = field(default_factory=list)
+    match_scoring: Scoring | None = None  # team match points (TRF 362), team events only
