@@ -70,6 +70,7 @@ class Participant:
     federation: str = ""
     fide_id: str = ""
     birth: str = ""
+    rank: int | None = None  # rank stated in the source (TRF cols 86-89); never used to rank
 
 
 @dataclass(frozen=True)
@@ -92,3 +93,7 @@ class Tournament:
     tiebreaks: list[str] = field(default_factory=list)  # list published in the file (202/212), if any
     teams: list[Team] = field(default_factory=list)
     match_scoring: Scoring | None = None  # team match points (TRF 362), team events only
+    start_date: str = ""  # ISO date (TRF 042), "" = unknown
+    end_date: str = ""  # ISO date (TRF 052)
+    event_type: str = ""  # encoded tournament type (TRF 192), e.g. "FIDE_DUTCH_2025"
+    extra_records: tuple[str, ...] = ()  # other TRF lines (022, 102, 132, 172, NRS, ...) kept for export
