@@ -1,0 +1,37 @@
+# The two commands: `make demo` and `make test`. Everything else is optional.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test install bench lint messages worker serve
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+messages: $(STAMP)
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+demo: $(STAMP) messages
+	$(BIN)/python manage.py migrate --no-input -v 0
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(STAMP) messages
+	$(BIN)/ruff check .
+	$(BIN)/python manage.py makemigrations --check --dry-run -v 0 --settings=config.settings.test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python tests/bench/bench_engine.py
+
+worker: $(STAMP)
+	$(BIN)/celery -A config worker -l info
+
+serve: $(STAMP)
+	$(BIN)/gunicorn config.wsgi -b 127.0.0.1:8000

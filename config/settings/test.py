@@ -1,0 +1,40 @@
+"""Tests: PostgreSQL whenever it answers (always in CI), tasks eager unless a test starts a worker."""
+
+import os
+import socket
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool
+
+from .base import *  # noqa: F403
+
+IN_CI = env_bool("CI", False)
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league")
+
+
+def _postgres_answers(url: str) -> bool:
+    cfg = dj_database_url.parse(url)
+    try:
+        with socket.create_connection((cfg.get("HOST") or "127.0.0.1", int(cfg.get("PORT") or 5432)), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+if os.environ.get("DATABASE_URL"):
+    pass  # explicit choice wins
+elif _postgres_answers(POSTGRES_URL):
+    DATABASES = {"default": dj_database_url.parse(POSTGRES_URL)}
+elif IN_CI:
+    raise ImproperlyConfigured(f"CI=true but PostgreSQL does not answer at {POSTGRES_URL}")
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CELERY_BROKER_URL = ""
+CELERY_TASK_ALWAYS_EAGER = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -1,0 +1,129 @@
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from . import models, services
+from .errors import ServiceError
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = models.TeamMember
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+class MembershipInline(admin.TabularInline):
+    model = models.ClubMembership
+    extra = 0
+
+
+@admin.register(models.League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["clubs"]
+
+
+@admin.register(models.Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "starts_on", "ends_on"]
+    list_filter = ["league"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(models.Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "short_name"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(models.Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "rating", "fide_id", "birth_year", "sex"]
+    search_fields = ["name", "fide_id", "national_id"]
+    inlines = [MembershipInline]
+
+
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "season", "kind", "system", "status", "rule_set", "results_version"]
+    list_filter = ["league", "kind", "system", "status"]
+    prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["results_version", "tiebreak_locked"]
+
+
+@admin.register(models.Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "event"]
+    list_filter = ["event"]
+    inlines = [TeamMemberInline]
+
+
+@admin.register(models.Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["start_number", "__str__", "event", "rating", "withdrawn_after_round"]
+    list_filter = ["event"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(models.Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["event", "number", "date"]
+    list_filter = ["event"]
+
+
+@admin.register(models.TeamMatch)
+class TeamMatchAdmin(admin.ModelAdmin):
+    list_display = ["round", "home", "away", "status"]
+    list_filter = ["round__event", "status"]
+
+
+@admin.register(models.Game)
+class GameAdmin(admin.ModelAdmin):
+    """Pairings are set up here; results change only through the result service (audited)."""
+
+    list_display = ["round", "board", "white", "black", "result", "corrected"]
+    list_filter = ["round__event"]
+    readonly_fields = ["result", "version", "corrected"]
+
+
+@admin.register(models.ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    list_display = ["at", "game", "before", "after", "user", "source", "reason"]
+    list_filter = ["source"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(models.Role)
+class RoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "kind", "league", "club", "event"]
+    list_filter = ["kind"]
+
+
+@admin.register(models.StandingsSnapshot)
+class StandingsSnapshotAdmin(admin.ModelAdmin):
+    list_display = ["event", "version", "computed_at", "rules", "duration_ms"]
+    readonly_fields = [f.name for f in models.StandingsSnapshot._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.action(description=_("Recompute standings now"))
+def recompute_now(modeladmin, request, queryset):
+    for event in queryset:
+        try:
+            services.event_results_changed(event_id=event.pk)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+
+
+EventAdmin.actions = [recompute_now]

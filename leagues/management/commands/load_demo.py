@@ -1,0 +1,169 @@
+"""Load a demo league: four clubs, a team division, an individual Swiss, and users to log in with."""
+
+import random
+from datetime import date, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from leagues import services
+from leagues.models import (
+    Club, ClubMembership, Entry, Event, Game, League, Player, Result, ResultChange, Role, Round, Season, Team,
+    TeamMatch, TeamMember,
+)
+from leagues.recompute import standings_recompute_event
+
+CLUBS = [
+    ("Oslo Sjakkselskap", "oslo-sk", ["Hansen, Ingrid", "Berg, Magnus", "Johansen, Sigrid", "Lie, Henrik",
+                                      "Dahl, Tone", "Moe, Eirik"]),
+    ("Athens Chess Club", "athens-cc", ["Papadopoulos, Nikos", "Georgiou, Eleni", "Dimitriou, Kostas",
+                                        "Nikolaou, Maria", "Vlachos, Yannis", "Karalis, Sofia"]),
+    ("Kadıköy Satranç Kulübü", "kadikoy-sk", ["Yılmaz, Elif", "Kaya, Mehmet", "Demir, Zeynep", "Şahin, Emre",
+                                               "Çelik, Ayşe", "Aydın, Burak"]),
+    ("Haifa Chess Club", "haifa-cc", ["Cohen, Noa", "Levi, Itai", "Mizrahi, Tamar", "Peretz, Yonatan",
+                                      "Biton, Shira", "Friedman, Avi"]),
+]
+PASSWORD = "demo-chess-2026"
+
+
+class Command(BaseCommand):
+    help = "Load the demo league (replaces an earlier demo league)."
+
+    def handle(self, *args, **options):
+        rng = random.Random(2026)
+        with transaction.atomic():
+            League.objects.filter(slug="demo-league").delete()
+            organiser, secretaries = self._users()
+            league = League.objects.create(name="Nordic–Aegean Chess League", slug="demo-league")
+            season = Season.objects.create(league=league, name="2026", slug="2026", starts_on=date(2026, 9, 1))
+            Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=league)
+            clubs = []
+            for (name, slug, players), secretary in zip(CLUBS, secretaries, strict=True):
+                Club.objects.filter(slug=slug).delete()
+                club = Club.objects.create(name=name, slug=slug)
+                league.clubs.add(club)
+                Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=club)
+                members = []
+                for index, player_name in enumerate(players):
+                    player = Player.objects.create(
+                        name=player_name, rating=2150 - 60 * index - rng.randint(0, 80),
+                        birth_year=rng.randint(1960, 2012), sex=rng.choice("mw"),
+                    )
+                    ClubMembership.objects.create(player=player, club=club)
+                    members.append(player)
+                clubs.append((club, members))
+            self._team_division(league, season, clubs, organiser, rng)
+            self._club_swiss(league, season, clubs, organiser, rng)
+        for event in Event.objects.filter(league__slug="demo-league"):
+            standings_recompute_event(event.pk)
+        self.stdout.write(self.style.SUCCESS("Demo league loaded. Log in at http://127.0.0.1:8000/admin/ as:"))
+        self.stdout.write(f"  organiser            password {PASSWORD}")
+        for user in secretaries:
+            self.stdout.write(f"  {user.username:<20} password {PASSWORD}")
+
+    def _users(self):
+        User = get_user_model()
+        names = ["organiser"] + [f"secretary-{slug}" for _, slug, _ in CLUBS]
+        users = []
+        for username in names:
+            User.objects.filter(username=username).delete()
+            users.append(User.objects.create_user(username=username, password=PASSWORD,
+                                                  is_staff=username == "organiser"))
+        return users[0], users[1:]
+
+    def _team_division(self, league, season, clubs, organiser, rng):
+        event = Event.objects.create(
+            league=league, season=season, name="Division 1", slug="demo-division-1", kind=Event.Kind.TEAM,
+            system=Event.System.ROUND_ROBIN, rounds_count=3, boards=4, status=Event.Status.PUBLISHED,
+            starts_on=date(2026, 9, 10), tiebreak_criteria=["MPTS", "GPTS"],
+        )
+        entries = []
+        for number, (club, members) in enumerate(clubs, start=1):
+            team = Team.objects.create(event=event, club=club, name=f"{club.name} 1")
+            for board, player in enumerate(members[:4], start=1):
+                TeamMember.objects.create(team=team, player=player, board_order=board)
+            entries.append(Entry.objects.create(event=event, start_number=number, team=team))
+        # Berger table for four teams
+        schedule = [[(0, 3), (1, 2)], [(3, 2), (0, 1)], [(1, 3), (2, 0)]]
+        for number, pairs in enumerate(schedule, start=1):
+            rnd = Round.objects.create(event=event, number=number, date=event.starts_on + timedelta(weeks=number - 1))
+            for home, away in pairs:
+                match = TeamMatch.objects.create(round=rnd, home=entries[home], away=entries[away])
+                home_roster = list(entries[home].team.members.select_related("player"))
+                away_roster = list(entries[away].team.members.select_related("player"))
+                for board in range(1, 5):
+                    h, a = home_roster[board - 1].player, away_roster[board - 1].player
+                    home_white = board % 2 == 1
+                    game = Game.objects.create(
+                        round=rnd, match=match, board=board,
+                        white=entries[home] if home_white else entries[away],
+                        black=entries[away] if home_white else entries[home],
+                        white_player=h if home_white else a, black_player=a if home_white else h,
+                    )
+                    if number <= 2:
+                        result = _draw_result(rng, game.white_player.rating, game.black_player.rating)
+                        if number == 2 and board == 4 and home == 3:
+                            result = Result.WHITE_WINS_FORFEIT
+                        services.result_record(game_id=game.pk, result=result, user=organiser,
+                                               source=ResultChange.Source.DEMO)
+                if number <= 2:
+                    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CONFIRMED)
+
+    def _club_swiss(self, league, season, clubs, organiser, rng):
+        event = Event.objects.create(
+            league=league, season=season, name="Autumn Open 2026", slug="demo-autumn-open",
+            system=Event.System.SWISS, rounds_count=5, status=Event.Status.PUBLISHED, starts_on=date(2026, 10, 1),
+            tiebreak_criteria=["BH/C1", "BH", "SB"],
+        )
+        players = sorted((p for _, members in clubs for p in members[:4]), key=lambda p: -p.rating)[:11]
+        entries = [Entry.objects.create(event=event, start_number=n, player=p, rating=p.rating)
+                   for n, p in enumerate(players, start=1)]
+        points = {e.id: 0.0 for e in entries}
+        met: set[tuple[int, int]] = set()
+        had_bye: set[int] = set()
+        for number in range(1, 4):
+            rnd = Round.objects.create(event=event, number=number, date=event.starts_on + timedelta(weeks=number - 1))
+            waiting = sorted(entries, key=lambda e: (-points[e.id], e.start_number))
+            board = 1
+            if number == 2:  # a requested half-point bye
+                requested = waiting.pop(len(waiting) // 2)
+                self._bye(rnd, board, requested, Result.HALF_POINT_BYE, organiser)
+                points[requested.id] += 0.5
+                board += 1
+            if len(waiting) % 2:  # the lowest without a bye gets the pairing-allocated bye
+                lowest = next(e for e in reversed(waiting) if e.id not in had_bye)
+                waiting.remove(lowest)
+                had_bye.add(lowest.id)
+                self._bye(rnd, board, lowest, Result.PAIRING_BYE, organiser)
+                points[lowest.id] += 1
+                board += 1
+            while waiting:
+                first = waiting.pop(0)
+                second = next((e for e in waiting if (first.id, e.id) not in met), waiting[0])
+                waiting.remove(second)
+                met |= {(first.id, second.id), (second.id, first.id)}
+                white, black = (first, second) if (board + number) % 2 else (second, first)
+                game = Game.objects.create(round=rnd, board=board, white=white, black=black)
+                result = _draw_result(rng, white.rating, black.rating)
+                if number == 3 and board == 6:
+                    result = Result.BLACK_WINS_FORFEIT
+                services.result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
+                white_points = {"1-0": 1, "1/2-1/2": 0.5, "0-1": 0, "-/+": 0}[result]
+                points[white.id] += white_points
+                points[black.id] += 1 - white_points
+                board += 1
+
+    def _bye(self, rnd, board, entry, result, organiser):
+        game = Game.objects.create(round=rnd, board=board, white=entry)
+        services.result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
+
+
+def _draw_result(rng, white_rating, black_rating):
+    expected = 1 / (1 + 10 ** ((black_rating - white_rating) / 400))
+    roll = rng.random()
+    if roll < expected - 0.15:
+        return Result.WHITE_WINS
+    if roll < expected + 0.15:
+        return Result.DRAW
+    return Result.BLACK_WINS

@@ -1,0 +1,89 @@
+"""The recompute: read one consistent state, compute, store the snapshot only if it is newer."""
+
+import json
+import logging
+import time
+import zlib
+from contextlib import contextmanager
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from .models import Event, StandingsSnapshot
+from .standings import compute_event_standings
+
+log = logging.getLogger("leagues.recompute")
+
+
+class LockBusy(Exception):
+    """Another process is recomputing the same event right now."""
+
+
+@contextmanager
+def event_lock(event_id: int):
+    """A per-event PostgreSQL advisory lock, so recomputes of one event never run concurrently."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    key = zlib.crc32(f"standings:{event_id}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        if not cursor.fetchone()[0]:
+            raise LockBusy(event_id)
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+
+
+def _read_consistently(event_id: int):
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        event = Event.objects.get(pk=event_id)
+        return event, compute_event_standings(event)
+
+
+def store_snapshot(event_id: int, version: int, data: dict, duration_ms: int) -> bool:
+    """Compare-and-set: write only when `version` is newer than the stored snapshot's. True if written."""
+    fields = dict(
+        computed_at=timezone.now(), rules=data["rules"], criteria=data["criteria"], rows=data["rows"],
+        notes=data["notes"], explanations=json.loads(json.dumps(data["explanations"])), duration_ms=duration_ms,
+    )
+    with transaction.atomic():
+        updated = StandingsSnapshot.objects.filter(event_id=event_id, version__lt=version).update(
+            version=version, **fields
+        )
+        if updated:
+            return True
+        if StandingsSnapshot.objects.filter(event_id=event_id).exists():
+            return False
+        _, created = StandingsSnapshot.objects.get_or_create(event_id=event_id, defaults={"version": version, **fields})
+        return created
+
+
+def standings_recompute_event(event_id: int) -> bool:
+    """Recompute one event's standings; returns whether a newer snapshot was stored."""
+    with event_lock(event_id):
+        current = StandingsSnapshot.objects.filter(event_id=event_id).values_list("version", flat=True).first()
+        version_now = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
+        if version_now is None:
+            return False  # event deleted meanwhile
+        if current is not None and current >= version_now:
+            log.info("recompute skipped event=%s version=%s (snapshot current)", event_id, version_now)
+            return False
+        started = time.perf_counter()
+        event, data = _read_consistently(event_id)
+        duration_ms = round((time.perf_counter() - started) * 1000)
+        written = store_snapshot(event_id, event.results_version, data, duration_ms)
+        log.info(
+            "recompute event=%s version=%s duration_ms=%s stored=%s",
+            event_id, event.results_version, duration_ms, written,
+        )
+        return written
+
+
+def stale_event_ids() -> list[int]:
+    return list(Event.objects.stale().values_list("id", flat=True))

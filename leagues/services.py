@@ -1,0 +1,87 @@
+"""Every write of a result goes through here: check, validate, save, audit, bump the version, enqueue."""
+
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from .errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
+from .models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
+from .permissions import can_enter_result
+
+
+def event_results_changed(*, event_id: int) -> None:
+    """Raise the event's results version and enqueue its recompute once the transaction commits."""
+    from .tasks import standings_recompute
+
+    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+    transaction.on_commit(lambda: _enqueue(standings_recompute, event_id))
+
+
+def _enqueue(task, event_id: int) -> None:
+    """Send the recompute; if the broker is down the result is still saved and the sweep catches up."""
+    try:
+        task.delay(event_id)
+    except Exception:  # noqa: BLE001 - broker errors vary by transport
+        import logging
+
+        logging.getLogger(__name__).warning("broker unreachable; event %s left for the sweep", event_id)
+
+
+def result_record(
+    *,
+    game_id: int,
+    result: str,
+    user,
+    source: str = ResultChange.Source.FORM,
+    expected_version: int | None = None,
+    reason: str = "",
+) -> Game:
+    """Record or correct the result of one game (or bye) and audit it.
+
+    Raises NotFound, PermissionDenied, Conflict (stale `expected_version`) or ServiceError, in which
+    case nothing was written.
+    """
+    if result not in Result.values:
+        raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
+    with transaction.atomic():
+        try:
+            game = (
+                Game.objects.select_for_update(of=("self",))
+                .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
+                .get(pk=game_id)
+            )
+        except Game.DoesNotExist:
+            raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
+        event = game.round.event
+        if not can_enter_result(user, game):
+            raise PermissionDenied(DEFAULT_PERMISSION_MESSAGE)
+        if event.status == Event.Status.FINISHED:
+            raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+        if expected_version is not None and expected_version != game.version:
+            raise Conflict(
+                _("Someone changed this result meanwhile; it is now “%(result)s”.")
+                % {"result": game.get_result_display()},
+                current=game,
+            )
+        if game.is_bye and result not in BYE_RESULTS:
+            raise ServiceError(_("This is a bye; it cannot have a game result."), code="result_for_bye")
+        if not game.is_bye and result not in GAME_RESULTS:
+            raise ServiceError(_("This is a game; it cannot have a bye as its result."), code="bye_for_game")
+        if result == game.result:
+            return game
+        if game.result and not reason:
+            raise ServiceError(_("A correction needs a reason."), code="reason_required")
+        ResultChange.objects.create(
+            game=game, user=user if user and user.is_authenticated else None, before=game.result,
+            after=result, source=source, reason=reason,
+        )
+        game.corrected = game.corrected or bool(game.result)
+        game.result = result
+        game.version += 1
+        game.save(update_fields=["result", "version", "corrected"])
+        if not event.tiebreak_locked:
+            Event.objects.filter(pk=event.pk).update(tiebreak_locked=True)
+        if event.status == Event.Status.PUBLISHED:
+            Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+        event_results_changed(event_id=event.pk)
+    return game
