@@ -1,0 +1,709 @@
+"""TRF-16 / TRF-2026 reader and writer, to and from the engine's input model.
+
+Reference: shared/spec/trf-format.md (columns of every record in §2-§8, the import algorithm in
+§9, the export rules in §10). Pure Python, standard library only: the command line imports this
+module on every run, so it must stay cheap.
+
+    >>> tournament = read_trf(open("event.trf", "rb").read())
+    >>> text = write_trf(tournament)          # CRLF line ends, record 162 always written
+
+What is modelled (and therefore survives ``write_trf(read_trf(x))``): 001 player records (every
+field; the points column is recomputed and must agree), 012 name, 042/052 dates, 062/072/082
+(recomputed), 142 rounds (or ``XXR``), 162 game scoring (inferred from the points columns when
+absent, §5), 192 type, 202/212 tie-break lists, 013/310 teams, 362 match points and 240 byes
+(merged into the 001 rounds). Every other record (022, 092, 102, 132, 172 with its national
+rating records, comments, unknown tags, ...) is kept verbatim in ``Tournament.extra_records``
+and written back in the checker's record order.
+
+Consistency rules enforced on import (§4, §9): start numbers 1..N without gaps, opponents exist
+and point back in the same round with the opposite colour and the complementary code, byes have
+no opponent, at most one ``U`` per round, the points column equals the awarded points, 240
+records agree with the 001 records. Every violation raises :class:`TRFError` naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+from fractions import Fraction
+
+from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
+
+__all__ = [
+    "TRFError",
+    "read_trf",
+    "read_trf_file",
+    "write_trf",
+    "encode_trf",
+    "decode_trf",
+    "apply_national_ratings",
+]
+
+
+class TRFError(ValueError):
+    """A TRF file that cannot be imported; ``str()`` is "line N: problem"."""
+
+    def __init__(self, line_number: int | None, message: str) -> None:
+        self.line_number = line_number
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.line_number is None:
+            return self.message
+        return f"line {self.line_number}: {self.message}"
+
+
+# --- codes (§4) ---------------------------------------------------------------------------
+
+#: codes of a game against an opponent (the opponent field is mandatory)
+GAME_CODES = frozenset("1=0WDLX?+-")
+#: codes without an opponent (opponent 0000, colour "-")
+BYE_CODES = frozenset("FHUZA ")
+VALID_CODES = GAME_CODES | BYE_CODES
+#: code -> codes the opponent's block may carry in the same round
+COMPLEMENT = {
+    "1": "0",
+    "0": "1",
+    "=": "=",
+    "W": "L",
+    "L": "W",
+    "D": "D",
+    "X": "X?",
+    "?": "X?",
+    "+": "-",
+    "-": "+-",
+}
+#: score key (record 162) of each code
+SCORE_KEY = {
+    "1": "W", "W": "W", "+": "W", "F": "W",
+    "=": "D", "D": "D", "H": "D",
+    "0": "L", "L": "L",
+    "-": "A", "Z": "A", "A": "A", " ": "A",
+    "U": "P",
+    "X": "X", "?": "X",
+}  # fmt: skip
+
+ROUND_ROBIN_TYPES = ("ROUNDROBIN", "SCHILLER", "SCHEVENINGEN")
+SWISS_TYPES = ("SWISS", "DUTCH", "DUBOV", "BURSTEIN", "KNOCKOUT")
+
+#: the checker's record order (§9 step 2); also the order in which records are written
+RECORD_ORDER = (
+    "###", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122",
+    "132", "142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362", "001",
+    "NRS", "310", "013", "250", "260", "240", "320", "330", "299", "300", "801", "802", "XXR",
+    "XXZ",
+)  # fmt: skip
+_ORDER_INDEX = {tag: i for i, tag in enumerate(RECORD_ORDER)}
+_MODELLED = frozenset({"001", "012", "042", "052", "062", "072", "082", "142", "162", "192",
+                       "202", "212", "013", "310", "362", "240", "XXR"})  # fmt: skip
+RATING_METHODS = ("FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER")
+
+
+# --- decoding -----------------------------------------------------------------------------
+
+
+def decode_trf(data: bytes | str) -> str:
+    """Bytes to text: strict UTF-8 first (BOM stripped), else Windows-1252 / Latin-1; NFC (§1)."""
+    if isinstance(data, str):
+        text = data
+    else:
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("cp1252")
+            except UnicodeDecodeError:
+                text = data.decode("latin-1")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return unicodedata.normalize("NFC", text)
+
+
+def encode_trf(text: str) -> bytes:
+    """Latin-1 when every character fits (what the FIDE checker reads by default), else UTF-8."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8")
+
+
+# --- small field parsers ------------------------------------------------------------------
+
+
+def _number(text: str) -> Fraction | None:
+    text = text.strip().replace(",", ".")
+    if not text:
+        return None
+    if not re.fullmatch(r"-?\d+(\.\d+)?|-?\.\d+", text):
+        raise ValueError(text)
+    return Fraction(text)
+
+
+def _int_field(text: str, lineno: int, what: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise TRFError(lineno, f"{what} {text!r} is not a number")
+    return int(text)
+
+
+def _parse_date(text: str, lineno: int, what: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    patterns = (
+        (r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", ("y", "m", "d")),
+        (r"(\d{1,2})\.(\d{1,2})\.(\d{4})", ("d", "m", "y")),
+        (r"(\d{2})/(\d{1,2})/(\d{1,2})", ("y", "m", "d")),
+    )
+    for pattern, order in patterns:
+        match = re.fullmatch(pattern, text)
+        if match:
+            parts = dict(zip(order, (int(g) for g in match.groups()), strict=True))
+            year = parts["y"] + 2000 if parts["y"] < 100 else parts["y"]
+            if 1 <= parts["m"] <= 12 and 1 <= parts["d"] <= 31:
+                return f"{year:04d}-{parts['m']:02d}-{parts['d']:02d}"
+    raise TRFError(lineno, f"{what} {text!r} is not a date (YYYY/MM/DD)")
+
+
+def _fmt_points(value: Fraction, what: str) -> str:
+    if (value * 2).denominator != 1:
+        raise ValueError(f"{what} {value} cannot be written in TRF (only halves fit the 11.5 format)")
+    return f"{float(value):4.1f}"
+
+
+def _parse_scoring_line(line: str, lineno: int, *, team: bool) -> Scoring:
+    """Record 162 (or 362): code at col 6, value at cols 7-10, then every 9 columns (§5).
+
+    362 is also accepted with the TRF-2026 two-letter codes (TW, TD, TL)."""
+    values: dict[str, Fraction] = {}
+    for match in re.finditer(r"\b(T?[WDLAPX])\s*(-?\d+(?:[.,]\d+)?)", line[4:].upper()):
+        key = match.group(1)[-1]
+        try:
+            number = _number(match.group(2))
+        except ValueError:
+            raise TRFError(lineno, f"scoring value {match.group(2)!r} is not a number") from None
+        assert number is not None
+        values[key] = number
+    if not values and line[4:].strip():
+        raise TRFError(lineno, f"cannot read the scoring system {line[4:].strip()!r}")
+    base = Scoring(win=Fraction(2), draw=Fraction(1), loss=Fraction(0)) if team else Scoring()
+    return Scoring(
+        win=values.get("W", base.win),
+        draw=values.get("D", base.draw),
+        loss=values.get("L", base.loss),
+        absence=values.get("A", base.absence),
+        pab=values.get("P"),
+        unknown=values.get("X"),
+    )
+
+
+def _write_scoring(tag: str, scoring: Scoring) -> str:
+    pairs = [("W", scoring.win), ("D", scoring.draw), ("L", scoring.loss), ("A", scoring.absence)]
+    if scoring.pab is not None:
+        pairs.append(("P", scoring.pab))
+    if scoring.unknown is not None:
+        pairs.append(("X", scoring.unknown))
+    return tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
+
+
+def _points_of(code: str, scoring: Scoring) -> Fraction:
+    key = SCORE_KEY[code]
+    return {
+        "W": scoring.win,
+        "D": scoring.draw,
+        "L": scoring.loss,
+        "A": scoring.absence,
+        "P": scoring.pab_points,
+        "X": scoring.unknown_points,
+    }[key]
+
+
+def _is_round_robin(event_type: str, type_text: str) -> bool:
+    event_type = event_type.upper()
+    if any(word in event_type for word in ROUND_ROBIN_TYPES):
+        return True
+    if any(word in event_type for word in SWISS_TYPES):
+        return False
+    text = type_text.upper()
+    if "SWISS" in text:
+        return False
+    return bool(re.search(r"\bRR\b|ROBIN|BERGER", text))
+
+
+# --- reader -------------------------------------------------------------------------------
+
+
+def read_trf_file(path: str) -> Tournament:
+    with open(path, "rb") as handle:
+        return read_trf(handle.read())
+
+
+def read_trf(data: bytes | str) -> Tournament:
+    """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
+    text = decode_trf(data)
+    lines = [(n, line) for n, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1)]
+    lines = [(n, line) for n, line in lines if line.strip() and len(line.rstrip()) >= 3]
+
+    by_tag: dict[str, list[tuple[int, str]]] = {}
+    for n, line in lines:
+        tag = "###" if line.startswith("###") else line[:3].upper()
+        by_tag.setdefault(tag, []).append((n, line))
+
+    def single(tag: str) -> tuple[int, str] | None:
+        found = by_tag.get(tag)
+        return found[-1] if found else None
+
+    name = ""
+    if rec := single("012"):
+        name = rec[1][4:].strip()
+    start_date = _parse_date(rec[1][4:], rec[0], "start date") if (rec := single("042")) else ""
+    end_date = _parse_date(rec[1][4:], rec[0], "end date") if (rec := single("052")) else ""
+
+    announced_rounds: int | None = None
+    for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
+        if rec := single(tag):
+            value = _int_field(rec[1][4:], rec[0], what)
+            if value is not None:
+                announced_rounds = value
+
+    scoring: Scoring | None = None
+    if rec := single("162"):
+        scoring = _parse_scoring_line(rec[1], rec[0], team=False)
+    match_scoring = _parse_scoring_line(rec[1], rec[0], team=True) if (rec := single("362")) else None
+
+    event_type = rec[1][4:].strip().upper() if (rec := single("192")) else ""
+    type_text = rec[1][4:] if (rec := single("092")) else ""
+
+    tiebreaks: list[str] = []
+    if rec := single("212"):
+        tiebreaks = [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
+    elif rec := single("202"):
+        tiebreaks = ["PTS"] + [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
+
+    # 001 records (§3)
+    player_lines = by_tag.get("001", [])
+    if not player_lines:
+        raise TRFError(None, "no player records (001) in the file")
+    parsed: dict[int, dict] = {}
+    for n, line in player_lines:
+        player = _parse_player(n, line)
+        number = player["start_number"]
+        if number in parsed:
+            raise TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})")
+        parsed[number] = player
+    count = len(parsed)
+    for number in range(1, count + 1):
+        if number not in parsed:
+            biggest = max(parsed)
+            raise TRFError(
+                parsed[biggest]["line"],
+                f"start numbers must run 1..{count} without gaps, but {number} is missing",
+            )
+
+    _apply_240(by_tag.get("240", []), parsed)
+    _check_pairings(parsed, announced_rounds)
+
+    if scoring is None:
+        scoring = _infer_scoring(parsed)
+    for player in parsed.values():
+        stated = player["points"]
+        if stated is None:
+            continue
+        awarded = sum((_points_of(e.code, scoring) for e in player["rounds"]), Fraction(0))
+        if awarded != stated:
+            raise TRFError(
+                player["line"],
+                f"player {player['start_number']} has {float(stated):g} in the points column "
+                f"but the results add up to {float(awarded):g}",
+            )
+
+    if announced_rounds is None:
+        announced_rounds = _last_round_played(parsed)
+
+    teams = _parse_teams(by_tag, count)
+
+    extra: list[tuple[int, int, str]] = []  # (order key, file line, text)
+    nrs_tag = ""
+    if rec := single("172"):
+        nrs_tag = rec[1][4:7].strip().upper()
+    for tag, records in by_tag.items():
+        if tag in _MODELLED:
+            continue
+        key = _ORDER_INDEX.get("NRS" if tag == nrs_tag else tag, len(RECORD_ORDER))
+        for n, line in records:
+            extra.append((key, n, line))
+    extra.sort()
+
+    participants = [
+        Participant(
+            start_number=p["start_number"],
+            name=p["name"],
+            rating=p["rating"],
+            rounds=tuple(p["rounds"]),
+            sex=p["sex"],
+            title=p["title"],
+            federation=p["federation"],
+            fide_id=p["fide_id"],
+            birth=p["birth"],
+            rank=p["rank"],
+        )
+        for p in sorted(parsed.values(), key=lambda p: p["start_number"])
+    ]
+    return Tournament(
+        participants=participants,
+        total_rounds=announced_rounds,
+        scoring=scoring,
+        name=name,
+        round_robin=_is_round_robin(event_type, type_text),
+        tiebreaks=tiebreaks,
+        teams=teams,
+        match_scoring=match_scoring,
+        start_date=start_date,
+        end_date=end_date,
+        event_type=event_type,
+        extra_records=tuple(line for _, _, line in extra),
+    )
+
+
+def _parse_player(n: int, line: str) -> dict:
+    number = _int_field(line[4:8], n, "start number")
+    if not number:
+        raise TRFError(n, "player record without a start number (columns 5-8)")
+    rating = _int_field(line[48:52], n, f"rating of player {number}")
+    try:
+        points = _number(line[80:84])
+    except ValueError:
+        raise TRFError(n, f"points {line[80:84].strip()!r} of player {number} are not a number") from None
+    rank = _int_field(line[85:89], n, f"rank of player {number}")
+    rounds: list[RoundEntry] = []
+    rnd = 1
+    while len(line) > 91 + 10 * (rnd - 1) + 7:
+        c = 91 + 10 * (rnd - 1)
+        block = line[c - 2 : c + 8]
+        if block[:2].strip() or block[6] != " " or block[8] != " ":
+            raise TRFError(
+                n,
+                f"round {rnd} of player {number} is misaligned (columns {c - 1}-{c + 8} read "
+                f"{block!r}; wrong encoding or shifted name?)",
+            )
+        opp_text = block[2:6].strip()
+        if opp_text and not opp_text.isdigit():
+            raise TRFError(n, f"round {rnd} of player {number}: opponent {opp_text!r} is not a number")
+        opponent = int(opp_text) if opp_text else 0
+        colour = block[7].lower()
+        code = block[9].upper()
+        if colour not in "wb- ":
+            raise TRFError(n, f"round {rnd} of player {number}: colour {block[7]!r} is not w, b or -")
+        if code not in VALID_CODES:
+            raise TRFError(n, f"round {rnd} of player {number}: unknown result code {block[9]!r}")
+        colour_value = colour if colour in "wb" else None
+        if code in GAME_CODES:
+            if not opponent:
+                raise TRFError(n, f"round {rnd} of player {number}: result {code!r} needs an opponent")
+            if code not in "+-" and colour_value is None:
+                raise TRFError(n, f"round {rnd} of player {number}: a played game needs colour w or b")
+            if opponent == number:
+                raise TRFError(n, f"round {rnd} of player {number} names the player as their own opponent")
+        else:
+            if opponent:
+                raise TRFError(
+                    n,
+                    f"round {rnd} of player {number}: bye or absence {code!r} must not have an "
+                    f"opponent (found {opponent})",
+                )
+            if colour_value is not None:
+                raise TRFError(n, f"round {rnd} of player {number}: bye or absence {code!r} has a colour")
+        rounds.append(RoundEntry(code=code, opponent=opponent or None, colour=colour_value))
+        rnd += 1
+    return {
+        "line": n,
+        "start_number": number,
+        "sex": line[9:10].strip(),
+        "title": line[10:13].strip(),
+        "name": line[14:47].strip(),
+        "rating": rating or None,
+        "federation": line[53:56].strip(),
+        "fide_id": line[57:68].strip(),
+        "birth": line[69:79].strip(),
+        "points": points,
+        "rank": rank,
+        "rounds": rounds,
+    }
+
+
+def _apply_240(records: list[tuple[int, str]], parsed: dict[int, dict]) -> None:
+    """240 byes (§7.3): add the bye where the 001 record lacks it; reject a contradiction."""
+    for n, line in records:
+        kind = (line[4:5].strip() or "Z").upper()
+        if kind not in "FHZ":
+            raise TRFError(n, f"bye type {kind!r} is not F, H or Z")
+        rnd = _int_field(line[6:9], n, "round")
+        if not rnd:
+            raise TRFError(n, "bye record without a round (columns 7-9)")
+        for start in range(10, len(line), 5):
+            number = _int_field(line[start : start + 4], n, "player")
+            if not number:
+                continue
+            if number not in parsed:
+                raise TRFError(n, f"bye for player {number}, who has no 001 record")
+            rounds = parsed[number]["rounds"]
+            if len(rounds) >= rnd and rounds[rnd - 1].code not in (" ", kind):
+                raise TRFError(
+                    n,
+                    f"bye {kind!r} for player {number} in round {rnd} contradicts the 001 record "
+                    f"(line {parsed[number]['line']}), which says {rounds[rnd - 1].code!r}",
+                )
+            while len(rounds) < rnd:
+                rounds.append(RoundEntry(" "))
+            rounds[rnd - 1] = RoundEntry(kind)
+
+
+def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> None:
+    """Reciprocal pairings, opposite colours, complementary codes, one U per round (§4)."""
+    pab_in_round: dict[int, int] = {}
+    for number, player in sorted(parsed.items()):
+        n = player["line"]
+        if announced_rounds is not None and len(player["rounds"]) > announced_rounds:
+            raise TRFError(
+                n,
+                f"player {number} has results for {len(player['rounds'])} rounds but the file "
+                f"announces {announced_rounds}",
+            )
+        for rnd, entry in enumerate(player["rounds"], start=1):
+            if entry.code == "U":
+                if rnd in pab_in_round:
+                    raise TRFError(
+                        n,
+                        f"round {rnd}: players {pab_in_round[rnd]} and {number} both have a "
+                        f"pairing-allocated bye (U); at most one per round",
+                    )
+                pab_in_round[rnd] = number
+            if entry.opponent is None:
+                continue
+            opp = entry.opponent
+            if opp not in parsed:
+                raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
+            opp_rounds = parsed[opp]["rounds"]
+            if len(opp_rounds) < rnd:
+                raise TRFError(
+                    n,
+                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
+                    f"record has no round {rnd}",
+                )
+            back = opp_rounds[rnd - 1]
+            if back.opponent != number:
+                raise TRFError(
+                    n,
+                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
+                    f"round {rnd} points elsewhere",
+                )
+            if back.code not in COMPLEMENT[entry.code]:
+                raise TRFError(
+                    n,
+                    f"round {rnd}: player {number} has {entry.code!r} against {opp} but player "
+                    f"{opp} has {back.code!r} (expected {' or '.join(repr(c) for c in COMPLEMENT[entry.code])})",
+                )
+            if entry.colour is not None and back.colour is not None and entry.colour == back.colour:
+                raise TRFError(
+                    n,
+                    f"round {rnd}: players {number} and {opp} both have colour {entry.colour!r}",
+                )
+            if (entry.colour is None) != (back.colour is None) and entry.code not in "+-":
+                raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
+
+
+def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
+    """No record 162: find the first scoring system that explains every points column (§5)."""
+    equations = []
+    for player in parsed.values():
+        if player["points"] is None:
+            continue
+        counts = {"W": 0, "D": 0, "L": 0, "P": 0, "X": 0, "A": 0}
+        for entry in player["rounds"]:
+            counts[SCORE_KEY[entry.code]] += 1
+        equations.append((counts, player["points"], player))
+    half = Fraction(1, 2)
+    for pab_choice in ("W", "D", "L"):
+        for loss in (Fraction(0), half, Fraction(1)):
+            for draw in (loss + half * k for k in range(1, 5)):
+                for win in (2 * draw - loss + half * k for k in range(0, 5)):
+                    value = {"W": win, "D": draw, "L": loss, "A": Fraction(0)}
+                    value["P"] = value[pab_choice]
+                    value["X"] = draw
+                    if all(sum(value[k] * c for k, c in counts.items()) == points for counts, points, _ in equations):
+                        return Scoring(
+                            win=win,
+                            draw=draw,
+                            loss=loss,
+                            absence=Fraction(0),
+                            pab=None if pab_choice == "W" else value["P"],
+                        )
+    default = Scoring()
+    for counts, points, player in equations:
+        awarded = sum((_points_of(e.code, default) for e in player["rounds"]), Fraction(0))
+        if awarded != points:
+            raise TRFError(
+                player["line"],
+                f"player {player['start_number']} has {float(points):g} in the points column but the "
+                f"results add up to {float(awarded):g} (no record 162, and no scoring system fits every player)",
+            )
+    raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
+
+
+def _last_round_played(parsed: dict[int, dict]) -> int:
+    last = 0
+    for player in parsed.values():
+        for rnd, entry in enumerate(player["rounds"], start=1):
+            if entry.opponent is not None or entry.code not in " AZ":
+                last = max(last, rnd)
+    return last
+
+
+def _parse_teams(by_tag: dict[str, list[tuple[int, str]]], count: int) -> list[Team]:
+    teams: list[Team] = []
+    if "310" in by_tag:
+        for n, line in by_tag["310"]:
+            number = _int_field(line[4:7], n, "team number")
+            if not number:
+                raise TRFError(n, "team record without a team number (columns 5-7)")
+            members = _members(line, 73, n, count)
+            teams.append(Team(number=number, name=line[8:40].strip(), members=members))
+        teams.sort(key=lambda t: t.number)
+    else:
+        for index, (n, line) in enumerate(by_tag.get("013", []), start=1):
+            teams.append(Team(number=index, name=line[4:36].strip(), members=_members(line, 36, n, count)))
+    seen: dict[int, int] = {}
+    for team in teams:
+        for member in team.members:
+            if member in seen:
+                raise TRFError(None, f"player {member} is in team {seen[member]} and team {team.number}")
+            seen[member] = team.number
+    return teams
+
+
+def _members(line: str, first: int, n: int, count: int) -> tuple[int, ...]:
+    members = []
+    for start in range(first, len(line), 5):
+        number = _int_field(line[start : start + 4], n, "team member")
+        if not number:
+            continue
+        if number > count:
+            raise TRFError(n, f"team member {number} has no 001 record")
+        members.append(number)
+    return tuple(members)
+
+
+# --- writer -------------------------------------------------------------------------------
+
+
+def write_trf(tournament: Tournament) -> str:
+    """The tournament as TRF text (CRLF line ends), following the export rules of §10.
+
+    Raises ValueError for what TRF cannot hold: names longer than 33 characters, points that
+    are not multiples of one half."""
+    t = tournament
+    scoring = t.scoring
+    out: list[tuple[int, int, str]] = []
+
+    def add(tag: str, text: str) -> None:
+        out.append((_ORDER_INDEX.get(tag, len(RECORD_ORDER)), len(out), text))
+
+    if t.name:
+        add("012", "012 " + t.name)
+    if t.start_date:
+        add("042", "042 " + t.start_date.replace("-", "/"))
+    if t.end_date:
+        add("052", "052 " + t.end_date.replace("-", "/"))
+    add("062", f"062 {len(t.participants)}")
+    add("072", f"072 {sum(1 for p in t.participants if p.rating)}")
+    if t.teams:
+        add("082", f"082 {len(t.teams)}")
+    add("142", f"142 {t.total_rounds}")
+    add("162", _write_scoring("162", scoring))
+    if t.event_type:
+        add("192", "192 " + t.event_type)
+    if t.tiebreaks:
+        if t.tiebreaks[0] == "PTS":
+            add("202", "202 " + ",".join(t.tiebreaks[1:]))
+        else:
+            add("212", "212 " + ",".join(t.tiebreaks))
+    if t.match_scoring is not None:
+        add("362", _write_scoring("362", t.match_scoring))
+    for p in sorted(t.participants, key=lambda p: p.start_number):
+        add("001", _player_line(p, scoring))
+    for team in t.teams:
+        members = "".join(f" {m:4d}" for m in team.members)
+        if len(team.name) > 32:
+            raise ValueError(f"team name {team.name!r} is longer than 32 characters")
+        add("310", f"310 {team.number:3d} {team.name:<32} {'':5} {'':6} {'':6} {'':6} {'':3} {members}")
+
+    nrs_tag = ""
+    for line in t.extra_records:
+        if line.startswith("172"):
+            nrs_tag = line[4:7].strip().upper()
+    for line in t.extra_records:
+        tag = "###" if line.startswith("###") else line[:3].upper()
+        add("NRS" if tag == nrs_tag else tag, line)
+    out.sort()
+    return "".join(text + "\r\n" for _, _, text in out)
+
+
+def _player_line(p: Participant, scoring: Scoring) -> str:
+    if len(p.name) > 33:
+        raise ValueError(f"name of player {p.start_number} is longer than 33 characters: {p.name!r}")
+    points = sum((_points_of(e.code, scoring) for e in p.rounds), Fraction(0))
+    head = (
+        f"001 {p.start_number:4d} {p.sex[:1]:1}{p.title:>3} {p.name:<33} {p.rating or 0:4d} "
+        f"{p.federation:<3} {p.fide_id:>11} {p.birth:<10} {_fmt_points(points, 'points'):>4} "
+        f"{'' if p.rank is None else p.rank:>4}"
+    )
+    blocks = []
+    for entry in p.rounds:
+        if entry.code == " " and entry.opponent is None:
+            blocks.append("  " + " " * 8)
+        else:
+            opponent = f"{entry.opponent:4d}" if entry.opponent else "0000"
+            blocks.append(f"  {opponent} {entry.colour or '-'} {entry.code}")
+    return head + "".join(blocks)
+
+
+# --- national ratings (§6) ----------------------------------------------------------------
+
+
+def apply_national_ratings(tournament: Tournament) -> Tournament:
+    """The tournament with each rating chosen by record 172's method from the 001 (FIDE) rating
+    and the national rating record; unchanged without 172 (or with method FIDE)."""
+    federation = method = ""
+    for line in tournament.extra_records:
+        if line.startswith("172"):
+            federation, method = line[4:7].strip().upper(), line[8:13].strip().upper()
+    if not federation or method in ("", "FIDE"):
+        return tournament
+    national: dict[int, int | None] = {}
+    for line in tournament.extra_records:
+        if line[:3].upper() == federation and line[4:8].strip().isdigit():
+            rating = line[48:52].strip()
+            national[int(line[4:8])] = int(rating) if rating.isdigit() and int(rating) else None
+
+    def choose(fide: int | None, nat: int | None) -> int | None:
+        if method == "NRO":
+            return nat
+        if method == "FIDON":
+            return fide if fide else nat
+        if method == "NIDOF":
+            return nat if nat else fide
+        if method in ("HBFN", "LBFN"):
+            known = [r for r in (fide, nat) if r]
+            if not known:
+                return None
+            return max(known) if method == "HBFN" else min(known)
+        return None  # OTHER: the checker yields no rating
+
+    participants = [replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants]
+    return replace(tournament, participants=participants)
