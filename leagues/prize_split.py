@@ -1,0 +1,615 @@
+"""Prize split: who receives which prize money and items, exactly, and why (spec tiebreak-rules.md §14).
+
+Pure Python: imports nothing from Django or from the rest of the project.
+
+Money is in integer minor units (pence, cents, øre), never floats. Shares are computed exactly and
+paid rounded down; the undistributable remainder is reported (or, on request, paid one unit at a
+time in tie-break order). The explanation is data: ``Line(code, params)``, codes listed in ``REASONS``.
+
+Methods (``PrizeOptions.method``):
+
+``"pool"`` (default)
+    A group tied on points shares equally the money of the place prizes for the positions it
+    occupies (a tie of m at position k pools places k..k+m-1; only prizes that exist). Tied best
+    eligible players share a category's prizes equally. With one prize per player, the eligible
+    members of a group take a category share instead of their place share when it is strictly larger;
+    the freed place then goes to the next player in line.
+``"us-32b3"``
+    US Chess 32B3: each tied player brings at most one prize (place or category) into a common pool,
+    chosen so that the pool is as large as possible, and the pool is shared equally, unless the
+    eligible players would get more by sharing only a category prize the others cannot win.
+``"none"``
+    No pooling: the tie-break order decides the money too.
+
+Indivisible items (trophy, title, qualification place, free entry) always go strictly by the
+published tie-break order, to the player on that place (or the r-th best eligible player for a
+category), whether or not that player took the money of that prize; they do not count against the
+one-money-prize rule. Players still tied after every tie-break need a drawing of lots
+(``PrizeOptions.lot_order``); without one the item is reported as undecided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+# Reason codes of explanation lines: the one list renderers translate (params in brackets).
+REASONS: dict[str, str] = {
+    # one player on a prize place receives its money [places, prizes, participants, names, total, share]
+    "place_prize": "the player on this prize place receives its money",
+    # tied players share the money of the places they occupy [places, prizes, participants, names, total,
+    # share, remainder]
+    "places_shared_pooled": "players tied on points share equally the money of the places they occupy",
+    # the best eligible player receives a category prize [category, ranks, prizes, participants, ...]
+    "category_prize": "the best eligible player receives the category prize",
+    # tied best eligible players share the category prizes [category, ranks, prizes, participants, ...]
+    "category_shared_pooled": "tied best eligible players share the category prizes equally",
+    # US 32B3: one prize per tied player pooled [places, prizes, category_prizes, participants, ...]
+    "us32b3_pooled": "US 32B3: each tied player brings at most one prize into the pool, shared equally",
+    # US 32B3 exception [category, participants, names, share, pooled_share]
+    "us32b3_category_alone": "US 32B3: these players get more by sharing only a prize the others cannot win",
+    # one money prize per player [participants, names, taken, taken_share, declined, declined_share]
+    "better_prize_taken": "one money prize per player: the more valuable one is taken, the other passes on",
+    # tie-break decided money [participant, name, other, other_name, criterion, value, other_value]
+    "money_by_tiebreak": "no pooling: the tie-break decides which of the players tied on points is paid",
+    # rounding [participants, names, amount]
+    "remainder_unpaid": "the share is rounded down; the remainder stays with the organiser",
+    # rounding [participants, names, amount]
+    "remainder_by_tiebreak": "the remainder is paid one minor unit at a time in tie-break order",
+    # item, no tie on points [item, place | category+rank, participant, name]
+    "place_item": "the item goes to the player on this place",
+    # item, no tie on points [item, category, rank, participant, name]
+    "category_item": "the item goes to the best eligible player",
+    # item between players tied on points [item, ..., participant, name, other, other_name, criterion,
+    # value, other_value]
+    "item_by_tiebreak": "the item goes to the tied player ahead on the first tie-break that separates them",
+    # all tie-breaks equal, lots drawn [item, ..., participant, name, candidates, names]
+    "item_by_lot": "still tied after every tie-break: the item goes by the recorded drawing of lots",
+    # all tie-breaks equal, no lots recorded [item, ..., candidates, names]
+    "item_needs_lot": "still tied after every tie-break: the item needs a drawing of lots",
+    # nobody can receive it [place | category+rank, amount, item]
+    "no_eligible_winner": "no player can receive this prize; its money is not paid",
+}
+
+METHODS = ("pool", "us-32b3", "none")
+REMAINDER_RULES = ("round_down", "by_tiebreak")
+ELIGIBILITY_KINDS = ("rating_below", "rating_at_least", "born_after", "born_before", "sex", "unrated", "club")
+
+
+# --------------------------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the final standings; a sequence of these is given in final rank order."""
+
+    participant_id: Hashable
+    name: str
+    points: Any  # Fraction, Decimal or int: equal points = tied group
+    tiebreak_values: tuple[tuple[str, Any], ...] = ()  # (criterion code, value) in published order
+    rating: int | None = None
+    birth_year: int | None = None
+    sex: str | None = None
+    club: str | None = None
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """One eligibility condition: rating_below / rating_at_least (rating; unrated never qualifies),
+    born_after / born_before (year, strict; unknown year never qualifies), sex, club (equal value),
+    unrated (no value)."""
+
+    kind: str
+    value: Any = None
+
+    def admits(self, s: Standing) -> bool:
+        if self.kind == "rating_below":
+            return s.rating is not None and s.rating < self.value
+        if self.kind == "rating_at_least":
+            return s.rating is not None and s.rating >= self.value
+        if self.kind == "born_after":
+            return s.birth_year is not None and s.birth_year > self.value
+        if self.kind == "born_before":
+            return s.birth_year is not None and s.birth_year < self.value
+        if self.kind == "sex":
+            return s.sex == self.value
+        if self.kind == "club":
+            return s.club == self.value
+        if self.kind == "unrated":
+            return s.rating is None
+        raise ValueError(f"unknown eligibility kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class PlacePrize:
+    place: int  # 1-based
+    amount: int = 0  # minor units
+    item: str | None = None
+
+
+@dataclass(frozen=True)
+class CategoryPrize:
+    """Prize ``rank`` (1 = best) of a category; all conditions in ``eligibility`` must hold."""
+
+    category: str
+    eligibility: tuple[Eligibility, ...]
+    rank: int = 1
+    amount: int = 0
+    item: str | None = None
+
+    def __post_init__(self):
+        if isinstance(self.eligibility, Eligibility):
+            object.__setattr__(self, "eligibility", (self.eligibility,))
+
+    def admits(self, s: Standing) -> bool:
+        return all(rule.admits(s) for rule in self.eligibility)
+
+
+@dataclass(frozen=True)
+class PrizeOptions:
+    method: str = "pool"  # "pool" | "us-32b3" | "none"
+    one_prize_per_player: bool = True  # money prizes only; items are never limited
+    remainder: str = "round_down"  # | "by_tiebreak"
+    currency: str = "GBP"
+    lot_order: tuple[Hashable, ...] = ()  # drawing of lots for players tied after all tie-breaks
+
+
+# -------------------------------------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True)
+class Line:
+    code: str  # a key of REASONS
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Award:
+    participant_id: Hashable
+    name: str
+    money: int
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PrizeResult:
+    awards: tuple[Award, ...]  # standings order; only players who receive money or an item
+    lines: tuple[Line, ...]
+    currency: str
+    fund: int  # all prize money
+    total_paid: int
+    remainder: int  # rounding remainder kept by the organiser
+    unawarded: int  # money of prizes nobody could receive
+
+    def money_of(self, participant_id: Hashable) -> int:
+        return next((a.money for a in self.awards if a.participant_id == participant_id), 0)
+
+    def items_of(self, participant_id: Hashable) -> tuple[str, ...]:
+        return next((a.items for a in self.awards if a.participant_id == participant_id), ())
+
+
+# ------------------------------------------------------------------------------------------ algorithm
+
+
+def first_difference(a: Standing, b: Standing) -> tuple[str, Any, Any] | None:
+    """The first published tie-break on which a and b differ: (code, a's value, b's value), or None."""
+    for (code, va), (_, vb) in zip(a.tiebreak_values, b.tiebreak_values, strict=False):
+        if va != vb:
+            return (code, va, vb)
+    return None
+
+
+def split_prizes(
+    standings: Sequence[Standing],
+    prizes: Sequence[PlacePrize | CategoryPrize],
+    options: PrizeOptions = PrizeOptions(),
+) -> PrizeResult:
+    """Distribute the prize fund over the final standings (given in rank order)."""
+    return _Split(standings, prizes, options).run()
+
+
+class _Split:
+    def __init__(self, standings, prizes, options):
+        self.standings = list(standings)
+        self.options = options
+        self.places = {p.place: p for p in prizes if isinstance(p, PlacePrize)}
+        self.cats: dict[str, dict[int, CategoryPrize]] = {}
+        for p in prizes:
+            if isinstance(p, CategoryPrize):
+                self.cats.setdefault(p.category, {})[p.rank] = p
+        self._validate(prizes)
+        self.next_place = 1
+        self.next_rank = {key: 1 for key in self.cats}
+        self.money = {s.participant_id: 0 for s in self.standings}
+        self.items = {s.participant_id: [] for s in self.standings}
+        self.lines: list[Line] = []
+        self.remainder = 0
+
+    def _validate(self, prizes):
+        o = self.options
+        if o.method not in METHODS:
+            raise ValueError(f"unknown method {o.method!r}")
+        if o.remainder not in REMAINDER_RULES:
+            raise ValueError(f"unknown remainder rule {o.remainder!r}")
+        if o.method == "us-32b3" and not o.one_prize_per_player:
+            raise ValueError("US 32B3 presupposes one cash prize per player (32B1)")
+        ids = [s.participant_id for s in self.standings]
+        if len(set(ids)) != len(ids):
+            raise ValueError("participant ids must be unique")
+        for a, b in zip(self.standings, self.standings[1:], strict=False):
+            if b.points > a.points:
+                raise ValueError("standings must be in rank order (points never increase)")
+        for p in prizes:
+            if not isinstance(p.amount, int) or isinstance(p.amount, bool) or p.amount < 0:
+                raise ValueError(f"prize amounts are non-negative integers of minor units: {p!r}")
+        if (
+            len(self.places) != sum(isinstance(p, PlacePrize) for p in prizes)
+            or min(self.places, default=1) < 1
+        ):
+            raise ValueError("place prizes need distinct places from 1")
+        for p in prizes:
+            if isinstance(p, CategoryPrize):
+                for rule in p.eligibility:
+                    if rule.kind not in ELIGIBILITY_KINDS:
+                        raise ValueError(f"unknown eligibility kind {rule.kind!r}")
+                if p.eligibility != self._rule(p.category).eligibility:
+                    raise ValueError(f"category {p.category!r}: all its prizes need the same eligibility")
+        if sum(isinstance(p, CategoryPrize) for p in prizes) != sum(len(c) for c in self.cats.values()):
+            raise ValueError("category prizes need distinct ranks")
+
+    # --- helpers
+
+    def _rule(self, key) -> CategoryPrize:
+        return next(iter(self.cats[key].values()))
+
+    def _place_prizes(self, count) -> list[tuple[int, int]]:
+        """(place, amount) of the money place prizes on the next `count` places."""
+        rng = range(self.next_place, self.next_place + count)
+        return [(k, self.places[k].amount) for k in rng if k in self.places and self.places[k].amount]
+
+    def _cat_prizes(self, key, count) -> list[tuple[int, int]]:
+        first = self.next_rank[key]
+        prizes = self.cats[key]
+        return [
+            (r, prizes[r].amount) for r in range(first, first + count) if r in prizes and prizes[r].amount
+        ]
+
+    def _place_amount(self, place) -> int:
+        return self.places[place].amount if place in self.places else 0
+
+    def _cat_amount(self, key, rank) -> int:
+        return self.cats[key][rank].amount if rank in self.cats[key] else 0
+
+    def _eligible(self, key, members) -> list[Standing]:
+        rule = self._rule(key)
+        return [s for s in members if rule.admits(s)]
+
+    @staticmethod
+    def _who(members) -> dict:
+        return {
+            "participants": tuple(s.participant_id for s in members),
+            "names": tuple(s.name for s in members),
+        }
+
+    def _groups(self, entries) -> list[list[Standing]]:
+        if self.options.method == "none":
+            return [[s] for s in entries]
+        groups: list[list[Standing]] = []
+        for s in entries:
+            if groups and groups[-1][0].points == s.points:
+                groups[-1].append(s)
+            else:
+                groups.append([s])
+        return groups
+
+    def _pay(self, members, total, code, params):
+        """Share `total` equally among `members` (standings order) and explain it."""
+        share, rest = divmod(total, len(members))
+        self.lines.append(
+            Line(code, {**params, **self._who(members), "total": total, "share": share, "remainder": rest})
+        )
+        for s in members:
+            self.money[s.participant_id] += share
+        if not rest:
+            return
+        if self.options.remainder == "by_tiebreak":
+            lucky = members[:rest]
+            for s in lucky:
+                self.money[s.participant_id] += 1
+            self.lines.append(Line("remainder_by_tiebreak", {**self._who(lucky), "amount": rest}))
+        else:
+            self.remainder += rest
+            self.lines.append(Line("remainder_unpaid", {**self._who(members), "amount": rest}))
+
+    def _pay_places(self, members):
+        if not members:
+            return
+        prizes = self._place_prizes(len(members))
+        first, last = self.next_place, self.next_place + len(members) - 1
+        self.next_place = last + 1
+        if not prizes:
+            return
+        code = "place_prize" if len(members) == 1 else "places_shared_pooled"
+        self._pay(
+            members, sum(a for _, a in prizes), code, {"places": (first, last), "prizes": tuple(prizes)}
+        )
+        if self.options.method == "none":
+            self._explain_money_tiebreak(members[0])
+
+    def _pay_category(self, key, members):
+        prizes = self._cat_prizes(key, len(members))
+        first = self.next_rank[key]
+        self.next_rank[key] += len(members)
+        if not prizes:
+            return
+        code = "category_prize" if len(members) == 1 else "category_shared_pooled"
+        self._pay(
+            members,
+            sum(a for _, a in prizes),
+            code,
+            {"category": key, "ranks": (first, first + len(members) - 1), "prizes": tuple(prizes)},
+        )
+
+    def _explain_money_tiebreak(self, s):
+        i = self.standings.index(s)
+        if i + 1 < len(self.standings) and self.standings[i + 1].points == s.points:
+            other = self.standings[i + 1]
+            diff = first_difference(s, other)
+            self.lines.append(
+                Line(
+                    "money_by_tiebreak",
+                    {
+                        "participant": s.participant_id,
+                        "name": s.name,
+                        "other": other.participant_id,
+                        "other_name": other.name,
+                        "criterion": diff[0] if diff else None,
+                        "value": diff[1] if diff else None,
+                        "other_value": diff[2] if diff else None,
+                    },
+                )
+            )
+
+    # --- money
+
+    def run(self) -> PrizeResult:
+        if self.options.one_prize_per_player:
+            for group in self._groups(self.standings):
+                if self.options.method == "us-32b3":
+                    self._group_us32b3(group)
+                else:
+                    self._group_one_prize(group)
+        else:
+            for group in self._groups(self.standings):
+                self._pay_places(group)
+            for key in self.cats:
+                for group in self._groups(self._eligible(key, self.standings)):
+                    self._pay_category(key, group)
+        unawarded = self._unawarded()
+        self._items()
+        fund = sum(p.amount for p in self.places.values()) + sum(
+            p.amount for c in self.cats.values() for p in c.values()
+        )
+        awards = tuple(
+            Award(s.participant_id, s.name, self.money[s.participant_id], tuple(self.items[s.participant_id]))
+            for s in self.standings
+            if self.money[s.participant_id] or self.items[s.participant_id]
+        )
+        return PrizeResult(
+            awards,
+            tuple(self.lines),
+            self.options.currency,
+            fund,
+            sum(self.money.values()),
+            self.remainder,
+            unawarded,
+        )
+
+    def _group_one_prize(self, group):
+        """Pool (or, for "none", a single player): place share unless a category share is larger."""
+        takers = list(group)
+        while takers:
+            place_share = Fraction(sum(a for _, a in self._place_prizes(len(takers))), len(takers))
+            best = None
+            for key in self.cats:
+                eligible = self._eligible(key, takers)
+                if eligible:
+                    share = Fraction(sum(a for _, a in self._cat_prizes(key, len(eligible))), len(eligible))
+                    if share > place_share and (best is None or share > best[2]):
+                        best = (key, eligible, share)
+            if best is None:
+                break
+            key, eligible, share = best
+            if place_share:
+                self._declined(eligible, ("category", key), share, ("places",), place_share)
+            self._pay_category(key, eligible)
+            takers = [s for s in takers if s not in eligible]
+        if takers:
+            place_share = Fraction(sum(a for _, a in self._place_prizes(len(takers))), len(takers))
+            for key in self.cats:
+                eligible = self._eligible(key, takers)
+                if eligible and place_share:
+                    share = Fraction(sum(a for _, a in self._cat_prizes(key, len(eligible))), len(eligible))
+                    if share:
+                        self._declined(eligible, ("places",), place_share, ("category", key), share)
+        self._pay_places(takers)
+
+    def _declined(self, members, taken, taken_share, declined, declined_share):
+        self.lines.append(
+            Line(
+                "better_prize_taken",
+                {
+                    **self._who(members),
+                    "taken": taken,
+                    "taken_share": int(taken_share),
+                    "declined": declined,
+                    "declined_share": int(declined_share),
+                },
+            )
+        )
+
+    def _group_us32b3(self, group):
+        pool = list(group)
+        while len(pool) > 1:
+            n_place, brought, total = self._bring(pool)
+            pooled_share = Fraction(total, len(pool))
+            best = None
+            for key in self.cats:
+                eligible = self._eligible(key, pool)
+                if eligible and len(eligible) < len(pool):
+                    share = Fraction(sum(a for _, a in self._cat_prizes(key, len(eligible))), len(eligible))
+                    if share > pooled_share and (best is None or share > best[2]):
+                        best = (key, eligible, share)
+            if best is None:
+                break
+            key, eligible, share = best
+            self.lines.append(
+                Line(
+                    "us32b3_category_alone",
+                    {
+                        **self._who(eligible),
+                        "category": key,
+                        "share": int(share),
+                        "pooled_share": int(pooled_share),
+                    },
+                )
+            )
+            self._pay_category(key, eligible)
+            pool = [s for s in pool if s not in eligible]
+        if len(pool) <= 1:
+            self._group_one_prize(pool)
+            return
+        if not any(brought.values()):
+            self._pay_places(pool)
+            return
+        place_prizes = self._place_prizes(n_place)
+        cat_prizes = tuple(
+            (key, r, a)
+            for key, members in brought.items()
+            if members
+            for r, a in self._cat_prizes(key, len(members))
+        )
+        params = {
+            "places": (self.next_place, self.next_place + n_place - 1) if n_place else None,
+            "prizes": tuple(place_prizes),
+            "category_prizes": cat_prizes,
+        }
+        self.next_place += n_place
+        for key, members in brought.items():
+            self.next_rank[key] += len(members)
+        self._pay(pool, total, "us32b3_pooled", params)
+
+    def _bring(self, pool):
+        """Each member brings at most one prize; maximise the pool. Start with places for everyone,
+        then swap the lowest place brought for the best category prize a place-bringer may win."""
+        n_place = len(pool)
+        free = list(pool)
+        brought: dict[str, list[Standing]] = {key: [] for key in self.cats}
+        while n_place:
+            lowest = self._place_amount(self.next_place + n_place - 1)
+            best = None
+            for key in self.cats:
+                candidates = self._eligible(key, free)
+                value = self._cat_amount(key, self.next_rank[key] + len(brought[key]))
+                if candidates and value > lowest and (best is None or value > best[0]):
+                    best = (value, key, candidates)
+            if best is None:
+                break
+            _, key, candidates = best
+            member = min(candidates, key=lambda s: sum(self._rule(k).admits(s) for k in self.cats))
+            free.remove(member)
+            brought[key].append(member)
+            n_place -= 1
+        total = sum(a for _, a in self._place_prizes(n_place)) + sum(
+            a for key, members in brought.items() for _, a in self._cat_prizes(key, len(members))
+        )
+        return n_place, brought, total
+
+    def _unawarded(self) -> int:
+        lost = 0
+        for k in sorted(self.places):
+            if k >= self.next_place and self.places[k].amount:
+                lost += self.places[k].amount
+                self.lines.append(Line("no_eligible_winner", {"place": k, "amount": self.places[k].amount}))
+        for key, prizes in self.cats.items():
+            for r in sorted(prizes):
+                if r >= self.next_rank[key] and prizes[r].amount:
+                    lost += prizes[r].amount
+                    self.lines.append(
+                        Line("no_eligible_winner", {"category": key, "rank": r, "amount": prizes[r].amount})
+                    )
+        return lost
+
+    # --- items
+
+    def _items(self):
+        for k in sorted(self.places):
+            if self.places[k].item:
+                self._item(self.places[k].item, self.standings, k - 1, {"place": k}, "place_item")
+        for key, prizes in self.cats.items():
+            eligible = self._eligible(key, self.standings)
+            for r in sorted(prizes):
+                if prizes[r].item:
+                    self._item(prizes[r].item, eligible, r - 1, {"category": key, "rank": r}, "category_item")
+
+    def _item(self, item, seq, i, where, plain_code):
+        params = {"item": item, **where}
+        if i >= len(seq):
+            self.lines.append(Line("no_eligible_winner", {**params, "amount": 0}))
+            return
+        s = seq[i]
+
+        def same(t):
+            return t.points == s.points and first_difference(s, t) is None
+
+        lo, hi = i, i
+        while lo > 0 and same(seq[lo - 1]):
+            lo -= 1
+        while hi + 1 < len(seq) and same(seq[hi + 1]):
+            hi += 1
+        if lo < hi:
+            cluster = seq[lo : hi + 1]
+            lots = self.options.lot_order
+            candidates = {
+                "candidates": tuple(t.participant_id for t in cluster),
+                "names": tuple(t.name for t in cluster),
+            }
+            if all(t.participant_id in lots for t in cluster):
+                drawn = sorted(cluster, key=lambda t: lots.index(t.participant_id))[i - lo]
+                self._give(drawn, item)
+                self.lines.append(
+                    Line(
+                        "item_by_lot",
+                        {**params, "participant": drawn.participant_id, "name": drawn.name, **candidates},
+                    )
+                )
+            else:
+                self.lines.append(Line("item_needs_lot", {**params, **candidates}))
+            return
+        self._give(s, item)
+        params.update(participant=s.participant_id, name=s.name)
+        nxt = seq[i + 1] if i + 1 < len(seq) and seq[i + 1].points == s.points else None
+        prev = seq[i - 1] if i > 0 and seq[i - 1].points == s.points else None
+        other = nxt or prev
+        if other is None:
+            self.lines.append(Line(plain_code, params))
+            return
+        code, value, other_value = first_difference(s, other)
+        self.lines.append(
+            Line(
+                "item_by_tiebreak",
+                {
+                    **params,
+                    "other": other.participant_id,
+                    "other_name": other.name,
+                    "criterion": code,
+                    "value": value,
+                    "other_value": other_value,
+                },
+            )
+        )
+
+    def _give(self, s, item):
+        self.items[s.participant_id].append(item)
