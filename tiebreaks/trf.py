@@ -209,7 +209,9 @@ def _write_scoring(tag: str, scoring: Scoring) -> str:
         pairs.append(("P", scoring.pab))
     if scoring.unknown is not None:
         pairs.append(("X", scoring.unknown))
-    return tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
+    return (
+        tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
+    )
 
 
 def _points_of(code: str, scoring: Scoring) -> Fraction:
@@ -488,7 +490,9 @@ def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> No
                 continue
             opp = entry.opponent
             if opp not in parsed:
-                raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
+                raise TRFError(
+                    n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record"
+                )
             opp_rounds = parsed[opp]["rounds"]
             if len(opp_rounds) < rnd:
                 raise TRFError(
@@ -504,10 +508,11 @@ def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> No
                     f"round {rnd} points elsewhere",
                 )
             if back.code not in COMPLEMENT[entry.code]:
+                expected = " or ".join(repr(c) for c in COMPLEMENT[entry.code])
                 raise TRFError(
                     n,
                     f"round {rnd}: player {number} has {entry.code!r} against {opp} but player "
-                    f"{opp} has {back.code!r} (expected {' or '.join(repr(c) for c in COMPLEMENT[entry.code])})",
+                    f"{opp} has {back.code!r} (expected {expected})",
                 )
             if entry.colour is not None and back.colour is not None and entry.colour == back.colour:
                 raise TRFError(
@@ -536,7 +541,10 @@ def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
                     value = {"W": win, "D": draw, "L": loss, "A": Fraction(0)}
                     value["P"] = value[pab_choice]
                     value["X"] = draw
-                    if all(sum(value[k] * c for k, c in counts.items()) == points for counts, points, _ in equations):
+                    if all(
+                        sum(value[k] * c for k, c in counts.items()) == points
+                        for counts, points, _ in equations
+                    ):
                         return Scoring(
                             win=win,
                             draw=draw,
@@ -545,13 +553,14 @@ def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
                             pab=None if pab_choice == "W" else value["P"],
                         )
     default = Scoring()
-    for counts, points, player in equations:
+    for _counts, points, player in equations:
         awarded = sum((_points_of(e.code, default) for e in player["rounds"]), Fraction(0))
         if awarded != points:
             raise TRFError(
                 player["line"],
                 f"player {player['start_number']} has {float(points):g} in the points column but the "
-                f"results add up to {float(awarded):g} (no record 162, and no scoring system fits every player)",
+                f"results add up to {float(awarded):g} (no record 162, and no scoring system "
+                "fits every player)",
             )
     raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
 
@@ -705,5 +714,7 @@ def apply_national_ratings(tournament: Tournament) -> Tournament:
             return max(known) if method == "HBFN" else min(known)
         return None  # OTHER: the checker yields no rating
 
-    participants = [replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants]
+    participants = [
+        replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants
+    ]
     return replace(tournament, participants=participants)

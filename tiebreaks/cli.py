@@ -1,0 +1,290 @@
+"""The engine's command line (DESIGN.md, "The engine's command line" - a contract).
+
+    python -m tiebreaks standings FILE.trf [--rules R] [--criteria "BH/C1,BH,SB"]
+                                           [--round-robin] [--unrated-rating R] [--json]
+    python -m tiebreaks explain   FILE.trf --player START_NO [--rules ...] [--criteria ...] [--json]
+
+Bad input exits with status 2 and one line on stderr naming the problem; nothing is printed on
+stdout unless the whole result was computed. Startup stays cheap (the benchmark times the whole
+process): only the standard library, the TRF reader and the engine are imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import replace
+from typing import Any, NoReturn
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70
+
+
+class BadInput(Exception):
+    """One-line message for the user; the process exits with EXIT_BAD_INPUT."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error on one line (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadInput(message)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m tiebreaks", description="FIDE tie-breaks for a TRF file.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("file", metavar="FILE.trf", help="TRF-16 or TRF-2026 file (UTF-8 or Latin-1)")
+        sub.add_argument("--rules", default="fide-2026", help="rule set (default fide-2026)")
+        sub.add_argument(
+            "--criteria",
+            help='tie-break list, comma-separated, e.g. "BH/C1,BH,SB" (default: the file\'s 202/212 '
+            "list, else the recommended list for the event type)",
+        )
+        sub.add_argument("--round-robin", action="store_true", help="pre-determined pairings (Art. 15.2)")
+        sub.add_argument(
+            "--unrated-rating",
+            type=int,
+            metavar="R",
+            help="rating announced for unrated players (Art. 10)",
+        )
+        sub.add_argument("--json", action="store_true", help="machine-readable output")
+
+    standings = commands.add_parser("standings", help="ranked table with every tie-break value")
+    common(standings)
+    explain = commands.add_parser("explain", help="how each tie-break of one player was computed")
+    common(explain)
+    explain.add_argument("--player", type=int, required=True, metavar="START_NO", help="start number")
+    return parser
+
+
+def split_criteria(text: str) -> list[str]:
+    items = [item for item in re.split(r"[,\s]+", text.strip()) if item]
+    if not items:
+        raise BadInput("--criteria is empty")
+    return items
+
+
+def _load(path: str) -> Any:
+    from tiebreaks.trf import TRFError, read_trf
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return read_trf(data)
+    except TRFError as exc:
+        raise BadInput(f"{path}: {exc}") from None
+
+
+def _event_type(tournament: Any) -> str:
+    prefix = "team_" if tournament.teams else ""
+    return prefix + ("round_robin" if tournament.round_robin else "swiss")
+
+
+def run(argv: list[str]) -> str:
+    """Compute what the command asks for and return the complete text for stdout."""
+    args = _build_parser().parse_args(argv)
+
+    from tiebreaks import engine
+    from tiebreaks.trf import apply_national_ratings
+
+    if args.rules not in engine.RULE_SETS:
+        raise BadInput(f"unknown rule set {args.rules!r} (known: {', '.join(sorted(engine.RULE_SETS))})")
+    tournament = _load(args.file)
+    tournament = apply_national_ratings(tournament)
+    if args.round_robin:
+        tournament = replace(tournament, round_robin=True)
+
+    if args.criteria is not None:
+        criteria = split_criteria(args.criteria)
+    elif tournament.tiebreaks:
+        criteria = list(tournament.tiebreaks)
+    else:
+        criteria = engine.recommended_criteria(_event_type(tournament), tournament.total_rounds)
+
+    if args.command == "explain" and args.player not in {p.start_number for p in tournament.participants}:
+        raise BadInput(f"{args.file}: no player with start number {args.player}")
+
+    no_teams = f"{args.file}: has team records (013/310); team ranking is not supported yet"
+    try:
+        standings = engine.compute_standings(
+            tournament,
+            criteria,
+            rules=args.rules,
+            unrated_rating=args.unrated_rating,
+            explain=args.command == "explain",
+        )
+    except engine.EngineError as exc:
+        if tournament.teams:
+            raise BadInput(f"{no_teams} ({' '.join(str(exc).split())})") from None
+        raise
+    result = standings.to_dict()
+    if tournament.teams and not all("team_number" in row for row in result["rows"]):
+        raise BadInput(no_teams)
+
+    if args.command == "standings":
+        return _dumps(result) if args.json else format_table(result)
+    trace = _plain(standings.explain(args.player))
+    row = next(r for r in result["rows"] if r.get("start_number") == args.player)
+    if args.json:
+        return _dumps(
+            {"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace}
+        )
+    return format_explanation(row, result["criteria"], trace)
+
+
+def _dumps(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, indent=None) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    """Traces and other engine objects as JSON-ready data (they offer to_dict())."""
+    if hasattr(value, "to_dict"):
+        return _plain(value.to_dict())
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    try:  # Fraction, Decimal
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return int(number) if number.is_integer() else round(number, 4)
+
+
+def fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return text if text != "-0" else "0"
+    return str(value)
+
+
+def format_table(result: dict[str, Any]) -> str:
+    criteria = [c for c in result["criteria"] if c != "PTS"]
+    team = any("team_number" in row for row in result["rows"])
+    header = ["Rank", "Team" if team else "SNo", "Name", "Pts", *criteria]
+    body = [
+        [
+            str(row["rank"]),
+            str(row.get("team_number", row.get("start_number", ""))),
+            str(row["name"]),
+            fmt(row["points"]),
+            *(fmt(row["values"].get(c)) for c in criteria),
+        ]
+        for row in result["rows"]
+    ]
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+
+    def render(line: list[str]) -> str:
+        cells = [
+            cell.ljust(w) if i == 2 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+        ]
+        return "  ".join(cells).rstrip()
+
+    lines = [f"Rules: {result['rules']}    Tie-breaks: {', '.join(result['criteria'])}", ""]
+    lines.append(render(header))
+    lines.append("  ".join("-" * w for w in widths))
+    lines.extend(render(line) for line in body)
+    return "\n".join(lines) + "\n"
+
+
+def format_explanation(row: dict[str, Any], criteria: list[str], trace: Any) -> str:
+    lines = [
+        f"{row['name']} (start number {row['start_number']}): rank {row['rank']}, "
+        f"{fmt(row['points'])} points",
+        "",
+    ]
+    traces = trace
+    if isinstance(trace, dict) and "criterion" not in trace:
+        traces = [
+            dict(v, criterion=v.get("criterion", k)) if isinstance(v, dict) else {"criterion": k, "value": v}
+            for k, v in trace.items()
+        ]
+    if not isinstance(traces, list):
+        traces = [traces]
+    for item in traces:
+        if not isinstance(item, dict) or "criterion" not in item:
+            lines.append(f"  {item}")
+            continue
+        lines.append(f"{item['criterion']} = {fmt(item.get('value'))}")
+        for element in item.get("elements") or []:
+            lines.append("    " + _element_line(element))
+        arithmetic = []
+        if item.get("terms"):
+            arithmetic.append(" + ".join(fmt(t) for t in item["terms"]) + f" = {fmt(item.get('total'))}")
+        if item.get("divisor"):
+            arithmetic.append(f"/ {item['divisor']}")
+        if item.get("rounding"):
+            arithmetic.append(f"(rounded {item['rounding']})")
+        if arithmetic:
+            lines.append("    " + " ".join(arithmetic))
+        if item.get("reason"):
+            lines.append(f"    note: {item['reason']}")
+        for key, value in (item.get("details") or {}).items():
+            lines.append(f"    {key}: {fmt(value) if not isinstance(value, dict | list) else value}")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _element_line(element: Any) -> str:
+    if not isinstance(element, dict):
+        return str(element)
+    where = f"R{element['round']}" if element.get("round") is not None else "  "
+    if element.get("dummy"):
+        who = "dummy"
+    elif element.get("opponent") is not None:
+        who = f"vs {element['opponent']}"
+    else:
+        who = ""
+    parts = [f"{where:>3} {who:<7}"]
+    if element.get("value") is not None:
+        parts.append(f"value {fmt(element['value'])}")
+    if element.get("points") is not None:
+        parts.append(f"points {fmt(element['points'])}")
+    parts.append(f"adds {fmt(element.get('contribution'))}")
+    extra = ", ".join(str(element[k]) for k in ("reason", "article") if element.get(k))
+    if extra:
+        parts.append(f"({extra})")
+    if element.get("vur"):
+        parts.append("[VUR]")
+    if element.get("removed"):
+        parts.append(f"[cut: {element['removed']}]")
+    return "  ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if any(a in ("-h", "--help") for a in argv):
+        _build_parser().parse_args(argv)  # prints help and exits 0
+    try:
+        try:
+            output = run(argv)
+        except BadInput:
+            raise
+        except Exception as exc:  # engine errors, bad values
+            from tiebreaks.engine import EngineError
+
+            if isinstance(exc, EngineError):
+                raise BadInput(" ".join(str(exc).split()) or type(exc).__name__) from None
+            raise
+    except BadInput as exc:
+        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+        return EXIT_BAD_INPUT
+    except Exception as exc:  # a bug: still one line, never a partial table
+        sys.stderr.write(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())}\n")
+        return EXIT_INTERNAL
+    sys.stdout.write(output)
+    return 0
