@@ -377,12 +377,7 @@ def _parse_player(n: int, line: str) -> dict:
     number = _int_field(line[4:8], n, "start number")
     if not number:
         raise TRFError(n, "player record without a start number (columns 5-8)")
-    rating = _int_field(line[48:52], n, f"rating of player {number}")
-    try:
-        points = _number(line[80:84])
-    except ValueError:
-        raise TRFError(n, f"points {line[80:84].strip()!r} of player {number} are not a number") from None
-    rank = _int_field(line[85:89], n, f"rank of player {number}")
+    # the round grid first: a shifted line (wrong encoding) is reported as misaligned
     rounds: list[RoundEntry] = []
     rnd = 1
     while len(line) > 91 + 10 * (rnd - 1) + 7:
@@ -423,6 +418,12 @@ def _parse_player(n: int, line: str) -> dict:
                 raise TRFError(n, f"round {rnd} of player {number}: bye or absence {code!r} has a colour")
         rounds.append(RoundEntry(code=code, opponent=opponent or None, colour=colour_value))
         rnd += 1
+    rating = _int_field(line[48:52], n, f"rating of player {number}")
+    try:
+        points = _number(line[80:84])
+    except ValueError:
+        raise TRFError(n, f"points {line[80:84].strip()!r} of player {number} are not a number") from None
+    rank = _int_field(line[85:89], n, f"rank of player {number}")
     return {
         "line": n,
         "start_number": number,

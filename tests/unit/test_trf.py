@@ -1,0 +1,452 @@
+"""TRF reader and writer (tiebreaks/trf.py) against shared/spec/trf-format.md.
+
+Expected values come from the spec's tables (§12.1, §12.2), the golden JSON files and hand
+arithmetic, never from the reader's own output.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
+from tiebreaks.trf import TRFError, apply_national_ratings, encode_trf, read_trf, write_trf
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+GOLDEN = sorted((SHARED / "golden" / "fide2026").glob("**/*.json"))
+EXAMPLE = (ROOT / "tests" / "fixtures" / "trf" / "golden-mini-swiss.trf").read_text()
+HALF = Fraction(1, 2)
+
+
+def example_lines() -> list[str]:
+    return EXAMPLE.splitlines()
+
+
+def edit(lines: list[str], prefix: str, new: str | None) -> list[str]:
+    """Replace (or drop, when new is None) the line starting with prefix."""
+    out = []
+    for line in lines:
+        if line.startswith(prefix):
+            if new is not None:
+                out.append(new)
+        else:
+            out.append(line)
+    return out
+
+
+def line_number(lines: list[str], prefix: str) -> int:
+    return next(i for i, line in enumerate(lines, start=1) if line.startswith(prefix))
+
+
+def without_comments(t: Tournament) -> Tournament:
+    return replace(t, extra_records=tuple(r for r in t.extra_records if not r.startswith("###")))
+
+
+# --- §12 complete example --------------------------------------------------------------------
+
+
+def test_it_reads_the_header_of_the_spec_example():
+    t = read_trf(EXAMPLE)
+    assert t.name == "Golden Club Swiss 2026"
+    assert (t.start_date, t.end_date) == ("2026-04-04", "2026-04-05")
+    assert t.total_rounds == 5
+    assert t.scoring == Scoring(
+        win=Fraction(1), draw=HALF, loss=Fraction(0), absence=Fraction(0), pab=Fraction(1), unknown=HALF
+    )
+    assert t.tiebreaks == ["PTS", "BH/C1", "BH", "SB"]
+    assert t.event_type == "FIDE_DUTCH_2025"
+    assert t.round_robin is False
+    assert t.teams == []
+    assert "022 Oslo" in t.extra_records and "032 NOR" in t.extra_records
+    assert len(t.participants) == 7
+    assert all(p.rating for p in t.participants)
+
+
+# §12.2: (opponent, colour, code) per round, "absent" rounds missing from the line
+SPEC_ROUNDS = {
+    1: [(4, "w", "1"), (3, "b", "="), (2, "w", "0"), (None, None, "F"), (5, "b", "1")],
+    2: [(5, "w", "="), (None, None, "H"), (1, "b", "1"), (3, "w", "1"), (6, "w", "+")],
+    3: [(6, "b", "1"), (1, "w", "="), (5, "b", "D"), (2, "b", "0"), (4, "w", "1")],
+    4: [(1, "b", "0"), (7, "w", "+"), (6, "b", "="), (5, "w", "0"), (3, "b", "0")],
+    5: [(2, "b", "="), (6, "w", "1"), (3, "w", "D"), (4, "b", "1"), (1, "w", "0")],
+    6: [(3, "w", "0"), (5, "b", "0"), (4, "w", "="), (None, None, "Z"), (2, "b", "-")],
+    7: [(None, None, "U"), (4, "b", "-"), (None, None, "Z")],
+}
+SPEC_PLAYERS = {  # name, sex, rating, points, rank column
+    1: ("Alpha, Anna", "w", 2100, Fraction(7, 2), 2),
+    2: ("Bravo, Ben", "m", 2050, Fraction(4), 1),
+    3: ("Charlie, Cem", "m", 2000, Fraction(3), 4),
+    4: ("Delta, Dina", "w", 1950, Fraction(3, 2), 5),
+    5: ("Echo, Eirik", "m", 1900, Fraction(3), 3),
+    6: ("Foxtrot, Fay", "w", 1850, HALF, 7),
+    7: ("Golf, Gil", "m", 1800, Fraction(1), 6),
+}
+POINTS_OF_CODE = {"1": 1, "+": 1, "F": 1, "U": 1, "=": HALF, "D": HALF, "H": HALF, "0": 0, "-": 0, "Z": 0}
+
+
+@pytest.mark.parametrize("number", sorted(SPEC_ROUNDS))
+def test_it_reads_every_round_of_the_spec_example(number):
+    t = read_trf(EXAMPLE)
+    player = t.participants[number - 1]
+    name, sex, rating, points, rank = SPEC_PLAYERS[number]
+    assert (player.start_number, player.name, player.sex, player.rating, player.rank) == (
+        number,
+        name,
+        sex,
+        rating,
+        rank,
+    )
+    assert player.federation == "NOR"
+    assert [(e.opponent, e.colour, e.code) for e in player.rounds] == SPEC_ROUNDS[number]
+    assert sum(POINTS_OF_CODE[e.code] for e in player.rounds) == points
+
+
+def test_player_seven_has_no_entries_after_round_three():
+    t = read_trf(EXAMPLE)
+    assert len(t.participants[6].rounds) == 3
+
+
+def test_crlf_comments_and_lowercase_codes_parse_identically():
+    base = read_trf(EXAMPLE)
+    lines = example_lines()
+    lines.insert(5, "### a comment in the middle")
+    lines = [line.replace("0000 - H", "0000 - h").replace(" w 1", " w 1") for line in lines]
+    lines = [line[:91] + line[91:].replace(" b D", " b d").replace(" w D", " w d") for line in lines]
+    variant = read_trf("\r\n".join(lines) + "\r\n")
+    assert "### a comment in the middle" in variant.extra_records
+    assert without_comments(variant) == base
+
+
+def test_a_212_list_is_the_202_list_with_pts():
+    lines = edit(example_lines(), "202", "212 PTS,BH/C1,BH,SB")
+    assert read_trf("\n".join(lines)) == read_trf(EXAMPLE)
+
+
+def test_a_240_record_agreeing_with_the_001_record_and_xxr_change_nothing():
+    lines = example_lines() + ["240 H   2    2", "XXR 5"]
+    assert read_trf("\n".join(lines)) == read_trf(EXAMPLE)
+
+
+def test_a_240_record_adds_a_bye_the_001_record_lacks():
+    lines = example_lines()
+    # player 7 has no round 4 on the line; 240 gives a half-point bye there (and the points follow)
+    lines = [
+        line.replace("    1.0    6  0000 - U", "    1.5    6  0000 - U")
+        if line.startswith("001    7")
+        else line
+        for line in lines
+    ]
+    t = read_trf("\n".join(lines + ["240 H   4    7"]))
+    assert t.participants[6].rounds[3] == RoundEntry("H")
+
+
+def test_a_240_record_contradicting_the_001_record_is_rejected():
+    lines = example_lines() + ["240 F   2    2"]
+    with pytest.raises(TRFError) as error:
+        read_trf("\n".join(lines))
+    assert error.value.line_number == len(lines)
+    assert "player 2" in str(error.value) and "round 2" in str(error.value)
+    assert str(error.value).startswith(f"line {len(lines)}: ")
+
+
+def test_a_wrong_points_column_is_rejected_with_its_line():
+    lines = example_lines()
+    n = line_number(lines, "001    1")
+    lines[n - 1] = lines[n - 1][:80] + " 4.5" + lines[n - 1][84:]
+    with pytest.raises(TRFError) as error:
+        read_trf("\n".join(lines))
+    assert error.value.line_number == n
+    assert "4.5" in str(error.value) and "3.5" in str(error.value)
+
+
+# --- encodings ------------------------------------------------------------------------------
+
+NORDIC = "Ødegård, Åse"
+
+
+def nordic_file() -> str:
+    lines = example_lines()
+    n = line_number(lines, "001    1")
+    lines[n - 1] = lines[n - 1][:14] + f"{NORDIC:<33}" + lines[n - 1][47:]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1", "utf-8-sig"])
+def test_it_reads_utf8_and_latin1_bytes(encoding):
+    t = read_trf(nordic_file().encode(encoding))
+    assert t.participants[0].name == NORDIC
+    assert t.participants[0].rounds == read_trf(EXAMPLE).participants[0].rounds
+
+
+def test_utf8_misread_as_latin1_is_rejected_as_misaligned():
+    garbled = nordic_file().encode("utf-8").decode("latin-1")
+    with pytest.raises(TRFError) as error:
+        read_trf(garbled)
+    assert error.value.line_number == line_number(example_lines(), "001    1")
+    assert "misaligned" in str(error.value)
+
+
+def test_export_is_latin1_when_possible_and_utf8_otherwise():
+    assert encode_trf("Ødegård") == "Ødegård".encode("latin-1")
+    assert encode_trf("Γεώργιος") == "Γεώργιος".encode()
+
+
+# --- consistency rules (§4, §9): each error names its line -------------------------------------
+
+
+def set_block(lines: list[str], player: int, rnd: int, block: str) -> tuple[list[str], int]:
+    n = line_number(lines, f"001 {player:4d}")
+    line = lines[n - 1].ljust(91 + 10 * rnd)
+    c = 91 + 10 * (rnd - 1)
+    lines = list(lines)
+    lines[n - 1] = (line[:c] + block + line[c + 8 :]).rstrip()
+    return lines, n
+
+
+def rejected(lines: list[str]) -> TRFError:
+    with pytest.raises(TRFError) as error:
+        read_trf("\n".join(lines))
+    return error.value
+
+
+def test_an_opponent_who_points_elsewhere_is_rejected():
+    # player 1 round 1 says opponent 5 (5's round 1 is against 2)
+    lines, n = set_block(example_lines(), 1, 1, "   5 w 1")
+    error = rejected(lines)
+    assert error.line_number == n
+    assert "round 1 of player 1 says opponent 5 but player 5's round 1 points elsewhere" in str(error)
+
+
+def test_non_complementary_codes_are_rejected():
+    lines, n = set_block(example_lines(), 1, 1, "   4 w =")  # 4 has a loss against 1
+    error = rejected(lines)
+    assert error.line_number == n
+    assert "'='" in str(error) and "'0'" in str(error)
+
+
+def test_both_players_with_the_same_colour_are_rejected():
+    lines, n = set_block(example_lines(), 1, 1, "   4 b 1")
+    error = rejected(lines)
+    assert error.line_number == n and "colour" in str(error)
+
+
+def test_two_pairing_allocated_byes_in_one_round_are_rejected():
+    lines = example_lines()
+    lines, _ = set_block(lines, 6, 4, "0000 - U")  # 6 already has a Z in round 4; 7 has nothing
+    lines, n7 = set_block(lines, 7, 4, "0000 - U")
+    n6 = line_number(lines, "001    6")
+    lines = [line.replace("    0.5    7", "    1.5    7") for line in lines]
+    lines = [line.replace("    1.0    6", "    2.0    6") for line in lines]
+    error = rejected(lines)
+    assert error.line_number == max(n6, n7)
+    assert "round 4" in str(error) and "U" in str(error)
+
+
+def test_a_bye_with_an_opponent_is_rejected():
+    lines, n = set_block(example_lines(), 1, 4, "   3 - F")
+    error = rejected(lines)
+    assert error.line_number == n and "must not have an opponent" in str(error)
+
+
+def test_a_game_without_an_opponent_is_rejected():
+    lines, n = set_block(example_lines(), 1, 1, "0000 w 1")
+    error = rejected(lines)
+    assert error.line_number == n and "needs an opponent" in str(error)
+
+
+def test_an_unknown_result_code_is_rejected():
+    lines, n = set_block(example_lines(), 3, 2, "   1 w Q")
+    error = rejected(lines)
+    assert error.line_number == n and "'Q'" in str(error)
+
+
+def test_an_opponent_without_a_player_record_is_rejected():
+    lines, n = set_block(example_lines(), 7, 3, "  12 w 1")
+    error = rejected(lines)
+    assert error.line_number == n and "12" in str(error)
+
+
+def test_a_gap_in_start_numbers_is_rejected():
+    lines = [line.replace("001    7", "001    9", 1) for line in example_lines()]
+    lines = [line.replace("     7 w +", "     9 w +") for line in lines]
+    error = rejected(lines)
+    assert "7 is missing" in str(error)
+    assert error.line_number == line_number(lines, "001    9")
+
+
+def test_a_duplicate_start_number_is_rejected():
+    lines = example_lines()
+    lines.append(lines[line_number(lines, "001    7") - 1])
+    error = rejected(lines)
+    assert error.line_number == len(lines) and "twice" in str(error)
+
+
+def test_more_results_than_announced_rounds_are_rejected():
+    lines = edit(example_lines(), "142", "142 4")
+    error = rejected(lines)
+    assert error.line_number == line_number(lines, "001    1") and "4" in str(error)
+
+
+def test_a_bad_date_is_rejected():
+    lines = edit(example_lines(), "042", "042 next tuesday")
+    error = rejected(lines)
+    assert error.line_number == line_number(lines, "042")
+
+
+def test_a_file_without_players_is_rejected():
+    with pytest.raises(TRFError, match="no player records"):
+        read_trf("012 Empty\n142 5\n")
+
+
+def test_a_shifted_round_block_is_rejected():
+    lines = example_lines()
+    n = line_number(lines, "001    2")
+    lines[n - 1] = lines[n - 1][:90] + " " + lines[n - 1][90:]  # one column to the right
+    error = rejected(lines)
+    assert error.line_number == n and "misaligned" in str(error)
+
+
+# --- scoring (§5) -----------------------------------------------------------------------------
+
+
+def test_without_162_the_scoring_is_inferred_from_the_points_columns():
+    lines = edit(example_lines(), "162", None)
+    assert read_trf("\n".join(lines)).scoring.win == 1
+
+
+def test_three_points_for_a_win_is_inferred():
+    # Alpha: 1 = 0 F 1 -> 3 + 1 + 0 + 3 + 3 = 10 with 3-1-0; the other lines follow
+    three = {1: 10, 2: 11, 3: 8, 4: 4, 5: 8, 6: 1, 7: 3}
+    lines = edit(example_lines(), "162", None)
+    for number, points in three.items():
+        n = line_number(lines, f"001 {number:4d}")
+        lines[n - 1] = lines[n - 1][:80] + f"{points:4.1f}" + lines[n - 1][84:]
+    scoring = read_trf("\n".join(lines)).scoring
+    assert (scoring.win, scoring.draw, scoring.loss, scoring.pab_points) == (3, 1, 0, 3)
+
+
+def test_362_accepts_both_spellings():
+    one = read_trf(EXAMPLE + "362  W 3.0    D 1.0    L 0.0\n").match_scoring
+    two = read_trf(EXAMPLE + "362 TW 3.0   TD 1.0   TL 0.0\n").match_scoring
+    assert one == two
+    assert (one.win, one.draw, one.loss) == (3, 1, 0)
+
+
+# --- event type ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("record", "round_robin"),
+    [
+        ("192 FIDE_ROUNDROBIN", True),
+        ("192 BERGER_DOUBLEROUNDROBIN", True),
+        ("192 FIDE_DUTCH_2025", False),
+        ("092 Individual: Round robin", True),
+        ("092 Berger tables", True),
+        ("092 Individual: Swiss-System", False),
+    ],
+)
+def test_the_tournament_type_decides_round_robin(record, round_robin):
+    lines = edit(edit(example_lines(), "192", None), "092", None) + [record]
+    assert read_trf("\n".join(lines)).round_robin is round_robin
+
+
+def test_192_wins_over_092():
+    lines = edit(example_lines(), "092", "092 Round robin")
+    assert read_trf("\n".join(lines)).round_robin is False  # 192 says FIDE_DUTCH_2025
+
+
+# --- national ratings (§6) --------------------------------------------------------------------
+
+
+def test_172_higher_of_fide_and_national_rating():
+    nrs = "NOR    1 w    Alpha, Anna                       2150"
+    nrs2 = "NOR    2 m    Bravo, Ben                        1900"
+    t = apply_national_ratings(read_trf(EXAMPLE + "172 NOR HBFN\n" + nrs + "\n" + nrs2 + "\n"))
+    assert [p.rating for p in t.participants[:3]] == [2150, 2050, 2000]
+
+
+def test_national_records_survive_a_round_trip():
+    text = EXAMPLE + "172 NOR NRO\nNOR    1 w    Alpha, Anna                       2150\n"
+    t = read_trf(text)
+    assert read_trf(write_trf(t)) == t
+    assert "NOR    1 w    Alpha, Anna                       2150" in write_trf(t).splitlines()
+
+
+# --- teams ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [p for p in GOLDEN if p.parent.name == "team"], ids=lambda p: p.name)
+def test_013_team_records_give_the_golden_teams(path):
+    gold = json.loads(path.read_text())
+    t = read_trf(gold["trf"])
+    assert [team.number for team in t.teams] == [int(k) for k in gold["teams"]]
+    assert {str(team.number): list(team.members) for team in t.teams} == gold["teams"]
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_files_round_trip(path):
+    text = json.loads(path.read_text())["trf"]
+    t = read_trf(text)
+    written = write_trf(t)
+    assert read_trf(written) == t
+    assert written.endswith("\r\n") and "\n" not in written.replace("\r\n", "")
+    original = {line.rstrip() for line in text.splitlines() if line.strip()}
+    out = {line.rstrip() for line in written.splitlines()}
+    if t.teams:  # 013 records are written as 310 (spec §10), and 162 is always written
+        original = {line for line in original if not line.startswith("013")}
+        out = {line for line in out if not line.startswith(("310", "162"))}
+    assert out == original
+
+
+def test_the_spec_example_round_trips_line_for_line():
+    written = write_trf(read_trf(EXAMPLE))
+    assert written.splitlines() == example_lines()
+
+
+def test_a_built_tournament_round_trips():
+    players = [
+        Participant(
+            1, "One, Ann", 2000, (RoundEntry("1", 2, "w"), RoundEntry("H"), RoundEntry(" ")), sex="w"
+        ),
+        Participant(2, "Two, Bob", None, (RoundEntry("0", 1, "b"), RoundEntry("+", 3, None)), title="FM"),
+        Participant(
+            3, "Three, Cy", 1800, (RoundEntry("U"), RoundEntry("-", 2, None), RoundEntry("Z")), rank=3
+        ),
+    ]
+    t = Tournament(
+        participants=players,
+        total_rounds=3,
+        scoring=Scoring(win=Fraction(3), draw=Fraction(1)),
+        name="Built",
+        tiebreaks=["MPTS", "GPTS"],
+        teams=[Team(1, "Team A", (1, 2)), Team(2, "Team B", (3,))],
+        match_scoring=Scoring(win=Fraction(2), draw=Fraction(1)),
+        start_date="2026-05-01",
+        event_type="FIDE_TEAM_SWISS_MP",
+    )
+    assert read_trf(write_trf(t)) == t
+
+
+def test_writing_rejects_what_trf_cannot_hold():
+    t = read_trf(EXAMPLE)
+    long_name = replace(t.participants[0], name="X" * 34)
+    with pytest.raises(ValueError, match="33"):
+        write_trf(replace(t, participants=[long_name, *t.participants[1:]]))
+    with pytest.raises(ValueError, match="halves"):
+        write_trf(replace(t, scoring=Scoring(draw=Fraction(1, 4))))
+
+
+def test_writing_recomputes_player_counts_and_always_writes_162():
+    lines = edit(edit(edit(example_lines(), "062", "062 99"), "072", None), "162", None)
+    written = write_trf(read_trf("\n".join(lines))).splitlines()
+    assert "062 7" in written and "072 7" in written
+    assert any(line.startswith("162  W 1.0    D 0.5") for line in written)
