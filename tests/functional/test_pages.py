@@ -52,3 +52,13 @@ def test_root_redirects_to_a_language(client):
     response = client.get("/")
     assert response.status_code == 302
     assert response["Location"] == "/en/"
+
+
+@pytest.mark.django_db
+def test_standings_say_being_updated_while_results_are_newer(client, demo):
+    from leagues.models import Event
+
+    url = "/en/events/demo-autumn-open/"
+    assert "Being updated" not in client.get(url).content.decode()
+    Event.objects.filter(slug="demo-autumn-open").update(results_version=999)
+    assert "Being updated" in client.get(url).content.decode()

@@ -1,0 +1,130 @@
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ..models import Club, Entry, Event, Game, League, Player, Result, Round, Season, Team, TeamMatch
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = League
+        fields = ["slug", "name"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = ["id", "league", "slug", "name", "starts_on", "ends_on"]
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "short_name"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "fide_id", "rating", "birth_year", "sex"]
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    roster = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "club", "event", "roster"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_roster(self, team) -> list[int]:
+        return [m.player_id for m in team.members.all()]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    season = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "slug", "name", "league", "season", "kind", "system", "status", "rounds_count", "starts_on",
+            "points_win", "points_draw", "points_loss", "match_points_win", "match_points_draw",
+            "match_points_loss", "primary_score", "rule_set", "tiebreak_criteria", "tiebreak_locked",
+            "results_version",
+        ]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["start_number", "name", "player", "team", "rating", "withdrawn_after_round"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["number", "date"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(source="round.event", slug_field="slug", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    white = serializers.IntegerField(source="white.start_number", read_only=True, allow_null=True)
+    black = serializers.IntegerField(source="black.start_number", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "event", "round", "match", "board", "white", "black", "white_player", "black_player",
+                  "result", "version", "corrected"]
+
+
+class TeamMatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    home = serializers.IntegerField(source="home.start_number", read_only=True)
+    away = serializers.IntegerField(source="away.start_number", read_only=True)
+    games = GameSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = TeamMatch
+        fields = ["id", "round", "home", "away", "status", "games"]
+
+
+class ResultWriteSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=[c for c in Result.values if c], help_text=_("A result code."))
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300,
+                                   help_text=_("Required when correcting a result."))
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    start_number = serializers.IntegerField(required=False)
+    team_number = serializers.IntegerField(required=False)
+    name = serializers.CharField()
+    points = serializers.FloatField()
+    values = serializers.DictField(child=serializers.FloatField(allow_null=True))
+
+
+class StandingsSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    rules = serializers.CharField()
+    criteria = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField(help_text=_("The results version the standings were computed from."))
+    results_version = serializers.IntegerField()
+    being_updated = serializers.BooleanField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    rows = StandingsRowSerializer(many=True)
+    notes = serializers.ListField(child=serializers.DictField())
+    explanations = serializers.DictField(required=False)
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    current = GameSerializer(required=False)

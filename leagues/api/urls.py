@@ -1,0 +1,19 @@
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from . import views
+
+router = DefaultRouter()
+router.register("leagues", views.LeagueViewSet)
+router.register("seasons", views.SeasonViewSet)
+router.register("clubs", views.ClubViewSet)
+router.register("players", views.PlayerViewSet)
+router.register("teams", views.TeamViewSet)
+router.register("events", views.EventViewSet)
+router.register("games", views.GameViewSet)
+router.register("matches", views.TeamMatchViewSet)
+
+urlpatterns = [
+    path("events/<slug:slug>/standings/", views.StandingsView.as_view(), name="event-standings"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,232 @@
+"""REST API v1: everything readable anonymously, results writable with the same services as the forms."""
+
+import hashlib
+import json
+
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404
+from django.utils.http import http_date, quote_etag
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import selectors, services
+from ..errors import Conflict, ServiceError
+from ..models import (
+    Club, Entry, Event, Game, IdempotentRequest, League, Player, ResultChange, Round, Season, Team, TeamMatch,
+)
+from . import serializers as s
+
+
+class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
+    """Read-only, with equality filters from the query string (`filters` maps parameter → lookup)."""
+
+    filters: dict[str, str] = {}
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        for param, lookup in self.filters.items():
+            value = self.request.query_params.get(param)
+            if value not in (None, ""):
+                queryset = queryset.filter(**{lookup: value})
+        return queryset
+
+
+def _filter_parameters(*names):
+    return extend_schema(parameters=[OpenApiParameter(name, str, required=False) for name in names])
+
+
+@_filter_parameters()
+class LeagueViewSet(FilteredReadOnly):
+    queryset = League.objects.all()
+    serializer_class = s.LeagueSerializer
+    lookup_field = "slug"
+
+
+@_filter_parameters("league")
+class SeasonViewSet(FilteredReadOnly):
+    queryset = Season.objects.select_related("league")
+    serializer_class = s.SeasonSerializer
+    filters = {"league": "league__slug"}
+
+
+@_filter_parameters("league")
+class ClubViewSet(FilteredReadOnly):
+    queryset = Club.objects.all()
+    serializer_class = s.ClubSerializer
+    lookup_field = "slug"
+    filters = {"league": "leagues__slug"}
+
+
+@_filter_parameters("club", "name")
+class PlayerViewSet(FilteredReadOnly):
+    queryset = Player.objects.all()
+    serializer_class = s.PlayerSerializer
+    filters = {"club": "clubs__slug", "name": "name__icontains"}
+
+
+@_filter_parameters("event", "club")
+class TeamViewSet(FilteredReadOnly):
+    queryset = Team.objects.select_related("club", "event").prefetch_related("members")
+    serializer_class = s.TeamSerializer
+    filters = {"event": "event__slug", "club": "club__slug"}
+
+
+@_filter_parameters("league", "season", "status", "kind")
+class EventViewSet(FilteredReadOnly):
+    queryset = Event.objects.public().select_related("league", "season")
+    serializer_class = s.EventSerializer
+    lookup_field = "slug"
+    filters = {"league": "league__slug", "season": "season__slug", "status": "status", "kind": "kind"}
+
+    @extend_schema(responses=s.EntrySerializer(many=True))
+    @action(detail=True)
+    def entries(self, request, slug=None):
+        event = self.get_object()
+        entries = Entry.objects.filter(event=event).select_related("player", "team")
+        return Response(s.EntrySerializer(entries, many=True).data)
+
+    @extend_schema(responses=s.RoundSerializer(many=True))
+    @action(detail=True)
+    def rounds(self, request, slug=None):
+        event = self.get_object()
+        return Response(s.RoundSerializer(Round.objects.filter(event=event), many=True).data)
+
+
+@_filter_parameters("event", "round")
+class GameViewSet(FilteredReadOnly):
+    queryset = Game.objects.select_related("round__event", "white", "black")
+    serializer_class = s.GameSerializer
+    filters = {"event": "round__event__slug", "round": "round__number"}
+
+    def retrieve(self, request, *args, **kwargs):
+        response = super().retrieve(request, *args, **kwargs)
+        response["ETag"] = quote_etag(f"v{response.data['version']}")
+        return response
+
+    @extend_schema(
+        request=s.ResultWriteSerializer,
+        parameters=[
+            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False,
+                             description="The game's ETag; a stale one gets 412 with the current state."),
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                             description="Retrying a POST with the same key returns the first answer."),
+        ],
+        responses={200: s.GameSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer,
+                   404: s.ErrorSerializer, 412: s.ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def result(self, request, pk=None):
+        """Record or correct a game's result (corrections need a reason)."""
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if key:
+            replay = IdempotentRequest.objects.filter(user=request.user, key=key).first()
+            if replay:
+                return _replay(replay, request)
+        body = s.ResultWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        expected = _version_from_if_match(request.headers.get("If-Match"))
+        try:
+            with transaction.atomic():
+                game = services.result_record(
+                    game_id=_int_or_404(pk), result=body.validated_data["result"], user=request.user,
+                    source=ResultChange.Source.API, expected_version=expected,
+                    reason=body.validated_data.get("reason", ""),
+                )
+                data = s.GameSerializer(game).data
+                if key:
+                    IdempotentRequest.objects.create(
+                        user=request.user, key=key, fingerprint=_fingerprint(request), status=200, body=data
+                    )
+        except Conflict as exc:
+            current = s.GameSerializer(exc.current).data
+            return Response({"code": exc.code, "message": exc.message, "current": current},
+                            status=status.HTTP_412_PRECONDITION_FAILED, headers={"ETag": f'"v{current["version"]}"'})
+        except IntegrityError:  # the same key raced in from a parallel retry: answer as it did
+            return _replay(IdempotentRequest.objects.get(user=request.user, key=key), request)
+        return Response(data, headers={"ETag": quote_etag(f"v{data['version']}")})
+
+
+def _int_or_404(pk):
+    try:
+        return int(pk)
+    except (TypeError, ValueError):
+        raise ServiceError(_("There is no game %(id)s.") % {"id": pk}, code="unknown_game") from None
+
+
+def _fingerprint(request) -> str:
+    return hashlib.sha256(
+        (request.path + json.dumps(request.data, sort_keys=True, default=str)).encode()
+    ).hexdigest()
+
+
+def _replay(stored, request):
+    if stored.fingerprint != _fingerprint(request):
+        return Response(
+            {"code": "idempotency_key_reused",
+             "message": _("This Idempotency-Key was used for a different request.")},
+            status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+        )
+    return Response(stored.body, status=stored.status, headers={"Idempotent-Replay": "true"})
+
+
+def _version_from_if_match(header):
+    if not header:
+        return None
+    tag = header.strip().removeprefix("W/").strip('"')
+    if not tag.startswith("v") or not tag[1:].isdigit():
+        raise ValidationError({"If-Match": [_("Expected the game's ETag, like \"v3\".")]})
+    return int(tag[1:])
+
+
+class StandingsView(APIView):
+    """The latest standings snapshot of an event, with ETag / Last-Modified (304 when unchanged)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("explain", bool, required=False,
+                                     description="Include every tiebreak's explanation trace.")],
+        responses={200: s.StandingsSerializer, 304: OpenApiResponse(description="Not modified"),
+                   404: s.ErrorSerializer},
+    )
+    def get(self, request, slug):
+        try:
+            standings = selectors.event_standings(slug=slug)
+        except Event.DoesNotExist:
+            get_object_or_404(Event.objects.none())
+        explain = request.query_params.get("explain") in ("1", "true", "yes")
+        snapshot = standings.snapshot
+        etag = quote_etag(f"{standings.event.pk}-{snapshot.version if snapshot else 0}-"
+                          f"{standings.event.results_version}-{int(explain)}")
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if snapshot:
+            headers["Last-Modified"] = http_date(snapshot.computed_at.timestamp())
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        data = {
+            "event": standings.event.slug,
+            "rules": snapshot.rules if snapshot else standings.event.rule_set,
+            "criteria": standings.criteria,
+            "version": snapshot.version if snapshot else 0,
+            "results_version": standings.event.results_version,
+            "being_updated": standings.being_updated,
+            "computed_at": snapshot.computed_at if snapshot else None,
+            "rows": standings.rows,
+            "notes": snapshot.notes if snapshot else [],
+        }
+        if explain:
+            data["explanations"] = snapshot.explanations if snapshot else {}
+        return Response(data, headers=headers)
+
+
+@_filter_parameters("event", "round")
+class TeamMatchViewSet(FilteredReadOnly):
+    queryset = TeamMatch.objects.select_related("round__event", "home", "away").prefetch_related(
+        "games__round__event", "games__white", "games__black"
+    )
+    serializer_class = s.TeamMatchSerializer
+    filters = {"event": "round__event__slug", "round": "round__number"}

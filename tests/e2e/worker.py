@@ -1,0 +1,94 @@
+"""Start a real `celery worker` process against the test database and a real Redis."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import redis
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def redis_answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@contextmanager
+def broker_for_this_process(url: str):
+    """Make this test process send tasks to `url` instead of running them in-process."""
+    old = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
+    celery_app.conf.update(task_always_eager=False, broker_url=url)
+    celery_app.pool.force_close_all()
+    try:
+        yield
+    finally:
+        celery_app.conf.update(task_always_eager=old[0], broker_url=old[1])
+        celery_app.pool.force_close_all()
+
+
+@contextmanager
+def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, log_path: Path | None = None):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": broker_url,
+    }
+    log = open(log_path or os.devnull, "ab")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-n", f"{name}@%h",
+         "--concurrency", str(concurrency), "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        _wait_ready(broker_url, name)
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        log.close()
+
+
+def _wait_ready(broker_url: str, name: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    with broker_for_this_process(broker_url):
+        while time.monotonic() < deadline:
+            replies = celery_app.control.ping(timeout=0.5) or []
+            if any(name in key for reply in replies for key in reply):
+                return
+            time.sleep(0.3)
+    raise RuntimeError(f"celery worker {name} did not start within {timeout}s")
+
+
+def wait_until(predicate, timeout: float = 20, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+TEST_BROKER = getattr(settings, "REDIS_URL", "redis://127.0.0.1:6379/15")

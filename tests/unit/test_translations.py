@@ -1,0 +1,47 @@
+"""Every user-facing string is translated in el, tr, he and nb; a missing or fuzzy one fails here."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+LANGUAGES = ["el", "tr", "he", "nb"]
+
+
+def untranslated(po_text: str) -> list[str]:
+    missing = []
+    for block in po_text.split("\n\n")[1:]:
+        if "#~" in block:  # obsolete entries are not shown to anybody
+            continue
+        msgid = re.search(r'^msgid "(.*)"', block, re.M)
+        if "#, fuzzy" in block:
+            missing.append(f"fuzzy: {msgid.group(1) if msgid else block[:60]}")
+            continue
+        for match in re.finditer(r'^(msgstr(?:\[\d\])?) "(.*)"\n(?!")', block, re.M):
+            if match.group(2) == "":
+                missing.append(msgid.group(1) if msgid else block[:60])
+    return missing
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalogue_is_complete(lang):
+    po = LOCALE / lang / "LC_MESSAGES" / "django.po"
+    assert po.exists(), f"no catalogue for {lang}"
+    missing = untranslated(po.read_text(encoding="utf-8"))
+    assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:5]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compiled_catalogue_is_used(lang):
+    with translation.override(lang):
+        assert translation.gettext("Standings") != "Standings"
+        assert translation.gettext("Being updated: new results are being included in these standings.") != (
+            "Being updated: new results are being included in these standings."
+        )
+
+
+def test_checker_notices_an_empty_translation():
+    sample = 'msgid ""\nmsgstr ""\n\nmsgid "Rank"\nmsgstr ""\n\nmsgid "Name"\nmsgstr "Όνομα"\n'
+    assert untranslated(sample) == ["Rank"]
