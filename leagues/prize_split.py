@@ -25,7 +25,8 @@ Indivisible items (trophy, title, qualification place, free entry) always go str
 published tie-break order, to the player on that place (or the r-th best eligible player for a
 category), whether or not that player took the money of that prize; they do not count against the
 one-money-prize rule. Players still tied after every tie-break need a drawing of lots
-(``PrizeOptions.lot_order``); without one the item is reported as undecided.
+(``PrizeOptions.lot_order``; without one the item is reported as undecided), or, if the event says
+so (``item_tie="shared"``), each of them receives the item as shared.
 """
 
 from __future__ import annotations
@@ -69,12 +70,15 @@ REASONS: dict[str, str] = {
     "item_by_lot": "still tied after every tie-break: the item goes by the recorded drawing of lots",
     # all tie-breaks equal, no lots recorded [item, ..., candidates, names]
     "item_needs_lot": "still tied after every tie-break: the item needs a drawing of lots",
+    # all tie-breaks equal, event shares items [item, ..., candidates, names]
+    "item_shared": "still tied after every tie-break: the item is shared, as the event rules say",
     # nobody can receive it [place | category+rank, amount, item]
     "no_eligible_winner": "no player can receive this prize; its money is not paid",
 }
 
 METHODS = ("pool", "us-32b3", "none")
 REMAINDER_RULES = ("round_down", "by_tiebreak")
+ITEM_TIE_RULES = ("lot", "shared")
 ELIGIBILITY_KINDS = ("rating_below", "rating_at_least", "born_after", "born_before", "sex", "unrated", "club")
 
 
@@ -154,6 +158,7 @@ class PrizeOptions:
     remainder: str = "round_down"  # | "by_tiebreak"
     currency: str = "GBP"
     lot_order: tuple[Hashable, ...] = ()  # drawing of lots for players tied after all tie-breaks
+    item_tie: str = "lot"  # | "shared": players tied after all tie-breaks each receive the item
 
 
 # -------------------------------------------------------------------------------------------- outputs
@@ -231,6 +236,8 @@ class _Split:
         o = self.options
         if o.method not in METHODS:
             raise ValueError(f"unknown method {o.method!r}")
+        if o.item_tie not in ITEM_TIE_RULES:
+            raise ValueError(f"unknown item tie rule {o.item_tie!r}")
         if o.remainder not in REMAINDER_RULES:
             raise ValueError(f"unknown remainder rule {o.remainder!r}")
         if o.method == "us-32b3" and not o.one_prize_per_player:
@@ -576,7 +583,11 @@ class _Split:
                 "candidates": tuple(t.participant_id for t in cluster),
                 "names": tuple(t.name for t in cluster),
             }
-            if all(t.participant_id in lots for t in cluster):
+            if self.options.item_tie == "shared":
+                for t in cluster:
+                    self._give(t, item)
+                self.lines.append(Line("item_shared", {**params, **candidates}))
+            elif all(t.participant_id in lots for t in cluster):
                 drawn = sorted(cluster, key=lambda t: lots.index(t.participant_id))[i - lo]
                 self._give(drawn, item)
                 self.lines.append(

@@ -81,6 +81,7 @@ def test_default_pool_on_the_same_prizes_youth_takes_150_others_share_500():
     took = line(r, "better_prize_taken").params
     assert took["participants"] == ("Y",) and took["taken"] == ("category", "youth")
     assert (took["taken_share"], took["declined_share"]) == (15000, 12500)
+    assert line(r, "places_shared_pooled").params["places"] == (1, 3)  # Y's place passes on
 
 
 def three_tied_100_50_25():
@@ -241,6 +242,9 @@ def test_item_still_tied_after_all_tiebreaks_needs_a_lot_then_follows_it():
     drawn = split_prizes(standings, prizes, PrizeOptions(lot_order=("B", "A")))
     assert drawn.items_of("B") == ("qualification place",) and drawn.items_of("A") == ()
     assert line(drawn, "item_by_lot").params["participant"] == "B"
+    shared = split_prizes(standings, prizes, PrizeOptions(item_tie="shared"))
+    assert shared.items_of("A") == shared.items_of("B") == ("qualification place",)
+    assert shared.items_of("C") == ()
 
 
 def test_category_item_goes_to_best_eligible_even_with_place_money():
@@ -327,6 +331,22 @@ def test_money_is_conserved_and_never_exceeds_the_fund(event, options):
     for ln in r.lines:
         if "share" in ln.params and "total" in ln.params:
             assert ln.params["remainder"] < len(ln.params["participants"])  # at most tied − 1 units
+
+
+@settings(max_examples=300, deadline=None)
+@given(events(), st.sampled_from(["pool", "us-32b3", "none"]))
+def test_one_money_prize_per_player_and_sharers_get_the_same_share(event, method):
+    r = split_prizes(*event, PrizeOptions(method=method))
+    paid_lines = [ln for ln in r.lines if "total" in ln.params]
+    paid = [p for ln in paid_lines for p in ln.params["participants"]]
+    assert len(paid) == len(set(paid))  # nobody is paid from two prizes
+    for ln in paid_lines:
+        assert (
+            ln.params["share"] * len(ln.params["participants"]) + ln.params["remainder"] == ln.params["total"]
+        )
+        for p in ln.params["participants"]:
+            assert r.money_of(p) == ln.params["share"]
+    assert r.total_paid == sum(ln.params["total"] - ln.params["remainder"] for ln in paid_lines)
 
 
 @settings(max_examples=200, deadline=None)
