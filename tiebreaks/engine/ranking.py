@@ -1,0 +1,299 @@
+"""Ranking (C.07 Articles 2-5) and the :class:`Standings` result.
+
+Participants are ranked by points, then each criterion is applied to every subgroup still tied
+(4.2): scalar criteria split a group by value (undefined last); direct encounter is evaluated
+inside the group (Article 6). Ranks use competition numbering (1, 2, 2, 4): equal rank means
+still tied after every criterion; within such a tie rows are listed by start number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from . import reasons as R
+from .context import Computed, Context
+from .criteria import BUCHHOLZ_FAMILY, RATING_CRITERIA, Criterion, parse_criterion
+from .direct_encounter import explain_direct_encounter, order_group, places
+from .errors import CriterionNotAllowed
+from .explain import Trace, TraceElement
+from .model import Tournament
+from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
+from .rules import get_rule_set
+
+
+@dataclass(frozen=True)
+class Note:
+    """A structured remark on the whole standings (reason code + data, no prose)."""
+
+    code: str
+    criterion: str | None = None
+    article: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "criterion": self.criterion, "article": self.article,
+                "details": dict(self.details)}
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    start_number: int
+    name: str
+    points: Fraction
+    values: dict[str, Fraction | None]
+
+
+@dataclass(frozen=True)
+class Separation:
+    """What separated two participants: the first criterion where they split, and both values."""
+
+    criterion: str | None  # None: nothing separated them
+    value_a: Fraction | None
+    value_b: Fraction | None
+
+    @property
+    def separated(self) -> bool:
+        return self.criterion is not None
+
+
+def _json_number(value: Fraction | None, integer: bool) -> float | int | None:
+    """FIDE's printing: at most two decimals (half up); whole-number criteria as integers."""
+    if value is None:
+        return None
+    if integer and value.denominator == 1:
+        return int(value)
+    hundredths = (value.numerator * 200 + value.denominator) // (2 * value.denominator)
+    return hundredths / 100
+
+
+class Standings:
+    def __init__(self, *, rules: str, criteria: list[Criterion], rows: list[Row], notes: list[Note],
+                 ctx: Context, stage_groups: list[list[int]], de_groups: dict[str, dict[int, list[int]]],
+                 de_values: dict[str, dict[int, int]]) -> None:
+        self.rules = rules
+        self._criteria = criteria
+        self.criteria = [c.code for c in criteria]
+        self.rows = rows
+        self.notes = notes
+        self._ctx = ctx
+        self._stage_groups = stage_groups  # per stage (0 = points): group id per participant index
+        self._de_groups = de_groups
+        self._de_values = de_values
+        self._by_sn = {row.start_number: row for row in rows}
+        self._explained: dict[int, dict[str, Trace]] = {}
+
+    def row(self, start_number: int) -> Row:
+        return self._by_sn[start_number]
+
+    # --------------------------------------------------------------------------------
+    def explain(self, start_number: int) -> dict[str, Trace]:
+        """The trace of every criterion (and PTS) for one participant."""
+        cached = self._explained.get(start_number)
+        if cached is not None:
+            return cached
+        ctx = self._ctx
+        ct = ctx.ct
+        i = ct.index[start_number]
+        out: dict[str, Trace] = {"PTS": self._explain_points(i)}
+        for crit in self._criteria:
+            if crit.name == "DE":
+                group = self._de_groups.get(crit.code, {}).get(i)
+                out[crit.code] = explain_direct_encounter(ctx, crit, i, group,
+                                                          self._de_values.get(crit.code, {}).get(i, 0))
+            else:
+                out[crit.code] = SCALAR_CRITERIA[crit.name][1](ctx, crit, i)
+        self._explained[start_number] = out
+        return out
+
+    def _explain_points(self, i: int) -> Trace:
+        ct = self._ctx.ct
+        elements = tuple(
+            TraceElement(r + 1, ct.start_numbers[o] if o >= 0 else None, False, None, ct.frac(p),
+                         R.POINTS_SCORED, "4.2", points=ct.frac(p))
+            for r, (o, p) in enumerate(zip(ct.opps[i], ct.pts[i], strict=True))
+        )
+        total = ct.frac(ct.score[i])
+        return Trace(ct.start_numbers[i], "PTS", total, elements, total)
+
+    def separation(self, a: int, b: int) -> Separation:
+        """The first criterion that separated participants ``a`` and ``b`` (start numbers)."""
+        ct = self._ctx.ct
+        ia, ib = ct.index[a], ct.index[b]
+        ra, rb = self._by_sn[a], self._by_sn[b]
+        if self._stage_groups[0][ia] != self._stage_groups[0][ib]:
+            return Separation("PTS", ra.points, rb.points)
+        for stage, code in enumerate(self.criteria, start=1):
+            groups = self._stage_groups[stage]
+            if groups[ia] != groups[ib]:
+                return Separation(code, ra.values[code], rb.values[code])
+        return Separation(None, None, None)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        names = {c.code: c.name for c in self._criteria}
+        out: dict[str, Any] = {
+            "rules": self.rules,
+            "criteria": list(self.criteria),
+            "rows": [
+                {
+                    "rank": row.rank,
+                    "start_number": row.start_number,
+                    "name": row.name,
+                    "points": _json_number(row.points, False),
+                    "values": {code: _json_number(v, names[code] in INTEGER_CRITERIA)
+                               for code, v in row.values.items()},
+                }
+                for row in self.rows
+            ],
+            "notes": [n.to_dict() for n in self.notes],
+        }
+        if explain:
+            out["explanations"] = {
+                str(row.start_number): {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
+                for row in self.rows
+            }
+        return out
+
+
+def _normalise(criteria: Iterable[str | Criterion], notes: list[Note]) -> list[Criterion]:
+    out: list[Criterion] = []
+    for position, item in enumerate(criteria):
+        crit = item if isinstance(item, Criterion) else parse_criterion(item)
+        if crit.name == "PTS":
+            if position != 0:
+                notes.append(Note(R.PTS_IGNORED, "PTS", "4.2", {"position": position + 1}))
+            continue
+        if crit.limit_unsigned:
+            notes.append(Note(R.KOYA_LIMIT_UNSIGNED, crit.code, "9.2"))
+        out.append(crit)
+    return out
+
+
+def compute_standings(
+    tournament: Tournament,
+    criteria: Sequence[str | Criterion],
+    *,
+    rules: str = "fide-2026",
+    unrated_rating: int | None = None,
+    allow_buchholz_in_round_robin: bool = False,
+    explain: bool = False,
+) -> Standings:
+    """Rank ``tournament`` by points and the tie-break ``criteria`` (MTB26 codes) under ``rules``.
+
+    Raises :class:`UnknownCriterion` for an unknown code and :class:`CriterionNotAllowed` for a
+    criterion the rules forbid (e.g. BH/AOB/FB with pre-determined pairings unless
+    ``allow_buchholz_in_round_robin``; the override is recorded in ``notes``).
+    """
+    rule_set = get_rule_set(rules)
+    notes: list[Note] = []
+    crits = _normalise(criteria, notes)
+    for crit in crits:
+        if crit.name not in rule_set.criteria:
+            raise CriterionNotAllowed(f"criterion {crit.code} is not part of the rule set {rule_set.name}")
+        if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
+            if not allow_buchholz_in_round_robin:
+                raise CriterionNotAllowed(
+                    f"criterion {crit.code} is not allowed in a round robin (FIDE C.07, note to Article 8: "
+                    "the Buchholz family must not be used with pre-determined pairings)"
+                )
+            notes.append(Note(R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE, crit.code, "8"))
+    seen: set[str] = set()
+    unique: list[Criterion] = []
+    for crit in crits:  # a criterion listed twice adds nothing (except DE, re-applied: same code)
+        if crit.code not in seen or crit.name == "DE":
+            unique.append(crit)
+            seen.add(crit.code)
+    crits = unique
+
+    ctx = Context(tournament, rule_set, unrated_rating=unrated_rating)
+    ct = ctx.ct
+    n = ct.n_players
+    computed: dict[str, Computed] = {}
+    for crit in crits:
+        if crit.name == "DE" or crit.code in computed:
+            continue
+        result = SCALAR_CRITERIA[crit.name][0](ctx, crit)
+        computed[crit.code] = result
+        if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
+            notes.append(Note(R.CRITERION_SKIPPED_UNRATED, crit.code, "10",
+                              {"unrated": [sn for sn, r in zip(ct.start_numbers, ct.ratings, strict=True)
+                                           if r is None]}))
+
+    # ---- ranking: successive refinement of tied groups (4.2) ----------------------------
+    score = ct.score
+    order = sorted(range(n), key=lambda i: (-score[i], ct.start_numbers[i]))
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and score[groups[-1][0]] == score[i]:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    stage_groups: list[list[int]] = [_group_ids(groups, n)]
+    de_groups: dict[str, dict[int, list[int]]] = {}
+    de_values: dict[str, dict[int, int]] = {}
+    for crit in crits:
+        new_groups: list[list[int]] = []
+        if crit.name == "DE":
+            dg = de_groups.setdefault(crit.code, {})
+            dv = de_values.setdefault(crit.code, {})
+            for g in groups:
+                if len(g) == 1:
+                    new_groups.append(g)
+                    continue
+                subgroups = order_group(ctx, crit, g)
+                for p, place in places(subgroups).items():
+                    dv[p] = place
+                    dg[p] = g
+                new_groups.extend(subgroups)
+        else:
+            nums = computed[crit.code].nums
+            sign = -1 if crit.higher_is_better else 1
+            for g in groups:
+                if len(g) == 1:
+                    new_groups.append(g)
+                    continue
+                keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
+                current = [keyed[0]]
+                for i in keyed[1:]:
+                    if nums[i] == nums[current[0]]:
+                        current.append(i)
+                    else:
+                        new_groups.append(current)
+                        current = [i]
+                new_groups.append(current)
+        groups = new_groups
+        stage_groups.append(_group_ids(groups, n))
+
+    fractions = {code: c.fractions() for code, c in computed.items()}
+    rows: list[Row] = []
+    position = 1
+    for g in groups:
+        for i in sorted(g, key=lambda i: ct.start_numbers[i]):
+            values: dict[str, Fraction | None] = {}
+            for crit in crits:
+                if crit.name == "DE":
+                    values[crit.code] = Fraction(de_values[crit.code].get(i, 0))
+                else:
+                    values[crit.code] = fractions[crit.code][i]
+            rows.append(Row(position, ct.start_numbers[i], ct.names[i], ct.frac(score[i]), values))
+        position += len(g)
+    standings = Standings(rules=rule_set.name, criteria=crits, rows=rows, notes=notes, ctx=ctx,
+                          stage_groups=stage_groups, de_groups=de_groups, de_values=de_values)
+    if explain:
+        for row in rows:
+            standings.explain(row.start_number)
+    return standings
+
+
+def _group_ids(groups: list[list[int]], n: int) -> list[int]:
+    ids = [0] * n
+    for gid, g in enumerate(groups):
+        for i in g:
+            ids[i] = gid
+    return ids
+
+
+__all__ = ["compute_standings", "Standings", "Row", "Note", "Separation", "RATING_CRITERIA"]
