@@ -27,7 +27,18 @@ def _base(ctx: Context, crit: Criterion) -> Context:
 def _sorted_elements(ctx: Context, forfeits_as_games: bool) -> list[tuple[int, list[int], list[int]]]:
     def build() -> list[tuple[int, list[int], list[int]]]:
         out = []
-        for els in ctx.a16.elements(forfeits_as_games):
+        a16 = ctx.a16
+        all_games = a16.all_games
+        elements = None
+        for i in range(ctx.ct.n_players):
+            if all_games[i]:  # fast path: no unplayed round, no VUR
+                other = a16.game_values(i)
+                other.sort()
+                out.append((sum(other), [], other))
+                continue
+            if elements is None:
+                elements = a16.elements(forfeits_as_games)
+            els = elements[i]
             vur = sorted([e.value for e in els if e.vur])
             other = sorted([e.value for e in els if not e.vur])
             out.append((sum(vur) + sum(other), vur, other))

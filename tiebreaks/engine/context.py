@@ -72,7 +72,7 @@ class Context:
             f = Context.__new__(Context)
             f.tournament = self.tournament
             f.rules = self.rules
-            f.ct = Crosstable(self.tournament, fore=True)
+            f.ct = self.ct.fore_view()
             f.unrated_rating = self.unrated_rating
             f._a16 = None
             f._fore = f

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import UnknownCriterion
 
@@ -73,7 +74,7 @@ class Criterion:
     unrated_rating: int | None = None
     limit_unsigned: bool = False
 
-    @property
+    @cached_property
     def code(self) -> str:
         """The canonical descriptor (signed Koya limit, modifiers in a fixed order)."""
         parts = [self.name]

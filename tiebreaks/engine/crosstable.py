@@ -140,6 +140,25 @@ class Crosstable:
         self.score = [sum(pp) for pp in pts]
 
     # ------------------------------------------------------------------------------------
+    def fore_view(self) -> Crosstable:
+        """A copy in which every game paired for the final round is a draw (FB, 8.3)."""
+        other = Crosstable.__new__(Crosstable)
+        other.__dict__.update(self.__dict__)
+        other.fore = True
+        last = self.k - 1
+        if last < 0:
+            return other
+        D = self.D
+        kinds, pts, halves = list(self.kinds), list(self.pts), list(self.halves)
+        for i, opps in enumerate(self.opps):
+            if opps[last] >= 0:
+                kinds[i] = kinds[i][:last] + [PLAYED]
+                pts[i] = pts[i][:last] + [D]
+                halves[i] = halves[i][:last] + [1]
+        other.kinds, other.pts, other.halves = kinds, pts, halves
+        other.score = [sum(pp) for pp in pts]
+        return other
+
     def frac(self, value: int) -> Fraction:
         """A scaled score as an exact Fraction."""
         return Fraction(value, self.unit)

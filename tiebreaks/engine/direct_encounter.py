@@ -16,6 +16,7 @@ The value reported per participant follows FIDE's checker: the place inside the 
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 from . import reasons as R
 from .context import Context
@@ -24,36 +25,59 @@ from .crosstable import FORFEIT_KINDS, GAME_KINDS
 from .explain import Trace, TraceElement
 
 
-def _meetings(ctx: Context, crit: Criterion) -> list[dict[int, list[tuple[int, int]]]]:
-    """Per participant: opponent -> [(round, points scored)] of the games that count."""
+class _Meetings:
+    """Per participant, built on demand: opponent -> [(round, points scored)] of the games
+    that count for DE (only members of tied groups are ever looked at)."""
 
-    def build() -> list[dict[int, list[tuple[int, int]]]]:
-        ct = ctx.ct
-        with_forfeits = crit.forfeits_as_games or ct.round_robin
-        out: list[dict[int, list[tuple[int, int]]]] = []
-        for kinds, opps, pts in zip(ct.kinds, ct.opps, ct.pts, strict=True):
-            met: dict[int, list[tuple[int, int]]] = {}
-            for r, (kind, o, p) in enumerate(zip(kinds, opps, pts, strict=True)):
+    def __init__(self, ctx: Context, crit: Criterion) -> None:
+        self.ct = ctx.ct
+        self.with_forfeits = crit.forfeits_as_games or ctx.ct.round_robin
+        self.cache: dict[int, dict[int, list[tuple[int, int]]]] = {}
+
+    def __getitem__(self, i: int) -> dict[int, list[tuple[int, int]]]:
+        met = self.cache.get(i)
+        if met is None:
+            ct = self.ct
+            met = {}
+            with_forfeits = self.with_forfeits
+            for r, (kind, o, p) in enumerate(zip(ct.kinds[i], ct.opps[i], ct.pts[i], strict=True)):
                 if o >= 0 and (kind in GAME_KINDS or (with_forfeits and kind in FORFEIT_KINDS)):
                     met.setdefault(o, []).append((r, p))
-            out.append(met)
-        return out
+            self.cache[i] = met
+        return met
 
-    result: list[dict[int, list[tuple[int, int]]]] = ctx.memo(("de-meetings", crit.forfeits_as_games), build)
+
+def _meetings(ctx: Context, crit: Criterion) -> _Meetings:
+    result: _Meetings = ctx.memo(("de-meetings", crit.forfeits_as_games), lambda: _Meetings(ctx, crit))
     return result
 
 
-def mutual_scores(ctx: Context, crit: Criterion, group: list[int]) -> dict[int, Fraction]:
+def _mutual_scaled(ctx: Context, crit: Criterion, group: list[int]) -> tuple[dict[int, int], int]:
+    """Mutual scores as integers over a common denominator (returned second).
+
+    The denominator is ``unit x lcm(number of games per opponent)``: 6.1.2 averages repeated
+    meetings, and integers keep the comparisons exact and fast.
+    """
     meetings = _meetings(ctx, crit)
     members = set(group)
-    out: dict[int, Fraction] = {}
+    counts = {len(games) for p in group for q, games in meetings[p].items() if q in members}
+    mult = 1
+    for c in counts:
+        mult = lcm(mult, c)
+    out: dict[int, int] = {}
     for p in group:
-        total = Fraction(0)
+        total = 0
         for q, games in meetings[p].items():
             if q in members and q != p:
-                total += Fraction(sum(pt for _, pt in games), len(games))  # 6.1.2: average
-        out[p] = total / ctx.ct.unit
-    return out
+                total += sum(pt for _, pt in games) * (mult // len(games))
+        out[p] = total
+    return out, ctx.ct.unit * mult
+
+
+def mutual_scores(ctx: Context, crit: Criterion, group: list[int]) -> dict[int, Fraction]:
+    """Each member's points against the other members (6.1), as exact fractions."""
+    scaled, den = _mutual_scaled(ctx, crit, group)
+    return {p: Fraction(v, den) for p, v in scaled.items()}
 
 
 def order_group(ctx: Context, crit: Criterion, group: list[int]) -> list[list[int]]:
@@ -62,9 +86,9 @@ def order_group(ctx: Context, crit: Criterion, group: list[int]) -> list[list[in
         return [group]
     ct = ctx.ct
     meetings = _meetings(ctx, crit)
-    m = mutual_scores(ctx, crit, group)
+    m, den = _mutual_scaled(ctx, crit, group)
     members = set(group)
-    missing = {p: sum(1 for q in group if q != p and q not in meetings[p]) for p in group}
+    missing = {p: len(group) - 1 - sum(1 for q in meetings[p] if q in members and q != p) for p in group}
     if ct.round_robin or not any(missing.values()):
         values = sorted({m[p] for p in group}, reverse=True)
         if len(values) == 1:
@@ -74,11 +98,15 @@ def order_group(ctx: Context, crit: Criterion, group: list[int]) -> list[list[in
             sub = [p for p in group if m[p] == v]
             out.extend(order_group(ctx, crit, sub) if len(sub) > 1 else [sub])
         return out
-    W, L = Fraction(ct.W, ct.unit), Fraction(ct.L, ct.unit)
+    scale = den // ct.unit
+    W, L = ct.W * scale, ct.L * scale
+    # 6.3: c is first if its worst case beats every other member's best case
+    best = sorted(((m[q] + W * missing[q], q) for q in group), reverse=True)
     for c in group:
         low_c = m[c] + L * missing[c]
-        if all(low_c > m[q] + W * missing[q] for q in group if q != c):
-            rest = [p for p in group if p != c and p in members]
+        rival = best[0] if best[0][1] != c else best[1]
+        if low_c > rival[0]:
+            rest = [p for p in group if p != c]
             return [[c], *order_group(ctx, crit, rest)]
     return [group]
 

@@ -267,18 +267,20 @@ def compute_standings(
         groups = new_groups
         stage_groups.append(_group_ids(groups, n))
 
-    fractions = {code: c.fractions() for code, c in computed.items()}
+    columns: list[tuple[str, list[Fraction | None]]] = []
+    for crit in crits:
+        if crit.name == "DE":
+            dv = de_values[crit.code]
+            columns.append((crit.code, Computed([dv.get(i, 0) for i in range(n)], 1).fractions()))
+        else:
+            columns.append((crit.code, computed[crit.code].fractions()))
+    points = Computed(list(score), ct.unit).fractions()
     rows: list[Row] = []
     position = 1
     for g in groups:
         for i in sorted(g, key=lambda i: ct.start_numbers[i]):
-            values: dict[str, Fraction | None] = {}
-            for crit in crits:
-                if crit.name == "DE":
-                    values[crit.code] = Fraction(de_values[crit.code].get(i, 0))
-                else:
-                    values[crit.code] = fractions[crit.code][i]
-            rows.append(Row(position, ct.start_numbers[i], ct.names[i], ct.frac(score[i]), values))
+            values = {code: column[i] for code, column in columns}
+            rows.append(Row(position, ct.start_numbers[i], ct.names[i], points[i], values))  # type: ignore[arg-type]
         position += len(g)
     standings = Standings(rules=rule_set.name, criteria=crits, rows=rows, notes=notes, ctx=ctx,
                           stage_groups=stage_groups, de_groups=de_groups, de_values=de_values)

@@ -76,22 +76,47 @@ def _tpr(opp_ratings: list[int], halves: int) -> int | None:
     return _round_half_up(sum(opp_ratings), g) + DP_BY_PERCENT[pct]
 
 
+_OFFSET = 5000  # ratings are below 5000: a difference table over +-10000 needs no clipping test
+_EXPECTED_WIDE = tuple(
+    EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1)
+)
+
+
 def _ptp(opp_ratings: list[int], halves: int) -> int | None:
     if not opp_ratings:
         return None
     if halves == 0:
         return min(opp_ratings) - 800
     target = 50 * halves  # OTB points x 100
-    table = EXPECTED_BY_DIFF
+    if max(opp_ratings) >= _OFFSET or min(opp_ratings) < 0:
+        table, base = EXPECTED_BY_DIFF, None
+    else:
+        table, base = _EXPECTED_WIDE, 2 * _OFFSET
+    shifted = [base - r for r in opp_ratings] if base is not None else opp_ratings
 
     def expected(rating: int) -> int:
-        total = 0
-        for r in opp_ratings:
-            d = rating - r
-            total += table[1600 if d > 800 else (0 if d < -800 else d + 800)]
-        return total
+        if base is None:
+            return sum(table[max(-800, min(800, rating - r)) + 800] for r in opp_ratings)
+        return sum([table[rating + s] for s in shifted])
 
-    lo, hi = min(opp_ratings) - 801, max(opp_ratings) + 800  # expected(lo) < target <= expected(hi)
+    # bracket the answer near the performance rating, then bisect:
+    # invariant expected(lo) < target <= expected(hi)
+    guess = _tpr(opp_ratings, halves) or 0
+    step = 16
+    if expected(guess) >= target:
+        hi = guess
+        lo = guess - step
+        while expected(lo) >= target:
+            hi = lo
+            step *= 2
+            lo = hi - step
+    else:
+        lo = guess
+        hi = guess + step
+        while expected(hi) < target:
+            lo = hi
+            step *= 2
+            hi = lo + step
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if expected(mid) >= target:

@@ -24,7 +24,20 @@ def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
     low, high = crit.cut + crit.median, crit.median
     vur_first = ctx.rules.cut_vur_first
     nums: list[int | None] = []
-    for els in ctx.a16.elements(crit.forfeits_as_games):
+    a16 = ctx.a16
+    adj = a16.adjusted
+    elements = None
+    for i in range(ct.n_players):
+        if a16.all_games[i] and not high and low <= 1:  # fast path: games only, no VUR
+            pairs = [(adj[o], adj[o] * p) for o, p in zip(ct.opps[i], ct.pts[i], strict=True)]
+            total = sum([c for _, c in pairs])
+            if low and pairs:
+                total -= min(pairs)[1]
+            nums.append(total)
+            continue
+        if elements is None:
+            elements = a16.elements(crit.forfeits_as_games)
+        els = elements[i]
         contributions = [e.value * e.points for e in els]
         total = sum(contributions)
         if low or high:

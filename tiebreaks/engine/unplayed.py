@@ -79,7 +79,15 @@ class Article16:
         cats: list[list[int]] = []
         adj: list[int] = []
         late_rounds: list[list[int]] = []
-        for kinds, pts in zip(ct.kinds, ct.pts, strict=True):
+        all_games = [CAT_GAME] * k
+        #: participants who played every round at the board (no Article 16 at all)
+        self.all_games = [GAME_KINDS.issuperset(kinds) for kinds in ct.kinds]
+        for kinds, pts, only_games in zip(ct.kinds, ct.pts, self.all_games, strict=True):
+            if only_games:  # fast path: every round played at the board
+                cats.append(all_games)
+                adj.append(sum(pts))
+                late_rounds.append([])
+                continue
             pc = [CAT_GAME] * k
             seen_non_vur = False
             for r in range(k - 1, -1, -1):
@@ -116,6 +124,11 @@ class Article16:
     def opponent_reason(self, o: int) -> str:
         return R.ADJUSTED_SCORE if self.adjusted[o] != self.ct.score[o] else R.ACTUAL_SCORE
 
+    def game_values(self, i: int) -> list[int]:
+        """Element values of a participant who played every round: opponents' adjusted scores."""
+        adj = self.adjusted
+        return [adj[o] for o in self.ct.opps[i]]
+
     def elements(self, forfeits_as_games: bool = False) -> list[list[Element]]:
         """Every participant's BH/SB elements (cached per ``/P`` flag)."""
         cached = self._elements.get(forfeits_as_games)
@@ -131,6 +144,13 @@ class Article16:
         for i in range(ct.n_players):
             kinds, opps, pts, cats = ct.kinds[i], ct.opps[i], ct.pts[i], self.categories[i]
             own = score[i]
+            if GAME_KINDS.issuperset(kinds):  # fast path: every round played at the board
+                result.append([
+                    Element(r, adj[o], p, o, False, False,
+                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE, "8.1")
+                    for r, (o, p) in enumerate(zip(opps, pts, strict=True))
+                ])
+                continue
             els: list[Element] = []
             for r, kind in enumerate(kinds):
                 o = opps[r]
