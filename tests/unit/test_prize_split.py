@@ -306,7 +306,8 @@ def events(draw, categories=True):
     if categories:
         rules = [U1800, YOUTH, Eligibility("sex", "f"), Eligibility("unrated")]
         for c, rule in enumerate(draw(st.lists(st.sampled_from(rules), max_size=2, unique=True))):
-            for rank, a in enumerate(draw(st.lists(st.integers(0, 5000), min_size=1, max_size=2)), 1):
+            amounts = sorted(draw(st.lists(st.integers(0, 5000), min_size=1, max_size=2)), reverse=True)
+            for rank, a in enumerate(amounts, 1):
                 prizes.append(CategoryPrize(f"cat{c}", rule, rank, a))
     return standings, prizes
 
@@ -384,3 +385,20 @@ def test_renaming_and_renumbering_players_changes_nothing(event, options, rnd):
     for field in ("total_paid", "remainder", "unawarded"):
         assert getattr(before, field) == getattr(after, field)
     assert codes(before) == codes(after)
+
+
+@settings(max_examples=300, deadline=None)
+@given(events(), st.sampled_from(["pool", "none"]))
+def test_nobody_gets_less_than_a_lower_player_paid_from_a_prize_they_could_have_won(event, method):
+    standings, prizes = event  # prize lists never rise down the places/ranks
+    r = split_prizes(standings, prizes, PrizeOptions(method=method))
+    rules = {p.category: p for p in prizes if isinstance(p, CategoryPrize)}
+    points = {s.participant_id: s.points for s in standings}
+    for ln in r.lines:
+        if "total" not in ln.params:
+            continue
+        for y in ln.params["participants"]:
+            for x in standings:
+                could = "category" not in ln.params or rules[ln.params["category"]].admits(x)
+                if x.points > points[y] and could:
+                    assert r.money_of(x.participant_id) >= r.money_of(y)
