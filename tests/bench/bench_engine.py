@@ -1,0 +1,142 @@
+"""Engine benchmark: the whole ``python -m tiebreaks standings`` process against its peers.
+
+    python tests/bench/bench_engine.py [--runs 3] [--sizes 100,1000,2000]
+
+For each of shared/bench/swiss-{100,1000,2000}-players.trf it times, as whole processes (median
+of --runs), with the 26 criteria of the golden files:
+
+* ours: ``python -m tiebreaks standings FILE --json --criteria <26 criteria>``
+* tiebreak-core 1.2.0 on the same file (tests/bench/tiebreak_core_runner.py; it reads the file
+  with our TRF reader, since tiebreak-core has no parser)
+* FIDE's tie-break checker, only when FIDE_CHECKER_DIR names a TieBreakServer checkout
+  (``tiebreakchecker.py -i FILE -t <criteria> -s``, run with FIDE_CHECKER_PYTHON, default
+  ``python3``; it needs networkx). Not part of this repository.
+
+Prints the machine, the commands and a markdown table with ratios (ours / peer: below 1 means
+ours is faster), the 2000/1000 growth and each child's peak memory (``wait4`` rusage). Nothing
+here asserts a time: shared machines are noisy, compare within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+BENCH = SHARED / "bench"
+CRITERIA = (
+    "PTS,DE,BH,BH/C1,BH/C2,BH/M1,BH/M2,SB,SB/C1,PS,PS/C1,WIN,WON,BPG,BWG,REP,KS,ARO,ARO/C1,TPR,"
+    "PTP,APRO,APPO,AOB,STD,FB"
+)
+ROUNDS = {100: 9, 500: 10, 1000: 11, 2000: 11}
+
+
+def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall time (s) and peak resident memory (MiB) of one child process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {stderr.strip()[-500:]}")
+    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is KiB on Linux
+
+
+def measure(command: list[str], cwd: Path, runs: int) -> tuple[float, float]:
+    results = [run_once(command, cwd) for _ in range(runs)]
+    return statistics.median(t for t, _ in results), max(m for _, m in results)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="100,1000,2000")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    python = sys.executable
+    checker_dir = os.environ.get("FIDE_CHECKER_DIR")
+    checker_python = os.environ.get("FIDE_CHECKER_PYTHON", "python3")
+
+    def commands(path: Path) -> dict[str, tuple[list[str], Path]]:
+        found = {
+            "ours": (
+                [python, "-m", "tiebreaks", "standings", str(path), "--json", "--criteria", CRITERIA],
+                ROOT,
+            ),
+            "tiebreak-core": (
+                [python, str(ROOT / "tests" / "bench" / "tiebreak_core_runner.py"), str(path), CRITERIA],
+                ROOT,
+            ),
+        }
+        if checker_dir:
+            found["FIDE checker"] = (
+                [checker_python, "tiebreakchecker.py", "-i", str(path), "-t", *CRITERIA.split(","), "-s"],
+                Path(checker_dir),
+            )
+        return found
+
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 0
+    print("## Engine benchmark\n")
+    print(f"- machine: {cpus} CPUs (nproc), {cpu_model()}; {platform.platform()}")
+    print(f"- python: {platform.python_version()} ({python})")
+    print(f"- runs: median of {args.runs} whole-process runs per cell; peak RSS = max over the runs")
+    example = commands(BENCH / "swiss-NNNN-players.trf")
+    for name, (command, cwd) in example.items():
+        print(f"- {name}: `{' '.join(command)}` (in {cwd})")
+    if not checker_dir:
+        print("- FIDE checker: skipped (set FIDE_CHECKER_DIR to a TieBreakServer checkout)")
+    print()
+
+    results: dict[int, dict[str, tuple[float, float]]] = {}
+    for size in sizes:
+        path = BENCH / f"swiss-{size}-players.trf"
+        results[size] = {name: measure(cmd, cwd, args.runs) for name, (cmd, cwd) in commands(path).items()}
+        print(f"measured {size} players", file=sys.stderr)
+
+    peers = [name for name in results[sizes[0]] if name != "ours"]
+    header = ["players × rounds", "ours (s)"]
+    for peer in peers:
+        header += [f"{peer} (s)", f"ours / {peer}"]
+    header += ["ours peak MiB", *(f"{peer} peak MiB" for peer in peers)]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for size in sizes:
+        row = results[size]
+        ours_t, ours_m = row["ours"]
+        cells = [f"{size:,} × {ROUNDS.get(size, '?')}", f"{ours_t:.2f}"]
+        for peer in peers:
+            cells += [f"{row[peer][0]:.2f}", f"{ours_t / row[peer][0]:.2f}"]
+        cells += [f"{ours_m:.0f}", *(f"{row[peer][1]:.0f}" for peer in peers)]
+        print("| " + " | ".join(cells) + " |")
+    if 1000 in results and 2000 in results:
+        growth = ", ".join(
+            f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000]
+        )
+        print(f"\nGrowth 2000 / 1000 players (time): {growth} (linear would be 2.0, quadratic 4.0)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
