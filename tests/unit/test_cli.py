@@ -1,0 +1,252 @@
+"""The engine's command line (DESIGN.md "The engine's command line"), run as a real process.
+
+Expected values come from the spec (trf-format.md §12.3) and from the golden files (values of
+FIDE's checker), never from the command's own output.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+GOLDEN = SHARED / "golden" / "fide2026"
+EXAMPLE = ROOT / "tests" / "fixtures" / "trf" / "golden-mini-swiss.trf"
+
+# spec §12.3: rank, start number, points, BH/C1, BH, SB
+SPEC_TABLE = [
+    (1, 2, 4.0, 10.5, 13.0, 10.25),
+    (2, 1, 3.5, 12.5, 14.0, 8.50),
+    (3, 5, 3.0, 12.0, 13.0, 6.00),
+    (4, 3, 3.0, 12.0, 13.0, 5.75),
+    (5, 4, 1.5, 11.0, 12.0, 2.00),
+    (6, 7, 1.0, 4.0, 5.0, 1.00),
+    (7, 6, 0.5, 8.0, 8.5, 0.75),
+]
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tiebreaks", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def standings_json(*args: str | Path) -> dict:
+    result = run("standings", *args, "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    return json.loads(result.stdout)
+
+
+def golden(name: str) -> dict:
+    return json.loads((GOLDEN / name).read_text())
+
+
+def write_golden_trf(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / Path(name).name.replace(".json", ".trf")
+    path.write_text(golden(name)["trf"])
+    return path
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode != 0
+    assert result.stdout == "", "a failing command must not print a (partial) table"
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+
+def test_json_standings_of_the_spec_example_use_the_files_tiebreak_list():
+    out = standings_json(EXAMPLE)
+    assert out["rules"] == "fide-2026"
+    assert [c for c in out["criteria"] if c != "PTS"] == ["BH/C1", "BH", "SB"]
+    got = [
+        (
+            r["rank"],
+            r["start_number"],
+            r["points"],
+            r["values"]["BH/C1"],
+            r["values"]["BH"],
+            r["values"]["SB"],
+        )
+        for r in out["rows"]
+    ]
+    assert got == SPEC_TABLE
+    assert out["rows"][0]["name"] == "Bravo, Ben"
+    assert set(out["rows"][0]) >= {"rank", "start_number", "name", "points", "values"}
+
+
+def test_criteria_on_the_command_line_replace_the_files_list():
+    out = standings_json(EXAMPLE, "--criteria", "SB, BH")
+    assert [c for c in out["criteria"] if c != "PTS"] == ["SB", "BH"]
+    # 5 and 3 tie on points; SB separates them (6.00 vs 5.75 in spec §12.3)
+    assert [r["start_number"] for r in out["rows"]] == [2, 1, 5, 3, 4, 7, 6]
+    assert set(out["rows"][0]["values"]) >= {"SB", "BH"}
+
+
+def test_players_still_tied_share_the_rank_number():
+    out = standings_json(EXAMPLE, "--criteria", "PTS")
+    assert [r["rank"] for r in out["rows"]] == [1, 2, 3, 3, 5, 6, 7]
+
+
+def test_without_a_list_in_the_file_the_recommended_swiss_list_is_used(tmp_path):
+    path = tmp_path / "no-list.trf"
+    path.write_text(
+        "\n".join(line for line in EXAMPLE.read_text().splitlines() if not line.startswith("202"))
+    )
+    out = standings_json(path)
+    # spec §13, Swiss of 5-7 rounds: BH/C1, BH, SB
+    assert [c for c in out["criteria"] if c != "PTS"] == ["BH/C1", "BH", "SB"]
+
+
+def test_plain_output_is_a_table_with_every_player(tmp_path):
+    result = run("standings", EXAMPLE)
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("Rank"))
+    assert header.split() == ["Rank", "SNo", "Name", "Pts", "BH/C1", "BH", "SB"]
+    rows = lines[lines.index(header) + 2 :]
+    assert len(rows) == 7
+    assert rows[0].split()[:2] == ["1", "2"] and "Bravo, Ben" in rows[0] and "10.25" in rows[0]
+    assert rows[-1].split()[:2] == ["7", "6"] and "Foxtrot, Fay" in rows[-1]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["swiss-p028-r08-s01018-wd.json", "swiss-p040-r09-s01027-unr.json", "swiss-p011-r05-s01016.json"],
+)
+def test_json_values_equal_the_golden_values_for_all_26_criteria(tmp_path, name):
+    gold = golden(name)
+    args = ["--criteria", ",".join(gold["criteria"])]
+    if gold["checker"]["unrated_rating"] is not None:
+        args += ["--unrated-rating", str(gold["checker"]["unrated_rating"])]
+    out = standings_json(write_golden_trf(tmp_path, name), *args)
+    assert [r["start_number"] for r in out["rows"]] == gold["rank"]
+    for row in out["rows"]:
+        expected = gold["expected"][str(row["start_number"])]
+        assert row["points"] == expected["PTS"]
+        assert row["rank"] == gold["rank_numbers"][str(row["start_number"])]
+        for criterion, value in expected.items():
+            if criterion in ("PTS", "DE"):
+                continue
+            got = row["values"][criterion]
+            assert (got is None) == (value is None), (row["start_number"], criterion, got, value)
+            if value is not None:
+                assert got == pytest.approx(value, abs=0.005), (row["start_number"], criterion)
+
+
+def test_without_an_unrated_rating_rating_criteria_are_null(tmp_path):
+    # golden README: unrated players and no rating for them => no rating-based values
+    path = write_golden_trf(tmp_path, "swiss-p020-r07-s01029-unr.json")
+    out = standings_json(path, "--criteria", "ARO,TPR")
+    assert all(r["values"]["ARO"] is None and r["values"]["TPR"] is None for r in out["rows"])
+    rated = standings_json(path, "--criteria", "ARO", "--unrated-rating", "1400")
+    assert all(isinstance(r["values"]["ARO"], int | float) for r in rated["rows"][:3])
+
+
+def test_round_robin_switch_applies_article_15_2(tmp_path):
+    name = "rr-p008-r07-s01032.json"  # forfeits count as games in a round robin
+    gold = golden(name)
+    out = standings_json(write_golden_trf(tmp_path, name), "--round-robin", "--criteria", "SB,WIN,KS")
+    for row in out["rows"]:
+        expected = gold["expected"][str(row["start_number"])]
+        assert row["values"]["SB"] == pytest.approx(expected["SB"])
+        assert row["values"]["KS"] == pytest.approx(expected["KS"])
+
+
+def test_a_latin1_file_with_accented_names(tmp_path):
+    text = EXAMPLE.read_text().replace("Alpha, Anna  ", "Ålpha, Ånnæ  ")
+    path = tmp_path / "latin1.trf"
+    path.write_bytes(text.encode("latin-1"))
+    out = standings_json(path)
+    assert any(r["name"] == "Ålpha, Ånnæ" for r in out["rows"])
+
+
+# --- explain -----------------------------------------------------------------------------------
+
+
+def test_explain_shows_each_criterion_of_one_player():
+    result = run("explain", EXAMPLE, "--player", "7")
+    assert result.returncode == 0 and result.stderr == ""
+    text = result.stdout
+    assert "Golf, Gil" in text
+    for criterion, value in (("BH/C1", "4"), ("BH", "5"), ("SB", "1")):
+        assert f"{criterion} = {value}" in text
+    assert "R2" in text  # the rounds are listed
+
+
+def test_explain_json_traces_agree_with_the_standings():
+    result = run("explain", EXAMPLE, "--player", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["row"]["start_number"] == 2 and out["row"]["rank"] == 1
+    traces = out["explain"]
+    traces = traces.values() if isinstance(traces, dict) else traces
+    values = {t["criterion"]: t["value"] for t in traces}
+    assert values["BH/C1"] == 10.5 and values["BH"] == 13 and values["SB"] == 10.25
+
+
+# --- bad input: non-zero exit, one line on stderr, nothing on stdout -----------------------------
+
+
+def test_missing_file():
+    assert_one_line_error(run("standings", "does-not-exist.trf"), "does-not-exist.trf")
+
+
+def test_unreadable_file_a_directory(tmp_path):
+    assert_one_line_error(run("standings", tmp_path), str(tmp_path))
+
+
+def test_bad_trf_line_names_the_line(tmp_path):
+    lines = EXAMPLE.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("001    1"))
+    lines[n] = lines[n][:80] + " 4.5" + lines[n][84:]
+    path = tmp_path / "bad.trf"
+    path.write_text("\n".join(lines))
+    assert_one_line_error(run("standings", path, "--json"), f"line {n + 1}", "4.5")
+
+
+def test_unknown_criterion():
+    assert_one_line_error(run("standings", EXAMPLE, "--criteria", "BH,NOPE"), "NOPE")
+
+
+def test_criterion_not_allowed_in_a_round_robin():
+    assert_one_line_error(run("standings", EXAMPLE, "--round-robin", "--criteria", "BH,SB"), "BH")
+
+
+def test_unknown_player():
+    assert_one_line_error(run("explain", EXAMPLE, "--player", "99"), "99")
+
+
+def test_unknown_rule_set():
+    assert_one_line_error(run("standings", EXAMPLE, "--rules", "fide-1999"), "fide-1999")
+
+
+def test_unknown_command_and_missing_arguments():
+    assert_one_line_error(run("tables", EXAMPLE))
+    assert_one_line_error(run("explain", EXAMPLE))  # --player is required
+    assert_one_line_error(run("standings", EXAMPLE, "--unrated-rating", "abc"), "abc")
+
+
+def test_a_team_file_gives_a_clear_message_until_team_ranking_exists(tmp_path):
+    path = write_golden_trf(tmp_path, "team/team-swiss-t08-b4-r05-s02000.json")
+    result = run("standings", path)
+    if result.returncode == 0:  # team ranking has landed: rows carry team numbers
+        out = standings_json(path)
+        assert all("team_number" in r for r in out["rows"])
+    else:
+        assert_one_line_error(result, "team")
