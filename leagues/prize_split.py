@@ -21,6 +21,9 @@ Methods (``PrizeOptions.method``):
 ``"none"``
     No pooling: the tie-break order decides the money too.
 
+``places_first=True`` (with "pool" or "none"; the simpler scheme §14 offers as an event option):
+place prizes are never given up; category prizes go only to eligible players who won no place money.
+
 Indivisible items (trophy, title, qualification place, free entry) always go strictly by the
 published tie-break order, to the player on that place (or the r-th best eligible player for a
 category), whether or not that player took the money of that prize; they do not count against the
@@ -159,6 +162,7 @@ class PrizeOptions:
     currency: str = "GBP"
     lot_order: tuple[Hashable, ...] = ()  # drawing of lots for players tied after all tie-breaks
     item_tie: str = "lot"  # | "shared": players tied after all tie-breaks each receive the item
+    places_first: bool = False  # category prizes only for players without place money (not US 32B3)
 
 
 # -------------------------------------------------------------------------------------------- outputs
@@ -240,8 +244,8 @@ class _Split:
             raise ValueError(f"unknown item tie rule {o.item_tie!r}")
         if o.remainder not in REMAINDER_RULES:
             raise ValueError(f"unknown remainder rule {o.remainder!r}")
-        if o.method == "us-32b3" and not o.one_prize_per_player:
-            raise ValueError("US 32B3 presupposes one cash prize per player (32B1)")
+        if o.method == "us-32b3" and (o.places_first or not o.one_prize_per_player):
+            raise ValueError("US 32B3 presupposes one cash prize per player (32B1), the most valuable")
         ids = [s.participant_id for s in self.standings]
         if len(set(ids)) != len(ids):
             raise ValueError("participant ids must be unique")
@@ -424,7 +428,8 @@ class _Split:
                 eligible = self._eligible(key, takers)
                 if eligible:
                     share = Fraction(sum(a for _, a in self._cat_prizes(key, len(eligible))), len(eligible))
-                    if share > place_share and (best is None or share > best[2]):
+                    better = share > place_share and not (self.options.places_first and place_share)
+                    if better and (best is None or share > best[2]):
                         best = (key, eligible, share)
             if best is None:
                 break

@@ -163,6 +163,12 @@ def test_category_worth_more_takes_the_category_and_the_freed_place_goes_to_the_
     assert r.total_paid == r.fund == 25000
 
 
+def test_places_first_option_gives_the_category_to_the_best_eligible_without_place_money():
+    r = split_prizes(*ladder(4000), PrizeOptions(places_first=True))
+    # C and D keep their places although U1800 pays more; F (E is rated 1900) gets U1800
+    assert money(r, "ABCDEF") == [10000, 6000, 3000, 2000, 0, 4000]
+
+
 def test_without_one_prize_per_player_the_best_u1800_gets_both():
     r = split_prizes(*ladder(2500), PrizeOptions(one_prize_per_player=False))
     assert money(r, "ABCDEF") == [10000, 6000, 5500, 2000, 0, 0]
@@ -266,8 +272,18 @@ def test_category_item_goes_to_best_eligible_even_with_place_money():
         ([S("A", 1), S("B", 2)], [PlacePrize(1, 100)], PrizeOptions()),
         ([S("A", 1)], [PlacePrize(1, 100), PlacePrize(1, 50)], PrizeOptions()),
         ([S("A", 1)], [PlacePrize(1, 100)], PrizeOptions(method="split")),
+        ([S("A", 1)], [CategoryPrize("u", U1800, 1, 9), CategoryPrize("u", YOUTH, 2, 5)], PrizeOptions()),
+        ([S("A", 1)], [CategoryPrize("w", Eligibility("female"), 1, 9)], PrizeOptions()),
     ],
-    ids=["32b3-needs-one-prize", "float-money", "unsorted", "duplicate-place", "unknown-method"],
+    ids=[
+        "32b3-needs-one-prize",
+        "float-money",
+        "unsorted",
+        "duplicate-place",
+        "unknown-method",
+        "category-rule-differs-by-rank",
+        "unknown-eligibility",
+    ],
 )
 def test_invalid_input_is_rejected(standings, prizes, options):
     with pytest.raises(ValueError):
