@@ -46,8 +46,9 @@ def parse_trf(text: str, *, round_robin: bool = False) -> Tournament:
                 colour = raw[c + 5 : c + 6].strip() if len(raw) > c + 5 else ""
                 code = raw[c + 7 : c + 8] if len(raw) > c + 7 else " "
                 opponent = int(opp_text) if opp_text and int(opp_text) > 0 else None
-                entries.append(RoundEntry(code=code, opponent=opponent,
-                                          colour=colour if colour in ("w", "b") else None))
+                entries.append(
+                    RoundEntry(code=code, opponent=opponent, colour=colour if colour in ("w", "b") else None)
+                )
                 c += 10
             participants.append(
                 Participant(
@@ -57,7 +58,16 @@ def parse_trf(text: str, *, round_robin: bool = False) -> Tournament:
                     rounds=tuple(entries),
                 )
             )
-    total = rounds_declared if rounds_declared is not None else max((len(p.rounds) for p in participants), default=0)
+    total = (
+        rounds_declared
+        if rounds_declared is not None
+        else max((len(p.rounds) for p in participants), default=0)
+    )
     participants.sort(key=lambda p: p.start_number)
-    return Tournament(participants=participants, total_rounds=total, scoring=scoring,
-                      rounds_computed=total, round_robin=round_robin)
+    return Tournament(
+        participants=participants,
+        total_rounds=total,
+        scoring=scoring,
+        rounds_computed=total,
+        round_robin=round_robin,
+    )

@@ -92,7 +92,9 @@ def test_round_robin_refuses_the_buchholz_family(path: Path, criterion: str) -> 
     data = _load(path)
     tournament = parse_trf(data["trf"], round_robin=True)
     with pytest.raises(CriterionNotAllowed, match=criterion.split("/")[0]):
-        compute_standings(tournament, ["PTS", "SB", criterion], unrated_rating=data["checker"]["unrated_rating"])
+        compute_standings(
+            tournament, ["PTS", "SB", criterion], unrated_rating=data["checker"]["unrated_rating"]
+        )
 
 
 @pytest.mark.parametrize("path", ROUND_ROBIN_FILES, ids=lambda p: p.stem)

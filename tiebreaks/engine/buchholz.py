@@ -65,8 +65,12 @@ def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
     els = base.a16.elements(crit.forfeits_as_games)[i]
     values = [e.value for e in els]
     removals = cut_elements(
-        [(v, 0) for v in values], values, [e.vur for e in els],
-        low=crit.cut + crit.median, high=crit.median, vur_first=base.rules.cut_vur_first,
+        [(v, 0) for v in values],
+        values,
+        [e.vur for e in els],
+        low=crit.cut + crit.median,
+        high=crit.median,
+        vur_first=base.rules.cut_vur_first,
     )
     removed = {r.position: r.reason for r in removals}
     frac = ct.frac
@@ -91,8 +95,11 @@ def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
             )
         )
     total = sum((frac(e.value) for j, e in enumerate(els) if j not in removed), Fraction(0))
-    details = {"own_score": frac(ct.score[i]), "adjusted_score": frac(base.a16.adjusted[i]),
-               "dummy_bye_cap": frac(base.a16.cap_bye)}
+    details = {
+        "own_score": frac(ct.score[i]),
+        "adjusted_score": frac(base.a16.adjusted[i]),
+        "dummy_bye_cap": frac(base.a16.cap_bye),
+    }
     return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total, details=details)
 
 
@@ -135,6 +142,13 @@ def explain_aob(ctx: Context, crit: Criterion, i: int) -> Trace:
     if not elements:
         return Trace(ct.start_numbers[i], crit.code, None, reason=R.UNDEFINED_NO_GAMES)
     total = sum((e.contribution for e in elements), Fraction(0))
-    return Trace(ct.start_numbers[i], crit.code, Fraction(value, 100) if value is not None else None,
-                 tuple(elements), total, divisor=len(elements), rounding="half_up_0.01",
-                 details={"exact": total / len(elements)})
+    return Trace(
+        ct.start_numbers[i],
+        crit.code,
+        Fraction(value, 100) if value is not None else None,
+        tuple(elements),
+        total,
+        divisor=len(elements),
+        rounding="half_up_0.01",
+        details={"exact": total / len(elements)},
+    )

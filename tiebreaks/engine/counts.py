@@ -18,7 +18,7 @@ from fractions import Fraction
 from . import reasons as R
 from .context import Computed, Context
 from .criteria import Criterion
-from .crosstable import FORFEIT_LOSS, GAME_KINDS, HPB, PLAYED, ZPB, ABSENT, Crosstable
+from .crosstable import ABSENT, FORFEIT_LOSS, GAME_KINDS, HPB, PLAYED, ZPB, Crosstable
 from .explain import Trace, TraceElement
 
 _NOT_ELECTED = frozenset({HPB, ZPB, ABSENT, FORFEIT_LOSS})
@@ -41,7 +41,9 @@ def _round_flags(ct: Crosstable, name: str, i: int) -> list[int]:
     if name == "BPG":
         return [1 if k in GAME_KINDS and b else 0 for k, b in zip(kinds, black, strict=True)]
     if name == "BWG":
-        return [1 if k == PLAYED and b and h == 2 else 0 for k, b, h in zip(kinds, black, halves, strict=True)]
+        return [
+            1 if k == PLAYED and b and h == 2 else 0 for k, b, h in zip(kinds, black, halves, strict=True)
+        ]
     if name == "REP":
         return [0 if k in _NOT_ELECTED else 1 for k in kinds]
     if name == "STD":
@@ -90,8 +92,16 @@ def explain_count(ctx: Context, crit: Criterion, i: int) -> Trace:
         if crit.name == "REP" and not f:
             this_reason = R.NOT_ELECTED
         elements.append(
-            TraceElement(r + 1, ct.start_numbers[o] if o >= 0 else None, False, None,
-                         Fraction(f, den), this_reason, article, points=ct.frac(ct.pts[i][r]))
+            TraceElement(
+                r + 1,
+                ct.start_numbers[o] if o >= 0 else None,
+                False,
+                None,
+                Fraction(f, den),
+                this_reason,
+                article,
+                points=ct.frac(ct.pts[i][r]),
+            )
         )
     total = sum((e.contribution for e in elements), Fraction(0))
     return Trace(sn, crit.code, total, tuple(elements), total)

@@ -45,8 +45,25 @@ _ALIASES = {"GE": "REP", "SNO": "TPN", "PTN": "TPN", "BUCHHOLZ": "BH", "SONNEBOR
 
 #: team criteria (Articles 11-13): known names, computed by the team engine (not individual events)
 TEAM_CRITERIA = frozenset(
-    {"MPTS", "GPTS", "MPVGP", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "ESB", "EDE", "EDEBT", "EDEBB",
-     "EDET", "EDEB", "BC", "TBR", "BBE", "SSSC"}
+    {
+        "MPTS",
+        "GPTS",
+        "MPVGP",
+        "EMMSB",
+        "EMGSB",
+        "EGMSB",
+        "EGGSB",
+        "ESB",
+        "EDE",
+        "EDEBT",
+        "EDEBB",
+        "EDET",
+        "EDEB",
+        "BC",
+        "TBR",
+        "BBE",
+        "SSSC",
+    }
 )
 
 RATING_CRITERIA = frozenset({"ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"})

@@ -124,13 +124,19 @@ def places(subgroups: list[list[int]]) -> dict[int, int]:
     return out
 
 
-def explain_direct_encounter(ctx: Context, crit: Criterion, i: int, group: list[int] | None,
-                             value: int | None) -> Trace:
+def explain_direct_encounter(
+    ctx: Context, crit: Criterion, i: int, group: list[int] | None, value: int | None
+) -> Trace:
     ct = ctx.ct
     sn = ct.start_numbers[i]
     if not group or len(group) <= 1:
-        return Trace(sn, crit.code, Fraction(value or 0), reason=R.DIRECT_ENCOUNTER_SEPARATED_NONE,
-                     details={"group": [sn]})
+        return Trace(
+            sn,
+            crit.code,
+            Fraction(value or 0),
+            reason=R.DIRECT_ENCOUNTER_SEPARATED_NONE,
+            details={"group": [sn]},
+        )
     meetings = _meetings(ctx, crit)
     elements = []
     total = Fraction(0)
@@ -141,10 +147,28 @@ def explain_direct_encounter(ctx: Context, crit: Criterion, i: int, group: list[
         for r, p in games:
             share = Fraction(p, ct.unit * len(games))
             total += share
-            elements.append(TraceElement(r + 1, ct.start_numbers[q], False, Fraction(p, ct.unit), share,
-                                         R.DIRECT_ENCOUNTER_MUTUAL_SCORE, "6.1"))
+            elements.append(
+                TraceElement(
+                    r + 1,
+                    ct.start_numbers[q],
+                    False,
+                    Fraction(p, ct.unit),
+                    share,
+                    R.DIRECT_ENCOUNTER_MUTUAL_SCORE,
+                    "6.1",
+                )
+            )
     all_met = ct.round_robin or all(q in meetings[p] for p in group for q in group if q != p)
-    return Trace(sn, crit.code, Fraction(value or 0), tuple(elements), total,
-                 reason=None if all_met else R.DIRECT_ENCOUNTER_NOT_ALL_MET,
-                 details={"group": sorted(ct.start_numbers[p] for p in group), "mutual_score": total,
-                          "place": value or 0})
+    return Trace(
+        sn,
+        crit.code,
+        Fraction(value or 0),
+        tuple(elements),
+        total,
+        reason=None if all_met else R.DIRECT_ENCOUNTER_NOT_ALL_MET,
+        details={
+            "group": sorted(ct.start_numbers[p] for p in group),
+            "mutual_score": total,
+            "place": value or 0,
+        },
+    )

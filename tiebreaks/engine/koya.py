@@ -27,9 +27,7 @@ def max_games(ct: Crosstable) -> int:
         return 0
     per_cycle_rounds = n if n % 2 else n - 1
     games = (ct.k // per_cycle_rounds) * (n - 1) + min(ct.k % per_cycle_rounds, n - 1)
-    never_played = sum(
-        1 for kinds in ct.kinds if not any(k in GAME_KINDS or k == FORFEIT_WIN for k in kinds)
-    )
+    never_played = sum(1 for kinds in ct.kinds if not any(k in GAME_KINDS or k == FORFEIT_WIN for k in kinds))
     return max(games - never_played, 0)
 
 
@@ -61,11 +59,23 @@ def explain_koya(ctx: Context, crit: Criterion, i: int) -> Trace:
             continue
         ok = 2 * ct.score[o] >= threshold
         elements.append(
-            TraceElement(r + 1, ct.start_numbers[o], False, ct.frac(ct.score[o]),
-                         ct.frac(p) if ok else Fraction(0),
-                         R.OPPONENT_QUALIFIES if ok else R.OPPONENT_BELOW_LIMIT, "9.2",
-                         points=ct.frac(p))
+            TraceElement(
+                r + 1,
+                ct.start_numbers[o],
+                False,
+                ct.frac(ct.score[o]),
+                ct.frac(p) if ok else Fraction(0),
+                R.OPPONENT_QUALIFIES if ok else R.OPPONENT_BELOW_LIMIT,
+                "9.2",
+                points=ct.frac(p),
+            )
         )
     total = sum((e.contribution for e in elements), Fraction(0))
-    return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total,
-                 details={"limit": Fraction(threshold, 2 * ct.unit), "max_games": max_games(ct)})
+    return Trace(
+        ct.start_numbers[i],
+        crit.code,
+        total,
+        tuple(elements),
+        total,
+        details={"limit": Fraction(threshold, 2 * ct.unit), "max_games": max_games(ct)},
+    )

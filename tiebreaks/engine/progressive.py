@@ -37,9 +37,14 @@ def explain_progressive(ctx: Context, crit: Criterion, i: int) -> Trace:
         opp = ct.opps[i][r]
         elements.append(
             TraceElement(
-                round=r + 1, opponent=ct.start_numbers[opp] if opp >= 0 else None, dummy=False,
-                value=ct.frac(running), contribution=ct.frac(running), reason=R.RUNNING_SCORE,
-                article="7.5", points=ct.frac(p),
+                round=r + 1,
+                opponent=ct.start_numbers[opp] if opp >= 0 else None,
+                dummy=False,
+                value=ct.frac(running),
+                contribution=ct.frac(running),
+                reason=R.RUNNING_SCORE,
+                article="7.5",
+                points=ct.frac(p),
                 removed=R.CUT_FIRST_ROUNDS if r < crit.cut else None,
             )
         )

@@ -34,8 +34,12 @@ class Note:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "criterion": self.criterion, "article": self.article,
-                "details": dict(self.details)}
+        return {
+            "code": self.code,
+            "criterion": self.criterion,
+            "article": self.article,
+            "details": dict(self.details),
+        }
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,18 @@ def _json_number(value: Fraction | None, integer: bool) -> float | int | None:
 
 
 class Standings:
-    def __init__(self, *, rules: str, criteria: list[Criterion], rows: list[Row], notes: list[Note],
-                 ctx: Context, stage_groups: list[list[int]], de_groups: dict[str, dict[int, list[int]]],
-                 de_values: dict[str, dict[int, int]]) -> None:
+    def __init__(
+        self,
+        *,
+        rules: str,
+        criteria: list[Criterion],
+        rows: list[Row],
+        notes: list[Note],
+        ctx: Context,
+        stage_groups: list[list[int]],
+        de_groups: dict[str, dict[int, list[int]]],
+        de_values: dict[str, dict[int, int]],
+    ) -> None:
         self.rules = rules
         self._criteria = criteria
         self.criteria = [c.code for c in criteria]
@@ -102,8 +115,9 @@ class Standings:
         for crit in self._criteria:
             if crit.name == "DE":
                 group = self._de_groups.get(crit.code, {}).get(i)
-                out[crit.code] = explain_direct_encounter(ctx, crit, i, group,
-                                                          self._de_values.get(crit.code, {}).get(i, 0))
+                out[crit.code] = explain_direct_encounter(
+                    ctx, crit, i, group, self._de_values.get(crit.code, {}).get(i, 0)
+                )
             else:
                 out[crit.code] = SCALAR_CRITERIA[crit.name][1](ctx, crit, i)
         self._explained[start_number] = out
@@ -112,8 +126,16 @@ class Standings:
     def _explain_points(self, i: int) -> Trace:
         ct = self._ctx.ct
         elements = tuple(
-            TraceElement(r + 1, ct.start_numbers[o] if o >= 0 else None, False, None, ct.frac(p),
-                         R.POINTS_SCORED, "4.2", points=ct.frac(p))
+            TraceElement(
+                r + 1,
+                ct.start_numbers[o] if o >= 0 else None,
+                False,
+                None,
+                ct.frac(p),
+                R.POINTS_SCORED,
+                "4.2",
+                points=ct.frac(p),
+            )
             for r, (o, p) in enumerate(zip(ct.opps[i], ct.pts[i], strict=True))
         )
         total = ct.frac(ct.score[i])
@@ -143,8 +165,10 @@ class Standings:
                     "start_number": row.start_number,
                     "name": row.name,
                     "points": _json_number(row.points, False),
-                    "values": {code: _json_number(v, names[code] in INTEGER_CRITERIA)
-                               for code, v in row.values.items()},
+                    "values": {
+                        code: _json_number(v, names[code] in INTEGER_CRITERIA)
+                        for code, v in row.values.items()
+                    },
                 }
                 for row in self.rows
             ],
@@ -152,7 +176,9 @@ class Standings:
         }
         if explain:
             out["explanations"] = {
-                str(row.start_number): {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
+                str(row.start_number): {
+                    code: t.to_dict() for code, t in self.explain(row.start_number).items()
+                }
                 for row in self.rows
             }
         return out
@@ -218,9 +244,18 @@ def compute_standings(
         result = SCALAR_CRITERIA[crit.name][0](ctx, crit)
         computed[crit.code] = result
         if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
-            notes.append(Note(R.CRITERION_SKIPPED_UNRATED, crit.code, "10",
-                              {"unrated": [sn for sn, r in zip(ct.start_numbers, ct.ratings, strict=True)
-                                           if r is None]}))
+            notes.append(
+                Note(
+                    R.CRITERION_SKIPPED_UNRATED,
+                    crit.code,
+                    "10",
+                    {
+                        "unrated": [
+                            sn for sn, r in zip(ct.start_numbers, ct.ratings, strict=True) if r is None
+                        ]
+                    },
+                )
+            )
 
     # ---- ranking: successive refinement of tied groups (4.2) ----------------------------
     score = ct.score
@@ -282,8 +317,16 @@ def compute_standings(
             values = {code: column[i] for code, column in columns}
             rows.append(Row(position, ct.start_numbers[i], ct.names[i], points[i], values))  # type: ignore[arg-type]
         position += len(g)
-    standings = Standings(rules=rule_set.name, criteria=crits, rows=rows, notes=notes, ctx=ctx,
-                          stage_groups=stage_groups, de_groups=de_groups, de_values=de_values)
+    standings = Standings(
+        rules=rule_set.name,
+        criteria=crits,
+        rows=rows,
+        notes=notes,
+        ctx=ctx,
+        stage_groups=stage_groups,
+        de_groups=de_groups,
+        de_values=de_values,
+    )
     if explain:
         for row in rows:
             standings.explain(row.start_number)

@@ -46,8 +46,11 @@ def _games(ctx: Context) -> list[list[tuple[int, int, int]]]:
     def build() -> list[list[tuple[int, int, int]]]:
         ct = ctx.ct
         return [
-            [(r, o, h) for r, (kind, o, h) in enumerate(zip(kinds, opps, halves, strict=True))
-             if kind in GAME_KINDS]
+            [
+                (r, o, h)
+                for r, (kind, o, h) in enumerate(zip(kinds, opps, halves, strict=True))
+                if kind in GAME_KINDS
+            ]
             for kinds, opps, halves in zip(ct.kinds, ct.opps, ct.halves, strict=True)
         ]
 
@@ -62,7 +65,7 @@ def _round_half_up(total: int, count: int) -> int:
 def _aro(opp_ratings: list[int], low: int, high: int) -> int | None:
     if low or high:
         opp_ratings = sorted(opp_ratings)
-        opp_ratings = opp_ratings[low: len(opp_ratings) - high]
+        opp_ratings = opp_ratings[low : len(opp_ratings) - high]
     if not opp_ratings:
         return None
     return _round_half_up(sum(opp_ratings), len(opp_ratings))
@@ -188,12 +191,23 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
             order = sorted(range(len(games)), key=lambda j: (ratings[games[j][1]], j))
             for j in order[: crit.cut + crit.median]:
                 removed[j] = R.CUT_LOWEST
-            for j in order[len(order) - crit.median:] if crit.median else []:
+            for j in order[len(order) - crit.median :] if crit.median else []:
                 removed.setdefault(j, R.MEDIAN_HIGHEST)
         for j, (r, o, h) in enumerate(games):
             v = Fraction(ratings[o])
-            elements.append(TraceElement(r + 1, ct.start_numbers[o], False, v, v, R.OPPONENT_RATING, "10.1",
-                                         points=Fraction(h, 2), removed=removed.get(j)))
+            elements.append(
+                TraceElement(
+                    r + 1,
+                    ct.start_numbers[o],
+                    False,
+                    v,
+                    v,
+                    R.OPPONENT_RATING,
+                    "10.1",
+                    points=Fraction(h, 2),
+                    removed=removed.get(j),
+                )
+            )
         kept = [e for e in elements if e.removed is None]
         if not kept:
             return Trace(sn, crit.code, None, tuple(elements), reason=R.UNDEFINED_NOTHING_LEFT)
@@ -202,24 +216,60 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
         details = {"points": Fraction(halves, 2), "games": len(games)}
         if crit.name == "TPR":
             pct = (100 * halves + len(games)) // (2 * len(games))
-            details.update(percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro([ratings[o] for _, o, _ in games], 0, 0))
+            details.update(
+                percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro([ratings[o] for _, o, _ in games], 0, 0)
+            )
             rounding = "aro_plus_dp"
         elif crit.name == "PTP":
             rounding = "lowest_rating_reaching_points"
-        return Trace(sn, crit.code, Fraction(value) if value is not None else None, tuple(elements), total,
-                     divisor=len(kept), rounding=rounding, details=details)
+        return Trace(
+            sn,
+            crit.code,
+            Fraction(value) if value is not None else None,
+            tuple(elements),
+            total,
+            divisor=len(kept),
+            rounding=rounding,
+            details=details,
+        )
     source = _per_player(ctx, crit, "TPR" if crit.name == "APRO" else "PTP") or []
     for r, o, _h in games:
         sv = source[o]
         if sv is None:
-            elements.append(TraceElement(r + 1, ct.start_numbers[o], False, None, Fraction(0),
-                                         R.OPPONENT_VALUE_UNDEFINED, "10.4", removed=R.OPPONENT_VALUE_UNDEFINED))
+            elements.append(
+                TraceElement(
+                    r + 1,
+                    ct.start_numbers[o],
+                    False,
+                    None,
+                    Fraction(0),
+                    R.OPPONENT_VALUE_UNDEFINED,
+                    "10.4",
+                    removed=R.OPPONENT_VALUE_UNDEFINED,
+                )
+            )
         else:
-            elements.append(TraceElement(r + 1, ct.start_numbers[o], False, Fraction(sv), Fraction(sv),
-                                         R.OPPONENT_VALUE, "10.4" if crit.name == "APRO" else "10.5"))
+            elements.append(
+                TraceElement(
+                    r + 1,
+                    ct.start_numbers[o],
+                    False,
+                    Fraction(sv),
+                    Fraction(sv),
+                    R.OPPONENT_VALUE,
+                    "10.4" if crit.name == "APRO" else "10.5",
+                )
+            )
     kept = [e for e in elements if e.removed is None]
     if not kept:
         return Trace(sn, crit.code, None, tuple(elements), reason=R.UNDEFINED_NO_GAMES)
     total = sum((e.contribution for e in kept), Fraction(0))
-    return Trace(sn, crit.code, Fraction(value) if value is not None else None, tuple(elements), total,
-                 divisor=len(kept), rounding=rounding)
+    return Trace(
+        sn,
+        crit.code,
+        Fraction(value) if value is not None else None,
+        tuple(elements),
+        total,
+        divisor=len(kept),
+        rounding=rounding,
+    )

@@ -9,12 +9,12 @@ adding a :class:`RuleSet` value (plus, for US criteria, a few criterion function
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .criteria import known_names
 
 
-class OwnUnplayed(str, Enum):
+class OwnUnplayed(StrEnum):
     """What a participant's own unplayed round contributes to their own BH/SB."""
 
     DUMMY = "dummy"  # FIDE 16.4: a dummy opponent with the participant's own score (maybe capped)
@@ -22,7 +22,7 @@ class OwnUnplayed(str, Enum):
     OMIT = "omit"  # Chess Caddy: no element at all
 
 
-class OpponentUnplayed(str, Enum):
+class OpponentUnplayed(StrEnum):
     """How an opponent's unplayed rounds enter the score others see (adjusted score)."""
 
     ARTICLE_16_3 = "article_16_3"  # FIDE 16.3: requested byes followed only by VURs count as draws
@@ -100,8 +100,7 @@ def recommended_criteria(event_type: str, rounds: int | None = None) -> list[str
         from .errors import EngineError
 
         raise EngineError(
-            f"unknown event type {event_type!r} (expected swiss, round_robin, team_swiss, "
-            "team_round_robin)"
+            f"unknown event type {event_type!r} (expected swiss, round_robin, team_swiss, team_round_robin)"
         ) from None
 
 

@@ -47,7 +47,11 @@ def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
             else:
                 removals = cut_elements(
                     [(e.value, c) for e, c in zip(els, contributions, strict=True)],
-                    contributions, [e.vur for e in els], low=low, high=high, vur_first=vur_first,
+                    contributions,
+                    [e.vur for e in els],
+                    low=low,
+                    high=high,
+                    vur_first=vur_first,
                 )
                 total -= sum(contributions[r.position] for r in removals)
         nums.append(total)
@@ -59,8 +63,11 @@ def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
     els = ctx.a16.elements(crit.forfeits_as_games)[i]
     contributions = [e.value * e.points for e in els]
     removals = cut_elements(
-        [(e.value, c) for e, c in zip(els, contributions, strict=True)], contributions,
-        [e.vur for e in els], low=crit.cut + crit.median, high=crit.median,
+        [(e.value, c) for e, c in zip(els, contributions, strict=True)],
+        contributions,
+        [e.vur for e in els],
+        low=crit.cut + crit.median,
+        high=crit.median,
         vur_first=ctx.rules.cut_vur_first,
     )
     removed = {r.position: r.reason for r in removals}
@@ -82,8 +89,9 @@ def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
         for j, (e, c) in enumerate(zip(els, contributions, strict=True))
     )
     total = sum((el.contribution for el in elements if el.removed is None), Fraction(0))
-    return Trace(ct.start_numbers[i], crit.code, total, elements, total,
-                 details={"own_score": frac(ct.score[i])})
+    return Trace(
+        ct.start_numbers[i], crit.code, total, elements, total, details={"own_score": frac(ct.score[i])}
+    )
 
 
 __all__ = ["compute_sonneborn", "explain_sonneborn", "R"]

@@ -25,9 +25,9 @@ from .crosstable import (
     FORFEIT_KINDS,
     FORFEIT_LOSS,
     FORFEIT_WIN,
+    FPB,
     GAME_KINDS,
     PAB,
-    FPB,
     REQUESTED_BYE_KINDS,
     VUR_KINDS,
     Crosstable,
@@ -145,27 +145,49 @@ class Article16:
             kinds, opps, pts, cats = ct.kinds[i], ct.opps[i], ct.pts[i], self.categories[i]
             own = score[i]
             if GAME_KINDS.issuperset(kinds):  # fast path: every round played at the board
-                result.append([
-                    Element(r, adj[o], p, o, False, False,
-                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE, "8.1")
-                    for r, (o, p) in enumerate(zip(opps, pts, strict=True))
-                ])
+                result.append(
+                    [
+                        Element(
+                            r,
+                            adj[o],
+                            p,
+                            o,
+                            False,
+                            False,
+                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE,
+                            "8.1",
+                        )
+                        for r, (o, p) in enumerate(zip(opps, pts, strict=True))
+                    ]
+                )
                 continue
             els: list[Element] = []
             for r, kind in enumerate(kinds):
                 o = opps[r]
                 if kind in GAME_KINDS:
                     els.append(
-                        Element(r, adj[o], pts[r], o, False, False,
-                                R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE, "8.1")
+                        Element(
+                            r,
+                            adj[o],
+                            pts[r],
+                            o,
+                            False,
+                            False,
+                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE,
+                            "8.1",
+                        )
                     )
                     continue
                 if rr:
                     if o >= 0:  # 15.2: a forfeit is a regular game
-                        els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2"))
+                        els.append(
+                            Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2")
+                        )
                     continue  # a free round is no element at all
                 if o >= 0 and forfeits_as_games and kind in FORFEIT_KINDS:
-                    els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1"))
+                    els.append(
+                        Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1")
+                    )
                     continue
                 vur = kind in VUR_KINDS
                 article = CATEGORY_ARTICLE[cats[r]]
@@ -237,8 +259,9 @@ def cut_elements(
     return removed
 
 
-def cut_sum_sorted(total: int, vur_sorted: list[int], other_sorted: list[int], low: int, high: int,
-                   vur_first: bool) -> int:
+def cut_sum_sorted(
+    total: int, vur_sorted: list[int], other_sorted: list[int], low: int, high: int, vur_first: bool
+) -> int:
     """Fast Buchholz-type cut (element value = contribution) on pre-sorted value lists.
 
     For Buchholz a VUR can never be below the least significant value, so with 16.5 the
