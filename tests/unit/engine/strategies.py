@@ -1,0 +1,57 @@
+"""Hypothesis strategies: valid crosstables (consistent pairings, byes, forfeits, withdrawals)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from tiebreaks.engine.model import Participant, RoundEntry, Tournament
+
+_COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+"}
+
+
+@st.composite
+def tournaments(
+    draw: Any, *, unplayed: bool = True, max_players: int = 10, max_rounds: int = 7
+) -> Tournament:
+    """A Swiss-like crosstable. With ``unplayed=False`` every round is a game at the board."""
+    n = draw(st.integers(2, max_players))
+    if not unplayed and n % 2:
+        n += 1
+    k = draw(st.integers(1, max_rounds))
+    rows: list[list[RoundEntry]] = [[] for _ in range(n)]
+    withdrawn_from = {p: k + 1 for p in range(n)}
+    if unplayed:
+        for p in draw(st.sets(st.integers(0, n - 1), max_size=2)):
+            withdrawn_from[p] = draw(st.integers(1, k + 1))
+    for rnd in range(1, k + 1):
+        order = draw(st.permutations(range(n)))
+        available = []
+        for p in order:
+            if rnd >= withdrawn_from[p]:
+                rows[p].append(RoundEntry(draw(st.sampled_from(["Z", " "]))))
+                continue
+            if unplayed and draw(st.integers(0, 9)) == 0:
+                rows[p].append(RoundEntry(draw(st.sampled_from(["H", "Z", "F"]))))
+                continue
+            available.append(p)
+        if len(available) % 2:
+            rows[available.pop()].append(RoundEntry("U"))
+        for a, b in zip(available[::2], available[1::2], strict=True):
+            if unplayed:
+                result = draw(st.sampled_from(["1", "=", "0", "1", "=", "0", "W", "D", "+", "-", "--"]))
+            else:
+                result = draw(st.sampled_from(["1", "=", "0", "W", "D", "L"]))
+            code_a = "-" if result == "--" else result
+            code_b = "-" if result == "--" else _COMPLEMENT[result]
+            rows[a].append(RoundEntry(code_a, b + 1, "w"))
+            rows[b].append(RoundEntry(code_b, a + 1, "b"))
+        # every participant has exactly one entry for this round
+        assert all(len(r) == rnd for r in rows)
+    ratings = draw(st.lists(st.integers(1000, 2800), min_size=n, max_size=n))
+    participants = [
+        Participant(start_number=p + 1, name=f"Player {p + 1}", rating=ratings[p], rounds=tuple(rows[p]))
+        for p in range(n)
+    ]
+    return Tournament(participants, k)

@@ -1,0 +1,194 @@
+"""Differential test: our engine against PyPI ``tiebreak-core`` 1.2.0 (MIT, test-only dependency).
+
+Three hundred seeded random Swiss tournaments (4-26 players, 3-9 rounds) with pairing-allocated
+byes, half- and zero-point byes, forfeits (one-sided and double), withdrawals, unrated players
+(with an announced rating for them) and rematches are ranked by both implementations on the 25
+scalar criteria of the golden files and on the final order for ``PTS, DE, BH/C1, BH, SB``.
+
+Every value must agree, except in the areas where the two are known to read C.07 differently
+(shared/golden/fide2026/README.md, "Known divergences"). Each such area is listed in
+``DIVERGENCES`` with the spec section that decides it (our engine follows the spec and FIDE's
+checker there, which the golden files verify); a disagreement outside them fails the test.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tiebreaks.engine import compute_standings
+from tiebreaks.engine.model import Participant, RoundEntry, Tournament
+
+pytest.importorskip("tiebreak_core")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from tiebreak_core_adapter import rank_with_tiebreak_core  # noqa: E402
+
+SEEDS = range(300)
+UNRATED_RATING = 1500
+CRITERIA = [
+    "BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "SB", "SB/C1", "PS", "PS/C1", "WIN", "WON", "BPG",
+    "BWG", "REP", "KS", "ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO", "AOB", "STD", "FB",
+]  # fmt: skip
+ORDER_CRITERIA = ["PTS", "DE", "BH/C1", "BH", "SB"]
+RATING_CRITERIA = {"ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO"}
+FORFEITS = "+-"
+VUR_CODES = "HZ-"
+
+
+# --- random Swiss tournaments -------------------------------------------------------------------
+
+
+def random_swiss(seed: int) -> Tournament:
+    """A valid Swiss: every round, each present player is paired, has a bye, or is absent."""
+    rng = random.Random(seed)
+    n = rng.randint(4, 26)
+    rounds = rng.randint(3, 9)
+    ratings = sorted((rng.randint(1200, 2500) for _ in range(n)), reverse=True)
+    unrated = {p for p in range(1, n + 1) if rng.random() < 0.08}
+    withdraw = {p: rng.randint(2, rounds) for p in range(1, n + 1) if rng.random() < 0.1}
+    late = {p: rng.randint(2, 3) for p in range(1, n + 1) if rng.random() < 0.05 and p not in withdraw}
+    p_hpb, p_zpb, p_forfeit = rng.choice([(0, 0, 0), (0.04, 0.02, 0.03), (0.1, 0.05, 0.08)])
+    table: dict[int, list[RoundEntry]] = {p: [] for p in range(1, n + 1)}
+    score = {p: Fraction(0) for p in range(1, n + 1)}
+    met: set[frozenset[int]] = set()
+    had_pab: set[int] = set()
+
+    def rating(p: int) -> int:
+        return UNRATED_RATING if p in unrated else ratings[p - 1]
+
+    for rnd in range(1, rounds + 1):
+        present = []
+        for p in range(1, n + 1):
+            if rnd >= withdraw.get(p, rounds + 1) or rnd < late.get(p, 0):
+                table[p].append(RoundEntry("Z"))
+            elif rng.random() < p_hpb:
+                table[p].append(RoundEntry("H"))
+                score[p] += Fraction(1, 2)
+            elif rng.random() < p_zpb:
+                table[p].append(RoundEntry("Z"))
+            else:
+                present.append(p)
+        present.sort(key=lambda p: (-score[p], p))
+        if len(present) % 2:
+            candidates = [p for p in reversed(present) if p not in had_pab] or list(reversed(present))
+            pab = candidates[0]
+            present.remove(pab)
+            had_pab.add(pab)
+            table[pab].append(RoundEntry("U"))
+            score[pab] += 1
+        while present:
+            a = present.pop(0)
+            b = next((q for q in present if frozenset((a, q)) not in met), present[0])
+            present.remove(b)
+            met.add(frozenset((a, b)))
+            white, black = (a, b) if rng.random() < 0.5 else (b, a)
+            if rng.random() < p_forfeit:
+                codes = rng.choice([("+", "-"), ("-", "+"), ("-", "-")])
+            else:
+                expected = 1 / (1 + 10 ** ((rating(black) - rating(white)) / 400))
+                x = rng.random()
+                codes = (
+                    ("1", "0") if x < expected - 0.15 else ("=", "=") if x < expected + 0.15 else ("0", "1")
+                )
+            for player, opponent, colour, code in (
+                (white, black, "w", codes[0]),
+                (black, white, "b", codes[1]),
+            ):
+                table[player].append(RoundEntry(code, opponent, colour))
+                score[player] += {"1": 1, "+": 1, "=": Fraction(1, 2)}.get(code, 0)
+    participants = [
+        Participant(p, f"Player {p}", None if p in unrated else ratings[p - 1], tuple(table[p]))
+        for p in range(1, n + 1)
+    ]
+    return Tournament(participants=participants, total_rounds=rounds)
+
+
+# --- documented divergences ----------------------------------------------------------------------
+
+
+def codes(t: Tournament, p: int) -> str:
+    return "".join(e.code for e in t.participants[p - 1].rounds)
+
+
+def otb_opponents(t: Tournament, p: int) -> list[int]:
+    return [e.opponent for e in t.participants[p - 1].rounds if e.code in "1=0WDL" and e.opponent]
+
+
+def divergence(t: Tournament, criterion: str, p: int, ours, theirs) -> str | None:
+    """The documented reason two values may differ, or None (then it is a bug somewhere)."""
+    own = codes(t, p)
+    if criterion == "KS" and any(c in FORFEITS for c in own):
+        return "KS counts forfeit results against the scheduled opponent (tiebreak-rules §4.15)"
+    if criterion in ("FB", "AOB") and any(
+        c in FORFEITS for c in "".join(codes(t, q) for q in range(1, len(t.participants) + 1))
+    ):
+        return "FB dummies use the FB-adjusted score of the forfeit opponent (tiebreak-rules §4.13, §6.4)"
+    if criterion in ("PTP", "APPO") and ours is not None and theirs is not None and abs(ours - theirs) <= 2:
+        return "PTP is exact; tiebreak-core sums expected scores in floating point (tiebreak-rules §4.16)"
+    if criterion in RATING_CRITERIA | {"AOB"} and ours is None and theirs == 0 and not otb_opponents(t, p):
+        return "undefined without an over-the-board game (tiebreak-rules §4.12, §4.16)"
+    if criterion == "ARO/C1" and ours is None and len(otb_opponents(t, p)) == 1:
+        return "ARO/C1 is undefined when the cut leaves nothing (tiebreak-rules §4.16)"
+    if criterion == "SB/C1" and any(c in VUR_CODES for c in own):
+        return "SB/C1 with a VUR: the lowest VUR contribution is compared with the LSV (tiebreak-rules §6.5)"
+    if criterion == "APPO" and theirs is not None and ours is not None:
+        return None
+    return None
+
+
+# --- the test ----------------------------------------------------------------------------------
+
+
+def close(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(float(a) - float(b)) < 0.006
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_engine_agrees_with_tiebreak_core(seed):
+    t = random_swiss(seed)
+    ours = compute_standings(t, ["PTS", *CRITERIA], unrated_rating=UNRATED_RATING).to_dict()
+    theirs = rank_with_tiebreak_core(t, CRITERIA, unrated_rating=UNRATED_RATING)
+    our_rows = {row["start_number"]: row for row in ours["rows"]}
+    names = dict(zip(["buchholz", "buchholz_cut1"], ["BH", "BH/C1"], strict=True))
+    del names  # values of tiebreak-core are keyed by its ids; map back through the adapter
+    from tiebreak_core_adapter import CRITERION_IDS
+
+    unexplained = []
+    for player in theirs.players:
+        row = our_rows[player.player_id]
+        assert row["points"] == player.points, f"seed {seed}: points of player {player.player_id}"
+        for criterion in CRITERIA:
+            mine, other = row["values"][criterion], player.values[CRITERION_IDS[criterion]]
+            if close(mine, other):
+                continue
+            if divergence(t, criterion, player.player_id, mine, other) is None:
+                unexplained.append((player.player_id, criterion, mine, other, codes(t, player.player_id)))
+    assert not unexplained, f"seed {seed}: undocumented disagreements {unexplained[:5]}"
+
+    our_order = compute_standings(t, ORDER_CRITERIA).to_dict()["rows"]
+    their_order = rank_with_tiebreak_core(t, ORDER_CRITERIA).players
+    # equal rank numbers = still tied after every criterion: compare the tie groups, not the order
+    # within them (tiebreak-core breaks final ties by player id)
+    ours_groups = [
+        sorted(r["start_number"] for r in our_order if r["rank"] == rank)
+        for rank in sorted({r["rank"] for r in our_order})
+    ]
+    flat = [p.player_id for p in their_order]
+    position = {pid: i for i, pid in enumerate(flat)}
+    assert [sorted(g, key=position.get) for g in ours_groups] == [
+        flat[sum(map(len, ours_groups[:i])) : sum(map(len, ours_groups[: i + 1]))]
+        for i in range(len(ours_groups))
+    ], f"seed {seed}: final order differs"
+
+
+def test_the_generator_makes_the_situations_we_need():
+    seen = "".join(codes(t, p.start_number) for t in map(random_swiss, SEEDS) for p in t.participants)
+    for code in "10=+-UHZ":
+        assert code in seen
