@@ -406,15 +406,33 @@ def test_renaming_and_renumbering_players_changes_nothing(event, options, rnd):
 @settings(max_examples=300, deadline=None)
 @given(events(), st.sampled_from(["pool", "none"]))
 def test_nobody_gets_less_than_a_lower_player_paid_from_a_prize_they_could_have_won(event, method):
+    """Exception by design: under "pool", players tied on points who are all eligible for a category
+    would have to share it, so they may keep places worth as much and let it pass to a lower player."""
     standings, prizes = event  # prize lists never rise down the places/ranks
     r = split_prizes(standings, prizes, PrizeOptions(method=method))
     rules = {p.category: p for p in prizes if isinstance(p, CategoryPrize)}
     points = {s.participant_id: s.points for s in standings}
+
+    def could_have_won(x, ln):
+        if "category" not in ln.params:
+            return True
+        rule = rules[ln.params["category"]]
+        tied_eligible = [s for s in standings if s.points == x.points and rule.admits(s)]
+        return rule.admits(x) and (method == "none" or len(tied_eligible) == 1)
+
     for ln in r.lines:
         if "total" not in ln.params:
             continue
         for y in ln.params["participants"]:
             for x in standings:
-                could = "category" not in ln.params or rules[ln.params["category"]].admits(x)
-                if x.points > points[y] and could:
+                if x.points > points[y] and could_have_won(x, ln):
                     assert r.money_of(x.participant_id) >= r.money_of(y)
+
+
+def test_tied_eligible_pair_keeps_places_worth_their_category_share_and_it_passes_down():
+    standings = [S("A", 3), S("B", 3, rating=1500), S("C", 3, rating=1500), S("D", 2, rating=1500)]
+    prizes = [PlacePrize(1, 100), PlacePrize(2, 100), PlacePrize(3, 100)]
+    prizes.append(CategoryPrize("u1800", U1800, 1, 200))
+    r = split_prizes(standings, prizes)
+    # B and C would share 200 → 100 each, no more than their place share 300 / 3: they keep places
+    assert money(r, "ABCD") == [100, 100, 100, 200]
