@@ -9,27 +9,20 @@ from __future__ import annotations
 
 # --- What an element of a participant's own tie-break is worth, and why -----------------------
 ACTUAL_SCORE = "actual_score"  # the opponent's final score, used as it is (no 16.2.5 rounds)
-ADJUSTED_SCORE = (
-    "adjusted_score"  # the opponent's adjusted score: their late requested byes count as draws (16.3)
-)
-REQUESTED_BYE_COUNTS_AS_DRAW = (
-    "requested_bye_counts_as_draw"  # a requested bye followed only by VURs counts as a draw for others (16.3)
-)
-FORFEIT_COUNTED_AS_GAME = (
-    "forfeit_counted_as_game"  # a forfeit treated as a played game (/P modifier or round robin, 15.2)
-)
-DUMMY_OWN_SCORE = (
-    "dummy_own_score"  # own unplayed round: dummy opponent with the participant's own score (16.4)
-)
-DUMMY_CAP_HALF_ROUNDS = (
-    "dummy_cap_half_rounds"  # dummy score capped at the draw value times the rounds (16.4.2)
-)
-DUMMY_CAP_OPPONENT_ADJUSTED = (
-    "dummy_cap_opponent_adjusted"  # forfeit dummy capped at the scheduled opponent's adjusted score (16.4.1)
-)
-DUMMY_ZERO = (
-    "dummy_zero"  # own unplayed round counted as an opponent with score 0 (rule sets without dummies)
-)
+# the opponent's adjusted score: their late requested byes count as draws (16.3)
+ADJUSTED_SCORE = "adjusted_score"
+# a requested bye followed only by VURs counts as a draw for others (16.3)
+REQUESTED_BYE_COUNTS_AS_DRAW = "requested_bye_counts_as_draw"
+# a forfeit treated as a played game (/P modifier or round robin, 15.2)
+FORFEIT_COUNTED_AS_GAME = "forfeit_counted_as_game"
+# own unplayed round: dummy opponent with the participant's own score (16.4)
+DUMMY_OWN_SCORE = "dummy_own_score"
+# dummy score capped at the draw value times the rounds (16.4.2)
+DUMMY_CAP_HALF_ROUNDS = "dummy_cap_half_rounds"
+# forfeit dummy capped at the scheduled opponent's adjusted score (16.4.1)
+DUMMY_CAP_OPPONENT_ADJUSTED = "dummy_cap_opponent_adjusted"
+# own unplayed round counted as an opponent with score 0 (rule sets without dummies)
+DUMMY_ZERO = "dummy_zero"
 FREE_ROUND = "free_round"  # round-robin free round: not an element at all (15.2)
 UNPLAYED_EXCLUDED = "unplayed_excluded"  # unplayed round left out of this criterion (OTB games only)
 FORE_LAST_ROUND_DRAW = "fore_last_round_draw"  # Fore Buchholz: the final-round game is assumed drawn (8.3)
@@ -43,9 +36,8 @@ PLAYED_WITH_BLACK = "played_with_black"  # a game played at the board with Black
 WON_WITH_BLACK = "won_with_black"  # a game won at the board with Black (7.4)
 ELECTED_TO_PLAY = "elected_to_play"  # a round the participant elected to play (7.6)
 NOT_ELECTED = "not_elected"  # a requested bye, absence or forfeit loss: not a round elected to play (7.6)
-STANDARD_POINTS = (
-    "standard_points"  # 1 / ½ / 0 by comparing with the scheduled opponent or the draw value (7.7)
-)
+# 1 / ½ / 0 by comparing with the scheduled opponent or the draw value (7.7)
+STANDARD_POINTS = "standard_points"
 OPPONENT_QUALIFIES = "opponent_qualifies"  # Koya: the opponent's score reaches the limit (9.2)
 OPPONENT_BELOW_LIMIT = "opponent_below_limit"  # Koya: the opponent's score is below the limit (9.2)
 OPPONENT_RATING = "opponent_rating"  # the rating of an opponent met over the board (Art. 10)
@@ -61,27 +53,23 @@ MEDIAN_HIGHEST = "median_highest"  # removed as the most significant value (Medi
 CUT_FIRST_ROUNDS = "cut_first_rounds"  # PS cut: the first running scores are dropped (14.1.1)
 
 # --- Why a value is undefined ----------------------------------------------------------------
-UNDEFINED_UNRATED_PLAYERS = (
-    "undefined_unrated_players"  # unrated players present and no rating announced for them (Art. 10)
-)
+# unrated players present and no rating announced for them (Art. 10)
+UNDEFINED_UNRATED_PLAYERS = "undefined_unrated_players"
 UNDEFINED_NO_GAMES = "undefined_no_games"  # no game played over the board
 UNDEFINED_NOTHING_LEFT = "undefined_nothing_left"  # the cut removed every element
 
 # --- Notes on the whole standings ------------------------------------------------------------
-CRITERION_SKIPPED_UNRATED = (
-    "criterion_skipped_unrated"  # rating criterion skipped: unrated players and no rule for them (Art. 10)
-)
+# rating criterion skipped: unrated players and no rule for them (Art. 10)
+CRITERION_SKIPPED_UNRATED = "criterion_skipped_unrated"
 # BH/AOB/FB computed in a round robin by explicit override (Art. 8 note)
 ROUND_ROBIN_BUCHHOLZ_OVERRIDE = "round_robin_buchholz_override"
-KOYA_LIMIT_UNSIGNED = (
-    "koya_limit_unsigned"  # unsigned Koya limit read as half-points (MTB26); write it signed
-)
+# unsigned Koya limit read as half-points (MTB26); write it signed
+KOYA_LIMIT_UNSIGNED = "koya_limit_unsigned"
 # DE: not all tied met; ranked only where no missing game could change it (6.3)
 DIRECT_ENCOUNTER_NOT_ALL_MET = "direct_encounter_not_all_met"
 DIRECT_ENCOUNTER_SEPARATED_NONE = "direct_encounter_separated_none"  # DE separated nobody in this group (6)
-DIRECT_ENCOUNTER_MUTUAL_SCORE = (
-    "direct_encounter_mutual_score"  # DE: points scored against the other tied participants (6.1)
-)
+# DE: points scored against the other tied participants (6.1)
+DIRECT_ENCOUNTER_MUTUAL_SCORE = "direct_encounter_mutual_score"
 PTS_IGNORED = "pts_ignored"  # PTS given in the criteria list: it is always the primary score
 
 ALL_REASONS: frozenset[str] = frozenset(
