@@ -250,3 +250,7 @@ def test_a_team_file_gives_a_clear_message_until_team_ranking_exists(tmp_path):
         assert all("team_number" in r for r in out["rows"])
     else:
         assert_one_line_error(result, "team")
+
+
+def test_an_empty_criteria_list():
+    assert_one_line_error(run("standings", EXAMPLE, "--criteria", " , "), "criteria")

@@ -450,3 +450,13 @@ def test_writing_recomputes_player_counts_and_always_writes_162():
     written = write_trf(read_trf("\n".join(lines))).splitlines()
     assert "062 7" in written and "072 7" in written
     assert any(line.startswith("162  W 1.0    D 0.5") for line in written)
+
+
+@pytest.mark.parametrize("size", [100, 1000])
+def test_the_generated_benchmark_files_round_trip(size):
+    # FIDE's tournament generator: YY/MM/DD dates and a blank after the last round block
+    data = (SHARED / "bench" / f"swiss-{size}-players.trf").read_bytes()
+    t = read_trf(data)
+    assert len(t.participants) == size
+    assert t.start_date == "2026-11-29"
+    assert read_trf(write_trf(t)) == t
