@@ -25,10 +25,6 @@ FORFEIT_KINDS = frozenset({FORFEIT_WIN, FORFEIT_LOSS})
 REQUESTED_BYE_KINDS = frozenset({HPB, ZPB, ABSENT})  # 16.1.1 (with absences, note to 16.1.1)
 VUR_KINDS = frozenset({HPB, ZPB, ABSENT, FORFEIT_LOSS})  # 16.1.2
 
-_WIN_CODES = frozenset("1W")
-_DRAW_CODES = frozenset("=D")
-_LOSS_CODES = frozenset("0L")
-
 
 class Crosstable:
     """Integer view of a :class:`~tiebreaks.engine.model.Tournament` (see module docstring)."""
@@ -66,12 +62,14 @@ class Crosstable:
         self.A, self.P, self.X = scaled(s.absence), scaled(s.pab_points), scaled(s.unknown_points)
 
         index = self.index
-        W, D, L, A, P, X = self.W, self.D, self.L, self.A, self.P, self.X
+        classify = self._classification()
         kinds: list[list[int]] = []
         opps: list[list[int]] = []
         pts: list[list[int]] = []
         black: list[list[bool]] = []
         halves: list[list[int]] = []  # 1/½/0 scale in halves, for games (Art. 10): 2, 1, 0
+        absent = classify[(" ", False)]
+        last = k - 1
         for p in participants:
             pk: list[int] = []
             po: list[int] = []
@@ -82,50 +80,35 @@ class Crosstable:
             for r in range(k):
                 if r < len(rounds):
                     e = rounds[r]
-                    code = (e.code or " ").strip().upper() or " "
                     opp_sn = e.opponent
-                    colour = (e.colour or "").lower()
+                    if opp_sn:
+                        o = index.get(opp_sn, -1)
+                        if o < 0:
+                            raise EngineError(
+                                f"participant {p.start_number}, round {r + 1}: "
+                                f"opponent {opp_sn} does not exist"
+                            )
+                    else:
+                        o = -1
+                    key = (e.code, o >= 0)
+                    cls = classify.get(key)
+                    if cls is None:  # unusual spelling: normalise; unknown codes read as blank
+                        cls = classify.get(((e.code or " ").strip().upper() or " ", o >= 0), absent)
+                    kind, v, h, keeps_opponent = cls
+                    if not keeps_opponent:
+                        o = -1
+                    is_black = e.colour == "b" or e.colour == "B"
                 else:
-                    code, opp_sn, colour = " ", None, ""
-                o = -1
-                if opp_sn:
-                    if opp_sn not in index:
-                        raise EngineError(
-                            f"participant {p.start_number}, round {r + 1}: opponent {opp_sn} does not exist"
-                        )
-                    o = index[opp_sn]
-                h = 0
-                if o >= 0 and code in _WIN_CODES:
-                    kind, v, h = PLAYED, W, 2
-                elif o >= 0 and code in _DRAW_CODES:
-                    kind, v, h = PLAYED, D, 1
-                elif o >= 0 and code in _LOSS_CODES:
-                    kind, v, h = PLAYED, L, 0
-                elif o >= 0 and code in ("X", "?"):
-                    kind, v, h = UNKNOWN, X, 1
-                elif o >= 0 and code == "+":
-                    kind, v = FORFEIT_WIN, W
-                elif o >= 0 and code == "-":
-                    kind, v = FORFEIT_LOSS, A
-                elif code == "U":
-                    kind, v = PAB, P
-                elif code in ("F", "+", "1", "W"):  # full-point bye (a win without opponent)
-                    kind, v = FPB, W
-                elif code in ("H", "=", "D", "X", "?"):  # half-point bye
-                    kind, v = HPB, D
-                elif code == "Z" or code in ("-", "0", "L"):
-                    kind, v = ZPB, A
-                else:  # blank, "A": not paired / absent / withdrawn
-                    kind, v = ABSENT, A
-                if kind not in GAME_KINDS and kind not in FORFEIT_KINDS:
+                    kind, v, h, _ = absent
                     o = -1
-                if fore and r == k - 1 and o >= 0:
+                    is_black = False
+                if fore and r == last and o >= 0:
                     # Fore Buchholz (8.3): every game paired for the final round is a draw
-                    kind, v, h = PLAYED, D, 1
+                    kind, v, h = PLAYED, self.D, 1
                 pk.append(kind)
                 po.append(o)
                 pp.append(v)
-                pb.append(colour == "b")
+                pb.append(is_black)
                 ph.append(h)
             kinds.append(pk)
             opps.append(po)
@@ -138,6 +121,38 @@ class Crosstable:
         self.black = black
         self.halves = halves
         self.score = [sum(pp) for pp in pts]
+
+    def _classification(self) -> dict[tuple[str, bool], tuple[int, int, int, bool]]:
+        """(TRF result code, has opponent) -> (kind, scaled points, halves, keeps opponent).
+
+        Codes as in trf-format.md §4; a forfeit or game code without an opponent is read as the
+        corresponding bye (FIDE's checker does the same); unknown codes as blank (absent).
+        """
+        W, D, L, A, P, X = self.W, self.D, self.L, self.A, self.P, self.X
+        with_opponent = {
+            "1": (PLAYED, W, 2), "W": (PLAYED, W, 2),
+            "=": (PLAYED, D, 1), "D": (PLAYED, D, 1),
+            "0": (PLAYED, L, 0), "L": (PLAYED, L, 0),
+            "X": (UNKNOWN, X, 1), "?": (UNKNOWN, X, 1),
+            "+": (FORFEIT_WIN, W, 0), "-": (FORFEIT_LOSS, A, 0),
+        }  # fmt: skip
+        without_opponent = {
+            "U": (PAB, P, 0),
+            "F": (FPB, W, 0), "+": (FPB, W, 0), "1": (FPB, W, 0), "W": (FPB, W, 0),
+            "H": (HPB, D, 0), "=": (HPB, D, 0), "D": (HPB, D, 0), "X": (HPB, D, 0), "?": (HPB, D, 0),
+            "Z": (ZPB, A, 0), "-": (ZPB, A, 0), "0": (ZPB, A, 0), "L": (ZPB, A, 0),
+            " ": (ABSENT, A, 0), "A": (ABSENT, A, 0),
+        }  # fmt: skip
+        table: dict[tuple[str, bool], tuple[int, int, int, bool]] = {}
+        for code, (kind, v, h) in with_opponent.items():
+            for variant in {code, code.lower()}:
+                table[(variant, True)] = (kind, v, h, True)
+        for code, (kind, v, h) in without_opponent.items():
+            for variant in {code, code.lower()}:
+                table[(variant, False)] = (kind, v, h, False)
+                table.setdefault((variant, True), (kind, v, h, False))  # bye code with an opponent
+        table[("", False)] = table[("", True)] = table[(" ", False)]
+        return table
 
     # ------------------------------------------------------------------------------------
     def fore_view(self) -> Crosstable:

@@ -98,6 +98,7 @@ class Standings:
         self._de_values = de_values
         self._by_sn = {row.start_number: row for row in rows}
         self._explained: dict[int, dict[str, Trace]] = {}
+        self.explain_requested = False
 
     def row(self, start_number: int) -> Row:
         return self._by_sn[start_number]
@@ -327,9 +328,9 @@ def compute_standings(
         de_groups=de_groups,
         de_values=de_values,
     )
-    if explain:
-        for row in rows:
-            standings.explain(row.start_number)
+    # explain=True: traces are built on demand (explain(), to_dict(explain=True)), so asking for
+    # them costs nothing until a participant's trace is actually read
+    standings.explain_requested = explain
     return standings
 
 

@@ -17,7 +17,7 @@ Example (spec T4): a 4½/5 player with a half-point bye in round 3 of 5 gets a d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from . import reasons as R
@@ -118,7 +118,7 @@ class Article16:
         #: rounds of each participant that count as a draw in their adjusted score
         self.adjusted_rounds = late_rounds
         self.cap_bye = D * k  # 16.4.2: 50 % of the rounds computed (spec §6.4: n = k)
-        self._elements: dict[bool, list[list[Element]]] = {}
+        self._elements: dict[bool, ParticipantElements] = {}
 
     # ------------------------------------------------------------------------------------
     def opponent_reason(self, o: int) -> str:
@@ -129,86 +129,76 @@ class Article16:
         adj = self.adjusted
         return [adj[o] for o in self.ct.opps[i]]
 
-    def elements(self, forfeits_as_games: bool = False) -> list[list[Element]]:
-        """Every participant's BH/SB elements (cached per ``/P`` flag)."""
+    def elements(self, forfeits_as_games: bool = False) -> ParticipantElements:
+        """Every participant's BH/SB elements, built on first access (cached per ``/P`` flag)."""
         cached = self._elements.get(forfeits_as_games)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._elements[forfeits_as_games] = ParticipantElements(self, forfeits_as_games)
+        return cached
+
+    def build_elements(self, i: int, forfeits_as_games: bool) -> list[Element]:
+        """Participant ``i``'s elements: a game gives the opponent's adjusted score (16.3); an
+        own unplayed round a dummy opponent (16.4) - or, with pre-determined pairings, a
+        forfeit is a game and a free round nothing (15.2)."""
         ct, rules, adj = self.ct, self.rules, self.adjusted
         score = ct.score
-        rr = ct.round_robin
+        kinds, opps, pts, cats = ct.kinds[i], ct.opps[i], ct.pts[i], self.categories[i]
+        own = score[i]
         cap_bye = self.cap_bye
         own_mode = rules.own_unplayed
-        adjusted_differs = [a != s for a, s in zip(adj, score, strict=True)]
-        result: list[list[Element]] = []
-        for i in range(ct.n_players):
-            kinds, opps, pts, cats = ct.kinds[i], ct.opps[i], ct.pts[i], self.categories[i]
-            own = score[i]
-            if GAME_KINDS.issuperset(kinds):  # fast path: every round played at the board
-                result.append(
-                    [
-                        Element(
-                            r,
-                            adj[o],
-                            p,
-                            o,
-                            False,
-                            False,
-                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE,
-                            "8.1",
-                        )
-                        for r, (o, p) in enumerate(zip(opps, pts, strict=True))
-                    ]
-                )
+        els: list[Element] = []
+        for r, kind in enumerate(kinds):
+            o = opps[r]
+            if kind in GAME_KINDS:
+                reason = R.ADJUSTED_SCORE if adj[o] != score[o] else R.ACTUAL_SCORE
+                els.append(Element(r, adj[o], pts[r], o, False, False, reason, "8.1"))
                 continue
-            els: list[Element] = []
-            for r, kind in enumerate(kinds):
-                o = opps[r]
-                if kind in GAME_KINDS:
-                    els.append(
-                        Element(
-                            r,
-                            adj[o],
-                            pts[r],
-                            o,
-                            False,
-                            False,
-                            R.ADJUSTED_SCORE if adjusted_differs[o] else R.ACTUAL_SCORE,
-                            "8.1",
-                        )
-                    )
-                    continue
-                if rr:
-                    if o >= 0:  # 15.2: a forfeit is a regular game
-                        els.append(
-                            Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2")
-                        )
-                    continue  # a free round is no element at all
-                if o >= 0 and forfeits_as_games and kind in FORFEIT_KINDS:
-                    els.append(
-                        Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1")
-                    )
-                    continue
-                vur = kind in VUR_KINDS
-                article = CATEGORY_ARTICLE[cats[r]]
-                if own_mode is OwnUnplayed.OMIT:
-                    continue
-                if own_mode is OwnUnplayed.ZERO:
-                    els.append(Element(r, 0, pts[r], o, True, vur, R.DUMMY_ZERO, article))
-                    continue
-                value, reason = own, R.DUMMY_OWN_SCORE
-                if o >= 0 and kind in FORFEIT_KINDS:
-                    if rules.dummy_forfeit_cap and adj[o] < own:
-                        value, reason = adj[o], R.DUMMY_CAP_OPPONENT_ADJUSTED
-                    article = "16.4.1"
-                else:
-                    if rules.dummy_bye_cap and cap_bye < own:
-                        value, reason = cap_bye, R.DUMMY_CAP_HALF_ROUNDS
-                    article = "16.4.2"
-                els.append(Element(r, value, pts[r], o, True, vur, reason, article))
-            result.append(els)
-        self._elements[forfeits_as_games] = result
-        return result
+            if ct.round_robin:
+                if o >= 0:  # 15.2: a forfeit is a regular game
+                    els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2"))
+                continue  # a free round is no element at all
+            if o >= 0 and forfeits_as_games and kind in FORFEIT_KINDS:
+                els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1"))
+                continue
+            vur = kind in VUR_KINDS
+            article = CATEGORY_ARTICLE[cats[r]]
+            if own_mode is OwnUnplayed.OMIT:
+                continue
+            if own_mode is OwnUnplayed.ZERO:
+                els.append(Element(r, 0, pts[r], o, True, vur, R.DUMMY_ZERO, article))
+                continue
+            value, reason = own, R.DUMMY_OWN_SCORE
+            if o >= 0 and kind in FORFEIT_KINDS:
+                if rules.dummy_forfeit_cap and adj[o] < own:
+                    value, reason = adj[o], R.DUMMY_CAP_OPPONENT_ADJUSTED
+                article = "16.4.1"
+            else:
+                if rules.dummy_bye_cap and cap_bye < own:
+                    value, reason = cap_bye, R.DUMMY_CAP_HALF_ROUNDS
+                article = "16.4.2"
+            els.append(Element(r, value, pts[r], o, True, vur, reason, article))
+        return els
+
+
+class ParticipantElements:
+    """Lazy per-participant element lists (most criteria only need a few of them)."""
+
+    def __init__(self, a16: Article16, forfeits_as_games: bool) -> None:
+        self.a16 = a16
+        self.forfeits_as_games = forfeits_as_games
+        self.cache: dict[int, list[Element]] = {}
+
+    def __getitem__(self, i: int) -> list[Element]:
+        els = self.cache.get(i)
+        if els is None:
+            els = self.cache[i] = self.a16.build_elements(i, self.forfeits_as_games)
+        return els
+
+    def __len__(self) -> int:
+        return self.a16.ct.n_players
+
+    def __iter__(self) -> Iterator[list[Element]]:
+        return (self[i] for i in range(len(self)))
 
 
 class Removal(NamedTuple):
