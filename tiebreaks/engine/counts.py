@@ -41,9 +41,7 @@ def _round_flags(ct: Crosstable, name: str, i: int) -> list[int]:
     if name == "BPG":
         return [1 if k in GAME_KINDS and b else 0 for k, b in zip(kinds, black, strict=True)]
     if name == "BWG":
-        return [
-            1 if k == PLAYED and b and h == 2 else 0 for k, b, h in zip(kinds, black, halves, strict=True)
-        ]
+        return [1 if k == PLAYED and b and h == 2 else 0 for k, b, h in zip(kinds, black, halves, strict=True)]
     if name == "REP":
         return [0 if k in _NOT_ELECTED else 1 for k in kinds]
     if name == "STD":

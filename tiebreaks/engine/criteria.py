@@ -137,9 +137,7 @@ def parse_criterion(code: str) -> Criterion:
     name = name.split("@", 1)[0]  # checker: ignored @yy suffix
     name = _ALIASES.get(name, name)
     if name in TEAM_CRITERIA or ":" in name:
-        raise UnknownCriterion(
-            f"unknown criterion {code!r}: team criteria are not available for individual events"
-        )
+        raise UnknownCriterion(f"unknown criterion {code!r}: team criteria are not available for individual events")
     if name not in _CATALOGUE:
         raise UnknownCriterion(f"unknown tie-break criterion {code!r} (name {name!r})")
     allowed = _CATALOGUE[name][0]

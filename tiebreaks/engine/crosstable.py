@@ -85,8 +85,7 @@ class Crosstable:
                         o = index.get(opp_sn, -1)
                         if o < 0:
                             raise EngineError(
-                                f"participant {p.start_number}, round {r + 1}: "
-                                f"opponent {opp_sn} does not exist"
+                                f"participant {p.start_number}, round {r + 1}: opponent {opp_sn} does not exist"
                             )
                     else:
                         o = -1

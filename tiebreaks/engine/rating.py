@@ -46,11 +46,7 @@ def _games(ctx: Context) -> list[list[tuple[int, int, int]]]:
     def build() -> list[list[tuple[int, int, int]]]:
         ct = ctx.ct
         return [
-            [
-                (r, o, h)
-                for r, (kind, o, h) in enumerate(zip(kinds, opps, halves, strict=True))
-                if kind in GAME_KINDS
-            ]
+            [(r, o, h) for r, (kind, o, h) in enumerate(zip(kinds, opps, halves, strict=True)) if kind in GAME_KINDS]
             for kinds, opps, halves in zip(ct.kinds, ct.opps, ct.halves, strict=True)
         ]
 
@@ -80,9 +76,7 @@ def _tpr(opp_ratings: list[int], halves: int) -> int | None:
 
 
 _OFFSET = 5000  # ratings are below 5000: a difference table over +-10000 needs no clipping test
-_EXPECTED_WIDE = tuple(
-    EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1)
-)
+_EXPECTED_WIDE = tuple(EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1))
 
 
 def _ptp(opp_ratings: list[int], halves: int) -> int | None:
@@ -216,9 +210,7 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
         details = {"points": Fraction(halves, 2), "games": len(games)}
         if crit.name == "TPR":
             pct = (100 * halves + len(games)) // (2 * len(games))
-            details.update(
-                percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro([ratings[o] for _, o, _ in games], 0, 0)
-            )
+            details.update(percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro([ratings[o] for _, o, _ in games], 0, 0))
             rounding = "aro_plus_dp"
         elif crit.name == "PTP":
             rounding = "lowest_rating_reaching_points"

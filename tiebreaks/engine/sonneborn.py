@@ -89,9 +89,7 @@ def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
         for j, (e, c) in enumerate(zip(els, contributions, strict=True))
     )
     total = sum((el.contribution for el in elements if el.removed is None), Fraction(0))
-    return Trace(
-        ct.start_numbers[i], crit.code, total, elements, total, details={"own_score": frac(ct.score[i])}
-    )
+    return Trace(ct.start_numbers[i], crit.code, total, elements, total, details={"own_score": frac(ct.score[i])})
 
 
 __all__ = ["compute_sonneborn", "explain_sonneborn", "R"]
