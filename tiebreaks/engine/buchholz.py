@@ -17,7 +17,7 @@ from .context import Computed, Context
 from .criteria import Criterion
 from .crosstable import GAME_KINDS
 from .explain import Trace, TraceElement
-from .unplayed import cut_elements, cut_sum_sorted
+from .unplayed import adjustments_of, cut_elements, cut_sum_sorted
 
 
 def _base(ctx: Context, crit: Criterion) -> Context:
@@ -26,7 +26,7 @@ def _base(ctx: Context, crit: Criterion) -> Context:
 
 def _sorted_elements(ctx: Context, forfeits_as_games: bool) -> list[tuple[int, list[int], list[int]]]:
     def build() -> list[tuple[int, list[int], list[int]]]:
-        out = []
+        out: list[tuple[int, list[int], list[int]]] = []
         a16 = ctx.a16
         all_games = a16.all_games
         elements = None
@@ -62,7 +62,8 @@ def compute_buchholz(ctx: Context, crit: Criterion) -> Computed:
 def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
     base = _base(ctx, crit)
     ct = base.ct
-    els = base.a16.elements(crit.forfeits_as_games)[i]
+    a16 = base.a16
+    els = a16.elements(crit.forfeits_as_games)[i]
     values = [e.value for e in els]
     removals = cut_elements(
         [(v, 0) for v in values],
@@ -92,13 +93,15 @@ def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
                 points=frac(e.points),
                 vur=e.vur,
                 removed=removed.get(j),
+                adjustments=adjustments_of(a16, e.opponent) if e.opponent >= 0 else (),
             )
         )
     total = sum((frac(e.value) for j, e in enumerate(els) if j not in removed), Fraction(0))
-    details = {
+    details: dict[str, object] = {
         "own_score": frac(ct.score[i]),
-        "adjusted_score": frac(base.a16.adjusted[i]),
-        "dummy_bye_cap": frac(base.a16.cap_bye),
+        "adjusted_score": frac(a16.adjusted[i]),  # what this participant is worth to others (16.3)
+        "adjusted_rounds": [a.to_dict() for a in adjustments_of(a16, i)],
+        "dummy_bye_cap": frac(a16.cap_bye),
     }
     return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total, details=details)
 

@@ -51,8 +51,8 @@ class Crosstable:
         s = tournament.scoring
         values = [s.win, s.draw, s.loss, s.absence, s.pab_points, s.unknown_points]
         unit = 1
-        for v in values:
-            unit = lcm(unit, Fraction(v).denominator)
+        for value in values:
+            unit = lcm(unit, Fraction(value).denominator)
         self.unit = unit
 
         def scaled(v: Fraction) -> int:

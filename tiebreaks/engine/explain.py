@@ -22,6 +22,37 @@ def number(value: Fraction | int | None) -> float | int | None:
     return round(float(value), 4)
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return number(value)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """One round of an opponent that enters their adjusted score differently from its points
+    (16.3: a requested bye followed only by VURs counts as a draw)."""
+
+    round: int
+    reason: str
+    article: str
+    awarded: Fraction  # points the opponent actually got that round
+    counted: Fraction  # points counted in the adjusted score
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "reason": self.reason,
+            "article": self.article,
+            "awarded": number(self.awarded),
+            "counted": number(self.counted),
+        }
+
+
 @dataclass(frozen=True)
 class TraceElement:
     """One element: a round against a real or dummy opponent (or a rating, a running score...).
@@ -42,9 +73,11 @@ class TraceElement:
     points: Fraction | None = None
     vur: bool = False
     removed: str | None = None
+    adjustments: tuple[Adjustment, ...] = ()  # why the opponent's adjusted score differs from their score
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "adjustments": [a.to_dict() for a in self.adjustments],
             "round": self.round,
             "opponent": self.opponent,
             "dummy": self.dummy,
@@ -94,5 +127,5 @@ class Trace:
             "divisor": self.divisor,
             "rounding": self.rounding,
             "reason": self.reason,
-            "details": {k: (number(v) if isinstance(v, Fraction) else v) for k, v in self.details.items()},
+            "details": {k: _plain(v) for k, v in self.details.items()},
         }

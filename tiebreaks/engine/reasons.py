@@ -23,6 +23,8 @@ DUMMY_CAP_HALF_ROUNDS = "dummy_cap_half_rounds"
 DUMMY_CAP_OPPONENT_ADJUSTED = "dummy_cap_opponent_adjusted"
 # own unplayed round counted as an opponent with score 0 (rule sets without dummies)
 DUMMY_ZERO = "dummy_zero"
+# an opponent's unplayed round counted as a draw (rule sets such as US Chess 34)
+UNPLAYED_COUNTS_AS_DRAW = "unplayed_counts_as_draw"
 FREE_ROUND = "free_round"  # round-robin free round: not an element at all (15.2)
 UNPLAYED_EXCLUDED = "unplayed_excluded"  # unplayed round left out of this criterion (OTB games only)
 FORE_LAST_ROUND_DRAW = "fore_last_round_draw"  # Fore Buchholz: the final-round game is assumed drawn (8.3)

@@ -16,7 +16,7 @@ from . import reasons as R
 from .context import Computed, Context
 from .criteria import Criterion
 from .explain import Trace, TraceElement
-from .unplayed import cut_elements
+from .unplayed import adjustments_of, cut_elements
 
 
 def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
@@ -60,7 +60,8 @@ def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
 
 def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
     ct = ctx.ct
-    els = ctx.a16.elements(crit.forfeits_as_games)[i]
+    a16 = ctx.a16
+    els = a16.elements(crit.forfeits_as_games)[i]
     contributions = [e.value * e.points for e in els]
     removals = cut_elements(
         [(e.value, c) for e, c in zip(els, contributions, strict=True)],
@@ -85,6 +86,7 @@ def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
             points=frac(e.points),
             vur=e.vur,
             removed=removed.get(j),
+            adjustments=adjustments_of(a16, e.opponent) if e.opponent >= 0 else (),
         )
         for j, (e, c) in enumerate(zip(els, contributions, strict=True))
     )

@@ -32,6 +32,7 @@ from .crosstable import (
     VUR_KINDS,
     Crosstable,
 )
+from .explain import Adjustment
 from .rules import OpponentUnplayed, OwnUnplayed, RuleSet
 
 CAT_GAME = 0
@@ -199,6 +200,20 @@ class ParticipantElements:
 
     def __iter__(self) -> Iterator[list[Element]]:
         return (self[i] for i in range(len(self)))
+
+
+def adjustments_of(a16: Article16, q: int) -> tuple[Adjustment, ...]:
+    """The rounds of participant ``q`` that its adjusted score counts differently (16.3)."""
+    rounds = a16.adjusted_rounds[q]
+    if not rounds:
+        return ()
+    ct = a16.ct
+    reason = (
+        R.REQUESTED_BYE_COUNTS_AS_DRAW
+        if a16.rules.opponent_unplayed is OpponentUnplayed.ARTICLE_16_3
+        else R.UNPLAYED_COUNTS_AS_DRAW
+    )
+    return tuple(Adjustment(r + 1, reason, "16.3", ct.frac(ct.pts[q][r]), ct.frac(ct.D)) for r in rounds)
 
 
 class Removal(NamedTuple):

@@ -47,9 +47,7 @@ def _t1() -> TournamentBuilder:
         ("Cai", "12.5", "11.5", "8.5", "9"),
     ],
 )
-def test_t1_buchholz_variants_of_three_tied_players(
-    player: str, bh: str, cut1: str, median1: str, cut2: str
-) -> None:
+def test_t1_buchholz_variants_of_three_tied_players(player: str, bh: str, cut1: str, median1: str, cut2: str) -> None:
     b = _t1()
     v = values(b, player, ["BH", "BH/C1", "BH/M1", "BH/C2"])
     assert (v["BH"], v["BH/C1"], v["BH/M1"], v["BH/C2"]) == (F(bh), F(cut1), F(median1), F(cut2))
@@ -262,9 +260,7 @@ def _t8() -> TournamentBuilder:
     return b
 
 
-@pytest.mark.parametrize(
-    ("criterion", "expected"), [("BH", "11"), ("BH/C1", "8.5"), ("SB", "6.25"), ("SB/C1", "5.75")]
-)
+@pytest.mark.parametrize(("criterion", "expected"), [("BH", "11"), ("BH/C1", "8.5"), ("SB", "6.25"), ("SB/C1", "5.75")])
 def test_t8_two_vurs(criterion: str, expected: str) -> None:
     assert values(_t8(), "P", [criterion])[criterion] == F(expected)
 
@@ -297,8 +293,7 @@ T9_TRF = """\
 001    7 m    Golf, Gil                         1800 NOR                         1.0    6  0000 - U     4 b -  0000 - Z
 """
 T9_COLUMNS = (
-    "PTS BH BH/C1 BH/C2 BH/M1 SB SB/C1 FB PS PS/C1 WIN WON BPG BWG REP STD KS AOB ARO ARO/C1 "
-    "TPR PTP APRO APPO"
+    "PTS BH BH/C1 BH/C2 BH/M1 SB SB/C1 FB PS PS/C1 WIN WON BPG BWG REP STD KS AOB ARO ARO/C1 TPR PTP APRO APPO"
 ).split()
 T9_TABLE = """\
 1 3.5 14.0 12.5 10.0 8.5 8.50 7.00 14.0 10.0 9.0 3 2 2 1 5 3.5 1.5 12.75 1975 2000 2070 2068 2005 2004
@@ -430,3 +425,12 @@ def test_t11_double_forfeit_gives_half_a_standard_point_each_by_the_text() -> No
     assert standings.row(b.sn("X")).points == 0
     assert standings.row(b.sn("X")).values["STD"] == F(1, 2)  # the FIDE checker gives 0
     assert standings.row(b.sn("Y")).values["STD"] == F(1, 2)
+
+
+def test_t9_opponent_adjusted_score_is_explained_round_by_round() -> None:
+    trace = compute_standings(parse_trf(T9_TRF), ["BH"]).explain(3)["BH"]
+    vs_six = trace.elements[0]  # round 1: Charlie beat Foxtrot (0.5 points, adjusted 1.0)
+    assert (vs_six.opponent, vs_six.value, vs_six.reason) == (6, F(1), "adjusted_score")
+    assert [(a.round, a.reason, a.article, a.awarded, a.counted) for a in vs_six.adjustments] == [
+        (4, "requested_bye_counts_as_draw", "16.3", F(0), F(1, 2))
+    ]
