@@ -136,9 +136,7 @@ def test_a_240_record_adds_a_bye_the_001_record_lacks():
     lines = example_lines()
     # player 7 has no round 4 on the line; 240 gives a half-point bye there (and the points follow)
     lines = [
-        line.replace("    1.0    6  0000 - U", "    1.5    6  0000 - U")
-        if line.startswith("001    7")
-        else line
+        line.replace("    1.0    6  0000 - U", "    1.5    6  0000 - U") if line.startswith("001    7") else line
         for line in lines
     ]
     t = read_trf("\n".join(lines + ["240 H   4    7"]))
@@ -414,13 +412,9 @@ def test_the_spec_example_round_trips_line_for_line():
 
 def test_a_built_tournament_round_trips():
     players = [
-        Participant(
-            1, "One, Ann", 2000, (RoundEntry("1", 2, "w"), RoundEntry("H"), RoundEntry(" ")), sex="w"
-        ),
+        Participant(1, "One, Ann", 2000, (RoundEntry("1", 2, "w"), RoundEntry("H"), RoundEntry(" ")), sex="w"),
         Participant(2, "Two, Bob", None, (RoundEntry("0", 1, "b"), RoundEntry("+", 3, None)), title="FM"),
-        Participant(
-            3, "Three, Cy", 1800, (RoundEntry("U"), RoundEntry("-", 2, None), RoundEntry("Z")), rank=3
-        ),
+        Participant(3, "Three, Cy", 1800, (RoundEntry("U"), RoundEntry("-", 2, None), RoundEntry("Z")), rank=3),
     ]
     t = Tournament(
         participants=players,
@@ -460,3 +454,73 @@ def test_the_generated_benchmark_files_round_trip(size):
     assert len(t.participants) == size
     assert t.start_date == "2026-11-29"
     assert read_trf(write_trf(t)) == t
+
+
+def random_tournament(seed: int) -> Tournament:
+    """A valid random crosstable using every result code, odd names and optional fields."""
+    import random
+
+    rng = random.Random(seed)
+    n, rounds = rng.randint(2, 14), rng.randint(1, 9)
+    table: dict[int, list[RoundEntry]] = {p: [] for p in range(1, n + 1)}
+    pabs = 0
+    for _ in range(rounds):
+        players = list(range(1, n + 1))
+        rng.shuffle(players)
+        pab_given = False
+        while players:
+            a = players.pop()
+            if not players or rng.random() < 0.15:
+                code = "U" if not pab_given and rng.random() < 0.5 else rng.choice("FHZA ")
+                pab_given |= code == "U"
+                pabs += code == "U"
+                table[a].append(RoundEntry(code))
+                continue
+            b = players.pop()
+            pair = rng.choice([("1", "0"), ("0", "1"), ("=", "="), ("W", "L"), ("D", "D"), ("X", "?"),
+                               ("+", "-"), ("-", "+"), ("-", "-")])  # fmt: skip
+            colours = ("w", "b") if rng.random() < 0.5 else ("b", "w")
+            if pair[0] in "+-" and rng.random() < 0.3:
+                colours = (None, None)
+            table[a].append(RoundEntry(pair[0], b, colours[0]))
+            table[b].append(RoundEntry(pair[1], a, colours[1]))
+    for p in table:  # trailing rounds may be missing from a line (not paired)
+        while table[p] and table[p][-1] == RoundEntry(" ") and rng.random() < 0.5:
+            table[p].pop()
+    names = ["Ødegård, Åse", "Smith, John", "Çelik, Şule", "Müller-Lüdenscheidt, K.", "O'Brien, Ní"]
+    participants = [
+        Participant(
+            start_number=p,
+            name=f"{rng.choice(names)} {p}",
+            rating=rng.choice([None, rng.randint(1000, 2800)]),
+            rounds=tuple(table[p]),
+            sex=rng.choice(["", "m", "w"]),
+            title=rng.choice(["", "GM", "WFM", "CM"]),
+            federation=rng.choice(["", "NOR", "TUR"]),
+            fide_id=rng.choice(["", "0", str(rng.randint(1, 99999999))]),
+            birth=rng.choice(["", "1990", "2001/02/03"]),
+            rank=rng.choice([None, p]),
+        )
+        for p in range(1, n + 1)
+    ]
+    scoring = rng.choice([Scoring(), Scoring(win=Fraction(3), draw=Fraction(1), pab=Fraction(1))])
+    return Tournament(
+        participants=participants,
+        total_rounds=rounds + rng.randint(0, 2),
+        scoring=scoring,
+        name=rng.choice(["", "Open ÆØÅ 2026"]),
+        tiebreaks=rng.choice([[], ["PTS", "BH/C1", "SB"], ["PTS"]]),
+        start_date=rng.choice(["", "2026-03-01"]),
+        end_date=rng.choice(["", "2026-03-09"]),
+        event_type=rng.choice(["", "FIDE_DUTCH_2025"]),
+        extra_records=rng.choice([(), ("022 Tromsø", "092 Individual: Swiss-System")]),
+    )
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_tournaments_round_trip_in_every_encoding(seed):
+    t = random_tournament(seed)
+    text = write_trf(t)
+    assert read_trf(text) == t
+    assert read_trf(encode_trf(text)) == t
+    assert read_trf(text.encode("utf-8")) == t
