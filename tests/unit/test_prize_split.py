@@ -404,29 +404,30 @@ def test_renaming_and_renumbering_players_changes_nothing(event, options, rnd):
 
 
 @settings(max_examples=300, deadline=None)
-@given(events(), st.sampled_from(["pool", "none"]))
-def test_nobody_gets_less_than_a_lower_player_paid_from_a_prize_they_could_have_won(event, method):
-    """Exception by design: under "pool", players tied on points who are all eligible for a category
-    would have to share it, so they may keep places worth as much and let it pass to a lower player."""
+@given(events())
+def test_without_pooling_nobody_gets_less_than_a_lower_player_paid_from_a_prize_they_could_have_won(event):
     standings, prizes = event  # prize lists never rise down the places/ranks
-    r = split_prizes(standings, prizes, PrizeOptions(method=method))
+    r = split_prizes(standings, prizes, PrizeOptions(method="none"))
     rules = {p.category: p for p in prizes if isinstance(p, CategoryPrize)}
-    points = {s.participant_id: s.points for s in standings}
-
-    def could_have_won(x, ln):
-        if "category" not in ln.params:
-            return True
-        rule = rules[ln.params["category"]]
-        tied_eligible = [s for s in standings if s.points == x.points and rule.admits(s)]
-        return rule.admits(x) and (method == "none" or len(tied_eligible) == 1)
-
     for ln in r.lines:
         if "total" not in ln.params:
             continue
-        for y in ln.params["participants"]:
-            for x in standings:
-                if x.points > points[y] and could_have_won(x, ln):
-                    assert r.money_of(x.participant_id) >= r.money_of(y)
+        could_win = rules[ln.params["category"]].admits if "category" in ln.params else lambda s: True
+        (y,) = ln.params["participants"]
+        for x in standings[: [s.participant_id for s in standings].index(y)]:
+            if could_win(x):
+                assert r.money_of(x.participant_id) >= r.money_of(y)
+
+
+def test_tied_pair_eligible_for_a_category_pool_vs_us32b3():
+    standings = [S("A", 4, rating=1700), S("B", 4, rating=1750), S("C", 3)]
+    prizes = [PlacePrize(1, 30000), CategoryPrize("u1800", U1800, 1, 40000)]
+    # pool: U1800 400 / 2 = 200 beats places 300 / 2 = 150, so both take it; 1st place passes to C
+    assert money(split_prizes(standings, prizes), "ABC") == [20000, 20000, 30000]
+    # 32B3: each brings one prize, (300 + 400) / 2 = 350
+    us = split_prizes(standings, prizes, PrizeOptions(method="us-32b3"))
+    assert money(us, "ABC") == [35000, 35000, 0]
+    assert line(us, "us32b3_pooled").params["category_prizes"] == (("u1800", 1, 40000),)
 
 
 def test_tied_eligible_pair_keeps_places_worth_their_category_share_and_it_passes_down():
