@@ -133,9 +133,7 @@ def run(argv: list[str]) -> str:
     trace = _plain(standings.explain(args.player))
     row = next(r for r in result["rows"] if r.get("start_number") == args.player)
     if args.json:
-        return _dumps(
-            {"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace}
-        )
+        return _dumps({"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace})
     return format_explanation(row, result["criteria"], trace)
 
 
@@ -189,8 +187,7 @@ def format_table(result: dict[str, Any]) -> str:
 
     def render(line: list[str]) -> str:
         cells = [
-            cell.ljust(w) if i == 2 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            cell.ljust(w) if i == 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
         ]
         return "  ".join(cells).rstrip()
 
@@ -203,8 +200,7 @@ def format_table(result: dict[str, Any]) -> str:
 
 def format_explanation(row: dict[str, Any], criteria: list[str], trace: Any) -> str:
     lines = [
-        f"{row['name']} (start number {row['start_number']}): rank {row['rank']}, "
-        f"{fmt(row['points'])} points",
+        f"{row['name']} (start number {row['start_number']}): rank {row['rank']}, {fmt(row['points'])} points",
         "",
     ]
     traces = trace

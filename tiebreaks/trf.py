@@ -27,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 
@@ -98,6 +99,8 @@ RECORD_ORDER = (
 _ORDER_INDEX = {tag: i for i, tag in enumerate(RECORD_ORDER)}
 _MODELLED = frozenset({"001", "012", "042", "052", "062", "072", "082", "142", "162", "192",
                        "202", "212", "013", "310", "362", "240", "XXR"})  # fmt: skip
+#: one parsed 001 record: line number, fields, points column and the list of RoundEntry
+_Player = dict[str, Any]
 RATING_METHODS = ("FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER")
 
 
@@ -209,9 +212,7 @@ def _write_scoring(tag: str, scoring: Scoring) -> str:
         pairs.append(("P", scoring.pab))
     if scoring.unknown is not None:
         pairs.append(("X", scoring.unknown))
-    return (
-        tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
-    )
+    return tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
 
 
 def _points_of(code: str, scoring: Scoring) -> Fraction:
@@ -292,7 +293,7 @@ def read_trf(data: bytes | str) -> Tournament:
     player_lines = by_tag.get("001", [])
     if not player_lines:
         raise TRFError(None, "no player records (001) in the file")
-    parsed: dict[int, dict] = {}
+    parsed: dict[int, _Player] = {}
     for n, line in player_lines:
         player = _parse_player(n, line)
         number = player["start_number"]
@@ -373,7 +374,7 @@ def read_trf(data: bytes | str) -> Tournament:
     )
 
 
-def _parse_player(n: int, line: str) -> dict:
+def _parse_player(n: int, line: str) -> _Player:
     number = _int_field(line[4:8], n, "start number")
     if not number:
         raise TRFError(n, "player record without a start number (columns 5-8)")
@@ -440,7 +441,7 @@ def _parse_player(n: int, line: str) -> dict:
     }
 
 
-def _apply_240(records: list[tuple[int, str]], parsed: dict[int, dict]) -> None:
+def _apply_240(records: list[tuple[int, str]], parsed: dict[int, _Player]) -> None:
     """240 byes (§7.3): add the bye where the 001 record lacks it; reject a contradiction."""
     for n, line in records:
         kind = (line[4:5].strip() or "Z").upper()
@@ -467,7 +468,7 @@ def _apply_240(records: list[tuple[int, str]], parsed: dict[int, dict]) -> None:
             rounds[rnd - 1] = RoundEntry(kind)
 
 
-def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> None:
+def _check_pairings(parsed: dict[int, _Player], announced_rounds: int | None) -> None:
     """Reciprocal pairings, opposite colours, complementary codes, one U per round (§4)."""
     pab_in_round: dict[int, int] = {}
     for number, player in sorted(parsed.items()):
@@ -491,15 +492,12 @@ def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> No
                 continue
             opp = entry.opponent
             if opp not in parsed:
-                raise TRFError(
-                    n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record"
-                )
+                raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
             opp_rounds = parsed[opp]["rounds"]
             if len(opp_rounds) < rnd:
                 raise TRFError(
                     n,
-                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
-                    f"record has no round {rnd}",
+                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s record has no round {rnd}",
                 )
             back = opp_rounds[rnd - 1]
             if back.opponent != number:
@@ -524,7 +522,7 @@ def _check_pairings(parsed: dict[int, dict], announced_rounds: int | None) -> No
                 raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
 
 
-def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
+def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:
     """No record 162: find the first scoring system that explains every points column (§5)."""
     equations = []
     for player in parsed.values():
@@ -542,10 +540,7 @@ def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
                     value = {"W": win, "D": draw, "L": loss, "A": Fraction(0)}
                     value["P"] = value[pab_choice]
                     value["X"] = draw
-                    if all(
-                        sum(value[k] * c for k, c in counts.items()) == points
-                        for counts, points, _ in equations
-                    ):
+                    if all(sum(value[k] * c for k, c in counts.items()) == points for counts, points, _ in equations):
                         return Scoring(
                             win=win,
                             draw=draw,
@@ -566,7 +561,7 @@ def _infer_scoring(parsed: dict[int, dict]) -> Scoring:
     raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
 
 
-def _last_round_played(parsed: dict[int, dict]) -> int:
+def _last_round_played(parsed: dict[int, _Player]) -> int:
     last = 0
     for player in parsed.values():
         for rnd, entry in enumerate(player["rounds"], start=1):
@@ -715,7 +710,5 @@ def apply_national_ratings(tournament: Tournament) -> Tournament:
             return max(known) if method == "HBFN" else min(known)
         return None  # OTHER: the checker yields no rating
 
-    participants = [
-        replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants
-    ]
+    participants = [replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants]
     return replace(tournament, participants=participants)

@@ -32,8 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 BENCH = SHARED / "bench"
 CRITERIA = (
-    "PTS,DE,BH,BH/C1,BH/C2,BH/M1,BH/M2,SB,SB/C1,PS,PS/C1,WIN,WON,BPG,BWG,REP,KS,ARO,ARO/C1,TPR,"
-    "PTP,APRO,APPO,AOB,STD,FB"
+    "PTS,DE,BH,BH/C1,BH/C2,BH/M1,BH/M2,SB,SB/C1,PS,PS/C1,WIN,WON,BPG,BWG,REP,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,AOB,STD,FB"
 )
 ROUNDS = {100: 9, 500: 10, 1000: 11, 2000: 11}
 
@@ -131,9 +130,7 @@ def main() -> int:
         cells += [f"{ours_m:.0f}", *(f"{row[peer][1]:.0f}" for peer in peers)]
         print("| " + " | ".join(cells) + " |")
     if 1000 in results and 2000 in results:
-        growth = ", ".join(
-            f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000]
-        )
+        growth = ", ".join(f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000])
         print(f"\nGrowth 2000 / 1000 players (time): {growth} (linear would be 2.0, quadratic 4.0)")
     return 0
 

@@ -105,9 +105,7 @@ def test_players_still_tied_share_the_rank_number():
 
 def test_without_a_list_in_the_file_the_recommended_swiss_list_is_used(tmp_path):
     path = tmp_path / "no-list.trf"
-    path.write_text(
-        "\n".join(line for line in EXAMPLE.read_text().splitlines() if not line.startswith("202"))
-    )
+    path.write_text("\n".join(line for line in EXAMPLE.read_text().splitlines() if not line.startswith("202")))
     out = standings_json(path)
     # spec §13, Swiss of 5-7 rounds: BH/C1, BH, SB
     assert [c for c in out["criteria"] if c != "PTS"] == ["BH/C1", "BH", "SB"]

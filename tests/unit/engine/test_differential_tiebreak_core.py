@@ -93,9 +93,7 @@ def random_swiss(seed: int) -> Tournament:
             else:
                 expected = 1 / (1 + 10 ** ((rating(black) - rating(white)) / 400))
                 x = rng.random()
-                codes = (
-                    ("1", "0") if x < expected - 0.15 else ("=", "=") if x < expected + 0.15 else ("0", "1")
-                )
+                codes = ("1", "0") if x < expected - 0.15 else ("=", "=") if x < expected + 0.15 else ("0", "1")
             for player, opponent, colour, code in (
                 (white, black, "w", codes[0]),
                 (black, white, "b", codes[1]),
@@ -158,9 +156,7 @@ def divergence(t: Tournament, criterion: str, p: int, ours, theirs, context: dic
     if criterion == "KS" and any(c in FORFEITS for c in own):
         return "KS counts forfeit results against the scheduled opponent (tiebreak-rules §4.15)"
     if criterion == "FB" and any(c in FORFEITS for c in own):
-        return (
-            "FB forfeit dummies are capped by the opponent's FB-adjusted score (tiebreak-rules §4.13, §6.4)"
-        )
+        return "FB forfeit dummies are capped by the opponent's FB-adjusted score (tiebreak-rules §4.13, §6.4)"
     if criterion == "FB" and any(
         t.participants[q - 1].rounds[t.total_rounds - 1].code in FORFEITS
         for q in (e.opponent for e in t.participants[p - 1].rounds if e.opponent)
@@ -234,9 +230,9 @@ def test_engine_agrees_with_tiebreak_core(seed):
         # game for DE in a Swiss, so the pair has not met and 6.3 applies (FIDE's checker agrees).
         points = {r["start_number"]: r["points"] for r in our_rows_ordered}
         tied = [p for p in points if points[p] == points[group[0]]]
-        assert any(
-            e.code in FORFEITS and e.opponent in tied for p in tied for e in t.participants[p - 1].rounds
-        ), f"seed {seed}: final order differs for the players tied at rank {rank}: {group}"
+        assert any(e.code in FORFEITS and e.opponent in tied for p in tied for e in t.participants[p - 1].rounds), (
+            f"seed {seed}: final order differs for the players tied at rank {rank}: {group}"
+        )
 
 
 def test_the_generator_makes_the_situations_we_need():
