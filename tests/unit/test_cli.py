@@ -252,3 +252,17 @@ def test_a_team_file_gives_a_clear_message_until_team_ranking_exists(tmp_path):
 
 def test_an_empty_criteria_list():
     assert_one_line_error(run("standings", EXAMPLE, "--criteria", " , "), "criteria")
+
+
+def test_the_command_line_does_not_load_django():
+    # the benchmark times the whole process: startup must stay cheap
+    code = (
+        "import sys, io, contextlib\n"
+        "from tiebreaks.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = main(['standings', {str(EXAMPLE)!r}, '--json'])\n"
+        "heavy = ('django', 'leagues', 'config', 'rest_framework')\n"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "0 []", result.stderr
