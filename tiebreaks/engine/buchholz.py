@@ -111,10 +111,14 @@ def _aob_parts(ctx: Context, crit: Criterion) -> tuple[list[int | None], int, li
     source = Criterion("FB") if crit.fore else Criterion("BH")
     bh = ctx.memo(("bh-values", source), lambda: compute_buchholz(ctx, source))
     ct = ctx.ct
-    opponents = [
-        [o for kind, o in zip(kinds, opps, strict=True) if kind in GAME_KINDS]
-        for kinds, opps in zip(ct.kinds, ct.opps, strict=True)
-    ]
+
+    def otb_opponents() -> list[list[int]]:
+        return [
+            [o for kind, o in zip(kinds, opps, strict=True) if kind in GAME_KINDS]
+            for kinds, opps in zip(ct.kinds, ct.opps, strict=True)
+        ]
+
+    opponents: list[list[int]] = ctx.memo("otb-opponents", otb_opponents)
     return bh.nums, bh.den, opponents
 
 
@@ -136,7 +140,7 @@ def compute_aob(ctx: Context, crit: Criterion) -> Computed:
 def explain_aob(ctx: Context, crit: Criterion, i: int) -> Trace:
     bh_nums, den, opponents = _aob_parts(ctx, crit)
     ct = ctx.ct
-    value = compute_aob(ctx, crit).nums[i]
+    value = ctx.memo(("computed", crit.code), lambda: compute_aob(ctx, crit)).nums[i]
     elements = []
     r_of = [r for r, kind in enumerate(ct.kinds[i]) if kind in GAME_KINDS]
     for r, o in zip(r_of, opponents[i], strict=True):

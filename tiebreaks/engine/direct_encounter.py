@@ -134,7 +134,7 @@ def explain_direct_encounter(
             sn,
             crit.code,
             Fraction(value or 0),
-            reason=R.DIRECT_ENCOUNTER_SEPARATED_NONE,
+            reason=R.DIRECT_ENCOUNTER_NOT_TIED,
             details={"group": [sn]},
         )
     meetings = _meetings(ctx, crit)
@@ -165,8 +165,9 @@ def explain_direct_encounter(
         Fraction(value or 0),
         tuple(elements),
         total,
-        reason=None if all_met else R.DIRECT_ENCOUNTER_NOT_ALL_MET,
+        reason=R.DIRECT_ENCOUNTER_SEPARATED_NONE if not value else None,
         details={
+            "all_met": all_met,  # False: 6.3 (ranked only where no missing game could change it)
             "group": sorted(ct.start_numbers[p] for p in group),
             "mutual_score": total,
             "place": value or 0,

@@ -12,6 +12,7 @@ import gc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from . import reasons as R
@@ -269,7 +270,7 @@ def _compute_standings(
     for crit in crits:
         if crit.name == "DE" or crit.code in computed:
             continue
-        result = SCALAR_CRITERIA[crit.name][0](ctx, crit)
+        result: Computed = ctx.memo(("computed", crit.code), partial(SCALAR_CRITERIA[crit.name][0], ctx, crit))
         computed[crit.code] = result
         if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
             notes.append(

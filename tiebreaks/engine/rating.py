@@ -30,6 +30,11 @@ from .fide_tables import DP_BY_PERCENT, EXPECTED_BY_DIFF
 def _ratings(ctx: Context, crit: Criterion) -> list[int] | None:
     """Every participant's rating, or None when an unrated one has no announced rating."""
     fallback = crit.unrated_rating if crit.unrated_rating is not None else ctx.unrated_rating
+    result: list[int] | None = ctx.memo(("ratings", fallback), lambda: _all_ratings(ctx, fallback))
+    return result
+
+
+def _all_ratings(ctx: Context, fallback: int | None) -> list[int] | None:
     out: list[int] = []
     for r in ctx.ct.ratings:
         if r is None:
@@ -169,7 +174,7 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
     ratings = _ratings(ctx, crit)
     if ratings is None:
         return Trace(sn, crit.code, None, reason=R.UNDEFINED_UNRATED_PLAYERS)
-    value = compute_rating(ctx, crit).nums[i]
+    value = ctx.memo(("computed", crit.code), lambda: compute_rating(ctx, crit)).nums[i]
     if crit.name == "RTNG":
         v = Fraction(ratings[i])
         return Trace(sn, crit.code, v, (TraceElement(None, None, False, v, v, R.OWN_RATING, "10.6"),), v)

@@ -72,6 +72,7 @@ DIRECT_ENCOUNTER_NOT_ALL_MET = "direct_encounter_not_all_met"
 DIRECT_ENCOUNTER_SEPARATED_NONE = "direct_encounter_separated_none"  # DE separated nobody in this group (6)
 # DE: points scored against the other tied participants (6.1)
 DIRECT_ENCOUNTER_MUTUAL_SCORE = "direct_encounter_mutual_score"
+DIRECT_ENCOUNTER_NOT_TIED = "direct_encounter_not_tied"  # DE applies only inside a tied group; not tied here
 PTS_IGNORED = "pts_ignored"  # PTS given in the criteria list: it is always the primary score
 
 ALL_REASONS: frozenset[str] = frozenset(
