@@ -69,6 +69,11 @@ class Context:
     def fore(self) -> Context:
         """The same tournament with every final-round paired game set to a draw (FB, 8.3)."""
         if self._fore is None:
+            total = self.tournament.total_rounds
+            if total and self.ct.k < total:
+                # the final round is not paired yet: FB equals BH (8.3; FIDE's checker agrees)
+                self._fore = self
+                return self
             f = Context.__new__(Context)
             f.tournament = self.tournament
             f.rules = self.rules

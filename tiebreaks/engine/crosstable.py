@@ -24,12 +24,13 @@ GAME_KINDS = frozenset({PLAYED, UNKNOWN})  # over the board
 FORFEIT_KINDS = frozenset({FORFEIT_WIN, FORFEIT_LOSS})
 REQUESTED_BYE_KINDS = frozenset({HPB, ZPB, ABSENT})  # 16.1.1 (with absences, note to 16.1.1)
 VUR_KINDS = frozenset({HPB, ZPB, ABSENT, FORFEIT_LOSS})  # 16.1.2
+_BYES = frozenset({PAB, FPB, HPB, ZPB})  # codes that mean "not paired" even with an opponent number
 
 
 class Crosstable:
     """Integer view of a :class:`~tiebreaks.engine.model.Tournament` (see module docstring)."""
 
-    def __init__(self, tournament: Tournament, *, fore: bool = False) -> None:
+    def __init__(self, tournament: Tournament) -> None:
         participants = tournament.participants
         self.tournament = tournament
         self.n_players = len(participants)
@@ -46,7 +47,7 @@ class Crosstable:
             k = max((len(p.rounds) for p in participants), default=0)
         self.k = k
         self.round_robin = bool(tournament.round_robin)
-        self.fore = fore
+        self.fore = False
 
         s = tournament.scoring
         values = [s.win, s.draw, s.loss, s.absence, s.pab_points, s.unknown_points]
@@ -70,6 +71,7 @@ class Crosstable:
         halves: list[list[int]] = []  # 1/½/0 scale in halves, for games (Art. 10): 2, 1, 0
         absent = classify[(" ", False)]
         last = k - 1
+        paired_last: list[int] = []
         for p in participants:
             pk: list[int] = []
             po: list[int] = []
@@ -101,9 +103,9 @@ class Crosstable:
                     kind, v, h, _ = absent
                     o = -1
                     is_black = False
-                if fore and r == last and o >= 0:
-                    # Fore Buchholz (8.3): every game paired for the final round is a draw
-                    kind, v, h = PLAYED, self.D, 1
+                if r == last:
+                    # paired for the final round, whatever the result (also a game not played yet)
+                    paired_last.append(index.get(e.opponent or 0, -1) if r < len(rounds) and kind not in _BYES else -1)
                 pk.append(kind)
                 po.append(o)
                 pp.append(v)
@@ -115,6 +117,8 @@ class Crosstable:
             black.append(pb)
             halves.append(ph)
         self.kinds = kinds
+        #: scheduled opponent in the last computed round (-1: none), even if no result is known yet
+        self.paired_last = paired_last
         self.opps = opps
         self.pts = pts
         self.black = black
@@ -163,13 +167,15 @@ class Crosstable:
         if last < 0:
             return other
         D = self.D
-        kinds, pts, halves = list(self.kinds), list(self.pts), list(self.halves)
-        for i, opps in enumerate(self.opps):
-            if opps[last] >= 0:
+        kinds, opps, pts = list(self.kinds), list(self.opps), list(self.pts)
+        halves = list(self.halves)
+        for i, o in enumerate(self.paired_last):
+            if o >= 0:
                 kinds[i] = kinds[i][:last] + [PLAYED]
+                opps[i] = opps[i][:last] + [o]
                 pts[i] = pts[i][:last] + [D]
                 halves[i] = halves[i][:last] + [1]
-        other.kinds, other.pts, other.halves = kinds, pts, halves
+        other.kinds, other.opps, other.pts, other.halves = kinds, opps, pts, halves
         other.score = [sum(pp) for pp in pts]
         return other
 
