@@ -18,6 +18,7 @@ for their own performance.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from . import reasons as R
 from .context import Computed, Context
@@ -81,7 +82,12 @@ def _tpr(opp_ratings: list[int], halves: int) -> int | None:
 
 
 _OFFSET = 5000  # ratings are below 5000: a difference table over +-10000 needs no clipping test
-_EXPECTED_WIDE = tuple(EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1))
+
+
+@lru_cache(maxsize=1)
+def _expected_wide() -> tuple[int, ...]:
+    """Table 8.1(b) indexed by ``difference + 2 x _OFFSET`` (built on first use)."""
+    return tuple(EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1))
 
 
 def _ptp(opp_ratings: list[int], halves: int) -> int | None:
@@ -93,7 +99,7 @@ def _ptp(opp_ratings: list[int], halves: int) -> int | None:
     if max(opp_ratings) >= _OFFSET or min(opp_ratings) < 0:
         table, base = EXPECTED_BY_DIFF, None
     else:
-        table, base = _EXPECTED_WIDE, 2 * _OFFSET
+        table, base = _expected_wide(), 2 * _OFFSET
     shifted = [base - r for r in opp_ratings] if base is not None else opp_ratings
 
     def expected(rating: int) -> int:
