@@ -174,7 +174,7 @@ class Team(models.Model):
     """A club's team in a team event, e.g. "Oslo SK 2"."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams", verbose_name=_("event"))
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="teams", verbose_name=_("club"))
+    club = models.ForeignKey(Club, on_delete=models.RESTRICT, related_name="teams", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
 
     class Meta:
@@ -191,7 +191,7 @@ class TeamMember(models.Model):
     """The roster: a team's players in board order."""
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members", verbose_name=_("team"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, verbose_name=_("player"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, verbose_name=_("player"))
     board_order = models.PositiveSmallIntegerField(_("board order"))
 
     class Meta:
@@ -209,7 +209,7 @@ class Entry(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries", verbose_name=_("event"))
     start_number = models.PositiveSmallIntegerField(_("start number"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("player"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, verbose_name=_("player"))
     team = models.OneToOneField(Team, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("team"))
     rating = models.PositiveSmallIntegerField(_("rating at start"), null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
@@ -266,8 +266,8 @@ class TeamMatch(models.Model):
         DISPUTED = "disputed", _("disputed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round"))
-    home = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("home"))
-    away = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="away_matches", verbose_name=_("away"))
+    home = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="home_matches", verbose_name=_("home"))
+    away = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="away_matches", verbose_name=_("away"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
 
     class Meta:
@@ -329,14 +329,14 @@ class Game(models.Model):
         TeamMatch, on_delete=models.CASCADE, null=True, blank=True, related_name="games", verbose_name=_("match")
     )
     board = models.PositiveSmallIntegerField(_("board"))
-    white = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    white = models.ForeignKey(Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
                               verbose_name=_("white"))
-    black = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    black = models.ForeignKey(Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
                               verbose_name=_("black"))
     # team events: the players at the board (entries are the teams)
-    white_player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    white_player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
                                      verbose_name=_("white player"))
-    black_player = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+    black_player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
                                      verbose_name=_("black player"))
     result = models.CharField(_("result"), max_length=8, choices=Result.choices, blank=True, default="")
     version = models.PositiveIntegerField(_("version"), default=0, help_text=_("Raised by every change of the result."))

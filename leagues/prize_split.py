@@ -30,6 +30,12 @@ category), whether or not that player took the money of that prize; they do not 
 one-money-prize rule. Players still tied after every tie-break need a drawing of lots
 (``PrizeOptions.lot_order``; without one the item is reported as undecided), or, if the event says
 so (``item_tie="shared"``), each of them receives the item as shared.
+
+Decisions where the sources are silent: a category share equal to the place share keeps the place;
+the 32B3 pool is maximised greedily (swap the lowest place brought for the best open category prize
+while that gains); shares shown in ``better_prize_taken``/``us32b3_*`` are rounded down; unrated
+players are never under a rating limit; ``born_after``/``born_before`` are strict. Team prizes (best
+club team) are the same call made on team standings.
 """
 
 from __future__ import annotations
@@ -255,10 +261,7 @@ class _Split:
         for p in prizes:
             if not isinstance(p.amount, int) or isinstance(p.amount, bool) or p.amount < 0:
                 raise ValueError(f"prize amounts are non-negative integers of minor units: {p!r}")
-        if (
-            len(self.places) != sum(isinstance(p, PlacePrize) for p in prizes)
-            or min(self.places, default=1) < 1
-        ):
+        if len(self.places) != sum(isinstance(p, PlacePrize) for p in prizes) or min(self.places, default=1) < 1:
             raise ValueError("place prizes need distinct places from 1")
         for p in prizes:
             if isinstance(p, CategoryPrize):
@@ -283,9 +286,7 @@ class _Split:
     def _cat_prizes(self, key, count) -> list[tuple[int, int]]:
         first = self.next_rank[key]
         prizes = self.cats[key]
-        return [
-            (r, prizes[r].amount) for r in range(first, first + count) if r in prizes and prizes[r].amount
-        ]
+        return [(r, prizes[r].amount) for r in range(first, first + count) if r in prizes and prizes[r].amount]
 
     def _place_amount(self, place) -> int:
         return self.places[place].amount if place in self.places else 0
@@ -343,9 +344,7 @@ class _Split:
         if not prizes:
             return
         code = "place_prize" if len(members) == 1 else "places_shared_pooled"
-        self._pay(
-            members, sum(a for _, a in prizes), code, {"places": (first, last), "prizes": tuple(prizes)}
-        )
+        self._pay(members, sum(a for _, a in prizes), code, {"places": (first, last), "prizes": tuple(prizes)})
         if self.options.method == "none":
             self._explain_money_tiebreak(members[0])
 
@@ -498,10 +497,7 @@ class _Split:
             return
         place_prizes = self._place_prizes(n_place)
         cat_prizes = tuple(
-            (key, r, a)
-            for key, members in brought.items()
-            if members
-            for r, a in self._cat_prizes(key, len(members))
+            (key, r, a) for key, members in brought.items() if members for r, a in self._cat_prizes(key, len(members))
         )
         params = {
             "places": (self.next_place, self.next_place + n_place - 1) if n_place else None,

@@ -24,7 +24,7 @@ def _enqueue(task, event_id: int) -> None:
     except Exception:  # noqa: BLE001 - broker errors vary by transport
         import logging
 
-        logging.getLogger(__name__).warning("broker unreachable; event %s left for the sweep", event_id)
+        logging.getLogger(__name__).warning("broker unreachable; event %s left for the sweep", event_id, exc_info=True)
 
 
 def result_record(

@@ -4,7 +4,7 @@ import logging
 
 from celery import shared_task
 
-from .recompute import LockBusy, standings_recompute_event, stale_event_ids
+from .recompute import LockBusy, stale_event_ids, standings_recompute_event
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         model = get_user_model()
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pw")
+    password = factory.django.Password("pw")
 
 
 class LeagueFactory(factory.django.DjangoModelFactory):

@@ -33,6 +33,7 @@ elif IN_CI:
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_BROKER_URL = ""
 CELERY_TASK_ALWAYS_EAGER = True
+WHITENOISE_AUTOREFRESH = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -18,7 +18,18 @@ from rest_framework.views import APIView
 from .. import selectors, services
 from ..errors import Conflict, ServiceError
 from ..models import (
-    Club, Entry, Event, Game, IdempotentRequest, League, Player, ResultChange, Round, Season, Team, TeamMatch,
+    Club,
+    Entry,
+    Event,
+    Game,
+    IdempotentRequest,
+    League,
+    Player,
+    ResultChange,
+    Round,
+    Season,
+    Team,
+    TeamMatch,
 )
 from . import serializers as s
 

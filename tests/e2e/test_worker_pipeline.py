@@ -1,5 +1,8 @@
 """End to end: a result recorded through the service reaches the standings page via a real worker."""
 
+import tempfile
+from pathlib import Path
+
 import pytest
 import redis
 
@@ -16,7 +19,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def worker(on_postgres):
     require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
     redis.Redis.from_url(TEST_BROKER).flushdb()
-    with celery_worker(TEST_BROKER) as process, broker_for_this_process(TEST_BROKER):
+    with celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-worker.log") as process, \
+            broker_for_this_process(TEST_BROKER):
         yield process
 
 

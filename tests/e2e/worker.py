@@ -34,12 +34,19 @@ def broker_for_this_process(url: str):
     """Make this test process send tasks to `url` instead of running them in-process."""
     old = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
     celery_app.conf.update(task_always_eager=False, broker_url=url)
-    celery_app.pool.force_close_all()
+    _reset_connections()
     try:
         yield
     finally:
         celery_app.conf.update(task_always_eager=old[0], broker_url=old[1])
-        celery_app.pool.force_close_all()
+        _reset_connections()
+
+
+def _reset_connections() -> None:
+    """Forget cached connections so the next send uses the current broker_url (kombu keeps the pools)."""
+    celery_app._pool = None
+    celery_app._producer_pool = None
+    celery_app.amqp._producer_pool = None
 
 
 @contextmanager

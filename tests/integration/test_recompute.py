@@ -4,7 +4,7 @@ import pytest
 
 from leagues import services
 from leagues.models import Event, Result, StandingsSnapshot
-from leagues.recompute import standings_recompute_event, stale_event_ids, store_snapshot
+from leagues.recompute import stale_event_ids, standings_recompute_event, store_snapshot
 from leagues.standings import compute_event_standings
 from tests.factories import organiser_of, swiss_event
 

@@ -19,8 +19,10 @@ def untranslated(po_text: str) -> list[str]:
         if "#, fuzzy" in block:
             missing.append(f"fuzzy: {msgid.group(1) if msgid else block[:60]}")
             continue
-        for match in re.finditer(r'^(msgstr(?:\[\d\])?) "(.*)"\n(?!")', block, re.M):
-            if match.group(2) == "":
+        lines = block.splitlines()
+        for index, line in enumerate(lines):
+            continued = index + 1 < len(lines) and lines[index + 1].startswith('"')
+            if re.match(r'msgstr(\[\d\])? ""$', line) and not continued:
                 missing.append(msgid.group(1) if msgid else block[:60])
     return missing
 

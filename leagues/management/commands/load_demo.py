@@ -9,8 +9,21 @@ from django.db import transaction
 
 from leagues import services
 from leagues.models import (
-    Club, ClubMembership, Entry, Event, Game, League, Player, Result, ResultChange, Role, Round, Season, Team,
-    TeamMatch, TeamMember,
+    Club,
+    ClubMembership,
+    Entry,
+    Event,
+    Game,
+    League,
+    Player,
+    Result,
+    ResultChange,
+    Role,
+    Round,
+    Season,
+    Team,
+    TeamMatch,
+    TeamMember,
 )
 from leagues.recompute import standings_recompute_event
 
@@ -34,6 +47,7 @@ class Command(BaseCommand):
         rng = random.Random(2026)
         with transaction.atomic():
             League.objects.filter(slug="demo-league").delete()
+            Player.objects.filter(clubs__slug__in=[slug for _, slug, _ in CLUBS]).delete()
             organiser, secretaries = self._users()
             league = League.objects.create(name="Nordic–Aegean Chess League", slug="demo-league")
             season = Season.objects.create(league=league, name="2026", slug="2026", starts_on=date(2026, 9, 1))
