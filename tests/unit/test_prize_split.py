@@ -358,9 +358,7 @@ def test_one_money_prize_per_player_and_sharers_get_the_same_share(event, method
     paid = [p for ln in paid_lines for p in ln.params["participants"]]
     assert len(paid) == len(set(paid))  # nobody is paid from two prizes
     for ln in paid_lines:
-        assert (
-            ln.params["share"] * len(ln.params["participants"]) + ln.params["remainder"] == ln.params["total"]
-        )
+        assert ln.params["share"] * len(ln.params["participants"]) + ln.params["remainder"] == ln.params["total"]
         for p in ln.params["participants"]:
             assert r.money_of(p) == ln.params["share"]
     assert r.total_paid == sum(ln.params["total"] - ln.params["remainder"] for ln in paid_lines)
