@@ -112,3 +112,16 @@ def test_checker_defect_b_corrections_give_the_spec_value_not_the_checkers(path:
         got = standings.row(int(correction["player"])).values[correction["criterion"]]
         assert got == Fraction(str(correction["spec"]))
         assert got != Fraction(str(correction["checker"]))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_every_explanation_agrees_with_its_value_and_adds_up(path: Path) -> None:
+    standings = _standings(_load(path))
+    for row in standings.rows:
+        traces = standings.explain(row.start_number)
+        assert traces["PTS"].value == row.points
+        for criterion, value in row.values.items():
+            trace = traces[criterion]
+            assert trace.value == value, (row.start_number, criterion)
+            if trace.total is not None:
+                assert sum(trace.terms(), Fraction(0)) == trace.total, (row.start_number, criterion)

@@ -128,6 +128,14 @@ def known_names() -> frozenset[str]:
     return frozenset(_CATALOGUE)
 
 
+def add_name(name: str, modifiers: frozenset[str], higher_is_better: bool, article: str) -> None:
+    """Make a criterion name parseable (e.g. US Chess ``MM``, ``SOLK``, ``CUM``); see
+    :func:`tiebreaks.engine.registry.register_criterion`, which also installs its functions."""
+    if name in _CATALOGUE:
+        raise ValueError(f"criterion {name} already exists")
+    _CATALOGUE[name.upper()] = (frozenset(modifiers), higher_is_better, article)
+
+
 def parse_criterion(code: str) -> Criterion:
     """Parse one MTB26 descriptor; raise UnknownCriterion with a one-line message if invalid."""
     if not isinstance(code, str) or not code.strip():

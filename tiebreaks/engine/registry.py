@@ -1,10 +1,16 @@
-"""Criterion name -> the functions that compute and explain it (one module per family)."""
+"""Criterion name -> the functions that compute and explain it (one module per family).
+
+A new rule set (``us-chess``, ``chess-caddy``...) adds its own criteria with
+:func:`register_criterion` and lists them in its :class:`~tiebreaks.engine.rules.RuleSet`
+``criteria``; criteria of other rule sets are refused for it (CriterionNotAllowed).
+"""
 
 from __future__ import annotations
 
 from .buchholz import compute_aob, compute_buchholz, explain_aob, explain_buchholz
 from .context import ComputeFn, ExplainFn
 from .counts import compute_count, explain_count
+from .criteria import add_name
 from .koya import compute_koya, explain_koya
 from .progressive import compute_progressive, explain_progressive
 from .rating import compute_rating, explain_rating
@@ -22,6 +28,36 @@ SCALAR_CRITERIA: dict[str, tuple[ComputeFn, ExplainFn]] = {
 }
 
 #: criteria whose values are whole numbers (printed without decimals)
-INTEGER_CRITERIA = frozenset(
-    {"WIN", "WON", "BPG", "BWG", "REP", "TPN", "DE", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"}
-)
+INTEGER_CRITERIA: set[str] = {
+    "WIN",
+    "WON",
+    "BPG",
+    "BWG",
+    "REP",
+    "TPN",
+    "DE",
+    "ARO",
+    "TPR",
+    "PTP",
+    "APRO",
+    "APPO",
+    "RTNG",
+}
+
+
+def register_criterion(
+    name: str,
+    compute: ComputeFn,
+    explain: ExplainFn,
+    *,
+    modifiers: frozenset[str] = frozenset(),
+    higher_is_better: bool = True,
+    article: str = "",
+    integer: bool = False,
+) -> None:
+    """Add a scalar criterion: its MTB26-style name, modifiers it accepts (``C``, ``M``, ``P``...),
+    its sort direction, its rule reference, and the functions that compute and explain it."""
+    add_name(name, modifiers, higher_is_better, article)
+    SCALAR_CRITERIA[name] = (compute, explain)
+    if integer:
+        INTEGER_CRITERIA.add(name)

@@ -71,3 +71,36 @@ def test_a_criterion_missing_from_the_rule_set_is_not_allowed(fide_2023: str) ->
 
     with pytest.raises(CriterionNotAllowed, match="STD"):
         compute_standings(parse_trf(T9_TRF), ["STD"], rules=fide_2023)
+
+
+def test_a_new_rule_set_adds_its_own_criterion_as_data_plus_one_function() -> None:
+    from tiebreaks.engine import CriterionNotAllowed, registry
+    from tiebreaks.engine import criteria as criteria_module
+    from tiebreaks.engine.context import Computed, Context
+    from tiebreaks.engine.criteria import Criterion
+    from tiebreaks.engine.explain import Trace
+
+    def compute_losses(ctx: Context, crit: Criterion) -> Computed:
+        ct = ctx.ct
+        return Computed([sum(1 for p in pts if p == ct.L) for pts in ct.pts], 1)
+
+    def explain_losses(ctx: Context, crit: Criterion, i: int) -> Trace:
+        value = F(compute_losses(ctx, crit).nums[i] or 0)
+        return Trace(ctx.ct.start_numbers[i], crit.code, value, total=value)
+
+    registry.register_criterion("TESTLOSSES", compute_losses, explain_losses, higher_is_better=False, integer=True)
+    RULE_SETS["test-club"] = dataclasses.replace(FIDE_2026, name="test-club", criteria=frozenset({"TESTLOSSES"}))
+    try:
+        standings = compute_standings(parse_trf(T9_TRF), ["TESTLOSSES"], rules="test-club")
+        # rounds with the loss points: P1 one loss; P2 none; P6 two losses, a ZPB and a forfeit loss
+        assert [standings.row(s).values["TESTLOSSES"] for s in (1, 2, 6)] == [F(1), F(0), F(4)]
+        assert standings.to_dict()["rows"][0]["values"]["TESTLOSSES"] in (0, 1)
+        with pytest.raises(CriterionNotAllowed):  # FIDE criteria are not part of that rule set
+            compute_standings(parse_trf(T9_TRF), ["BH"], rules="test-club")
+        with pytest.raises(CriterionNotAllowed):  # and the new one is not part of fide-2026
+            compute_standings(parse_trf(T9_TRF), ["TESTLOSSES"])
+    finally:
+        RULE_SETS.pop("test-club")
+        registry.SCALAR_CRITERIA.pop("TESTLOSSES")
+        registry.INTEGER_CRITERIA.discard("TESTLOSSES")
+        criteria_module._CATALOGUE.pop("TESTLOSSES")
