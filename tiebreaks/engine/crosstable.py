@@ -70,52 +70,38 @@ class Crosstable:
         black: list[list[bool]] = []
         halves: list[list[int]] = []  # 1/½/0 scale in halves, for games (Art. 10): 2, 1, 0
         absent = classify[(" ", False)]
-        last = k - 1
         paired_last: list[int] = []
+        get_class = classify.get
         for p in participants:
-            pk: list[int] = []
-            po: list[int] = []
-            pp: list[int] = []
-            pb: list[bool] = []
-            ph: list[int] = []
-            rounds = p.rounds
-            for r in range(k):
-                if r < len(rounds):
-                    e = rounds[r]
-                    opp_sn = e.opponent
-                    if opp_sn:
-                        o = index.get(opp_sn, -1)
-                        if o < 0:
-                            raise EngineError(
-                                f"participant {p.start_number}, round {r + 1}: opponent {opp_sn} does not exist"
-                            )
-                    else:
-                        o = -1
-                    key = (e.code, o >= 0)
-                    cls = classify.get(key)
-                    if cls is None:  # unusual spelling: normalise; unknown codes read as blank
-                        cls = classify.get(((e.code or " ").strip().upper() or " ", o >= 0), absent)
-                    kind, v, h, keeps_opponent = cls
-                    if not keeps_opponent:
-                        o = -1
-                    is_black = e.colour == "b" or e.colour == "B"
-                else:
-                    kind, v, h, _ = absent
-                    o = -1
-                    is_black = False
-                if r == last:
-                    # paired for the final round, whatever the result (also a game not played yet)
-                    paired_last.append(index.get(e.opponent or 0, -1) if r < len(rounds) and kind not in _BYES else -1)
-                pk.append(kind)
-                po.append(o)
-                pp.append(v)
-                pb.append(is_black)
-                ph.append(h)
-            kinds.append(pk)
-            opps.append(po)
-            pts.append(pp)
-            black.append(pb)
-            halves.append(ph)
+            entries = p.rounds[:k]
+            try:
+                raw = [index[e.opponent] if e.opponent else -1 for e in entries]
+            except KeyError:
+                bad = next(r for r, e in enumerate(entries) if e.opponent and e.opponent not in index)
+                raise EngineError(
+                    f"participant {p.start_number}, round {bad + 1}: opponent {entries[bad].opponent} does not exist"
+                ) from None
+            classes = [get_class((e.code, o >= 0)) for e, o in zip(entries, raw, strict=True)]
+            if None in classes:  # unusual spelling: normalise; unknown codes read as blank
+                classes = [
+                    c if c is not None else get_class(((e.code or " ").strip().upper() or " ", o >= 0), absent)
+                    for c, e, o in zip(classes, entries, raw, strict=True)
+                ]
+            if len(entries) < k:  # a right-trimmed line: the missing rounds are absences
+                classes += [absent] * (k - len(entries))
+                raw += [-1] * (k - len(entries))
+            kinds.append([c[0] for c in classes])  # type: ignore[index]
+            pts.append([c[1] for c in classes])  # type: ignore[index]
+            halves.append([c[2] for c in classes])  # type: ignore[index]
+            opps.append([o if c[3] else -1 for o, c in zip(raw, classes, strict=True)])  # type: ignore[index]
+            colours = [e.colour == "b" or e.colour == "B" for e in entries]
+            if len(colours) < k:
+                colours += [False] * (k - len(colours))
+            black.append(colours)
+            if k:
+                # paired for the final round, whatever the result (also a game not played yet)
+                last_class = classes[k - 1]
+                paired_last.append(raw[k - 1] if last_class[0] not in _BYES else -1)  # type: ignore[index]
         self.kinds = kinds
         #: scheduled opponent in the last computed round (-1: none), even if no result is known yet
         self.paired_last = paired_last
