@@ -7,7 +7,8 @@
    Article 6 again on their own subgroup (6.2).
 3. Not all met (Swiss, 6.3): a member is ranked first only if nobody could catch them whatever
    the missing games' results: ``m(c) + L x missing(c) > m(q) + W x missing(q)`` for every
-   other q; then the same for the rest (Article 6 re-applied to the remaining members).
+   other q; then the same test for second place among the rest, and so on; when the test
+   fails, Article 6 is applied again to the remaining (smaller) set.
 
 The value reported per participant follows FIDE's checker: the place inside the tied group
 (1, 2, ...; equal = still tied; lower is better), or 0 when DE separated nobody in the group.
@@ -100,15 +101,26 @@ def order_group(ctx: Context, crit: Criterion, group: list[int]) -> list[list[in
         return out
     scale = den // ct.unit
     W, L = ct.W * scale, ct.L * scale
-    # 6.3: c is first if its worst case beats every other member's best case
-    best = sorted(((m[q] + W * missing[q], q) for q in group), reverse=True)
-    for c in group:
-        low_c = m[c] + L * missing[c]
-        rival = best[0] if best[0][1] != c else best[1]
-        if low_c > rival[0]:
-            rest = [p for p in group if p != c]
-            return [[c], *order_group(ctx, crit, rest)]
-    return [group]
+    # 6.3: c is first if its worst case beats every other member's best case (the missing games
+    # lost by c, won by the others); then the same test for second place among the rest, ...
+    ranked: list[list[int]] = []
+    rest = list(group)
+    while len(rest) > 1:
+        best = sorted(((m[q] + W * missing[q], q) for q in rest), reverse=True)
+        first = None
+        for c in rest:
+            rival = best[0] if best[0][1] != c else best[1]
+            if m[c] + L * missing[c] > rival[0]:
+                first = c
+                break
+        if first is None:
+            break
+        ranked.append([first])
+        rest = [p for p in rest if p != first]
+    if not ranked:
+        return [group]
+    # when the test fails, Article 6 is applied again to the participants still unranked
+    return ranked + (order_group(ctx, crit, rest) if len(rest) > 1 else [rest] if rest else [])
 
 
 def places(subgroups: list[list[int]]) -> dict[int, int]:

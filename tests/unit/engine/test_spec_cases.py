@@ -434,3 +434,20 @@ def test_t9_opponent_adjusted_score_is_explained_round_by_round() -> None:
     assert [(a.round, a.reason, a.article, a.awarded, a.counted) for a in vs_six.adjustments] == [
         (4, "requested_bye_counts_as_draw", "16.3", F(0), F(1, 2))
     ]
+
+
+def test_de_second_place_is_tested_with_the_groups_mutual_scores() -> None:
+    """Spec §4.2 rule 3: after the first place, "the same test for second place among the rest";
+    only when the test fails is Article 6 applied again to the remaining participants."""
+    b = TournamentBuilder(5)
+    b.game(1, "A", "C", "1")
+    b.game(1, "B", "D", "1")
+    b.game(2, "A", "D", "1")
+    b.game(2, "B", "C", "=")
+    b.game(3, "A", "B", "=")  # C and D never meet
+    for p in "ABCD":
+        b.fill(p, "3")
+    standings = compute_standings(b.tournament(), ["DE"])
+    # mutual scores A 2.5, B 2, C 0.5, D 0; C and D each miss one game (against each other)
+    assert {p: standings.row(b.sn(p)).values["DE"] for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
+    assert {p: standings.row(b.sn(p)).rank for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
