@@ -451,3 +451,19 @@ def test_de_second_place_is_tested_with_the_groups_mutual_scores() -> None:
     # mutual scores A 2.5, B 2, C 0.5, D 0; C and D each miss one game (against each other)
     assert {p: standings.row(b.sn(p)).values["DE"] for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
     assert {p: standings.row(b.sn(p)).rank for p in "ABCD"} == {"A": 1, "B": 2, "C": 3, "D": 3}
+
+
+def test_de_repeated_meetings_count_as_their_average_not_their_sum() -> None:
+    """6.1.2 (spec §4.2; FIDE's checker mishandles this, defect C): A and B met twice and won
+    one each, so each gets ½ (not 1) against the other; C beat A and lost to B."""
+    b = TournamentBuilder(5)
+    b.game(1, "A", "B", "1")
+    b.game(2, "B", "A", "1")
+    b.game(3, "C", "A", "1")
+    b.game(4, "B", "C", "1")
+    for p in "ABC":
+        b.fill(p, "3")
+    standings = compute_standings(b.tournament(), ["DE"])
+    # mutual scores: B ½ + 1 = 1.5, C 1 + 0 = 1, A ½ + 0 = 0.5 (with sums A and C would tie on 1)
+    assert {p: standings.row(b.sn(p)).values["DE"] for p in "ABC"} == {"B": 1, "C": 2, "A": 3}
+    assert standings.explain(b.sn("A"))["DE"].total == F(1, 2)
