@@ -85,7 +85,7 @@ class Standings:
         rows: list[Row],
         notes: list[Note],
         ctx: Context,
-        stage_groups: list[list[int]],
+        stage_groups: list[list[list[int]]],
         de_groups: dict[str, dict[int, list[int]]],
         de_values: dict[str, dict[int, int]],
     ) -> None:
@@ -95,7 +95,8 @@ class Standings:
         self.rows = rows
         self.notes = notes
         self._ctx = ctx
-        self._stage_groups = stage_groups  # per stage (0 = points): group id per participant index
+        self._stage_groups = stage_groups  # per stage (0 = points): the tied groups after it
+        self._stage_ids: dict[int, list[int]] = {}
         self._de_groups = de_groups
         self._de_values = de_values
         self._by_sn = {row.start_number: row for row in rows}
@@ -149,13 +150,19 @@ class Standings:
         ct = self._ctx.ct
         ia, ib = ct.index[a], ct.index[b]
         ra, rb = self._by_sn[a], self._by_sn[b]
-        if self._stage_groups[0][ia] != self._stage_groups[0][ib]:
+        if self._group_ids(0)[ia] != self._group_ids(0)[ib]:
             return Separation("PTS", ra.points, rb.points)
         for stage, code in enumerate(self.criteria, start=1):
-            groups = self._stage_groups[stage]
+            groups = self._group_ids(stage)
             if groups[ia] != groups[ib]:
                 return Separation(code, ra.values[code], rb.values[code])
         return Separation(None, None, None)
+
+    def _group_ids(self, stage: int) -> list[int]:
+        ids = self._stage_ids.get(stage)
+        if ids is None:
+            ids = self._stage_ids[stage] = _group_ids(self._stage_groups[stage], self._ctx.ct.n_players)
+        return ids
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         names = {c.code: c.name for c in self._criteria}
@@ -291,7 +298,7 @@ def _compute_standings(
             groups[-1].append(i)
         else:
             groups.append([i])
-    stage_groups: list[list[int]] = [_group_ids(groups, n)]
+    stage_groups: list[list[list[int]]] = [groups]
     de_groups: dict[str, dict[int, list[int]]] = {}
     de_values: dict[str, dict[int, int]] = {}
     for crit in crits:
@@ -325,7 +332,7 @@ def _compute_standings(
                         current = [i]
                 new_groups.append(current)
         groups = new_groups
-        stage_groups.append(_group_ids(groups, n))
+        stage_groups.append(groups)
 
     columns: list[tuple[str, list[Fraction | None]]] = []
     for crit in crits:
