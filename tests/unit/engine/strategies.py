@@ -12,9 +12,7 @@ _COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": 
 
 
 @st.composite
-def tournaments(
-    draw: Any, *, unplayed: bool = True, max_players: int = 10, max_rounds: int = 7
-) -> Tournament:
+def tournaments(draw: Any, *, unplayed: bool = True, max_players: int = 10, max_rounds: int = 7) -> Tournament:
     """A Swiss-like crosstable. With ``unplayed=False`` every round is a game at the board."""
     n = draw(st.integers(2, max_players))
     if not unplayed and n % 2:
@@ -55,3 +53,37 @@ def tournaments(
         for p in range(n)
     ]
     return Tournament(participants, k)
+
+
+@st.composite
+def round_robins(draw: Any, *, max_players: int = 8) -> Tournament:
+    """A round robin (circle method; free round written ``0000 - Z`` for odd numbers), with
+    forfeits, optionally double, possibly not finished (fewer rounds computed)."""
+    n = draw(st.integers(3, max_players))
+    cycles = draw(st.integers(1, 2))
+    ring = list(range(n)) + ([None] if n % 2 else [])
+    m = len(ring)
+    schedule: list[list[tuple[int | None, int | None]]] = []
+    for rnd in range(m - 1):
+        pairs = [(ring[i], ring[m - 1 - i]) for i in range(m // 2)]
+        schedule.append([(a, b) if rnd % 2 else (b, a) for a, b in pairs])
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    schedule = schedule * cycles
+    rounds_played = draw(st.integers(1, len(schedule)))
+    rows: list[list[RoundEntry]] = [[] for _ in range(n)]
+    for rnd in range(rounds_played):
+        for a, b in schedule[rnd]:
+            if a is None or b is None:
+                rows[a if a is not None else b].append(RoundEntry("Z"))  # type: ignore[index]
+                continue
+            result = draw(st.sampled_from(["1", "=", "0", "1", "=", "0", "+", "-", "--"]))
+            code_a = "-" if result == "--" else result
+            code_b = "-" if result == "--" else _COMPLEMENT[result]
+            rows[a].append(RoundEntry(code_a, b + 1, "w"))
+            rows[b].append(RoundEntry(code_b, a + 1, "b"))
+    ratings = draw(st.lists(st.integers(1000, 2800), min_size=n, max_size=n))
+    participants = [
+        Participant(start_number=p + 1, name=f"Player {p + 1}", rating=ratings[p], rounds=tuple(rows[p]))
+        for p in range(n)
+    ]
+    return Tournament(participants, len(schedule), rounds_computed=rounds_played, round_robin=True)

@@ -15,7 +15,7 @@ from tiebreaks.engine.fide_tables import DP_BY_PERCENT
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 from tiebreaks.engine.rules import FIDE_2026, OpponentUnplayed, OwnUnplayed
 
-from .strategies import tournaments
+from .strategies import round_robins, tournaments
 
 ALL = (
     "DE BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 WIN WON BPG BWG REP KS ARO ARO/C1 TPR PTP "
@@ -62,9 +62,7 @@ def _renumbered(t: Tournament, mapping: dict[int, int]) -> Tournament:
             start_number=mapping[p.start_number],
             name=p.name,
             rating=p.rating,
-            rounds=tuple(
-                RoundEntry(e.code, mapping[e.opponent] if e.opponent else None, e.colour) for e in p.rounds
-            ),
+            rounds=tuple(RoundEntry(e.code, mapping[e.opponent] if e.opponent else None, e.colour) for e in p.rounds),
         )
         for p in reversed(t.participants)
     ]
@@ -164,3 +162,39 @@ def test_ranks_are_competition_numbers_and_ties_really_tie(t: Tournament) -> Non
     for a, b in zip(rows, rows[1:], strict=False):
         sep = standings.separation(a.start_number, b.start_number)
         assert sep.separated == (a.rank != b.rank)
+
+
+RR_ALL = [c for c in ALL if c.split("/")[0] not in ("BH", "FB", "AOB")]
+
+
+@given(round_robins())
+@settings(max_examples=80, deadline=None)
+def test_round_robin_traces_add_up_and_renumbering_changes_nothing(t: Tournament) -> None:
+    before = compute_standings(t, ALL, allow_buchholz_in_round_robin=True)
+    for row in before.rows:
+        traces = before.explain(row.start_number)
+        for code, value in row.values.items():
+            assert traces[code].value == value, code
+            if code in SUMS and value is not None:
+                assert sum(traces[code].terms(), Fraction(0)) == value, code
+    numbers = [p.start_number for p in t.participants]
+    mapping = dict(zip(numbers, reversed(numbers), strict=True))
+    renumbered = _renumbered(t, mapping)
+    renumbered.round_robin = True
+    renumbered.rounds_computed = t.rounds_computed
+    after = {r.name: r for r in compute_standings(renumbered, ALL, allow_buchholz_in_round_robin=True).rows}
+    for row in before.rows:
+        assert after[row.name].values == row.values
+        assert after[row.name].rank == row.rank
+
+
+@given(round_robins())
+@settings(max_examples=30, deadline=None)
+def test_round_robin_complete_single_cycle_gives_every_tied_player_the_same_buchholz(t: Tournament) -> None:
+    """Note to Art. 8: in a complete single round robin BH = total points - own points."""
+    complete = t.rounds_computed == t.total_rounds and t.total_rounds < len(t.participants) + 1
+    standings = compute_standings(t, RR_ALL + ["BH"], allow_buchholz_in_round_robin=True)
+    if complete:
+        total = sum((r.points for r in standings.rows), Fraction(0))
+        for row in standings.rows:
+            assert row.values["BH"] == total - row.points
