@@ -20,14 +20,17 @@ def tournaments(draw: Any, *, unplayed: bool = True, max_players: int = 10, max_
     k = draw(st.integers(1, max_rounds))
     rows: list[list[RoundEntry]] = [[] for _ in range(n)]
     withdrawn_from = {p: k + 1 for p in range(n)}
+    joins_at = {p: 1 for p in range(n)}  # late entrants: absent before they join
     if unplayed:
         for p in draw(st.sets(st.integers(0, n - 1), max_size=2)):
             withdrawn_from[p] = draw(st.integers(1, k + 1))
+        for p in draw(st.sets(st.integers(0, n - 1), max_size=1)):
+            joins_at[p] = draw(st.integers(1, k))
     for rnd in range(1, k + 1):
         order = draw(st.permutations(range(n)))
         available = []
         for p in order:
-            if rnd >= withdrawn_from[p]:
+            if rnd >= withdrawn_from[p] or rnd < joins_at[p]:
                 rows[p].append(RoundEntry(draw(st.sampled_from(["Z", " "]))))
                 continue
             if unplayed and draw(st.integers(0, 9)) == 0:
