@@ -110,7 +110,7 @@ def _ptp(opp_ratings: list[int], halves: int) -> int | None:
     # bracket the answer near the performance rating, then bisect:
     # invariant expected(lo) < target <= expected(hi)
     guess = _tpr(opp_ratings, halves) or 0
-    step = 16
+    step = 2  # the PTP is usually within a few points of the TPR
     if expected(guess) >= target:
         hi = guess
         lo = guess - step
