@@ -191,7 +191,9 @@ class Standings:
         return out
 
 
-def _normalise(criteria: Iterable[str | Criterion], notes: list[Note]) -> list[Criterion]:
+def _normalise(criteria: Iterable[str | Criterion] | str, notes: list[Note]) -> list[Criterion]:
+    if isinstance(criteria, str):  # "BH/C1,BH,SB" as in TRF record 202/212
+        criteria = [c for c in criteria.replace(";", ",").split(",") if c.strip()]
     out: list[Criterion] = []
     for position, item in enumerate(criteria):
         crit = item if isinstance(item, Criterion) else parse_criterion(item)
@@ -207,7 +209,7 @@ def _normalise(criteria: Iterable[str | Criterion], notes: list[Note]) -> list[C
 
 def compute_standings(
     tournament: Tournament,
-    criteria: Sequence[str | Criterion],
+    criteria: Sequence[str | Criterion] | str,
     *,
     rules: str = "fide-2026",
     unrated_rating: int | None = None,
@@ -242,7 +244,7 @@ def compute_standings(
 
 def _compute_standings(
     tournament: Tournament,
-    criteria: Sequence[str | Criterion],
+    criteria: Sequence[str | Criterion] | str,
     *,
     rules: str,
     unrated_rating: int | None,

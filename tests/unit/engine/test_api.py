@@ -199,11 +199,7 @@ def test_every_reason_code_has_a_one_line_english_comment() -> None:
     source = (REPO / "tiebreaks" / "engine" / "reasons.py").read_text().splitlines()
     tree = ast.parse("\n".join(source))
     for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             line = source[node.lineno - 1]
             above = source[node.lineno - 2] if node.lineno > 1 else ""
             assert "  # " in line or above.startswith("# "), line
@@ -241,3 +237,8 @@ def test_the_engine_imports_without_django_or_leagues() -> None:
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
     )
     assert result.stdout.strip() == ""
+
+
+def test_a_comma_separated_list_is_accepted_like_trf_record_212() -> None:
+    standings = compute_standings(parse_trf(T9_TRF), "PTS,BH/C1,BH,SB")
+    assert standings.criteria == ["BH/C1", "BH", "SB"]
