@@ -1,0 +1,331 @@
+"""Team matches derived from the board games, and team-level crosstables (spec trf-format §7.8,
+tiebreak-rules §10.1).
+
+A team's match in a round is built from the games of its members (TRF 013/310, members in board
+order): the members paired against members of one other team are its boards, numbered by the
+members' order. Game points (GP) are the sum of the team's board points (a forfeited board counts
+for the side that received the point). The match result comes from the game points: more GP wins;
+equal GP with both teams above 0 is a draw; 0-0 is a loss for both. Match points (MP) follow from
+the result (TRF 362, default 2 / 1 / 0). A match in which no board was played over the board is
+an unplayed match: a team forfeit (forfeit win / forfeit loss, Art. 16 for team Swiss events).
+A team without an opposing team in a round has a team bye (PAB if its members got ``U``, full-
+point bye ``F``, half-point bye ``H``, else a zero-point bye / absence); it gets the bye's match
+points and the same value in game points on every board.
+
+The derived matches become two crosstables of the individual engine with the teams as
+participants: one scored in match points, one in game points (``D`` = a drawn match's points, so
+the 16.4.2 cap is "a drawn match's MP or GP x rounds"). Every individual criterion then works on
+teams unchanged - Article 16 included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+from .crosstable import (
+    ABSENT,
+    FORFEIT_LOSS,
+    FORFEIT_WIN,
+    FPB,
+    GAME_KINDS,
+    HPB,
+    PAB,
+    PLAYED,
+    ZPB,
+    Crosstable,
+)
+from .errors import EngineError
+from .model import Scoring, Tournament
+
+#: match points when the file gives none (TRF 362 absent): win 2, draw 1, loss 0 (the checker's default)
+DEFAULT_MATCH_SCORING = Scoring(win=Fraction(2), draw=Fraction(1), loss=Fraction(0))
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board of a team match, seen from one team."""
+
+    board: int  # 1-based board number (the member's position among the team's boards that round)
+    player: int  # start number of the team's player
+    opponent: int | None  # the opposing player's start number (None: the other side's board was empty)
+    opponent_points: Fraction | None  # game points the opposing player scored (None: empty board)
+    code: str  # the player's TRF result code
+    points: Fraction  # game points the team scored on this board
+    played: bool  # played over the board (not a forfeit)
+    black: bool  # the team's player had Black
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    """One round of one team: a match (played or forfeited) or a team bye."""
+
+    round: int  # 1-based
+    team: int  # team number
+    opponent: int | None  # opposing team number; None for a bye / absence
+    kind: int  # crosstable kind (PLAYED, FORFEIT_WIN, FORFEIT_LOSS, PAB, FPB, HPB, ZPB, ABSENT)
+    result: str  # "W", "D" or "L" from the game points; "" for a bye
+    match_points: Fraction
+    game_points: Fraction
+    opponent_game_points: Fraction | None
+    boards: tuple[Board, ...] = ()
+    black: bool = False  # the team had Black on board 1
+
+    @property
+    def played(self) -> bool:
+        return self.kind == PLAYED
+
+
+@dataclass
+class TeamEvent:
+    """Every team's matches, round by round, plus the scoring used."""
+
+    tournament: Tournament
+    numbers: list[int]  # team numbers, in the order of the team records
+    names: list[str]
+    matches: list[list[TeamMatch]]  # per team index, per round (0 = round 1)
+    boards: int  # boards per match
+    k: int  # rounds computed
+    match_scoring: Scoring
+    game_scoring: Scoring
+    pab_default: bool  # a team PAB got the default MP (no 362 P value)
+
+    @property
+    def index(self) -> dict[int, int]:
+        return {n: i for i, n in enumerate(self.numbers)}
+
+    def mp_total(self, i: int) -> Fraction:
+        return sum((m.match_points for m in self.matches[i]), Fraction(0))
+
+    def gp_total(self, i: int) -> Fraction:
+        return sum((m.game_points for m in self.matches[i]), Fraction(0))
+
+    def board_points(self, i: int) -> list[Fraction]:
+        """GP scored on each board (index 0 = board 1) over the whole event (Art. 12).
+
+        Forfeited boards count as normal wins / losses; a team bye counts its value on every
+        board (a PAB: a win on every board, spec §10.5)."""
+        bp = [Fraction(0)] * self.boards
+        for m in self.matches[i]:
+            if m.boards:
+                for b in m.boards:
+                    if b.board <= self.boards:
+                        bp[b.board - 1] += b.points
+            elif m.opponent is None and self.boards:
+                per_board = m.game_points / self.boards
+                for j in range(self.boards):
+                    bp[j] += per_board
+        return bp
+
+
+def derive_team_event(tournament: Tournament) -> TeamEvent:
+    """Build every team's matches from the board games (trf-format §7.8)."""
+    if not tournament.teams:
+        raise EngineError("the tournament has no teams (TRF 013/310 records)")
+    ind = Crosstable(tournament)  # the individual crosstable: kinds, opponents, points per game
+    k = ind.k
+    team_of: dict[int, int] = {}
+    order: dict[int, int] = {}
+    for team in tournament.teams:
+        for pos, sn in enumerate(team.members):
+            if sn not in ind.index:
+                raise EngineError(f"team {team.number}: member {sn} has no player record")
+            if sn in team_of:
+                raise EngineError(f"player {sn} is in team {team_of[sn]} and team {team.number}")
+            team_of[sn] = team.number
+            order[sn] = pos
+    match_scoring = tournament.match_scoring or DEFAULT_MATCH_SCORING
+    game_scoring = tournament.scoring
+    pab_default = match_scoring.pab is None
+
+    # pass 1: boards of each team and round
+    raw: dict[tuple[int, int], tuple[int | None, list[Board], list[int]]] = {}
+    for team in tournament.teams:
+        for r in range(k):
+            opponents: set[int] = set()
+            paired: list[tuple[int, int, int | None, str, int, int, bool]] = []
+            bye_kinds: list[int] = []
+            for sn in team.members:
+                i = ind.index[sn]
+                kind, o = ind.kinds[i][r], ind.opps[i][r]
+                rounds = tournament.participants[i].rounds
+                code = rounds[r].code if r < len(rounds) else " "
+                if o >= 0:
+                    osn = ind.start_numbers[o]
+                    other = team_of.get(osn)
+                    if other is None:
+                        raise EngineError(
+                            f"round {r + 1}: player {sn} (team {team.number}) met {osn}, who is in no team"
+                        )
+                    if other == team.number:
+                        raise EngineError(f"round {r + 1}: player {sn} met {osn} of the same team {team.number}")
+                    opponents.add(other)
+                    paired.append((order[sn], sn, osn, code, i, o, kind in GAME_KINDS))
+                elif (code or " ").strip() in ("+", "-"):  # forfeit without an opponent: an empty board
+                    paired.append((order[sn], sn, None, code, i, -1, False))
+                else:
+                    bye_kinds.append(kind)
+            if len(opponents) > 1:
+                raise EngineError(
+                    f"round {r + 1}: team {team.number} has boards against several teams "
+                    f"({', '.join(str(t) for t in sorted(opponents))})"
+                )
+            opponent = next(iter(opponents)) if opponents else None
+            boards: list[Board] = []
+            if opponent is not None or paired:
+                for b, (_, sn, osn, code, i, o, otb) in enumerate(sorted(paired), start=1):
+                    other_points = ind.frac(ind.pts[o][r]) if o >= 0 else None
+                    boards.append(
+                        Board(b, sn, osn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r]))
+                    )
+            raw[(team.number, r)] = (opponent, boards, bye_kinds)
+
+    n_boards = max((len(v[1]) for v in raw.values()), default=0)
+    if n_boards == 0:
+        n_boards = max(len(t.members) for t in tournament.teams)
+
+    def bye_match(number: int, r: int, kinds: list[int]) -> TeamMatch:
+        if PAB in kinds:
+            kind = PAB
+            mp = match_scoring.pab if match_scoring.pab is not None else match_scoring.draw
+            per_board = game_scoring.pab_points
+        elif FPB in kinds:
+            kind, mp, per_board = FPB, match_scoring.win, game_scoring.win
+        elif HPB in kinds:
+            kind, mp, per_board = HPB, match_scoring.draw, game_scoring.draw
+        elif ZPB in kinds:
+            kind, mp, per_board = ZPB, Fraction(0), Fraction(0)
+        else:
+            kind, mp, per_board = ABSENT, Fraction(0), Fraction(0)
+        return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), per_board * n_boards, None)
+
+    matches: list[list[TeamMatch]] = []
+    for team in tournament.teams:
+        row: list[TeamMatch] = []
+        for r in range(k):
+            opponent, boards, bye_kinds = raw[(team.number, r)]
+            if opponent is None and not boards:
+                row.append(bye_match(team.number, r, bye_kinds))
+                continue
+            gp = sum((b.points for b in boards), Fraction(0))
+            if opponent is None:
+                other_gp = Fraction(0)  # only empty-board forfeits: nobody on the other side
+            else:
+                back = raw[(opponent, r)]
+                if back[0] != team.number:
+                    raise EngineError(
+                        f"round {r + 1}: team {team.number} meets team {opponent}, "
+                        f"but team {opponent}'s boards say otherwise"
+                    )
+                other_gp = sum((b.points for b in back[1]), Fraction(0))
+            played = any(b.played for b in boards)
+            if gp > other_gp:
+                result = "W"
+            elif gp < other_gp:
+                result = "L"
+            elif gp > 0 and other_gp > 0:
+                result = "D"
+            else:
+                result = "L"  # 0-0: a loss for both
+            if played:
+                kind = PLAYED
+                mp = {"W": match_scoring.win, "D": match_scoring.draw, "L": match_scoring.loss}[result]
+            elif result == "W":
+                kind, mp = FORFEIT_WIN, match_scoring.win
+            else:  # forfeited match not won: a VUR (16.1.2), worth A (or a draw's MP if drawn)
+                kind = FORFEIT_LOSS
+                mp = match_scoring.draw if result == "D" else match_scoring.absence
+            black = boards[0].black if boards else False
+            row.append(
+                TeamMatch(r + 1, team.number, opponent, kind, result, Fraction(mp), gp, other_gp, tuple(boards), black)
+            )
+        matches.append(row)
+    return TeamEvent(
+        tournament=tournament,
+        numbers=[t.number for t in tournament.teams],
+        names=[t.name for t in tournament.teams],
+        matches=matches,
+        boards=n_boards,
+        k=k,
+        match_scoring=match_scoring,
+        game_scoring=game_scoring,
+        pab_default=pab_default and any(m.kind == PAB for row in matches for m in row),
+    )
+
+
+class TeamCrosstable(Crosstable):
+    """The individual engine's crosstable with teams as participants, scored in MP or GP.
+
+    ``score_name`` is ``"MP"`` (points = match points, W/D/L = the match scoring) or ``"GP"``
+    (points = game points, W/D/L = the game scoring x boards: a whole match's worth).
+    """
+
+    def __init__(self, event: TeamEvent, score_name: str) -> None:  # noqa: PLR0915 - one flat builder
+        t = event.tournament
+        self.tournament = t
+        self.score_name = score_name
+        self.n_players = len(event.numbers)
+        self.start_numbers = list(event.numbers)
+        self.names = list(event.names)
+        self.ratings = [None] * self.n_players
+        self.index = {n: i for i, n in enumerate(event.numbers)}
+        self.k = event.k
+        self.round_robin = bool(t.round_robin)
+        self.fore = False
+        if score_name == "MP":
+            s = event.match_scoring
+            scale = 1
+            values = [m.match_points for row in event.matches for m in row]
+        else:
+            s = event.game_scoring
+            scale = event.boards
+            values = [m.game_points for row in event.matches for m in row]
+        base = [s.win, s.draw, s.loss, s.absence, s.pab_points, s.unknown_points]
+        if score_name == "MP" and s.pab is None:
+            base[4] = s.draw  # team PAB default: a drawn match's MP
+        base = [Fraction(v) * scale for v in base]
+        unit = 1
+        for v in [*base, *values]:
+            unit = lcm(unit, Fraction(v).denominator)
+        self.unit = unit
+
+        def scaled(v: Fraction) -> int:
+            return int(Fraction(v) * unit)
+
+        self.W, self.D, self.L, self.A, self.P, self.X = (scaled(v) for v in base)
+        index = self.index
+        kinds: list[list[int]] = []
+        opps: list[list[int]] = []
+        pts: list[list[int]] = []
+        black: list[list[bool]] = []
+        halves: list[list[int]] = []
+        paired_last: list[int] = []
+        for row in event.matches:
+            kinds.append([m.kind for m in row])
+            opps.append([index[m.opponent] if m.opponent is not None else -1 for m in row])
+            pts.append([scaled(m.match_points if score_name == "MP" else m.game_points) for m in row])
+            black.append([m.black for m in row])
+            halves.append([{"W": 2, "D": 1}.get(m.result, 0) if m.kind == PLAYED else 0 for m in row])
+            if row:
+                last = row[-1]
+                paired_last.append(index[last.opponent] if last.opponent is not None else -1)
+            else:
+                paired_last.append(-1)
+        self.kinds = kinds
+        self.opps = opps
+        self.pts = pts
+        self.black = black
+        self.halves = halves
+        self.paired_last = paired_last
+        self.score = [sum(p) for p in pts]
+
+
+__all__ = [
+    "Board",
+    "TeamMatch",
+    "TeamEvent",
+    "TeamCrosstable",
+    "derive_team_event",
+    "DEFAULT_MATCH_SCORING",
+]
