@@ -5,6 +5,11 @@
 * :data:`EXPECTED_BY_DIFF` - table 8.1(b): rating difference ``D`` (clipped to +-800) ->
   expected score of the player, in hundredths (``PD`` for the higher-rated, ``1 - PD`` for
   the lower-rated player). Index ``D + 800``.
+
+FIDE's tie-break checker (v1.9.57) has two typos in its copy of table 8.1(b): a difference of
+411 gives .93 (FIDE: .92, range 392-411) and 610 gives .99 (FIDE: .98, range 560-619). We follow
+the published table; a PTP can differ from the checker's only when its search crosses exactly
+one of those two differences (no golden file does).
 """
 
 from __future__ import annotations

@@ -242,3 +242,25 @@ def test_the_engine_imports_without_django_or_leagues() -> None:
 def test_a_comma_separated_list_is_accepted_like_trf_record_212() -> None:
     standings = compute_standings(parse_trf(T9_TRF), "PTS,BH/C1,BH,SB")
     assert standings.criteria == ["BH/C1", "BH", "SB"]
+
+
+def test_fide_tables_match_the_published_anchor_values() -> None:
+    from tiebreaks.engine.fide_tables import DP_BY_PERCENT, expected_hundredths
+
+    # B.02 8.1(a): 0 % -> -800, 50 % -> 0, 63 % -> +95, 99 % -> +677, 100 % -> +800
+    assert [DP_BY_PERCENT[p] for p in (0, 1, 37, 50, 63, 99, 100)] == [-800, -677, -95, 0, 95, 677, 800]
+    # B.02 8.1(b): range ends, seen from the higher-rated and the lower-rated player
+    assert [expected_hundredths(1600 + d, 1600) for d in (0, 3, 4, 100, 411, 412, 619, 620, 735, 736)] == [
+        50,
+        50,
+        51,
+        64,
+        92,
+        93,
+        98,
+        99,
+        99,
+        100,
+    ]
+    assert expected_hundredths(1600, 2000) == 8  # 400 below: 1 - .92
+    assert expected_hundredths(1000, 2600) == 0  # clipped at 800
