@@ -108,25 +108,20 @@ def run(argv: list[str]) -> str:
     else:
         criteria = engine.recommended_criteria(_event_type(tournament), tournament.total_rounds)
 
+    if tournament.teams:
+        return _run_teams(args, tournament, criteria)
+
     if args.command == "explain" and args.player not in {p.start_number for p in tournament.participants}:
         raise BadInput(f"{args.file}: no player with start number {args.player}")
 
-    no_teams = f"{args.file}: has team records (013/310); team ranking is not supported yet"
-    try:
-        standings = engine.compute_standings(
-            tournament,
-            criteria,
-            rules=args.rules,
-            unrated_rating=args.unrated_rating,
-            explain=args.command == "explain",
-        )
-    except engine.EngineError as exc:
-        if tournament.teams:
-            raise BadInput(f"{no_teams} ({' '.join(str(exc).split())})") from None
-        raise
+    standings = engine.compute_standings(
+        tournament,
+        criteria,
+        rules=args.rules,
+        unrated_rating=args.unrated_rating,
+        explain=args.command == "explain",
+    )
     result = standings.to_dict()
-    if tournament.teams and not all("team_number" in row for row in result["rows"]):
-        raise BadInput(no_teams)
 
     if args.command == "standings":
         return _dumps(result) if args.json else format_table(result)
@@ -135,6 +130,31 @@ def run(argv: list[str]) -> str:
     if args.json:
         return _dumps({"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace})
     return format_explanation(row, result["criteria"], trace)
+
+
+def _run_teams(args: argparse.Namespace, tournament: Any, criteria: list[str]) -> str:
+    """A file with team records ranks the teams (DESIGN.md): rows carry ``team_number``;
+    ``explain --player N`` explains team N. The primary score comes from record 192 (MP by default)."""
+    from tiebreaks.engine.team import compute_team_standings, primary_from_event_type
+
+    standings = compute_team_standings(
+        tournament,
+        criteria,
+        rules=args.rules,
+        explain=args.command == "explain",
+        primary=primary_from_event_type(tournament.event_type),
+    )
+    result = standings.to_dict()
+    if args.command == "standings":
+        return _dumps(result) if args.json else format_table(result)
+    row = next((r for r in result["rows"] if r["team_number"] == args.player), None)
+    if row is None:
+        raise BadInput(f"{args.file}: no team with number {args.player} (explain --player takes a team number)")
+    trace = _plain(standings.explain(args.player))
+    if args.json:
+        return _dumps({"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace})
+    text = format_explanation({**row, "start_number": row["team_number"]}, result["criteria"], trace)
+    return text.replace("(start number ", "(team number ", 1)
 
 
 def _dumps(value: Any) -> str:

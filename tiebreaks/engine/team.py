@@ -527,6 +527,8 @@ def compute_team_standings(
     crits: list[TeamCriterion] = []
     seen: set[str] = set()
     for item in criteria:
+        if isinstance(item, str) and item.strip().upper() == "PTS":  # TRF 202 implies PTS: the primary score
+            item = f"{primary}TS"
         crit = item if isinstance(item, TeamCriterion) else parse_team_criterion(item)
         if crit.base is not None and crit.name not in _TEAM_NAMES and crit.name not in rule_set.criteria:
             raise CriterionNotAllowed(f"criterion {crit.code} is not part of the rule set {rule_set.name}")
