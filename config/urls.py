@@ -14,5 +14,6 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("", include("leagues.urls")),
+    path("", include("tiebreaks.urls")),
     prefix_default_language=True,
 )

@@ -1,16 +1,38 @@
-"""Reads for pages and the API: they show the latest snapshot and never run the engine."""
+"""Reads for pages and the API: they show the latest snapshot and never run the engine.
 
-from dataclasses import dataclass
+Round-by-round tables (crosstables, a player's rounds, the score race) are read from the stored
+games: adding up points per round is bookkeeping, not tie-break computation, so it stays here.
+"""
 
-from django.db.models import Prefetch
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
 
-from .models import Event, League, StandingsSnapshot
+from django.db.models import Prefetch, Q
+
+from .models import (
+    TRF_CODES,
+    Club,
+    ClubMembership,
+    Entry,
+    Event,
+    Game,
+    League,
+    Player,
+    Result,
+    Round,
+    Season,
+    StandingsSnapshot,
+    Team,
+    TeamMatch,
+)
 
 
 @dataclass
 class EventStandings:
     event: Event
     snapshot: StandingsSnapshot | None
+    entries: dict[int, Entry] = field(default_factory=dict)  # start number -> entry (pages only)
 
     @property
     def being_updated(self) -> bool:
@@ -24,12 +46,50 @@ class EventStandings:
 
     @property
     def table(self) -> list[dict]:
-        """Rows with their tiebreak values in the published order (jsonb does not keep key order)."""
-        return [{**row, "cells": [row["values"].get(code) for code in self.criteria]} for row in self.rows]
+        """Rows with their tiebreak values in the published order (jsonb does not keep key order),
+        the place as shown (shared places as "3–4"), and the entry (club, link) when loaded."""
+        places = shared_places([row["rank"] for row in self.rows])
+        out = []
+        for row, place in zip(self.rows, places, strict=True):
+            number = row_number(row)
+            out.append({
+                **row,
+                "number": number,
+                "place": place,
+                "shared": "–" in place,
+                "entry": self.entries.get(number),
+                "cells": [row["values"].get(code) for code in self.criteria],
+            })
+        return out
 
     @property
     def criteria(self) -> list[str]:
         return self.snapshot.criteria if self.snapshot else list(self.event.tiebreak_criteria)
+
+    @property
+    def notes(self) -> list[dict]:
+        return self.snapshot.notes if self.snapshot else []
+
+    def row_of(self, number: int) -> dict | None:
+        return next((row for row in self.rows if row_number(row) == number), None)
+
+    def trace(self, number: int, code: str) -> dict | None:
+        if not self.snapshot:
+            return None
+        return (self.snapshot.explanations or {}).get(str(number), {}).get(code)
+
+
+def row_number(row: dict) -> int:
+    """A snapshot row's participant: the start number (players) or the team number (teams)."""
+    return row.get("start_number", row.get("team_number"))
+
+
+def shared_places(ranks: list[int]) -> list[str]:
+    """Competition ranks (1, 2, 2, 4) as places a reader understands: 1, 2–3, 2–3, 4."""
+    counts: dict[int, int] = defaultdict(int)
+    for rank in ranks:
+        counts[rank] += 1
+    return [str(rank) if counts[rank] == 1 else f"{rank}–{rank + counts[rank] - 1}" for rank in ranks]
 
 
 def leagues_with_events():
@@ -38,7 +98,235 @@ def leagues_with_events():
     )
 
 
-def event_standings(*, slug: str) -> EventStandings:
+def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
     event = Event.objects.public().select_related("league", "season").get(slug=slug)
     snapshot = StandingsSnapshot.objects.filter(event=event).first()
-    return EventStandings(event=event, snapshot=snapshot)
+    standings = EventStandings(event=event, snapshot=snapshot)
+    if with_entries:
+        standings.entries = {entry.start_number: entry for entry in entries_with_clubs(event)}
+    return standings
+
+
+def public_event(*, slug: str) -> Event:
+    return Event.objects.public().select_related("league", "season").get(slug=slug)
+
+
+def entries_with_clubs(event: Event) -> list[Entry]:
+    """The event's entries with `club_display` set (a player's first club, a team's club)."""
+    entries = list(
+        event.entries.select_related("player", "team__club").prefetch_related(
+            Prefetch("player__clubmembership_set", queryset=ClubMembership.objects.select_related("club"))
+        )
+    )
+    for entry in entries:
+        if entry.team_id:
+            entry.club_display = entry.team.club
+        else:
+            memberships = list(entry.player.clubmembership_set.all())
+            entry.club_display = memberships[0].club if memberships else None
+    return entries
+
+
+# ---------------------------------------------------------------------------------------- results
+
+
+def _points(code: str, event: Event) -> Decimal:
+    if code in ("1", "+", "F"):
+        return event.points_win
+    if code == "U":
+        return event.points_win
+    if code in ("=", "H", "?"):
+        return event.points_draw
+    return event.points_loss if code == "0" else Decimal(0)
+
+
+@dataclass
+class RoundCell:
+    """One round of one entry: opponent (or none), colour, the result as its own score."""
+
+    round: int
+    code: str  # the entry's TRF code: 1 = 0 + - U F H Z ?
+    result: str  # the stored result code
+    points: Decimal
+    opponent: Entry | None = None
+    colour: str = ""  # "w" / "b" / ""
+    game: Game | None = None
+
+    @property
+    def symbol(self) -> str:
+        return {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "?": "?", "U": "+", "F": "+", "H": "½",
+                "Z": "0"}.get(self.code, "")
+
+    @property
+    def is_bye(self) -> bool:
+        return self.opponent is None
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self.code in ("+", "-")
+
+
+def individual_rounds(event: Event) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
+    """Every round of an individual event and, per entry id, its cell of each played round."""
+    rounds = list(event.rounds.order_by("number"))
+    games = (
+        Game.objects.filter(round__event=event)
+        .select_related("round", "white__player", "black__player")
+        .order_by("round__number", "board")
+    )
+    cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
+    for game in games:
+        number = game.round.number
+        if game.result == Result.PENDING:
+            if game.white_id and game.black_id is None:
+                continue
+            continue
+        white_code, black_code = TRF_CODES[game.result]
+        if game.black_id is None:
+            cells[game.white_id][number] = RoundCell(number, white_code, game.result,
+                                                      _points(white_code, event), game=game)
+            continue
+        cells[game.white_id][number] = RoundCell(number, white_code, game.result, _points(white_code, event),
+                                                  opponent=game.black, colour="w", game=game)
+        cells[game.black_id][number] = RoundCell(number, black_code, game.result, _points(black_code, event),
+                                                  opponent=game.white, colour="b", game=game)
+    return rounds, cells
+
+
+def running_scores(cells: dict[int, RoundCell], rounds: int) -> list[Decimal]:
+    total, out = Decimal(0), []
+    for number in range(1, rounds + 1):
+        cell = cells.get(number)
+        total += cell.points if cell else 0
+        out.append(total)
+    return out
+
+
+def places_by_round(scores: dict[int, list[Decimal]], rounds: int) -> dict[int, list[int]]:
+    """Place by points after each round (the best place among those on equal points)."""
+    out: dict[int, list[int]] = {key: [] for key in scores}
+    for r in range(rounds):
+        column = {key: values[r] for key, values in scores.items()}
+        for key, value in column.items():
+            out[key].append(1 + sum(1 for other in column.values() if other > value))
+    return out
+
+
+def completed_rounds(event: Event) -> int:
+    """The last round with at least one result."""
+    last = (
+        Game.objects.filter(round__event=event).exclude(result=Result.PENDING)
+        .order_by("-round__number").values_list("round__number", flat=True).first()
+    )
+    return last or 0
+
+
+# ----------------------------------------------------------------------------------------- teams
+
+
+@dataclass
+class MatchCard:
+    match: TeamMatch
+    games: list[Game]
+    home_points: Decimal
+    away_points: Decimal
+    finished: bool
+
+    @property
+    def home(self) -> Entry:
+        return self.match.home
+
+    @property
+    def away(self) -> Entry:
+        return self.match.away
+
+
+def match_cards(event: Event, *, round_number: int | None = None, entry: Entry | None = None) -> list[MatchCard]:
+    matches = TeamMatch.objects.filter(round__event=event).select_related("round", "home__team", "away__team")
+    if round_number is not None:
+        matches = matches.filter(round__number=round_number)
+    if entry is not None:
+        matches = matches.filter(Q(home=entry) | Q(away=entry))
+    matches = matches.order_by("round__number", "id").prefetch_related(
+        Prefetch("games", queryset=Game.objects.select_related("white_player", "black_player").order_by("board"))
+    )
+    cards = []
+    for match in matches:
+        games = list(match.games.all())
+        home_points = away_points = Decimal(0)
+        finished = bool(games)
+        for game in games:
+            if game.result == Result.PENDING:
+                finished = False
+                continue
+            white_code, black_code = TRF_CODES[game.result]
+            white_points, black_points = _points(white_code, event), _points(black_code, event)
+            if game.white_id == match.home_id:
+                home_points += white_points
+                away_points += black_points
+            else:
+                home_points += black_points
+                away_points += white_points
+        cards.append(MatchCard(match, games, home_points, away_points, finished))
+    return cards
+
+
+def match_point_race(event: Event, cards: list[MatchCard], entries: list[Entry]) -> dict[int, list[Decimal]]:
+    """Each team's match points after each round (entry id -> list by round)."""
+    rounds = max((card.match.round.number for card in cards), default=0)
+    gained: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    last_finished = 0
+    for card in cards:
+        if not card.finished:
+            continue
+        number = card.match.round.number
+        last_finished = max(last_finished, number)
+        for team, own, other in ((card.match.home_id, card.home_points, card.away_points),
+                                 (card.match.away_id, card.away_points, card.home_points)):
+            if own > other:
+                gained[team][number] += event.match_points_win
+            elif own == other:
+                gained[team][number] += event.match_points_draw
+            else:
+                gained[team][number] += event.match_points_loss
+    rounds = min(rounds, last_finished)
+    out = {}
+    for entry in entries:
+        total, series = Decimal(0), []
+        for number in range(1, rounds + 1):
+            total += gained[entry.id][number]
+            series.append(total)
+        out[entry.id] = series
+    return out
+
+
+# ---------------------------------------------------------------------------------- clubs, seasons
+
+
+def clubs_list():
+    return Club.objects.order_by("name")
+
+
+def club_detail(*, slug: str):
+    club = Club.objects.get(slug=slug)
+    players = Player.objects.filter(clubmembership__club=club).distinct().order_by("name")
+    teams = Team.objects.filter(club=club, event__in=Event.objects.public()).select_related(
+        "event", "entry"
+    ).order_by("event__name", "name")
+    events = Event.objects.public().filter(
+        Q(teams__club=club) | Q(entries__player__clubmembership__club=club)
+    ).distinct().select_related("league", "season")
+    entries = Entry.objects.filter(
+        event__in=Event.objects.public(), player__clubmembership__club=club
+    ).select_related("event", "player").order_by("event__name", "start_number")
+    return club, list(players), list(teams), list(events), list(entries)
+
+
+def season_detail(*, league_slug: str, season_slug: str):
+    season = Season.objects.select_related("league").get(league__slug=league_slug, slug=season_slug)
+    events = list(Event.objects.public().filter(season=season).order_by("kind", "name"))
+    return season, events
+
+
+def seasons_list():
+    return Season.objects.select_related("league").order_by("league__name", "-starts_on")

@@ -5,5 +5,13 @@ from . import views
 app_name = "leagues"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("clubs/", views.clubs, name="clubs"),
+    path("clubs/<slug:slug>/", views.club, name="club"),
+    path("leagues/<slug:league>/seasons/<slug:slug>/", views.season, name="season"),
     path("events/<slug:slug>/", views.event_standings, name="event-standings"),
+    path("events/<slug:slug>/crosstable/", views.event_crosstable, name="event-crosstable"),
+    path("events/<slug:slug>/rounds/<int:number>/", views.event_round, name="event-round"),
+    path("events/<slug:slug>/players/<int:number>/", views.event_player, name="event-player"),
+    path("events/<slug:slug>/teams/<int:number>/", views.event_team, name="event-team"),
+    path("events/<slug:slug>/why/", views.event_why, name="event-why"),
 ]

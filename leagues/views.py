@@ -1,17 +1,323 @@
-from django.http import Http404
-from django.shortcuts import render
+"""Public pages. Thin: read through selectors (the latest snapshot, stored games), shape for templates.
 
-from . import selectors
-from .models import Event
+No page runs the tie-break engine: values and their explanations come from the standings snapshot.
+"""
+
+from decimal import Decimal
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
+from tiebreaks.names import criterion_name, rule_set_name
+
+from . import charts, selectors
+from .models import Club, Entry, Event, Season
+
+TEAM_SCORES = ["MPTS", "GPTS"]
+
+
+def _event_or_404(slug: str) -> Event:
+    try:
+        return selectors.public_event(slug=slug)
+    except Event.DoesNotExist:
+        raise Http404 from None
+
+
+def _standings_or_404(slug: str) -> selectors.EventStandings:
+    try:
+        return selectors.event_standings(slug=slug, with_entries=True)
+    except Event.DoesNotExist:
+        raise Http404 from None
+
+
+def _columns(standings: selectors.EventStandings) -> list[str]:
+    """Tie-break columns in published order; team events show match points and game points first."""
+    criteria = list(standings.criteria)
+    if standings.event.is_team:
+        return TEAM_SCORES + [code for code in criteria if code not in TEAM_SCORES]
+    return criteria
+
+
+def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict]:
+    rows = []
+    for row in standings.table:
+        rows.append({
+            **row,
+            "points_display": fmt(row["points"]),
+            "cells_display": [fmt(row["values"].get(code)) for code in columns],
+        })
+    return rows
+
+
+def _event_context(event: Event, **extra) -> dict:
+    return {"event": event, "round_numbers": list(range(1, event.rounds_count + 1)), **extra}
 
 
 def home(request):
-    return render(request, "leagues/home.html", {"leagues": selectors.leagues_with_events()})
+    return render(request, "leagues/home.html", {"leagues": selectors.leagues_with_events(),
+                                                 "seasons": selectors.seasons_list()})
 
 
 def event_standings(request, slug):
+    standings = _standings_or_404(slug)
+    columns = _columns(standings)
+    context = _event_context(
+        standings.event,
+        standings=standings,
+        columns=[criterion_name(code) for code in columns],
+        table=_table(standings, columns),
+        rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
+        notes=[standings_note(note) for note in standings.notes],
+        has_shared=any(row["shared"] for row in standings.table),
+        active="standings",
+    )
+    if standings.event.is_team:
+        cards = selectors.match_cards(standings.event)
+        entries = list(standings.entries.values())
+        race = selectors.match_point_race(standings.event, cards, entries)
+        rounds = max((len(v) for v in race.values()), default=0)
+        if rounds:
+            order = [row["entry"] for row in context["table"] if row["entry"]] or entries
+            series = [charts.Series(entry.name, race[entry.id]) for entry in order]
+            context["race_chart"] = charts.race_chart(
+                title=_("Match points after each round"),
+                description=_("The match-point race of the division, one line per team."),
+                series=series, rounds=rounds,
+            )
+            context["race_legend"] = charts.legend(series)
+            context["race_rounds"] = list(range(1, rounds + 1))
+            context["race_rows"] = [(entry, [fmt(v) for v in race[entry.id]]) for entry in order]
+    return render(request, "leagues/standings.html", context)
+
+
+def event_crosstable(request, slug):
+    standings = _standings_or_404(slug)
+    event = standings.event
+    entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
+    rank_of = {selectors.row_number(row): row["rank"] for row in standings.rows}
+    order = [row["entry"] for row in standings.table if row["entry"]]
+    order += [e for e in entries if e not in order]
+    place_of = {row["number"]: row["place"] for row in standings.table}
+    context = _event_context(event, standings=standings, active="crosstable")
+    if event.is_team:
+        cards = selectors.match_cards(event)
+        scores: dict[tuple[int, int], list[str]] = {}
+        for card in cards:
+            if not card.finished:
+                continue
+            scores.setdefault((card.match.home_id, card.match.away_id), []).append(
+                f"{fmt(card.home_points)}–{fmt(card.away_points)}")
+            scores.setdefault((card.match.away_id, card.match.home_id), []).append(
+                f"{fmt(card.away_points)}–{fmt(card.home_points)}")
+        grid = [
+            {"entry": entry, "place": place_of.get(entry.start_number, ""),
+             "cells": [None if other == entry else " ".join(scores.get((entry.id, other.id), []))
+                       for other in order]}
+            for entry in order
+        ]
+        context.update(kind="grid", grid=grid, order=order)
+        return render(request, "leagues/crosstable.html", context)
+    rounds, cells = selectors.individual_rounds(event)
+    played = selectors.completed_rounds(event)
+    if event.is_round_robin:
+        results: dict[tuple[int, int], list[str]] = {}
+        for entry in entries:
+            for cell in cells[entry.id].values():
+                if cell.opponent is not None:
+                    results.setdefault((entry.id, cell.opponent.id), []).append(cell.symbol)
+        grid = [
+            {"entry": entry, "place": place_of.get(entry.start_number, ""),
+             "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
+             "cells": [None if other == entry else " ".join(results.get((entry.id, other.id), []))
+                       for other in order]}
+            for entry in order
+        ]
+        context.update(kind="grid", grid=grid, order=order)
+        return render(request, "leagues/crosstable.html", context)
+    wallchart = []
+    for entry in order:
+        row_cells = []
+        for number in range(1, played + 1):
+            cell = cells[entry.id].get(number)
+            if cell is None:
+                row_cells.append({"empty": True})
+            elif cell.opponent is None:
+                row_cells.append({"bye": True, "symbol": cell.symbol, "code": cell.code,
+                                  "label": cell.game.get_result_display() if cell.game else ""})
+            else:
+                row_cells.append({
+                    "opponent": cell.opponent,
+                    "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
+                    "colour": cell.colour, "symbol": cell.symbol, "forfeit": cell.is_forfeit,
+                })
+        total = sum((c.points for c in cells[entry.id].values()), Decimal(0))
+        wallchart.append({"entry": entry, "place": place_of.get(entry.start_number, ""), "cells": row_cells,
+                          "points": fmt(total)})
+    context.update(kind="wallchart", wallchart=wallchart, played_rounds=list(range(1, played + 1)))
+    return render(request, "leagues/crosstable.html", context)
+
+
+def event_round(request, slug, number):
+    event = _event_or_404(slug)
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404
+    context = _event_context(event, round=rnd, active=f"round-{number}",
+                             previous=number - 1 if number > 1 else None,
+                             next=number + 1 if event.rounds.filter(number=number + 1).exists() else None)
+    if event.is_team:
+        context["cards"] = selectors.match_cards(event, round_number=number)
+    else:
+        games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
+        context["games"] = [g for g in games if g.black_id is not None]
+        context["byes"] = [g for g in games if g.black_id is None]
+    return render(request, "leagues/round.html", context)
+
+
+def _entry_or_404(event: Event, number: int) -> Entry:
+    entry = event.entries.select_related("player", "team__club").filter(start_number=number).first()
+    if entry is None:
+        raise Http404
+    return entry
+
+
+def event_player(request, slug, number):
+    standings = _standings_or_404(slug)
+    event = standings.event
+    if event.is_team:
+        _entry_or_404(event, number)
+        return redirect("leagues:event-team", slug=slug, number=number)
+    entry = standings.entries.get(number)
+    if entry is None:
+        raise Http404
+    rounds, cells = selectors.individual_rounds(event)
+    played = selectors.completed_rounds(event)
+    own = cells[entry.id]
+    scores = selectors.running_scores(own, played)
+    everyone = {e.id: selectors.running_scores(cells[e.id], played) for e in standings.entries.values()}
+    places = selectors.places_by_round(everyone, played)[entry.id]
+    rank_of = {selectors.row_number(row): row for row in standings.table}
+    round_rows = []
+    for number_ in range(1, played + 1):
+        cell = own.get(number_)
+        round_rows.append({
+            "number": number_, "cell": cell, "score": fmt(scores[number_ - 1]), "place": places[number_ - 1],
+            "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
+        })
+    names = {e.start_number: e.name for e in standings.entries.values()}
+    explained = []
+    row = standings.row_of(number)
+    for code in standings.criteria:
+        trace = standings.trace(number, code)
+        if trace is not None:
+            explained.append(explain_trace(trace, name_of=names))
+    tied = [r for r in standings.table if row and r["points"] == row["points"] and r["number"] != number]
+    context = _event_context(
+        event, standings=standings, entry=entry, row=rank_of.get(number), rounds=round_rows,
+        explained=explained, tied=tied, active="players",
+        points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
+    )
+    if played:
+        max_points = event.points_win * played
+        context["score_chart"] = charts.score_chart(
+            title=_("Score after each round"),
+            description=_("%(name)s: points after each round.") % {"name": entry.name},
+            scores=scores, rounds=played, max_points=max_points)
+        context["place_chart"] = charts.place_chart(
+            title=_("Place by points after each round"),
+            description=_("%(name)s: place by points after each round (1 is best).") % {"name": entry.name},
+            places=places, rounds=played, participants=len(standings.entries))
+    return render(request, "leagues/player.html", context)
+
+
+def event_team(request, slug, number):
+    standings = _standings_or_404(slug)
+    event = standings.event
+    entry = standings.entries.get(number)
+    if entry is None or not entry.team_id:
+        raise Http404
+    cards = selectors.match_cards(event, entry=entry)
+    roster = entry.team.members.select_related("player").order_by("board_order")
+    row = standings.row_of(number)
+    table_row = next((r for r in standings.table if r["number"] == number), None)
+    context = _event_context(event, standings=standings, entry=entry, cards=cards, roster=roster, row=table_row,
+                             active="teams",
+                             values=[(criterion_name(code), fmt(row["values"].get(code))) for code in _columns(standings)]
+                             if row else [])
+    return render(request, "leagues/team.html", context)
+
+
+def _int_param(request, name):
     try:
-        standings = selectors.event_standings(slug=slug)
-    except Event.DoesNotExist:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def event_why(request, slug):
+    standings = _standings_or_404(slug)
+    event = standings.event
+    table = standings.table
+    a, b = _int_param(request, "a"), _int_param(request, "b")
+    context = _event_context(event, standings=standings, table=table, active="why", a=a, b=b)
+    if a is None or b is None:
+        return render(request, "leagues/why.html", context)
+    row_a, row_b = standings.row_of(a), standings.row_of(b)
+    if row_a is None or row_b is None:
+        raise Http404
+    upper, lower = (row_a, row_b) if (row_a["rank"], a) <= (row_b["rank"], b) else (row_b, row_a)
+    name_upper, name_lower = upper["name"], lower["name"]
+    deciding, value_upper, value_lower = None, None, None
+    if upper["points"] != lower["points"]:
+        deciding, value_upper, value_lower = "PTS", upper["points"], lower["points"]
+    else:
+        for code in standings.criteria:
+            va, vb = upper["values"].get(code), lower["values"].get(code)
+            if va != vb:
+                deciding, value_upper, value_lower = code, va, vb
+                break
+    comparison = [(criterion_name("PTS"), fmt(upper["points"]), fmt(lower["points"]), deciding == "PTS")]
+    for code in standings.criteria:
+        comparison.append((criterion_name(code), fmt(upper["values"].get(code)), fmt(lower["values"].get(code)),
+                           code == deciding))
+    context.update(
+        upper=upper, lower=lower, deciding=criterion_name(deciding) if deciding else None,
+        comparison=comparison, equal_points=upper["points"] == lower["points"],
+        same=a == b,
+        sentence=separation_sentence(name_upper, name_lower, deciding, value_upper, value_lower),
+        upper_number=selectors.row_number(upper), lower_number=selectors.row_number(lower),
+    )
+    if deciding and deciding != "PTS":
+        names = {e.start_number: e.name for e in standings.entries.values()}
+        traces = [standings.trace(selectors.row_number(r), deciding) for r in (upper, lower)]
+        context["deciding_explained"] = [
+            (r, explain_trace(t, name_of=names)) for r, t in zip((upper, lower), traces, strict=True) if t
+        ]
+    return render(request, "leagues/why.html", context)
+
+
+def clubs(request):
+    return render(request, "leagues/clubs.html", {"clubs": selectors.clubs_list()})
+
+
+def club(request, slug):
+    try:
+        club_, players, teams, events, entries = selectors.club_detail(slug=slug)
+    except Club.DoesNotExist:
         raise Http404 from None
-    return render(request, "leagues/standings.html", {"standings": standings, "event": standings.event})
+    return render(request, "leagues/club.html", {"club": club_, "players": players, "teams": teams,
+                                                 "events": events, "entries": entries})
+
+
+def season(request, league, slug):
+    try:
+        season_, events = selectors.season_detail(league_slug=league, season_slug=slug)
+    except Season.DoesNotExist:
+        raise Http404 from None
+    return render(request, "leagues/season.html", {
+        "season": season_,
+        "divisions": [e for e in events if e.is_team],
+        "individual": [e for e in events if not e.is_team],
+    })

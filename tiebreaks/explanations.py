@@ -1,0 +1,412 @@
+"""Turn the engine's explanation traces into translated sentences.
+
+The engine explains every tie-break value as data (``Trace.to_dict()``: elements with a reason code
+from :mod:`tiebreaks.engine.reasons`, the Article, what a cut removed, the total and a divisor).
+This module is the only place that turns those codes into words, whole sentences with named
+placeholders, in the reader's language. It reads the JSON form (as stored in a standings snapshot),
+so pages never run the engine to explain a value.
+
+>>> explained = explain_trace(trace_dict, name_of={3: "Berg, Magnus"})   # doctest: +SKIP
+>>> explained.elements[0].text                                           # doctest: +SKIP
+'Round 1: Berg, Magnus finished on 3.5 points.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tiebreaks.engine import reasons as R
+
+from .names import CriterionName, criterion_name
+
+SUM_CRITERIA_WITH_POINTS = {"SB"}  # elements add value x points
+
+
+def fmt(value: Any) -> str:
+    """A number as readers expect it: no trailing zeros, at most two decimals, localised."""
+    if value is None:
+        return "–"
+    number = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if number == number.to_integral_value():
+        return number_format(number, decimal_pos=0)
+    if (number * 10) == (number * 10).to_integral_value():
+        return number_format(number, decimal_pos=1)
+    return number_format(number, decimal_pos=2)
+
+
+@dataclass
+class ExplainedElement:
+    round: int | None
+    text: str
+    value: str
+    contribution: str
+    kept: bool
+    removed: str = ""
+    adjustments: list[str] = field(default_factory=list)
+    dummy: bool = False
+    opponent: int | None = None
+
+
+@dataclass
+class ExplainedCriterion:
+    code: str
+    name: CriterionName
+    value: str
+    elements: list[ExplainedElement]
+    arithmetic: str
+    notes: list[str]
+    raw_value: Any = None
+
+
+def _name(name_of: Mapping[int, str] | Callable[[int], str] | None, number: int | None) -> str:
+    if number is None:
+        return ""
+    if name_of is None:
+        return _("player %(number)s") % {"number": number}
+    if callable(name_of):
+        return name_of(number)
+    return name_of.get(number) or _("player %(number)s") % {"number": number}
+
+
+def removal_sentence(reason: str | None) -> str:
+    """Why a cut or median removed an element, with the Article."""
+    if not reason:
+        return ""
+    sentences = {
+        R.CUT_LOWEST: _("Removed by the cut: the least significant value (Article 14.1)."),
+        R.CUT_VUR_FIRST: _(
+            "Removed by the cut first: a voluntary unplayed round goes before any lower real opponent "
+            "(Article 16.5)."
+        ),
+        R.MEDIAN_HIGHEST: _("Removed by the median: the most significant value (Article 14.1)."),
+        R.CUT_FIRST_ROUNDS: _("Removed by the cut: the first running scores are dropped (Article 14.1.1)."),
+        R.OPPONENT_VALUE_UNDEFINED: _("Skipped: the opponent has no value for this criterion."),
+    }
+    return sentences.get(reason, _("Removed (%(reason)s).") % {"reason": reason})
+
+
+def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
+    params = {
+        "round": adjustment["round"],
+        "awarded": fmt(adjustment["awarded"]),
+        "counted": fmt(adjustment["counted"]),
+        "article": adjustment["article"],
+    }
+    if adjustment["reason"] == R.UNPLAYED_COUNTS_AS_DRAW:
+        return (
+            _("Their unplayed round %(round)s counts as a draw: %(counted)s instead of %(awarded)s.") % params
+        )
+    return (
+        _(
+            "Their requested bye in round %(round)s is followed only by unplayed rounds, so it counts as a draw "
+            "for their opponents: %(counted)s instead of %(awarded)s (Article %(article)s)."
+        )
+        % params
+    )
+
+
+def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None) -> str:
+    """One sentence saying what this round is worth and where the number came from."""
+    reason = element["reason"]
+    params = {
+        "round": element["round"],
+        "opponent": _name(name_of, element.get("opponent")),
+        "value": fmt(element.get("value")),
+        "points": fmt(element.get("points")),
+        "contribution": fmt(element.get("contribution")),
+        "article": element.get("article") or "",
+        "own": fmt(details.get("own_score")),
+        "cap": fmt(details.get("dummy_bye_cap")),
+        "limit": fmt(details.get("limit")),
+    }
+    if reason == R.ACTUAL_SCORE:
+        return _("Round %(round)s: %(opponent)s finished on %(value)s points.") % params
+    if reason == R.ADJUSTED_SCORE:
+        counted = sum(Decimal(str(a["counted"])) - Decimal(str(a["awarded"])) for a in element.get("adjustments", []))
+        params["score"] = fmt(Decimal(str(element.get("value") or 0)) - counted)
+        return (
+            _(
+                "Round %(round)s: %(opponent)s finished on %(score)s points but counts with %(value)s, their "
+                "adjusted score (Article 16.3)."
+            )
+            % params
+        )
+    if reason == R.FORE_LAST_ROUND_DRAW:
+        return (
+            _(
+                "Round %(round)s: %(opponent)s counts with %(value)s points, their score with every final-round "
+                "game taken as a draw (Article 8.3)."
+            )
+            % params
+        )
+    if reason == R.FORFEIT_COUNTED_AS_GAME:
+        return (
+            _(
+                "Round %(round)s: the forfeit counts as a game against %(opponent)s, who finished on %(value)s "
+                "points (Article %(article)s)."
+            )
+            % params
+        )
+    if reason == R.DUMMY_OWN_SCORE:
+        return (
+            _(
+                "Round %(round)s was not played: a dummy opponent stands in, with the player's own score, "
+                "%(value)s points (Article %(article)s)."
+            )
+            % params
+        )
+    if reason == R.DUMMY_CAP_HALF_ROUNDS:
+        return (
+            _(
+                "Round %(round)s was not played: a dummy opponent stands in with the player's own score, "
+                "%(own)s, capped at half a point per round, so %(value)s points (Article 16.4.2)."
+            )
+            % params
+        )
+    if reason == R.DUMMY_CAP_OPPONENT_ADJUSTED:
+        return (
+            _(
+                "Round %(round)s was a forfeit: a dummy opponent stands in with the player's own score, %(own)s, "
+                "capped at the adjusted score of the scheduled opponent %(opponent)s, so %(value)s points "
+                "(Article 16.4.1)."
+            )
+            % params
+        )
+    if reason == R.DUMMY_ZERO:
+        return _("Round %(round)s was not played: it counts as an opponent with 0 points.") % params
+    if reason == R.UNPLAYED_COUNTS_AS_DRAW:
+        return _("Round %(round)s: the unplayed round counts as a draw.") % params
+    if reason == R.FREE_ROUND:
+        return _("Round %(round)s was a free round: it is not counted at all (Article 15.2).") % params
+    if reason == R.UNPLAYED_EXCLUDED:
+        return _("Round %(round)s was not played over the board: it is left out.") % params
+    if reason == R.POINTS_SCORED:
+        return _("Round %(round)s: %(points)s points.") % params
+    if reason == R.RUNNING_SCORE:
+        return _("After round %(round)s the running score was %(value)s.") % params
+    if reason == R.OPPONENT_QUALIFIES:
+        return (
+            _(
+                "Round %(round)s: %(opponent)s finished on %(value)s, at least the limit of %(limit)s, so the "
+                "%(points)s points scored count."
+            )
+            % params
+        )
+    if reason == R.OPPONENT_BELOW_LIMIT:
+        return (
+            _("Round %(round)s: %(opponent)s finished on %(value)s, below the limit of %(limit)s: not counted.")
+            % params
+        )
+    if reason == R.OPPONENT_RATING:
+        return _("Round %(round)s: %(opponent)s is rated %(value)s.") % params
+    if reason == R.OPPONENT_VALUE:
+        return _("Round %(round)s: %(opponent)s has %(value)s.") % params
+    if reason == R.OPPONENT_VALUE_UNDEFINED:
+        return _("Round %(round)s: %(opponent)s has no value for this criterion.") % params
+    if reason == R.OWN_RATING:
+        return _("The player's own rating: %(value)s.") % params
+    if reason == R.PAIRING_NUMBER:
+        return _("The player's pairing number: %(value)s.") % params
+    if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
+        return _("Round %(round)s: %(value)s points against %(opponent)s, who is tied too.") % params
+    counted = Decimal(str(element.get("contribution") or 0)) != 0
+    if reason == R.NOT_ELECTED:
+        return (
+            _("Round %(round)s: a requested bye, an absence or a forfeit loss: not a round elected to play.")
+            % params
+        )
+    if not counted:
+        return _("Round %(round)s does not count for this criterion.") % params
+    count_sentences = {
+        R.WIN_ROUND: _("Round %(round)s: the win points were obtained (Article 7.1)."),
+        R.WON_OVER_THE_BOARD: _("Round %(round)s: a game won over the board (Article 7.2)."),
+        R.PLAYED_WITH_BLACK: _("Round %(round)s: a game played with Black (Article 7.3)."),
+        R.WON_WITH_BLACK: _("Round %(round)s: a game won with Black (Article 7.4)."),
+        R.ELECTED_TO_PLAY: _("Round %(round)s: a round the player elected to play (Article 7.6)."),
+        R.STANDARD_POINTS: _("Round %(round)s: %(contribution)s standard points (Article 7.7)."),
+    }
+    if reason in count_sentences:
+        return count_sentences[reason] % params
+    return _("Round %(round)s: %(contribution)s (%(reason)s).") % {**params, "reason": reason}
+
+
+def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> str:
+    """A sentence for a reason that concerns the whole value (undefined, direct encounter...)."""
+    if not reason:
+        return ""
+    sentences = {
+        R.UNDEFINED_UNRATED_PLAYERS: _(
+            "Not computed: unrated players take part and no rating was announced for them (Article 10)."
+        ),
+        R.UNDEFINED_NO_GAMES: _("Not defined: no game was played over the board."),
+        R.UNDEFINED_NOTHING_LEFT: _("Not defined: the cut removed every element."),
+        R.DIRECT_ENCOUNTER_NOT_TIED: _(
+            "Direct encounter is used only among players still tied at that point; this player was not "
+            "(Article 6)."
+        ),
+        R.DIRECT_ENCOUNTER_SEPARATED_NONE: _(
+            "Direct encounter did not separate this player from the others still tied."
+        ),
+    }
+    return str(sentences.get(reason, reason))
+
+
+def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
+    elements = trace.get("elements") or []
+    kept = [e for e in elements if not e.get("removed")]
+    value = trace.get("value")
+    if value is None or not elements:
+        return ""
+    name = code.split("/", 1)[0]
+    if name in SUM_CRITERIA_WITH_POINTS:
+        terms = [f"{fmt(e['value'])} × {fmt(e['points'])}" for e in kept]
+    else:
+        terms = [fmt(e["contribution"]) for e in kept]
+    total = fmt(trace.get("total"))
+    left = " + ".join(terms) if terms else "0"
+    divisor = trace.get("divisor")
+    rounding = trace.get("rounding")
+    details = trace.get("details") or {}
+    if rounding == "aro_plus_dp":
+        return (
+            _(
+                "Average opponents' rating %(aro)s, plus %(dp)s for a score of %(percentage)s%% over the board: "
+                "%(value)s."
+            )
+            % {"aro": fmt(details.get("aro")), "dp": fmt(details.get("dp")),
+               "percentage": details.get("percentage"), "value": fmt(value)}
+        )
+    if rounding == "lowest_rating_reaching_points":
+        return (
+            _(
+                "%(value)s is the lowest rating whose expected score against these opponents reaches the "
+                "%(points)s points scored over the board."
+            )
+            % {"value": fmt(value), "points": fmt(details.get("points"))}
+        )
+    if divisor:
+        if rounding == "half_up_0.01":
+            return (
+                _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to two decimals.")
+                % {"sum": left, "divisor": divisor, "value": fmt(value)}
+            )
+        return (
+            _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to a whole number.")
+            % {"sum": left, "divisor": divisor, "value": fmt(value)}
+        )
+    if name == "DE":
+        return ""
+    return f"{left} = {total}"
+
+
+def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
+    """Everything a reader needs to check one value: each element, what was cut, the arithmetic."""
+    code = trace["criterion"]
+    details = trace.get("details") or {}
+    name = criterion_name(code)
+    elements = []
+    for element in trace.get("elements") or []:
+        text = element_sentence(element, code, details, name_of)
+        if element.get("vur") and element.get("dummy"):
+            text = " ".join([text, _("This is a voluntary unplayed round (Article 16.1.2).")])
+        elements.append(
+            ExplainedElement(
+                round=element.get("round"),
+                text=text,
+                value=fmt(element.get("value")),
+                contribution=fmt(element.get("contribution")),
+                kept=not element.get("removed"),
+                removed=removal_sentence(element.get("removed")),
+                adjustments=[adjustment_sentence(a) for a in element.get("adjustments") or []],
+                dummy=bool(element.get("dummy")),
+                opponent=element.get("opponent"),
+            )
+        )
+    notes = []
+    note = trace_note(trace.get("reason"), details, name_of)
+    if note:
+        notes.append(note)
+    if code.split("/", 1)[0] == "KS" and "limit" in details:
+        notes.append(
+            _("Opponents count when they finished on at least %(limit)s points (half of %(games)s games).")
+            % {"limit": fmt(details["limit"]), "games": details.get("max_games")}
+        )
+    if code.split("/", 1)[0] == "DE" and details.get("group") and len(details["group"]) > 1:
+        players = ", ".join(_name(name_of, n) for n in details["group"])
+        notes.append(
+            _("Still tied at this point: %(players)s. Points against them: %(score)s; place in the group: %(place)s.")
+            % {"players": players, "score": fmt(details.get("mutual_score")), "place": details.get("place")}
+        )
+        if details.get("all_met") is False:
+            notes.append(
+                _(
+                    "Not all of them met, so a place is given only where no missing game could change it "
+                    "(Article 6.3)."
+                )
+            )
+    removed = [e for e in elements if not e.kept]
+    if removed:
+        notes.append(
+            ngettext(
+                "%(count)s element is removed by the modifier.",
+                "%(count)s elements are removed by the modifier.",
+                len(removed),
+            )
+            % {"count": len(removed)}
+        )
+    return ExplainedCriterion(
+        code=code,
+        name=name,
+        value=fmt(trace.get("value")),
+        elements=elements,
+        arithmetic=_arithmetic(trace, code),
+        notes=notes,
+        raw_value=trace.get("value"),
+    )
+
+
+def standings_note(note: Mapping[str, Any]) -> str:
+    """A sentence for a note on the whole standings (criterion skipped, override...)."""
+    code = note.get("code")
+    criterion = note.get("criterion") or ""
+    params = {"criterion": criterion_name(criterion).long if criterion else "", "code": criterion}
+    sentences = {
+        R.CRITERION_SKIPPED_UNRATED: _(
+            "%(criterion)s is not used: unrated players take part and no rating was announced for them "
+            "(Article 10)."
+        ),
+        R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE: _(
+            "%(criterion)s is used in a round robin by an explicit decision, although FIDE advises against it "
+            "(note to Article 8)."
+        ),
+        R.KOYA_LIMIT_UNSIGNED: _("The Koya limit of %(code)s was read as half points."),
+        R.PTS_IGNORED: _("Points are always the first criterion; the extra mention was ignored."),
+    }
+    if code in sentences:
+        return sentences[code] % params
+    return str(code)
+
+
+def separation_sentence(a_name: str, b_name: str, code: str | None, value_a: Any, value_b: Any) -> str:
+    """Why A is above B (or that nothing separates them)."""
+    if code is None:
+        return (
+            _("Nothing separates %(a)s and %(b)s: they share the place.") % {"a": a_name, "b": b_name}
+        )
+    return (
+        _("%(criterion)s separates them: %(a)s has %(value_a)s, %(b)s has %(value_b)s.")
+        % {
+            "criterion": criterion_name(code).long,
+            "a": a_name,
+            "b": b_name,
+            "value_a": fmt(value_a),
+            "value_b": fmt(value_b),
+        }
+    )

@@ -1,0 +1,302 @@
+"""Tiebreak guides and the calculator.
+
+These are the only pages that run the engine on a request, and only on small made-up data: the
+guides' worked examples are computed when the page renders (never typed-in numbers), and the
+calculator ranks the crosstable it builds from the visitor's rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from leagues.prize_split import PlacePrize, PrizeOptions, Standing, split_prizes
+from tiebreaks.engine import RULE_SETS, EngineError, compute_standings
+from tiebreaks.engine.model import Participant, RoundEntry, Tournament
+
+from .explanations import ExplainedCriterion, explain_trace, fmt
+from .forms import CalculatorForm, RoundSpec, parse_round_count, synthetic_tournament
+from .names import criterion_name, rule_set_name
+
+GUIDES: dict[str, Any] = {
+    "buchholz": gettext_lazy("Buchholz and its cuts"),
+    "sonneborn-berger": gettext_lazy("Sonneborn-Berger and Koya"),
+    "direct-encounter": gettext_lazy("Direct encounter"),
+    "counts": gettext_lazy("Counting criteria: wins, games, progressive score"),
+    "rating": gettext_lazy("Rating-based criteria"),
+    "unplayed-rounds": gettext_lazy("Unplayed rounds: byes, forfeits and the dummy opponent"),
+    "fide-vs-us-chess": gettext_lazy("FIDE and US Chess compared"),
+    "prizes": gettext_lazy("Prize money: pool it, break ties for the trophy"),
+}
+
+CALCULATOR_CRITERIA = ["BH", "BH/C1", "BH/C2", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "REP"]
+
+
+def _f(value: Fraction | int | None) -> str:
+    if value is None:
+        return fmt(None)
+    value = Fraction(value)
+    return fmt(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def _explained(standings, number: int, code: str, names: dict[int, str]) -> ExplainedCriterion:
+    return explain_trace(standings.explain(number)[code].to_dict(), name_of=names)
+
+
+# ------------------------------------------------------------------------------ worked examples
+
+
+def _specs(results: list[tuple[str, float | None]]) -> list[RoundSpec]:
+    return [RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None)
+            for kind, score in results]
+
+
+# Three players on 4 of 5 whose opponents' final scores differ in shape (spec T1): one had a
+# collapsed opponent, one the strongest schedule, one the flattest.
+THREE_PLAYERS = [
+    ("Ana", [("loss", 4), ("win", 3), ("win", 3), ("win", 2), ("win", 1)]),
+    ("Bo", [("win", 4), ("loss", 3), ("win", 2.5), ("win", 2), ("win", 2)]),
+    ("Cai", [("win", 3), ("win", 3), ("loss", 3), ("win", 2.5), ("win", 1)]),
+]
+ORDERS = [["BH"], ["BH/C1"], ["BH/M1"]]
+
+
+def three_winners() -> dict:
+    players = [(name, _specs(rounds)) for name, rounds in THREE_PLAYERS]
+    tournament = synthetic_tournament(players)
+    focal = {i + 1: name for i, (name, _rounds) in enumerate(THREE_PLAYERS)}
+    rows = []
+    winners = []
+    for order in ORDERS:
+        standings = compute_standings(tournament, order)
+        ranked = [row for row in standings.rows if row.start_number in focal]
+        winners.append({"order": [criterion_name(c) for c in order], "winner": ranked[0].name,
+                        "ranking": [row.name for row in ranked]})
+    values = compute_standings(tournament, ["BH", "BH/C1", "BH/M1"])
+    for number, name in focal.items():
+        row = values.row(number)
+        opponents = [_f(spec.opponent_score) for spec in players[number - 1][1]]
+        rows.append({"name": name, "points": _f(row.points), "opponents": opponents,
+                     "values": [_f(row.values[c]) for c in ("BH", "BH/C1", "BH/M1")]})
+    return {"rows": rows, "winners": winners, "columns": [criterion_name(c) for c in ("BH", "BH/C1", "BH/M1")],
+            "distinct": len({w["winner"] for w in winners})}
+
+
+def single_player_example(results, criteria: list[str], *, rating=None) -> dict:
+    """One player's rounds with made-up opponents; values and explanations of ``criteria``."""
+    specs = [RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None,
+                       opponent_rating=opp_rating)
+             for kind, score, opp_rating in [(r + (None,))[:3] for r in results]]
+    tournament = synthetic_tournament([(_("the player"), specs)], rating=rating)
+    standings = compute_standings(tournament, criteria, explain=True)
+    names = {p.start_number: _("the opponent of round %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+             for p in tournament.participants if p.start_number != 1}
+    names[1] = _("the player")
+    row = standings.row(1)
+    return {
+        "rounds": [{"number": r, "kind": dict(_kind_labels()).get(s.kind, s.kind),
+                    "opponent": _f(s.opponent_score) if s.has_opponent else "",
+                    "rating": s.opponent_rating or ""} for r, s in enumerate(specs, start=1)],
+        "points": _f(row.points),
+        "explained": [_explained(standings, 1, code, names) for code in standings.criteria],
+        "values": {code: _f(v) for code, v in row.values.items()},
+        "notes": standings.notes,
+    }
+
+
+def _kind_labels():
+    from .forms import KIND_CHOICES
+
+    return [(k, str(v)) for k, v in KIND_CHOICES if k]
+
+
+# five-player round robin (spec T2): schedule by round, results from the first player's view
+ROUND_ROBIN_NAMES = ["Ana", "Bo", "Cai", "Dev", "Eli"]
+ROUND_ROBIN_GAMES = [
+    (1, 1, 2, "="), (1, 3, 4, "1"),
+    (2, 1, 3, "1"), (2, 4, 5, "1"),
+    (3, 4, 1, "="), (3, 5, 2, "0"),
+    (4, 1, 5, "1"), (4, 3, 2, "="),
+    (5, 2, 4, "1"), (5, 5, 3, "0"),
+]
+_OTHER = {"1": "0", "0": "1", "=": "="}
+
+
+def round_robin_tournament() -> Tournament:
+    blocks: dict[int, dict[int, RoundEntry]] = {n: {} for n in range(1, 6)}
+    for rnd, white, black, result in ROUND_ROBIN_GAMES:
+        blocks[white][rnd] = RoundEntry(code=result, opponent=black, colour="w")
+        blocks[black][rnd] = RoundEntry(code=_OTHER[result], opponent=white, colour="b")
+    participants = [
+        Participant(start_number=n, name=name, rating=None,
+                    rounds=tuple(blocks[n].get(r, RoundEntry(code="Z")) for r in range(1, 6)))
+        for n, name in enumerate(ROUND_ROBIN_NAMES, start=1)
+    ]
+    return Tournament(participants=participants, total_rounds=5, round_robin=True, name="RR")
+
+
+def round_robin_example() -> dict:
+    tournament = round_robin_tournament()
+    standings = compute_standings(tournament, ["SB", "DE", "KS"], explain=True)
+    names = {n: name for n, name in enumerate(ROUND_ROBIN_NAMES, start=1)}
+    results: dict[tuple[int, int], str] = {}
+    for _rnd, white, black, result in ROUND_ROBIN_GAMES:
+        symbol = {"1": "1", "0": "0", "=": "½"}
+        results[(white, black)] = symbol[result]
+        results[(black, white)] = symbol[_OTHER[result]]
+    grid = [{"name": names[n], "cells": [None if m == n else results.get((n, m), "") for m in names],
+             "points": _f(standings.row(n).points)} for n in names]
+    table = [{"rank": row.rank, "name": row.name, "points": _f(row.points),
+              "values": [_f(row.values[c]) for c in standings.criteria]} for row in standings.rows]
+    return {
+        "grid": grid, "names": list(names.values()), "table": table,
+        "columns": [criterion_name(c) for c in standings.criteria],
+        "explained": [(names[n], _explained(standings, n, "SB", names)) for n in (1, 2)],
+        "de": [(names[n], _explained(standings, n, "DE", names)) for n in (1, 2)],
+        "bh": {names[n]: _f(compute_standings(tournament, ["BH"], allow_buchholz_in_round_robin=True)
+                          .row(n).values["BH"]) for n in (1, 2)},
+    }
+
+
+def counts_example() -> dict:
+    players = [
+        ("Dana", _specs([("win", 2), ("win", 3), ("win", 3), ("loss", 4), ("win", 2)])),
+        ("Emre", _specs([("loss", 4), ("win", 2), ("win", 3), ("win", 3), ("win", 2)])),
+        ("Frida", _specs([("forfeit_win", 1), ("win", 3), ("hpb", None), ("win", 3), ("draw", 3)])),
+    ]
+    tournament = synthetic_tournament(players)
+    criteria = ["PS", "WIN", "WON", "BPG", "REP"]
+    standings = compute_standings(tournament, criteria, explain=True)
+    names = {1: "Dana", 2: "Emre", 3: "Frida"}
+    rows = [{"name": names[n], "points": _f(standings.row(n).points),
+             "values": [_f(standings.row(n).values[c]) for c in criteria]} for n in names]
+    return {"rows": rows, "columns": [criterion_name(c) for c in criteria],
+            "results": [(name, [dict(_kind_labels())[s.kind] for s in specs]) for name, specs in players],
+            "explained": [(names[n], _explained(standings, n, "PS", names)) for n in (1, 2)]}
+
+
+def unplayed_examples() -> dict:
+    bye = single_player_example(
+        [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)], ["BH", "BH/C1", "BH/M1", "SB"])
+    forfeit = single_player_example(
+        [("forfeit_win", 1.5), ("win", 3.5), ("win", 3), ("loss", 4), ("win", 2.5)], ["BH", "BH/C1"])
+    return {"bye": bye, "forfeit": forfeit}
+
+
+def rating_example() -> dict:
+    return single_player_example(
+        [("win", 2, 1800), ("draw", 3, 2000), ("win", 2.5, 1900), ("loss", 4, 2150), ("win", 3, 1950)],
+        ["ARO", "ARO/C1", "TPR"], rating=1900)
+
+
+def rating_unrated_example() -> dict:
+    specs = [RoundSpec("win", Fraction(2), None), RoundSpec("draw", Fraction(3), 2000)]
+    tournament = synthetic_tournament([(_("the player"), specs)], rating=1900, filler_rating=None)
+    standings = compute_standings(tournament, ["ARO"], explain=True)
+    from .explanations import standings_note
+
+    return {"notes": [standings_note(n.to_dict()) for n in standings.notes],
+            "value": _f(standings.row(1).values["ARO"])}
+
+
+def rule_sets_example() -> dict:
+    """The bye example (spec T4) under every rule set the engine offers."""
+    results = [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)]
+    specs = _specs(results)
+    tournament = synthetic_tournament([(_("the player"), specs)])
+    out = []
+    for name in sorted(RULE_SETS):
+        rule_set = RULE_SETS[name]
+        criteria = [c for c in ("BH", "BH/C1", "BH/M1") if c.split("/")[0] in rule_set.criteria]
+        try:
+            standings = compute_standings(tournament, criteria, rules=name)
+        except EngineError:
+            continue
+        out.append({"name": rule_set_name(name), "code": name,
+                    "values": [(criterion_name(c), _f(standings.row(1).values[c])) for c in criteria]})
+    return {"rule_sets": out, "rounds": single_player_example(results, ["BH"])["rounds"]}
+
+
+def prize_example() -> dict:
+    standings = [
+        Standing("a", "Ana", Fraction(4), (("BH/C1", Fraction(12)),)),
+        Standing("b", "Bo", Fraction(4), (("BH/C1", Fraction(23, 2)),)),
+        Standing("c", "Cai", Fraction(3), (("BH/C1", Fraction(11)),)),
+    ]
+    prizes = [PlacePrize(1, 20000, _("trophy")), PlacePrize(2, 10000), PlacePrize(3, 5000)]
+    out = []
+    for method, label in (("pool", _("Pooled (the usual convention)")), ("none", _("Tiebreak decides the money"))):
+        result = split_prizes(standings, prizes, PrizeOptions(method=method, currency="EUR"))
+        out.append({"label": label, "awards": [
+            {"name": s.name, "money": _f(Fraction(result.money_of(s.participant_id), 100)),
+             "items": ", ".join(result.items_of(s.participant_id))} for s in standings]})
+    return {"methods": out, "prizes": [(p.place, _f(Fraction(p.amount, 100)), p.item or "") for p in prizes],
+            "standings": [(s.name, _f(s.points), _f(s.tiebreak_values[0][1])) for s in standings]}
+
+
+EXAMPLES = {
+    "buchholz": lambda: {"three": three_winners(), "unplayed": unplayed_examples()},
+    "sonneborn-berger": lambda: {"rr": round_robin_example()},
+    "direct-encounter": lambda: {"rr": round_robin_example()},
+    "counts": lambda: {"counts": counts_example()},
+    "rating": lambda: {"rating": rating_example(), "unrated": rating_unrated_example()},
+    "unplayed-rounds": lambda: {"unplayed": unplayed_examples()},
+    "fide-vs-us-chess": lambda: {"rules": rule_sets_example()},
+    "prizes": lambda: {"prize": prize_example()},
+}
+
+
+# ----------------------------------------------------------------------------------------- views
+
+
+def guides(request):
+    return render(request, "tiebreaks/guides.html", {
+        "guides": list(GUIDES.items()),
+        "three": three_winners(),
+    })
+
+
+def guide(request, slug):
+    if slug not in GUIDES:
+        raise Http404
+    context = {"slug": slug, "title": GUIDES[slug], "guides": list(GUIDES.items()), **EXAMPLES[slug]()}
+    return render(request, f"tiebreaks/guide_{slug.replace('-', '_')}.html", context)
+
+
+@dataclass
+class CalculatorResult:
+    points: str
+    values: list[tuple[Any, str]]
+    explained: list[ExplainedCriterion]
+
+
+def calculator(request):
+    submitted = "rounds" in request.GET and any(key.startswith("kind_") for key in request.GET)
+    round_count = parse_round_count(request.GET.get("rounds"))
+    form = CalculatorForm(request.GET if submitted else None, round_count=round_count,
+                          initial={"rounds": round_count})
+    result = None
+    if submitted and form.is_valid():
+        specs = form.cleaned_data["specs"]
+        tournament = synthetic_tournament([(_("you"), specs)], name="calculator")
+        standings = compute_standings(tournament, CALCULATOR_CRITERIA, explain=True)
+        names = {p.start_number: _("your opponent in round %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+                 for p in tournament.participants if p.start_number != 1}
+        names[1] = _("you")
+        row = standings.row(1)
+        result = CalculatorResult(
+            points=_f(row.points),
+            values=[(criterion_name(code), _f(row.values[code])) for code in standings.criteria],
+            explained=[_explained(standings, 1, code, names) for code in standings.criteria],
+        )
+    return render(request, "tiebreaks/calculator.html", {
+        "form": form, "result": result, "round_count": round_count,
+        "rules_name": rule_set_name("fide-2026"), "round_choices": range(1, 16),
+    })
