@@ -41,9 +41,12 @@ def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
         contributions = [e.value * e.points for e in els]
         total = sum(contributions)
         if low or high:
-            if not high and low == 1 and not any(e.vur for e in els):
+            if not high and low == 1:  # Cut-1, the usual case: one 16.5 step without the machinery
                 if els:
-                    total -= min([(e.value, c) for e, c in zip(els, contributions, strict=True)])[1]
+                    lsv = min([(e.value, c) for e, c in zip(els, contributions, strict=True)])[1]
+                    vur = [c for e, c in zip(els, contributions, strict=True) if e.vur] if vur_first else []
+                    # 16.5: the lowest VUR contribution goes if it is at least the LSV's
+                    total -= min(vur) if vur and min(vur) >= lsv else lsv
             else:
                 removals = cut_elements(
                     [(e.value, c) for e, c in zip(els, contributions, strict=True)],
