@@ -177,7 +177,13 @@ def explain_direct_encounter(
         Fraction(value or 0),
         tuple(elements),
         total,
-        reason=R.DIRECT_ENCOUNTER_SEPARATED_NONE if not value else None,
+        reason=(
+            R.DIRECT_ENCOUNTER_SEPARATED_NONE
+            if not value
+            else None
+            if all_met
+            else R.DIRECT_ENCOUNTER_NOT_ALL_MET  # ranked by 6.3: no missing game could change it
+        ),
         details={
             "all_met": all_met,  # False: 6.3 (ranked only where no missing game could change it)
             "group": sorted(ct.start_numbers[p] for p in group),
