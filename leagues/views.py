@@ -52,7 +52,9 @@ def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict
 
 
 def _event_context(event: Event, **extra) -> dict:
-    return {"event": event, "round_numbers": list(range(1, event.rounds_count + 1)), **extra}
+    """What every event page needs: the event and the rounds that exist (paired or played)."""
+    return {"event": event, "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
+            **extra}
 
 
 def home(request):
@@ -259,7 +261,7 @@ def _int_param(request, name):
 def event_why(request, slug):
     standings = _standings_or_404(slug)
     event = standings.event
-    table = standings.table
+    table = _table(standings, list(standings.criteria))
     a, b = _int_param(request, "a"), _int_param(request, "b")
     context = _event_context(event, standings=standings, table=table, active="why", a=a, b=b)
     if a is None or b is None:

@@ -52,6 +52,7 @@ class ExplainedElement:
     adjustments: list[str] = field(default_factory=list)
     dummy: bool = False
     opponent: int | None = None
+    product: str = ""  # SB: "value × points = contribution"
 
 
 @dataclass
@@ -127,38 +128,38 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         "limit": fmt(details.get("limit")),
     }
     if reason == R.ACTUAL_SCORE:
-        return _("Round %(round)s: %(opponent)s finished on %(value)s points.") % params
+        return _("Round %(round)s: %(opponent)s, final score %(value)s.") % params
     if reason == R.ADJUSTED_SCORE:
         counted = sum(Decimal(str(a["counted"])) - Decimal(str(a["awarded"])) for a in element.get("adjustments", []))
         params["score"] = fmt(Decimal(str(element.get("value") or 0)) - counted)
         return (
             _(
-                "Round %(round)s: %(opponent)s finished on %(score)s points but counts with %(value)s, their "
-                "adjusted score (Article 16.3)."
+                "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: their adjusted "
+                "score (Article 16.3)."
             )
             % params
         )
     if reason == R.FORE_LAST_ROUND_DRAW:
         return (
             _(
-                "Round %(round)s: %(opponent)s counts with %(value)s points, their score with every final-round "
-                "game taken as a draw (Article 8.3)."
+                "Round %(round)s: %(opponent)s counts with %(value)s, their score with every final-round game "
+                "taken as a draw (Article 8.3)."
             )
             % params
         )
     if reason == R.FORFEIT_COUNTED_AS_GAME:
         return (
             _(
-                "Round %(round)s: the forfeit counts as a game against %(opponent)s, who finished on %(value)s "
-                "points (Article %(article)s)."
+                "Round %(round)s: the forfeit counts as a game against %(opponent)s, final score %(value)s "
+                "(Article %(article)s)."
             )
             % params
         )
     if reason == R.DUMMY_OWN_SCORE:
         return (
             _(
-                "Round %(round)s was not played: a dummy opponent stands in, with the player's own score, "
-                "%(value)s points (Article %(article)s)."
+                "Round %(round)s was not played: a dummy opponent stands in with the player's own score, "
+                "%(value)s (Article %(article)s)."
             )
             % params
         )
@@ -166,7 +167,7 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         return (
             _(
                 "Round %(round)s was not played: a dummy opponent stands in with the player's own score, "
-                "%(own)s, capped at half a point per round, so %(value)s points (Article 16.4.2)."
+                "%(own)s, capped at half a point per round: %(value)s (Article 16.4.2)."
             )
             % params
         )
@@ -174,13 +175,12 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         return (
             _(
                 "Round %(round)s was a forfeit: a dummy opponent stands in with the player's own score, %(own)s, "
-                "capped at the adjusted score of the scheduled opponent %(opponent)s, so %(value)s points "
-                "(Article 16.4.1)."
+                "capped at the adjusted score of %(opponent)s, who was scheduled: %(value)s (Article 16.4.1)."
             )
             % params
         )
     if reason == R.DUMMY_ZERO:
-        return _("Round %(round)s was not played: it counts as an opponent with 0 points.") % params
+        return _("Round %(round)s was not played: it counts as an opponent with a score of 0.") % params
     if reason == R.UNPLAYED_COUNTS_AS_DRAW:
         return _("Round %(round)s: the unplayed round counts as a draw.") % params
     if reason == R.FREE_ROUND:
@@ -188,20 +188,20 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     if reason == R.UNPLAYED_EXCLUDED:
         return _("Round %(round)s was not played over the board: it is left out.") % params
     if reason == R.POINTS_SCORED:
-        return _("Round %(round)s: %(points)s points.") % params
+        return _("Round %(round)s: scored %(points)s.") % params
     if reason == R.RUNNING_SCORE:
         return _("After round %(round)s the running score was %(value)s.") % params
     if reason == R.OPPONENT_QUALIFIES:
         return (
             _(
-                "Round %(round)s: %(opponent)s finished on %(value)s, at least the limit of %(limit)s, so the "
-                "%(points)s points scored count."
+                "Round %(round)s: %(opponent)s, final score %(value)s, reaches the limit of %(limit)s, so the "
+                "%(points)s scored against them counts."
             )
             % params
         )
     if reason == R.OPPONENT_BELOW_LIMIT:
         return (
-            _("Round %(round)s: %(opponent)s finished on %(value)s, below the limit of %(limit)s: not counted.")
+            _("Round %(round)s: %(opponent)s, final score %(value)s, is below the limit of %(limit)s: not counted.")
             % params
         )
     if reason == R.OPPONENT_RATING:
@@ -215,7 +215,7 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     if reason == R.PAIRING_NUMBER:
         return _("The player's pairing number: %(value)s.") % params
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
-        return _("Round %(round)s: %(value)s points against %(opponent)s, who is tied too.") % params
+        return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
     counted = Decimal(str(element.get("contribution") or 0)) != 0
     if reason == R.NOT_ELECTED:
         return (
@@ -327,6 +327,10 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
                 adjustments=[adjustment_sentence(a) for a in element.get("adjustments") or []],
                 dummy=bool(element.get("dummy")),
                 opponent=element.get("opponent"),
+                product=(
+                    f"{fmt(element.get('value'))} × {fmt(element.get('points'))} = {fmt(element.get('contribution'))}"
+                    if code.split("/", 1)[0] in SUM_CRITERIA_WITH_POINTS else ""
+                ),
             )
         )
     notes = []
@@ -335,7 +339,7 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
         notes.append(note)
     if code.split("/", 1)[0] == "KS" and "limit" in details:
         notes.append(
-            _("Opponents count when they finished on at least %(limit)s points (half of %(games)s games).")
+            _("Opponents count when their final score is at least %(limit)s (half of %(games)s games).")
             % {"limit": fmt(details["limit"]), "games": details.get("max_games")}
         )
     if code.split("/", 1)[0] == "DE" and details.get("group") and len(details["group"]) > 1:

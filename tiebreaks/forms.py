@@ -136,10 +136,8 @@ def _half_points(value: Decimal) -> bool:
 
 
 class CalculatorForm(forms.Form):
-    """Rounds entered one per row: what happened, and the opponent's final score."""
-
-    rounds = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=MAX_ROUNDS,
-                                initial=DEFAULT_ROUNDS)
+    """Rounds entered one per row: what happened, and the opponent's final score. The number of
+    rows comes from :func:`parse_round_count` (never an error: it is kept inside the range)."""
 
     def __init__(self, *args, round_count: int = DEFAULT_ROUNDS, **kwargs):
         super().__init__(*args, **kwargs)

@@ -96,7 +96,7 @@ def single_player_example(results, criteria: list[str], *, rating=None) -> dict:
              for kind, score, opp_rating in [(r + (None,))[:3] for r in results]]
     tournament = synthetic_tournament([(_("the player"), specs)], rating=rating)
     standings = compute_standings(tournament, criteria, explain=True)
-    names = {p.start_number: _("the opponent of round %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+    names = {p.start_number: _("opponent %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
              for p in tournament.participants if p.start_number != 1}
     names[1] = _("the player")
     row = standings.row(1)
@@ -142,9 +142,9 @@ def round_robin_tournament() -> Tournament:
     return Tournament(participants=participants, total_rounds=5, round_robin=True, name="RR")
 
 
-def round_robin_example() -> dict:
+def round_robin_example(criteria: list[str] | None = None) -> dict:
     tournament = round_robin_tournament()
-    standings = compute_standings(tournament, ["SB", "DE", "KS"], explain=True)
+    standings = compute_standings(tournament, criteria or ["SB", "DE", "KS"], explain=True)
     names = {n: name for n, name in enumerate(ROUND_ROBIN_NAMES, start=1)}
     results: dict[tuple[int, int], str] = {}
     for _rnd, white, black, result in ROUND_ROBIN_GAMES:
@@ -221,7 +221,8 @@ def rule_sets_example() -> dict:
             continue
         out.append({"name": rule_set_name(name), "code": name,
                     "values": [(criterion_name(c), _f(standings.row(1).values[c])) for c in criteria]})
-    return {"rule_sets": out, "rounds": single_player_example(results, ["BH"])["rounds"]}
+    base = single_player_example(results, ["BH"])
+    return {"rule_sets": out, "rounds": base["rounds"], "points": base["points"]}
 
 
 def prize_example() -> dict:
@@ -244,7 +245,7 @@ def prize_example() -> dict:
 EXAMPLES = {
     "buchholz": lambda: {"three": three_winners(), "unplayed": unplayed_examples()},
     "sonneborn-berger": lambda: {"rr": round_robin_example()},
-    "direct-encounter": lambda: {"rr": round_robin_example()},
+    "direct-encounter": lambda: {"rr": round_robin_example(["DE", "SB"])},
     "counts": lambda: {"counts": counts_example()},
     "rating": lambda: {"rating": rating_example(), "unrated": rating_unrated_example()},
     "unplayed-rounds": lambda: {"unplayed": unplayed_examples()},
@@ -280,8 +281,7 @@ class CalculatorResult:
 def calculator(request):
     submitted = "rounds" in request.GET and any(key.startswith("kind_") for key in request.GET)
     round_count = parse_round_count(request.GET.get("rounds"))
-    form = CalculatorForm(request.GET if submitted else None, round_count=round_count,
-                          initial={"rounds": round_count})
+    form = CalculatorForm(request.GET if submitted else None, round_count=round_count)
     result = None
     if submitted and form.is_valid():
         specs = form.cleaned_data["specs"]

@@ -7,11 +7,11 @@ The Django side (leagues) and the TRF reader (tiebreaks.trf) both build these ob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What happened to one participant in one round (spec tiebreak-rules §2)."""
 
     PLAYED = "played"  # 1 = 0 W D L

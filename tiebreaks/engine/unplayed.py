@@ -122,9 +122,6 @@ class Article16:
         self._elements: dict[bool, ParticipantElements] = {}
 
     # ------------------------------------------------------------------------------------
-    def opponent_reason(self, o: int) -> str:
-        return R.ADJUSTED_SCORE if self.adjusted[o] != self.ct.score[o] else R.ACTUAL_SCORE
-
     def game_values(self, i: int) -> list[int]:
         """Element values of a participant who played every round: opponents' adjusted scores."""
         adj = self.adjusted
