@@ -496,8 +496,8 @@ def _is_integer(crit: TeamCriterion, eng: _Engine) -> bool:
 
 def primary_from_event_type(event_type: str) -> str:
     """The primary score from a TRF 192 code suffix (``_GP_MP`` / ``_GP`` ⇒ GP), else MP."""
-    code = (event_type or "").upper()
-    if code.endswith("_GP") or code.endswith("_GP_MP") or "_GP_MP_" in code:
+    code = (event_type or "").strip().upper().removesuffix("_BAKU")
+    if code.endswith("_GP_MP") or (code.endswith("_GP") and not code.endswith("_MP_GP")):
         return "GP"
     return "MP"
 
