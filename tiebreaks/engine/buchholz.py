@@ -49,6 +49,12 @@ def _sorted_elements(ctx: Context, forfeits_as_games: bool) -> list[tuple[int, l
 
 
 def compute_buchholz(ctx: Context, crit: Criterion) -> Computed:
+    """BH / FB (8.1, 8.3) for everybody; cuts per 14.1 with the 16.5 VUR-first rule.
+
+    Elements: opponent's adjusted score (16.3) per game; dummy (16.4) per own unplayed round
+    (capped by 16.4.1/16.4.2); forfeits as games with ``/P``; round robins: forfeits are games,
+    free rounds nothing (15.2). Too many removals leave 0.
+    """
     base = _base(ctx, crit)
     low, high = crit.cut + crit.median, crit.median
     vur_first = base.rules.cut_vur_first
@@ -60,6 +66,7 @@ def compute_buchholz(ctx: Context, crit: Criterion) -> Computed:
 
 
 def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
+    """Every element of participant ``i``'s BH/FB with its reason, Article and any cut."""
     base = _base(ctx, crit)
     ct = base.ct
     a16 = base.a16
@@ -123,6 +130,8 @@ def _aob_parts(ctx: Context, crit: Criterion) -> tuple[list[int | None], int, li
 
 
 def compute_aob(ctx: Context, crit: Criterion) -> Computed:
+    """AOB (8.2): mean BH (``/F``: FB) of the opponents met over the board, one term per game,
+    rounded half up to 0.01 (FIDE checker); undefined without a game over the board."""
     bh_nums, den, opponents = _aob_parts(ctx, crit)
     nums: list[int | None] = []
     for opps in opponents:

@@ -60,6 +60,7 @@ _REASONS = {
 
 
 def compute_count(ctx: Context, crit: Criterion) -> Computed:
+    """WIN WON BPG BWG REP STD TPN (Art. 7) for everybody (see the module docstring)."""
     ct = ctx.ct
     name = crit.name
     if name == "TPN":

@@ -37,6 +37,7 @@ def _threshold(ct: Crosstable, crit: Criterion) -> int:
 
 
 def compute_koya(ctx: Context, crit: Criterion) -> Computed:
+    """KS (9.2): points scored against opponents on at least the limit, forfeits included."""
     ct = ctx.ct
     threshold = _threshold(ct, crit)
     qualifies = [2 * s >= threshold for s in ct.score]

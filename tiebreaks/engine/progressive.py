@@ -15,6 +15,7 @@ from .explain import Trace, TraceElement
 
 
 def compute_progressive(ctx: Context, crit: Criterion) -> Computed:
+    """PS (7.5): sum of the running scores; ``/Cj`` drops the first ``j`` of them."""
     ct = ctx.ct
     drop = crit.cut
     nums: list[int | None] = []

@@ -152,6 +152,8 @@ def _per_player(ctx: Context, crit: Criterion, name: str) -> list[int | None] | 
 
 
 def compute_rating(ctx: Context, crit: Criterion) -> Computed:
+    """ARO TPR PTP APRO APPO RTNG (Art. 10) for everybody; all undefined when unrated players
+    have no announced rating; forfeits never count."""
     ct = ctx.ct
     ratings = _ratings(ctx, crit)
     if ratings is None:

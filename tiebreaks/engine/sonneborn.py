@@ -20,6 +20,7 @@ from .unplayed import adjustments_of, cut_elements
 
 
 def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
+    """SB (9.1): element x points per round; Cut-1 per 14.1.1 d and 16.5 (by contribution)."""
     ct = ctx.ct
     low, high = crit.cut + crit.median, crit.median
     vur_first = ctx.rules.cut_vur_first
