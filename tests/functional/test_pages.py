@@ -3,23 +3,43 @@
 import re
 
 import pytest
-from django.core.management import call_command
 
-LANGUAGES = ["en", "el", "tr", "he", "nb"]
+from leagues.models import Event, StandingsSnapshot
+
+from .conftest import LANGUAGES
+
+PAGES = [
+    "/{lang}/",
+    "/{lang}/clubs/",
+    "/{lang}/clubs/oslo-sk/",
+    "/{lang}/leagues/demo-league/seasons/2026/",
+    "/{lang}/events/demo-autumn-open/",
+    "/{lang}/events/demo-autumn-open/crosstable/",
+    "/{lang}/events/demo-autumn-open/rounds/1/",
+    "/{lang}/events/demo-autumn-open/rounds/2/",
+    "/{lang}/events/demo-autumn-open/players/1/",
+    "/{lang}/events/demo-autumn-open/why/",
+    "/{lang}/events/demo-autumn-open/why/?a=1&b=2",
+    "/{lang}/events/demo-division-1/",
+    "/{lang}/events/demo-division-1/crosstable/",
+    "/{lang}/events/demo-division-1/rounds/1/",
+    "/{lang}/events/demo-division-1/teams/1/",
+    "/{lang}/tiebreaks/",
+    "/{lang}/tiebreaks/buchholz/",
+    "/{lang}/tiebreaks/sonneborn-berger/",
+    "/{lang}/tiebreaks/direct-encounter/",
+    "/{lang}/tiebreaks/counts/",
+    "/{lang}/tiebreaks/rating/",
+    "/{lang}/tiebreaks/unplayed-rounds/",
+    "/{lang}/tiebreaks/fide-vs-us-chess/",
+    "/{lang}/tiebreaks/prizes/",
+    "/{lang}/tiebreaks/calculator/",
+    "/{lang}/tiebreaks/calculator/?rounds=2&kind_1=win&opponent_1=1&kind_2=hpb&opponent_2=",
+]
 
 
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        call_command("load_demo", stdout=open("/dev/null", "w"))
-    yield
-    with django_db_blocker.unblock():
-        from leagues.models import League
-
-        League.objects.filter(slug="demo-league").delete()
-
-
-PAGES = ["/{lang}/", "/{lang}/events/demo-autumn-open/", "/{lang}/events/demo-division-1/"]
+def html_tag(html):
+    return re.search(r"<html[^>]*>", html).group(0)
 
 
 @pytest.mark.django_db
@@ -29,9 +49,15 @@ def test_page_answers_in_every_language(client, demo, lang, page):
     response = client.get(page.format(lang=lang))
     assert response.status_code == 200
     html = response.content.decode()
-    tag = re.search(r"<html[^>]*>", html).group(0)
+    tag = html_tag(html)
     assert f'lang="{lang}"' in tag
     assert ('dir="rtl"' if lang == "he" else 'dir="ltr"') in tag
+    assert html.count("<h1") == 1
+
+
+def standings_rows(html):
+    body = re.search(r"<table class=\"standings\">.*?<tbody>(.*?)</tbody>", html, re.S).group(1)
+    return re.findall(r"<tr[ >].*?</tr>", body, re.S)
 
 
 @pytest.mark.django_db
@@ -39,13 +65,96 @@ def test_standings_page_shows_the_demo_swiss(client, demo):
     html = client.get("/en/events/demo-autumn-open/").content.decode()
     assert "Autumn Open 2026" in html
     assert "fide-2026" in html
-    # eleven players, one row each
-    assert html.count("<tr>") == 1 + 11
+    assert "FIDE 2026" in html  # the rule set named for people, not only its code
+    event = Event.objects.get(slug="demo-autumn-open")
+    assert len(standings_rows(html)) == event.entries.count()
 
 
 @pytest.mark.django_db
-def test_unknown_event_is_404(client):
-    assert client.get("/en/events/no-such-event/").status_code == 404
+def test_standings_columns_follow_the_published_order_with_translated_names(client, demo):
+    html = client.get("/en/events/demo-autumn-open/").content.decode()
+    headers = re.findall(r'<abbr title="([^"]+)"><bdi>([^<]+)</bdi></abbr>', html)
+    assert headers[:3] == [("Buchholz Cut-1", "BH-C1"), ("Buchholz", "BH"), ("Sonneborn-Berger", "SB")]
+
+
+@pytest.mark.django_db
+def test_players_tied_after_every_tiebreak_share_the_place(client, demo):
+    snapshot = StandingsSnapshot.objects.get(event__slug="demo-autumn-open")
+    ranks = [row["rank"] for row in snapshot.rows]
+    shared = [rank for rank in set(ranks) if ranks.count(rank) > 1]
+    assert shared, "the demo has a shared place"
+    html = client.get("/en/events/demo-autumn-open/").content.decode()
+    for rank in shared:
+        assert f"{rank}–{rank + ranks.count(rank) - 1}" in html
+
+
+@pytest.mark.django_db
+def test_team_standings_show_match_points_then_game_points(client, demo):
+    html = client.get("/en/events/demo-division-1/").content.decode()
+    headers = re.findall(r'<abbr title="([^"]+)"><bdi>([^<]+)</bdi></abbr>', html)
+    assert headers[:2] == [("Match points", "MP"), ("Game points", "GP")]
+    assert "<svg" in html and 'role="img"' in html  # the match-point race
+
+
+@pytest.mark.django_db
+def test_numbers_in_tables_keep_left_to_right_inside_hebrew(client, demo):
+    html = client.get("/he/events/demo-autumn-open/").content.decode()
+    assert 'dir="rtl"' in html_tag(html)
+    cells = re.findall(r'<td class="num"><bdi dir="ltr">', html)
+    assert len(cells) >= 11
+
+
+@pytest.mark.django_db
+def test_swiss_crosstable_is_a_wallchart_with_colours(client, demo):
+    html = client.get("/en/events/demo-autumn-open/crosstable/").content.decode()
+    assert 'class="crosstable wallchart"' in html
+    assert "colour-w" in html and "colour-b" in html
+
+
+@pytest.mark.django_db
+def test_team_round_shows_match_cards_with_boards(client, demo):
+    html = client.get("/en/events/demo-division-1/rounds/1/").content.decode()
+    assert html.count('class="match-card"') == 2
+    assert "Board" in html
+
+
+@pytest.mark.django_db
+def test_club_page_lists_its_team_and_players(client, demo):
+    html = client.get("/en/clubs/oslo-sk/").content.decode()
+    assert "Oslo Sjakkselskap 1" in html
+    assert "Hansen, Ingrid" in html
+
+
+@pytest.mark.django_db
+def test_season_page_lists_its_division_and_events(client, demo):
+    html = client.get("/en/leagues/demo-league/seasons/2026/").content.decode()
+    assert "Division 1" in html and "Autumn Open 2026" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", [
+    "/en/events/no-such-event/",
+    "/en/events/no-such-event/crosstable/",
+    "/en/events/demo-autumn-open/players/999/",
+    "/en/events/demo-autumn-open/rounds/99/",
+    "/en/events/demo-autumn-open/teams/1/",
+    "/en/events/demo-autumn-open/why/?a=1&b=999",
+    "/en/clubs/no-such-club/",
+    "/en/leagues/demo-league/seasons/1999/",
+    "/en/tiebreaks/no-such-guide/",
+])
+def test_unknown_things_are_404(client, demo, url):
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_draft_events_are_not_public(client, demo):
+    Event.objects.filter(slug="demo-autumn-open").update(status=Event.Status.DRAFT)
+    try:
+        assert client.get("/en/events/demo-autumn-open/").status_code == 404
+        assert client.get("/en/events/demo-autumn-open/players/1/").status_code == 404
+    finally:
+        Event.objects.filter(slug="demo-autumn-open").update(status=Event.Status.PUBLISHED)
 
 
 def test_root_redirects_to_a_language(client):
@@ -56,9 +165,24 @@ def test_root_redirects_to_a_language(client):
 
 @pytest.mark.django_db
 def test_standings_say_being_updated_while_results_are_newer(client, demo):
-    from leagues.models import Event
-
     url = "/en/events/demo-autumn-open/"
     assert "Being updated" not in client.get(url).content.decode()
+    version = Event.objects.get(slug="demo-autumn-open").results_version
     Event.objects.filter(slug="demo-autumn-open").update(results_version=999)
-    assert "Being updated" in client.get(url).content.decode()
+    try:
+        assert "Being updated" in client.get(url).content.decode()
+    finally:
+        Event.objects.filter(slug="demo-autumn-open").update(results_version=version)
+
+
+@pytest.mark.django_db
+def test_pages_read_the_snapshot_and_never_run_the_engine(client, demo, monkeypatch):
+    import tiebreaks.engine.ranking
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the engine ran on a request")
+
+    monkeypatch.setattr(tiebreaks.engine.ranking, "_compute_standings", forbidden)
+    for url in ["/en/events/demo-autumn-open/", "/en/events/demo-autumn-open/players/1/",
+                "/en/events/demo-autumn-open/why/?a=1&b=2", "/en/events/demo-autumn-open/crosstable/"]:
+        assert client.get(url).status_code == 200
