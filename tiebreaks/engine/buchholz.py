@@ -110,6 +110,8 @@ def explain_buchholz(ctx: Context, crit: Criterion, i: int) -> Trace:
         "adjusted_rounds": [a.to_dict() for a in adjustments_of(a16, i)],
         "dummy_bye_cap": frac(a16.cap_bye),
     }
+    if crit.name == "FB":  # every score above is the Fore Buchholz one: final round as draws (8.3)
+        details["fore_final_round"] = ct.k if base is not ctx else None
     return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total, details=details)
 
 
