@@ -12,6 +12,13 @@ A team without an opposing team in a round has a team bye (PAB if its members go
 point bye ``F``, half-point bye ``H``, else a zero-point bye / absence); it gets the bye's match
 points and the same value in game points on every board.
 
+Records the 001 lines cannot express are read from ``Tournament.extra_records``: ``320`` (team
+PABs with their match and game points, trf-format §7.4) and ``330`` (forfeited matches, §7.5: the
+match is unplayed whatever board entries exist; the winner gets a win on every board). Without a
+320 value a team PAB gets a drawn match's MP (FIDE's checker's default) and the game scoring's
+PAB points on every board. ``300`` (out-of-order line-ups) is not read: boards follow the team
+record's member order.
+
 The derived matches become two crosstables of the individual engine with the teams as
 participants: one scored in match points, one in game points (``D`` = a drawn match's points, so
 the 16.4.2 cap is "a drawn match's MP or GP x rounds"). Every individual criterion then works on
@@ -138,6 +145,11 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
     match_scoring = tournament.match_scoring or DEFAULT_MATCH_SCORING
     game_scoring = tournament.scoring
     pab_default = match_scoring.pab is None
+    numbers = {t.number for t in tournament.teams}
+    pab_320, pab_mp, pab_gp = _read_320(tournament, numbers)
+    forced = _read_330(tournament, numbers, k)
+    if pab_mp is not None:
+        pab_default = False
 
     # pass 1: boards of each team and round
     raw: dict[tuple[int, int], tuple[int | None, list[Board], list[int]]] = {}
@@ -185,10 +197,21 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
     if n_boards == 0:
         n_boards = max(len(t.members) for t in tournament.teams)
 
+    for (number, r), (white, black, _) in forced.items():  # 330: who met whom, even without boards
+        opponent = black if number == white else white
+        current = raw[(number, r)]
+        if current[0] is not None and current[0] != opponent:
+            raise EngineError(f"record 330: round {r + 1}: team {number} has boards against team {current[0]}")
+        raw[(number, r)] = (opponent, current[1], current[2])
+
     def bye_match(number: int, r: int, kinds: list[int]) -> TeamMatch:
-        if PAB in kinds:
+        if (number, r) in pab_320 or PAB in kinds:
             kind = PAB
             mp = match_scoring.pab if match_scoring.pab is not None else match_scoring.draw
+            if pab_mp is not None:
+                mp = pab_mp
+            if pab_gp is not None:
+                return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), pab_gp, None)
             per_board = game_scoring.pab_points
         elif FPB in kinds:
             kind, mp, per_board = FPB, match_scoring.win, game_scoring.win
@@ -220,6 +243,27 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
                     )
                 other_gp = sum((b.points for b in back[1]), Fraction(0))
             played = any(b.played for b in boards)
+            if (team.number, r) in forced:  # 330: a forfeited match, whatever the boards say
+                white, black, code = forced[(team.number, r)]
+                mine = code[0] if team.number == white else code[1]
+                won = mine == "+"
+                if not boards:
+                    gp = Fraction(game_scoring.win) * n_boards if won else Fraction(0)
+                row.append(
+                    TeamMatch(
+                        r + 1,
+                        team.number,
+                        opponent,
+                        FORFEIT_WIN if won else FORFEIT_LOSS,
+                        "W" if won else "L",
+                        Fraction(match_scoring.win if won else match_scoring.absence),
+                        gp,
+                        None,
+                        tuple(boards),
+                        team.number != white,
+                    )
+                )
+                continue
             if gp > other_gp:
                 result = "W"
             elif gp < other_gp:
@@ -252,6 +296,71 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
         game_scoring=game_scoring,
         pab_default=pab_default and any(m.kind == PAB for row in matches for m in row),
     )
+
+
+def _records(tournament: Tournament, tag: str) -> list[str]:
+    return [line for line in tournament.extra_records if line[:3] == tag]
+
+
+def _team_field(text: str, what: str, line: str, numbers: set[int]) -> int:
+    text = text.strip()
+    if not text:
+        return 0
+    if not text.isdigit():
+        raise EngineError(f"record {line[:3]}: {what} {text!r} is not a number ({line.strip()!r})")
+    value = int(text)
+    if value and value not in numbers:
+        raise EngineError(f"record {line[:3]}: {what} {value} does not exist ({line.strip()!r})")
+    return value
+
+
+def _points_field(text: str, line: str) -> Fraction | None:
+    text = text.strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        return Fraction(text)
+    except ValueError:
+        raise EngineError(f"record 320: bad points {text!r} ({line.strip()!r})") from None
+
+
+def _read_320(
+    tournament: Tournament, numbers: set[int]
+) -> tuple[set[tuple[int, int]], Fraction | None, Fraction | None]:
+    """Record 320 (trf-format §7.4): MP and GP of a team PAB, then the PAB team of each round."""
+    teams: set[tuple[int, int]] = set()
+    mp = gp = None
+    for line in _records(tournament, "320"):
+        mp = _points_field(line[4:8], line) if line[4:8].strip() else mp
+        gp = _points_field(line[9:13], line) if line[9:13].strip() else gp
+        r, pos = 0, 14
+        while pos < len(line):
+            team = _team_field(line[pos : pos + 3], "team", line, numbers)
+            if team:
+                teams.add((team, r))
+            r, pos = r + 1, pos + 4
+    return teams, mp, gp
+
+
+_330_TYPES = {"+-": "+-", "10": "+-", "WL": "+-", "WZ": "+-", "-+": "-+", "01": "-+", "LW": "-+", "ZW": "-+"}
+_330_TYPES |= {"--": "--", "00": "--", "LL": "--", "ZZ": "--"}
+
+
+def _read_330(tournament: Tournament, numbers: set[int], k: int) -> dict[tuple[int, int], tuple[int, int, str]]:
+    """Record 330 (trf-format §7.5): forfeited matches -> {(team, round index): (white, black, type)}."""
+    out: dict[tuple[int, int], tuple[int, int, str]] = {}
+    for line in _records(tournament, "330"):
+        code = _330_TYPES.get(line[4:6].upper())
+        if code is None:
+            raise EngineError(f"record 330: unknown type {line[4:6]!r} ({line.strip()!r})")
+        rnd = _team_field(line[7:10], "round", line, set(range(1, k + 1)) or {0})
+        white = _team_field(line[11:14], "team", line, numbers)
+        black = _team_field(line[15:18], "team", line, numbers)
+        if not (rnd and white and black) or white == black:
+            raise EngineError(f"record 330 needs a round and two different teams ({line.strip()!r})")
+        for team in (white, black):
+            out[(team, rnd - 1)] = (white, black, code)
+    return out
 
 
 class TeamCrosstable(Crosstable):

@@ -61,7 +61,7 @@ class Card:
         """A board entry without an opponent (``+``: the other side's board was empty; ``U``...)."""
         self.entries[self.player(team, board)][rnd] = RoundEntry(code, None, None)
 
-    def tournament(self, match_scoring: Scoring | None = None) -> Tournament:
+    def tournament(self, match_scoring: Scoring | None = None, records: tuple[str, ...] = ()) -> Tournament:
         participants = [
             Participant(sn, f"P{sn}", 2000, tuple(rounds.get(r, RoundEntry(" ")) for r in range(1, self.rounds + 1)))
             for sn, rounds in self.entries.items()
@@ -76,6 +76,7 @@ class Card:
             round_robin=self.round_robin,
             teams=teams,
             match_scoring=match_scoring,
+            extra_records=records,
         )
 
 
@@ -279,6 +280,26 @@ def test_team_pab_defaults_and_match_points_from_the_file() -> None:
     assert any(n.code == TEAM_PAB_DEFAULT for n in s.notes)
     t = card.tournament(Scoring(win=F(2), draw=F(1), loss=F(0), pab=F(2)))
     assert _match(t, 3, 1).match_points == 2
+
+
+def test_team_records_320_and_330() -> None:
+    # T1-T2 played; T3-T4 have no board entries: record 330 says T4 forfeited the match
+    card = Card(teams=4, boards=2, rounds=1)
+    card.match(1, 1, 2, "1=")
+    t = card.tournament(records=("330 +-   1   3   4",))
+    assert (_match(t, 3, 1).kind, _match(t, 3, 1).match_points, _match(t, 3, 1).game_points) == (FORFEIT_WIN, 2, 2)
+    assert (_match(t, 4, 1).kind, _match(t, 4, 1).match_points, _match(t, 4, 1).game_points) == (FORFEIT_LOSS, 0, 0)
+    assert _match(t, 4, 1).opponent == 3
+    t = card.tournament(records=("330 --   1   3   4",))  # double forfeit: a loss for both
+    assert _match(t, 3, 1).kind == _match(t, 4, 1).kind == FORFEIT_LOSS
+    # three teams: record 320 gives the PAB 1 MP and 1½ GP; no default note then
+    card = Card(teams=3, boards=2, rounds=1)
+    card.match(1, 1, 2, "1=")
+    t = card.tournament(records=("320  1.0  1.5   3",))
+    assert (_match(t, 3, 1).kind, _match(t, 3, 1).match_points, _match(t, 3, 1).game_points) == (PAB, 1, F(3, 2))
+    assert not compute_team_standings(t, ["MPTS"]).notes
+    with pytest.raises(EngineError, match="330"):
+        derive_team_event(card.tournament(records=("330 +-   1   3   9",)))
 
 
 def test_primary_game_points() -> None:
