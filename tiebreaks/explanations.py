@@ -404,6 +404,11 @@ def separation_sentence(a_name: str, b_name: str, code: str | None, value_a: Any
         return (
             _("Nothing separates %(a)s and %(b)s: they share the place.") % {"a": a_name, "b": b_name}
         )
+    if code == "PTS":
+        return (
+            _("Their points differ: %(a)s has %(value_a)s, %(b)s has %(value_b)s.")
+            % {"a": a_name, "b": b_name, "value_a": fmt(value_a), "value_b": fmt(value_b)}
+        )
     return (
         _("%(criterion)s separates them: %(a)s has %(value_a)s, %(b)s has %(value_b)s.")
         % {
