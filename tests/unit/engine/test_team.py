@@ -207,6 +207,25 @@ def test_ede_uses_the_secondary_score_when_match_points_do_not_separate() -> Non
     assert trace.details["mutual_gp"] == F(5, 2) and trace.details["place"] == 1
 
 
+def test_esb_cut_removes_the_opponent_with_the_lowest_total() -> None:
+    s = compute_team_standings(_forfeit_event(), ["MPTS", "EMMSB/C1", "EMMSB"])
+    # T1: T2 (2 MP) contributes 2 x 2 = 4, T3 (3 MP) 3 x 1 = 3; Cut-1 removes the opponent with the
+    # lowest MP (T2), not the lowest contribution: 3 (14.1.2)
+    assert (s.row(1).values["EMMSB"], s.row(1).values["EMMSB/C1"]) == (7, 3)
+    trace = s.explain(1)["EMMSB/C1"]
+    assert [e.removed is not None for e in trace.elements] == [True, False]
+
+
+def test_direct_encounter_on_either_score() -> None:
+    card = Card(teams=3, boards=2, rounds=3, round_robin=True)
+    card.match(1, 1, 2, "11")
+    card.match(2, 2, 3, "1=")
+    card.match(3, 3, 1, "1=")
+    s = compute_team_standings(card.tournament(), ["MPTS", "DE:MP", "DE:GP"])
+    assert [s.row(n).values["DE:MP"] for n in (1, 2, 3)] == [0, 0, 0]  # each won one match: 2, 2, 2
+    assert [s.row(n).values["DE:GP"] for n in (1, 2, 3)] == [1, 3, 2]  # game points 2½, 1½, 2
+
+
 def _knockout_event() -> Tournament:
     # two teams of two meet twice: R1 board 1 to T1, board 2 to T2 (1-1); R2 two draws (1-1)
     # both 2 MP and 2 GP; board points T1 [1½, ½], T2 [½, 1½]
