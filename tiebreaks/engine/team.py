@@ -771,16 +771,20 @@ def _explain_place(eng: _Engine, col: _Column, i: int, value: Fraction | None) -
             else (TEAM_KNOCKOUT_NOT_APPLICABLE if not applicable else R.DIRECT_ENCOUNTER_SEPARATED_NONE),
             details={"group": numbers, "place": place, "key": list(eng._board_key(crit.name, i))},
         )
-    # EDE and chains: mutual scores in both scores, inside the group where the criterion began
+    # EDE and chains: mutual scores inside the group where the criterion began - the primary
+    # score's games are the elements (they add up to the mutual primary score), the secondary
+    # score's games are listed in the details
     assert crit.base is not None
-    elements = []
     details: dict[str, Any] = {"group": numbers, "place": place}
-    for score in (eng.primary, eng.secondary):
-        ctx = eng.ctx[score]
-        details[f"mutual_{score.lower()}"] = mutual_scores(ctx, crit.base, group)[i]
-        de = explain_direct_encounter(ctx, crit.base, i, group, place)
-        for e in de.elements:
-            elements.append(replace(e, reason=TEAM_EDE_MUTUAL_SCORE, article="13.3", contribution=e.contribution))
+    traces = {score: explain_direct_encounter(eng.ctx[score], crit.base, i, group, place) for score in ("MP", "GP")}
+    elements = tuple(replace(e, reason=TEAM_EDE_MUTUAL_SCORE, article="13.3.1") for e in traces[eng.primary].elements)
+    total = sum((e.contribution for e in elements), Fraction(0))
+    details[f"mutual_{eng.primary.lower()}"] = total
+    details[f"mutual_{eng.secondary.lower()}"] = mutual_scores(eng.ctx[eng.secondary], crit.base, group)[i]
+    details["secondary_games"] = [
+        {"round": e.round, "opponent": e.opponent, "points": e.value, "counts": e.contribution}
+        for e in traces[eng.secondary].elements
+    ]
     if _CHAINS[crit.name] and len(group) == 2:
         details["knockout"] = {
             "BC": eng.values(TeamCriterion("BC", "BC"))[i],
@@ -792,8 +796,8 @@ def _explain_place(eng: _Engine, col: _Column, i: int, value: Fraction | None) -
         number,
         crit.code,
         Fraction(place),
-        tuple(elements),
-        None,
+        elements,
+        total,
         reason=None if place else R.DIRECT_ENCOUNTER_SEPARATED_NONE,
         details=details,
     )
