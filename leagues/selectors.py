@@ -52,14 +52,16 @@ class EventStandings:
         out = []
         for row, place in zip(self.rows, places, strict=True):
             number = row_number(row)
-            out.append({
-                **row,
-                "number": number,
-                "place": place,
-                "shared": "–" in place,
-                "entry": self.entries.get(number),
-                "cells": [row["values"].get(code) for code in self.criteria],
-            })
+            out.append(
+                {
+                    **row,
+                    "number": number,
+                    "place": place,
+                    "shared": "–" in place,
+                    "entry": self.entries.get(number),
+                    "cells": [row["values"].get(code) for code in self.criteria],
+                }
+            )
         return out
 
     @property
@@ -93,9 +95,7 @@ def shared_places(ranks: list[int]) -> list[str]:
 
 
 def leagues_with_events():
-    return League.objects.prefetch_related(
-        Prefetch("events", queryset=Event.objects.public().select_related("season"))
-    )
+    return League.objects.prefetch_related(Prefetch("events", queryset=Event.objects.public().select_related("season")))
 
 
 def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
@@ -154,8 +154,9 @@ class RoundCell:
 
     @property
     def symbol(self) -> str:
-        return {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "?": "?", "U": "+", "F": "+", "H": "½",
-                "Z": "0"}.get(self.code, "")
+        return {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "?": "?", "U": "+", "F": "+", "H": "½", "Z": "0"}.get(
+            self.code, ""
+        )
 
     @property
     def is_bye(self) -> bool:
@@ -183,13 +184,16 @@ def individual_rounds(event: Event) -> tuple[list[Round], dict[int, dict[int, Ro
             continue
         white_code, black_code = TRF_CODES[game.result]
         if game.black_id is None:
-            cells[game.white_id][number] = RoundCell(number, white_code, game.result,
-                                                      _points(white_code, event), game=game)
+            cells[game.white_id][number] = RoundCell(
+                number, white_code, game.result, _points(white_code, event), game=game
+            )
             continue
-        cells[game.white_id][number] = RoundCell(number, white_code, game.result, _points(white_code, event),
-                                                  opponent=game.black, colour="w", game=game)
-        cells[game.black_id][number] = RoundCell(number, black_code, game.result, _points(black_code, event),
-                                                  opponent=game.white, colour="b", game=game)
+        cells[game.white_id][number] = RoundCell(
+            number, white_code, game.result, _points(white_code, event), opponent=game.black, colour="w", game=game
+        )
+        cells[game.black_id][number] = RoundCell(
+            number, black_code, game.result, _points(black_code, event), opponent=game.white, colour="b", game=game
+        )
     return rounds, cells
 
 
@@ -215,8 +219,11 @@ def places_by_round(scores: dict[int, list[Decimal]], rounds: int) -> dict[int, 
 def completed_rounds(event: Event) -> int:
     """The last round with at least one result."""
     last = (
-        Game.objects.filter(round__event=event).exclude(result=Result.PENDING)
-        .order_by("-round__number").values_list("round__number", flat=True).first()
+        Game.objects.filter(round__event=event)
+        .exclude(result=Result.PENDING)
+        .order_by("-round__number")
+        .values_list("round__number", flat=True)
+        .first()
     )
     return last or 0
 
@@ -281,8 +288,10 @@ def match_point_race(event: Event, cards: list[MatchCard], entries: list[Entry])
             continue
         number = card.match.round.number
         last_finished = max(last_finished, number)
-        for team, own, other in ((card.match.home_id, card.home_points, card.away_points),
-                                 (card.match.away_id, card.away_points, card.home_points)):
+        for team, own, other in (
+            (card.match.home_id, card.home_points, card.away_points),
+            (card.match.away_id, card.away_points, card.home_points),
+        ):
             if own > other:
                 gained[team][number] += event.match_points_win
             elif own == other:
@@ -310,15 +319,22 @@ def clubs_list():
 def club_detail(*, slug: str):
     club = Club.objects.get(slug=slug)
     players = Player.objects.filter(clubmembership__club=club).distinct().order_by("name")
-    teams = Team.objects.filter(club=club, event__in=Event.objects.public()).select_related(
-        "event", "entry"
-    ).order_by("event__name", "name")
-    events = Event.objects.public().filter(
-        Q(teams__club=club) | Q(entries__player__clubmembership__club=club)
-    ).distinct().select_related("league", "season")
-    entries = Entry.objects.filter(
-        event__in=Event.objects.public(), player__clubmembership__club=club
-    ).select_related("event", "player").order_by("event__name", "start_number")
+    teams = (
+        Team.objects.filter(club=club, event__in=Event.objects.public())
+        .select_related("event", "entry")
+        .order_by("event__name", "name")
+    )
+    events = (
+        Event.objects.public()
+        .filter(Q(teams__club=club) | Q(entries__player__clubmembership__club=club))
+        .distinct()
+        .select_related("league", "season")
+    )
+    entries = (
+        Entry.objects.filter(event__in=Event.objects.public(), player__clubmembership__club=club)
+        .select_related("event", "player")
+        .order_by("event__name", "start_number")
+    )
     return club, list(players), list(teams), list(events), list(entries)
 
 

@@ -43,23 +43,29 @@ def _columns(standings: selectors.EventStandings) -> list[str]:
 def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict]:
     rows = []
     for row in standings.table:
-        rows.append({
-            **row,
-            "points_display": fmt(row["points"]),
-            "cells_display": [fmt(row["values"].get(code)) for code in columns],
-        })
+        rows.append(
+            {
+                **row,
+                "points_display": fmt(row["points"]),
+                "cells_display": [fmt(row["values"].get(code)) for code in columns],
+            }
+        )
     return rows
 
 
 def _event_context(event: Event, **extra) -> dict:
     """What every event page needs: the event and the rounds that exist (paired or played)."""
-    return {"event": event, "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
-            **extra}
+    return {
+        "event": event,
+        "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
+        **extra,
+    }
 
 
 def home(request):
-    return render(request, "leagues/home.html", {"leagues": selectors.leagues_with_events(),
-                                                 "seasons": selectors.seasons_list()})
+    return render(
+        request, "leagues/home.html", {"leagues": selectors.leagues_with_events(), "seasons": selectors.seasons_list()}
+    )
 
 
 def event_standings(request, slug):
@@ -86,7 +92,8 @@ def event_standings(request, slug):
             context["race_chart"] = charts.race_chart(
                 title=_("Match points after each round"),
                 description=_("The match-point race of the division, one line per team."),
-                series=series, rounds=rounds,
+                series=series,
+                rounds=rounds,
             )
             context["race_legend"] = charts.legend(series)
             context["race_rounds"] = list(range(1, rounds + 1))
@@ -110,13 +117,19 @@ def event_crosstable(request, slug):
             if not card.finished:
                 continue
             scores.setdefault((card.match.home_id, card.match.away_id), []).append(
-                f"{fmt(card.home_points)}–{fmt(card.away_points)}")
+                f"{fmt(card.home_points)}–{fmt(card.away_points)}"
+            )
             scores.setdefault((card.match.away_id, card.match.home_id), []).append(
-                f"{fmt(card.away_points)}–{fmt(card.home_points)}")
+                f"{fmt(card.away_points)}–{fmt(card.home_points)}"
+            )
         grid = [
-            {"entry": entry, "place": place_of.get(entry.start_number, ""),
-             "cells": [None if other == entry else " ".join(scores.get((entry.id, other.id), []))
-                       for other in order]}
+            {
+                "entry": entry,
+                "place": place_of.get(entry.start_number, ""),
+                "cells": [
+                    None if other == entry else " ".join(scores.get((entry.id, other.id), [])) for other in order
+                ],
+            }
             for entry in order
         ]
         context.update(kind="grid", grid=grid, order=order)
@@ -130,10 +143,14 @@ def event_crosstable(request, slug):
                 if cell.opponent is not None:
                     results.setdefault((entry.id, cell.opponent.id), []).append(cell.symbol)
         grid = [
-            {"entry": entry, "place": place_of.get(entry.start_number, ""),
-             "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
-             "cells": [None if other == entry else " ".join(results.get((entry.id, other.id), []))
-                       for other in order]}
+            {
+                "entry": entry,
+                "place": place_of.get(entry.start_number, ""),
+                "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
+                "cells": [
+                    None if other == entry else " ".join(results.get((entry.id, other.id), [])) for other in order
+                ],
+            }
             for entry in order
         ]
         context.update(kind="grid", grid=grid, order=order)
@@ -146,17 +163,28 @@ def event_crosstable(request, slug):
             if cell is None:
                 row_cells.append({"empty": True})
             elif cell.opponent is None:
-                row_cells.append({"bye": True, "symbol": cell.symbol, "code": cell.code,
-                                  "label": cell.game.get_result_display() if cell.game else ""})
+                row_cells.append(
+                    {
+                        "bye": True,
+                        "symbol": cell.symbol,
+                        "code": cell.code,
+                        "label": cell.game.get_result_display() if cell.game else "",
+                    }
+                )
             else:
-                row_cells.append({
-                    "opponent": cell.opponent,
-                    "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
-                    "colour": cell.colour, "symbol": cell.symbol, "forfeit": cell.is_forfeit,
-                })
+                row_cells.append(
+                    {
+                        "opponent": cell.opponent,
+                        "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
+                        "colour": cell.colour,
+                        "symbol": cell.symbol,
+                        "forfeit": cell.is_forfeit,
+                    }
+                )
         total = sum((c.points for c in cells[entry.id].values()), Decimal(0))
-        wallchart.append({"entry": entry, "place": place_of.get(entry.start_number, ""), "cells": row_cells,
-                          "points": fmt(total)})
+        wallchart.append(
+            {"entry": entry, "place": place_of.get(entry.start_number, ""), "cells": row_cells, "points": fmt(total)}
+        )
     context.update(kind="wallchart", wallchart=wallchart, played_rounds=list(range(1, played + 1)))
     return render(request, "leagues/crosstable.html", context)
 
@@ -166,9 +194,13 @@ def event_round(request, slug, number):
     rnd = event.rounds.filter(number=number).first()
     if rnd is None:
         raise Http404
-    context = _event_context(event, round=rnd, active=f"round-{number}",
-                             previous=number - 1 if number > 1 else None,
-                             next=number + 1 if event.rounds.filter(number=number + 1).exists() else None)
+    context = _event_context(
+        event,
+        round=rnd,
+        active=f"round-{number}",
+        previous=number - 1 if number > 1 else None,
+        next=number + 1 if event.rounds.filter(number=number + 1).exists() else None,
+    )
     if event.is_team:
         context["cards"] = selectors.match_cards(event, round_number=number)
     else:
@@ -204,10 +236,15 @@ def event_player(request, slug, number):
     round_rows = []
     for number_ in range(1, played + 1):
         cell = own.get(number_)
-        round_rows.append({
-            "number": number_, "cell": cell, "score": fmt(scores[number_ - 1]), "place": places[number_ - 1],
-            "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
-        })
+        round_rows.append(
+            {
+                "number": number_,
+                "cell": cell,
+                "score": fmt(scores[number_ - 1]),
+                "place": places[number_ - 1],
+                "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
+            }
+        )
     names = {e.start_number: e.name for e in standings.entries.values()}
     explained = []
     row = standings.row_of(number)
@@ -217,8 +254,14 @@ def event_player(request, slug, number):
             explained.append(explain_trace(trace, name_of=names))
     tied = [r for r in standings.table if row and r["points"] == row["points"] and r["number"] != number]
     context = _event_context(
-        event, standings=standings, entry=entry, row=rank_of.get(number), rounds=round_rows,
-        explained=explained, tied=tied, active="players",
+        event,
+        standings=standings,
+        entry=entry,
+        row=rank_of.get(number),
+        rounds=round_rows,
+        explained=explained,
+        tied=tied,
+        active="players",
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
     )
     if played:
@@ -226,11 +269,17 @@ def event_player(request, slug, number):
         context["score_chart"] = charts.score_chart(
             title=_("Score after each round"),
             description=_("%(name)s: points after each round.") % {"name": entry.name},
-            scores=scores, rounds=played, max_points=max_points)
+            scores=scores,
+            rounds=played,
+            max_points=max_points,
+        )
         context["place_chart"] = charts.place_chart(
             title=_("Place by points after each round"),
             description=_("%(name)s: place by points after each round (1 is best).") % {"name": entry.name},
-            places=places, rounds=played, participants=len(standings.entries))
+            places=places,
+            rounds=played,
+            participants=len(standings.entries),
+        )
     return render(request, "leagues/player.html", context)
 
 
@@ -244,10 +293,16 @@ def event_team(request, slug, number):
     roster = entry.team.members.select_related("player").order_by("board_order")
     row = standings.row_of(number)
     table_row = next((r for r in standings.table if r["number"] == number), None)
-    context = _event_context(event, standings=standings, entry=entry, cards=cards, roster=roster, row=table_row,
-                             active="teams",
-                             values=[(criterion_name(code), fmt(row["values"].get(code))) for code in _columns(standings)]
-                             if row else [])
+    context = _event_context(
+        event,
+        standings=standings,
+        entry=entry,
+        cards=cards,
+        roster=roster,
+        row=table_row,
+        active="teams",
+        values=[(criterion_name(code), fmt(row["values"].get(code))) for code in _columns(standings)] if row else [],
+    )
     return render(request, "leagues/team.html", context)
 
 
@@ -282,14 +337,19 @@ def event_why(request, slug):
                 break
     comparison = [(criterion_name("PTS"), fmt(upper["points"]), fmt(lower["points"]), deciding == "PTS")]
     for code in standings.criteria:
-        comparison.append((criterion_name(code), fmt(upper["values"].get(code)), fmt(lower["values"].get(code)),
-                           code == deciding))
+        comparison.append(
+            (criterion_name(code), fmt(upper["values"].get(code)), fmt(lower["values"].get(code)), code == deciding)
+        )
     context.update(
-        upper=upper, lower=lower, deciding=criterion_name(deciding) if deciding else None,
-        comparison=comparison, equal_points=upper["points"] == lower["points"],
+        upper=upper,
+        lower=lower,
+        deciding=criterion_name(deciding) if deciding else None,
+        comparison=comparison,
+        equal_points=upper["points"] == lower["points"],
         same=a == b,
         sentence=separation_sentence(name_upper, name_lower, deciding, value_upper, value_lower),
-        upper_number=selectors.row_number(upper), lower_number=selectors.row_number(lower),
+        upper_number=selectors.row_number(upper),
+        lower_number=selectors.row_number(lower),
     )
     if deciding and deciding != "PTS":
         names = {e.start_number: e.name for e in standings.entries.values()}
@@ -309,8 +369,11 @@ def club(request, slug):
         club_, players, teams, events, entries = selectors.club_detail(slug=slug)
     except Club.DoesNotExist:
         raise Http404 from None
-    return render(request, "leagues/club.html", {"club": club_, "players": players, "teams": teams,
-                                                 "events": events, "entries": entries})
+    return render(
+        request,
+        "leagues/club.html",
+        {"club": club_, "players": players, "teams": teams, "events": events, "entries": entries},
+    )
 
 
 def season(request, league, slug):
@@ -318,8 +381,12 @@ def season(request, league, slug):
         season_, events = selectors.season_detail(league_slug=league, season_slug=slug)
     except Season.DoesNotExist:
         raise Http404 from None
-    return render(request, "leagues/season.html", {
-        "season": season_,
-        "divisions": [e for e in events if e.is_team],
-        "individual": [e for e in events if not e.is_team],
-    })
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": season_,
+            "divisions": [e for e in events if e.is_team],
+            "individual": [e for e in events if not e.is_team],
+        },
+    )

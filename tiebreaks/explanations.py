@@ -83,8 +83,7 @@ def removal_sentence(reason: str | None) -> str:
     sentences = {
         R.CUT_LOWEST: _("Removed by the cut: the least significant value (Article 14.1)."),
         R.CUT_VUR_FIRST: _(
-            "Removed by the cut first: a voluntary unplayed round goes before any lower real opponent "
-            "(Article 16.5)."
+            "Removed by the cut first: a voluntary unplayed round goes before any lower real opponent (Article 16.5)."
         ),
         R.MEDIAN_HIGHEST: _("Removed by the median: the most significant value (Article 14.1)."),
         R.CUT_FIRST_ROUNDS: _("Removed by the cut: the first running scores are dropped (Article 14.1.1)."),
@@ -101,9 +100,7 @@ def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
         "article": adjustment["article"],
     }
     if adjustment["reason"] == R.UNPLAYED_COUNTS_AS_DRAW:
-        return (
-            _("Their unplayed round %(round)s counts as a draw: %(counted)s instead of %(awarded)s.") % params
-        )
+        return _("Their unplayed round %(round)s counts as a draw: %(counted)s instead of %(awarded)s.") % params
     return (
         _(
             "Their requested bye in round %(round)s is followed only by unplayed rounds, so it counts as a draw "
@@ -219,8 +216,7 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     counted = Decimal(str(element.get("contribution") or 0)) != 0
     if reason == R.NOT_ELECTED:
         return (
-            _("Round %(round)s: a requested bye, an absence or a forfeit loss: not a round elected to play.")
-            % params
+            _("Round %(round)s: a requested bye, an absence or a forfeit loss: not a round elected to play.") % params
         )
     if not counted:
         return _("Round %(round)s does not count for this criterion.") % params
@@ -248,8 +244,7 @@ def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> 
         R.UNDEFINED_NO_GAMES: _("Not defined: no game was played over the board."),
         R.UNDEFINED_NOTHING_LEFT: _("Not defined: the cut removed every element."),
         R.DIRECT_ENCOUNTER_NOT_TIED: _(
-            "Direct encounter is used only among players still tied at that point; this player was not "
-            "(Article 6)."
+            "Direct encounter is used only among players still tied at that point; this player was not (Article 6)."
         ),
         R.DIRECT_ENCOUNTER_SEPARATED_NONE: _(
             "Direct encounter did not separate this player from the others still tied."
@@ -275,32 +270,31 @@ def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
     rounding = trace.get("rounding")
     details = trace.get("details") or {}
     if rounding == "aro_plus_dp":
-        return (
-            _(
-                "Average opponents' rating %(aro)s, plus %(dp)s for a score of %(percentage)s%% over the board: "
-                "%(value)s."
-            )
-            % {"aro": fmt(details.get("aro")), "dp": fmt(details.get("dp")),
-               "percentage": details.get("percentage"), "value": fmt(value)}
-        )
+        return _(
+            "Average opponents' rating %(aro)s, plus %(dp)s for a score of %(percentage)s%% over the board: %(value)s."
+        ) % {
+            "aro": fmt(details.get("aro")),
+            "dp": fmt(details.get("dp")),
+            "percentage": details.get("percentage"),
+            "value": fmt(value),
+        }
     if rounding == "lowest_rating_reaching_points":
-        return (
-            _(
-                "%(value)s is the lowest rating whose expected score against these opponents reaches the "
-                "%(points)s points scored over the board."
-            )
-            % {"value": fmt(value), "points": fmt(details.get("points"))}
-        )
+        return _(
+            "%(value)s is the lowest rating whose expected score against these opponents reaches the "
+            "%(points)s points scored over the board."
+        ) % {"value": fmt(value), "points": fmt(details.get("points"))}
     if divisor:
         if rounding == "half_up_0.01":
-            return (
-                _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to two decimals.")
-                % {"sum": left, "divisor": divisor, "value": fmt(value)}
-            )
-        return (
-            _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to a whole number.")
-            % {"sum": left, "divisor": divisor, "value": fmt(value)}
-        )
+            return _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to two decimals.") % {
+                "sum": left,
+                "divisor": divisor,
+                "value": fmt(value),
+            }
+        return _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to a whole number.") % {
+            "sum": left,
+            "divisor": divisor,
+            "value": fmt(value),
+        }
     if name == "DE":
         return ""
     return f"{left} = {total}"
@@ -329,7 +323,8 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
                 opponent=element.get("opponent"),
                 product=(
                     f"{fmt(element.get('value'))} × {fmt(element.get('points'))} = {fmt(element.get('contribution'))}"
-                    if code.split("/", 1)[0] in SUM_CRITERIA_WITH_POINTS else ""
+                    if code.split("/", 1)[0] in SUM_CRITERIA_WITH_POINTS
+                    else ""
                 ),
             )
         )
@@ -350,10 +345,7 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
         )
         if details.get("all_met") is False:
             notes.append(
-                _(
-                    "Not all of them met, so a place is given only where no missing game could change it "
-                    "(Article 6.3)."
-                )
+                _("Not all of them met, so a place is given only where no missing game could change it (Article 6.3).")
             )
     removed = [e for e in elements if not e.kept]
     if removed:
@@ -383,8 +375,7 @@ def standings_note(note: Mapping[str, Any]) -> str:
     params = {"criterion": criterion_name(criterion).long if criterion else "", "code": criterion}
     sentences = {
         R.CRITERION_SKIPPED_UNRATED: _(
-            "%(criterion)s is not used: unrated players take part and no rating was announced for them "
-            "(Article 10)."
+            "%(criterion)s is not used: unrated players take part and no rating was announced for them (Article 10)."
         ),
         R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE: _(
             "%(criterion)s is used in a round robin by an explicit decision, although FIDE advises against it "
@@ -401,21 +392,18 @@ def standings_note(note: Mapping[str, Any]) -> str:
 def separation_sentence(a_name: str, b_name: str, code: str | None, value_a: Any, value_b: Any) -> str:
     """Why A is above B (or that nothing separates them)."""
     if code is None:
-        return (
-            _("Nothing separates %(a)s and %(b)s: they share the place.") % {"a": a_name, "b": b_name}
-        )
+        return _("Nothing separates %(a)s and %(b)s: they share the place.") % {"a": a_name, "b": b_name}
     if code == "PTS":
-        return (
-            _("Their points differ: %(a)s has %(value_a)s, %(b)s has %(value_b)s.")
-            % {"a": a_name, "b": b_name, "value_a": fmt(value_a), "value_b": fmt(value_b)}
-        )
-    return (
-        _("%(criterion)s separates them: %(a)s has %(value_a)s, %(b)s has %(value_b)s.")
-        % {
-            "criterion": criterion_name(code).long,
+        return _("Their points differ: %(a)s has %(value_a)s, %(b)s has %(value_b)s.") % {
             "a": a_name,
             "b": b_name,
             "value_a": fmt(value_a),
             "value_b": fmt(value_b),
         }
-    )
+    return _("%(criterion)s separates them: %(a)s has %(value_a)s, %(b)s has %(value_b)s.") % {
+        "criterion": criterion_name(code).long,
+        "a": a_name,
+        "b": b_name,
+        "value_a": fmt(value_a),
+        "value_b": fmt(value_b),
+    }

@@ -120,8 +120,9 @@ def synthetic_tournament(
                 blocks[filler][other_round] = RoundEntry(code=filler_code, opponent=opponent, colour="b")
     for number in sorted(blocks):
         entries = tuple(blocks[number].get(r, RoundEntry(code="Z")) for r in range(1, rounds + 1))
-        participants.append(Participant(start_number=number, name=names[number], rating=ratings[number],
-                                        rounds=entries))
+        participants.append(
+            Participant(start_number=number, name=names[number], rating=ratings[number], rounds=entries)
+        )
     return Tournament(participants=participants, total_rounds=rounds, name=name)
 
 
@@ -144,10 +145,14 @@ class CalculatorForm(forms.Form):
         self.round_count = round_count
         for r in range(1, round_count + 1):
             self.fields[f"kind_{r}"] = forms.ChoiceField(
-                label=_("Round %(number)s: result") % {"number": r}, choices=KIND_CHOICES, required=False)
+                label=_("Round %(number)s: result") % {"number": r}, choices=KIND_CHOICES, required=False
+            )
             self.fields[f"opponent_{r}"] = forms.CharField(
-                label=_("Round %(number)s: opponent's final score") % {"number": r}, required=False,
-                max_length=6, widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}))
+                label=_("Round %(number)s: opponent's final score") % {"number": r},
+                required=False,
+                max_length=6,
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}),
+            )
 
     def round_rows(self):
         return [(r, self[f"kind_{r}"], self[f"opponent_{r}"]) for r in range(1, self.round_count + 1)]
@@ -166,8 +171,7 @@ class CalculatorForm(forms.Form):
                 continue
             if KINDS[kind][1] is None:
                 if raw:
-                    self.add_error(f"opponent_{r}",
-                                   _("A bye has no opponent: leave the opponent's score empty."))
+                    self.add_error(f"opponent_{r}", _("A bye has no opponent: leave the opponent's score empty."))
                     continue
                 specs.append(RoundSpec(kind))
                 continue

@@ -54,8 +54,9 @@ def _explained(standings, number: int, code: str, names: dict[int, str]) -> Expl
 
 
 def _specs(results: list[tuple[str, float | None]]) -> list[RoundSpec]:
-    return [RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None)
-            for kind, score in results]
+    return [
+        RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None) for kind, score in results
+    ]
 
 
 # Three players on 4 of 5 whose opponents' final scores differ in shape (spec T1): one had a
@@ -77,33 +78,58 @@ def three_winners() -> dict:
     for order in ORDERS:
         standings = compute_standings(tournament, order)
         ranked = [row for row in standings.rows if row.start_number in focal]
-        winners.append({"order": [criterion_name(c) for c in order], "winner": ranked[0].name,
-                        "ranking": [row.name for row in ranked]})
+        winners.append(
+            {
+                "order": [criterion_name(c) for c in order],
+                "winner": ranked[0].name,
+                "ranking": [row.name for row in ranked],
+            }
+        )
     values = compute_standings(tournament, ["BH", "BH/C1", "BH/M1"])
     for number, name in focal.items():
         row = values.row(number)
         opponents = [_f(spec.opponent_score) for spec in players[number - 1][1]]
-        rows.append({"name": name, "points": _f(row.points), "opponents": opponents,
-                     "values": [_f(row.values[c]) for c in ("BH", "BH/C1", "BH/M1")]})
-    return {"rows": rows, "winners": winners, "columns": [criterion_name(c) for c in ("BH", "BH/C1", "BH/M1")],
-            "distinct": len({w["winner"] for w in winners})}
+        rows.append(
+            {
+                "name": name,
+                "points": _f(row.points),
+                "opponents": opponents,
+                "values": [_f(row.values[c]) for c in ("BH", "BH/C1", "BH/M1")],
+            }
+        )
+    return {
+        "rows": rows,
+        "winners": winners,
+        "columns": [criterion_name(c) for c in ("BH", "BH/C1", "BH/M1")],
+        "distinct": len({w["winner"] for w in winners}),
+    }
 
 
 def single_player_example(results, criteria: list[str], *, rating=None) -> dict:
     """One player's rounds with made-up opponents; values and explanations of ``criteria``."""
-    specs = [RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None,
-                       opponent_rating=opp_rating)
-             for kind, score, opp_rating in [(r + (None,))[:3] for r in results]]
+    specs = [
+        RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None, opponent_rating=opp_rating)
+        for kind, score, opp_rating in [(r + (None,))[:3] for r in results]
+    ]
     tournament = synthetic_tournament([(_("the player"), specs)], rating=rating)
     standings = compute_standings(tournament, criteria, explain=True)
-    names = {p.start_number: _("opponent %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
-             for p in tournament.participants if p.start_number != 1}
+    names = {
+        p.start_number: _("opponent %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+        for p in tournament.participants
+        if p.start_number != 1
+    }
     names[1] = _("the player")
     row = standings.row(1)
     return {
-        "rounds": [{"number": r, "kind": dict(_kind_labels()).get(s.kind, s.kind),
-                    "opponent": _f(s.opponent_score) if s.has_opponent else "",
-                    "rating": s.opponent_rating or ""} for r, s in enumerate(specs, start=1)],
+        "rounds": [
+            {
+                "number": r,
+                "kind": dict(_kind_labels()).get(s.kind, s.kind),
+                "opponent": _f(s.opponent_score) if s.has_opponent else "",
+                "rating": s.opponent_rating or "",
+            }
+            for r, s in enumerate(specs, start=1)
+        ],
         "points": _f(row.points),
         "explained": [_explained(standings, 1, code, names) for code in standings.criteria],
         "values": {code: _f(v) for code, v in row.values.items()},
@@ -120,11 +146,16 @@ def _kind_labels():
 # five-player round robin (spec T2): schedule by round, results from the first player's view
 ROUND_ROBIN_NAMES = ["Ana", "Bo", "Cai", "Dev", "Eli"]
 ROUND_ROBIN_GAMES = [
-    (1, 1, 2, "="), (1, 3, 4, "1"),
-    (2, 1, 3, "1"), (2, 4, 5, "1"),
-    (3, 4, 1, "="), (3, 5, 2, "0"),
-    (4, 1, 5, "1"), (4, 3, 2, "="),
-    (5, 2, 4, "1"), (5, 5, 3, "0"),
+    (1, 1, 2, "="),
+    (1, 3, 4, "1"),
+    (2, 1, 3, "1"),
+    (2, 4, 5, "1"),
+    (3, 4, 1, "="),
+    (3, 5, 2, "0"),
+    (4, 1, 5, "1"),
+    (4, 3, 2, "="),
+    (5, 2, 4, "1"),
+    (5, 5, 3, "0"),
 ]
 _OTHER = {"1": "0", "0": "1", "=": "="}
 
@@ -135,8 +166,12 @@ def round_robin_tournament() -> Tournament:
         blocks[white][rnd] = RoundEntry(code=result, opponent=black, colour="w")
         blocks[black][rnd] = RoundEntry(code=_OTHER[result], opponent=white, colour="b")
     participants = [
-        Participant(start_number=n, name=name, rating=None,
-                    rounds=tuple(blocks[n].get(r, RoundEntry(code="Z")) for r in range(1, 6)))
+        Participant(
+            start_number=n,
+            name=name,
+            rating=None,
+            rounds=tuple(blocks[n].get(r, RoundEntry(code="Z")) for r in range(1, 6)),
+        )
         for n, name in enumerate(ROUND_ROBIN_NAMES, start=1)
     ]
     return Tournament(participants=participants, total_rounds=5, round_robin=True, name="RR")
@@ -151,17 +186,34 @@ def round_robin_example(criteria: list[str] | None = None) -> dict:
         symbol = {"1": "1", "0": "0", "=": "½"}
         results[(white, black)] = symbol[result]
         results[(black, white)] = symbol[_OTHER[result]]
-    grid = [{"name": names[n], "cells": [None if m == n else results.get((n, m), "") for m in names],
-             "points": _f(standings.row(n).points)} for n in names]
-    table = [{"rank": row.rank, "name": row.name, "points": _f(row.points),
-              "values": [_f(row.values[c]) for c in standings.criteria]} for row in standings.rows]
+    grid = [
+        {
+            "name": names[n],
+            "cells": [None if m == n else results.get((n, m), "") for m in names],
+            "points": _f(standings.row(n).points),
+        }
+        for n in names
+    ]
+    table = [
+        {
+            "rank": row.rank,
+            "name": row.name,
+            "points": _f(row.points),
+            "values": [_f(row.values[c]) for c in standings.criteria],
+        }
+        for row in standings.rows
+    ]
     return {
-        "grid": grid, "names": list(names.values()), "table": table,
+        "grid": grid,
+        "names": list(names.values()),
+        "table": table,
         "columns": [criterion_name(c) for c in standings.criteria],
         "explained": [(names[n], _explained(standings, n, "SB", names)) for n in (1, 2)],
         "de": [(names[n], _explained(standings, n, "DE", names)) for n in (1, 2)],
-        "bh": {names[n]: _f(compute_standings(tournament, ["BH"], allow_buchholz_in_round_robin=True)
-                          .row(n).values["BH"]) for n in (1, 2)},
+        "bh": {
+            names[n]: _f(compute_standings(tournament, ["BH"], allow_buchholz_in_round_robin=True).row(n).values["BH"])
+            for n in (1, 2)
+        },
     }
 
 
@@ -175,25 +227,38 @@ def counts_example() -> dict:
     criteria = ["PS", "WIN", "WON", "BPG", "REP"]
     standings = compute_standings(tournament, criteria, explain=True)
     names = {1: "Dana", 2: "Emre", 3: "Frida"}
-    rows = [{"name": names[n], "points": _f(standings.row(n).points),
-             "values": [_f(standings.row(n).values[c]) for c in criteria]} for n in names]
-    return {"rows": rows, "columns": [criterion_name(c) for c in criteria],
-            "results": [(name, [dict(_kind_labels())[s.kind] for s in specs]) for name, specs in players],
-            "explained": [(names[n], _explained(standings, n, "PS", names)) for n in (1, 2)]}
+    rows = [
+        {
+            "name": names[n],
+            "points": _f(standings.row(n).points),
+            "values": [_f(standings.row(n).values[c]) for c in criteria],
+        }
+        for n in names
+    ]
+    return {
+        "rows": rows,
+        "columns": [criterion_name(c) for c in criteria],
+        "results": [(name, [dict(_kind_labels())[s.kind] for s in specs]) for name, specs in players],
+        "explained": [(names[n], _explained(standings, n, "PS", names)) for n in (1, 2)],
+    }
 
 
 def unplayed_examples() -> dict:
     bye = single_player_example(
-        [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)], ["BH", "BH/C1", "BH/M1", "SB"])
+        [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)], ["BH", "BH/C1", "BH/M1", "SB"]
+    )
     forfeit = single_player_example(
-        [("forfeit_win", 1.5), ("win", 3.5), ("win", 3), ("loss", 4), ("win", 2.5)], ["BH", "BH/C1"])
+        [("forfeit_win", 1.5), ("win", 3.5), ("win", 3), ("loss", 4), ("win", 2.5)], ["BH", "BH/C1"]
+    )
     return {"bye": bye, "forfeit": forfeit}
 
 
 def rating_example() -> dict:
     return single_player_example(
         [("win", 2, 1800), ("draw", 3, 2000), ("win", 2.5, 1900), ("loss", 4, 2150), ("win", 3, 1950)],
-        ["ARO", "ARO/C1", "TPR"], rating=1900)
+        ["ARO", "ARO/C1", "TPR"],
+        rating=1900,
+    )
 
 
 def rating_unrated_example() -> dict:
@@ -202,8 +267,10 @@ def rating_unrated_example() -> dict:
     standings = compute_standings(tournament, ["ARO"], explain=True)
     from .explanations import standings_note
 
-    return {"notes": [standings_note(n.to_dict()) for n in standings.notes],
-            "value": _f(standings.row(1).values["ARO"])}
+    return {
+        "notes": [standings_note(n.to_dict()) for n in standings.notes],
+        "value": _f(standings.row(1).values["ARO"]),
+    }
 
 
 def rule_sets_example() -> dict:
@@ -219,8 +286,13 @@ def rule_sets_example() -> dict:
             standings = compute_standings(tournament, criteria, rules=name)
         except EngineError:
             continue
-        out.append({"name": rule_set_name(name), "code": name,
-                    "values": [(criterion_name(c), _f(standings.row(1).values[c])) for c in criteria]})
+        out.append(
+            {
+                "name": rule_set_name(name),
+                "code": name,
+                "values": [(criterion_name(c), _f(standings.row(1).values[c])) for c in criteria],
+            }
+        )
     base = single_player_example(results, ["BH"])
     return {"rule_sets": out, "rounds": base["rounds"], "points": base["points"]}
 
@@ -235,11 +307,24 @@ def prize_example() -> dict:
     out = []
     for method, label in (("pool", _("Pooled (the usual convention)")), ("none", _("Tiebreak decides the money"))):
         result = split_prizes(standings, prizes, PrizeOptions(method=method, currency="EUR"))
-        out.append({"label": label, "awards": [
-            {"name": s.name, "money": _f(Fraction(result.money_of(s.participant_id), 100)),
-             "items": ", ".join(result.items_of(s.participant_id))} for s in standings]})
-    return {"methods": out, "prizes": [(p.place, _f(Fraction(p.amount, 100)), p.item or "") for p in prizes],
-            "standings": [(s.name, _f(s.points), _f(s.tiebreak_values[0][1])) for s in standings]}
+        out.append(
+            {
+                "label": label,
+                "awards": [
+                    {
+                        "name": s.name,
+                        "money": _f(Fraction(result.money_of(s.participant_id), 100)),
+                        "items": ", ".join(result.items_of(s.participant_id)),
+                    }
+                    for s in standings
+                ],
+            }
+        )
+    return {
+        "methods": out,
+        "prizes": [(p.place, _f(Fraction(p.amount, 100)), p.item or "") for p in prizes],
+        "standings": [(s.name, _f(s.points), _f(s.tiebreak_values[0][1])) for s in standings],
+    }
 
 
 EXAMPLES = {
@@ -258,10 +343,14 @@ EXAMPLES = {
 
 
 def guides(request):
-    return render(request, "tiebreaks/guides.html", {
-        "guides": list(GUIDES.items()),
-        "three": three_winners(),
-    })
+    return render(
+        request,
+        "tiebreaks/guides.html",
+        {
+            "guides": list(GUIDES.items()),
+            "three": three_winners(),
+        },
+    )
 
 
 def guide(request, slug):
@@ -287,8 +376,11 @@ def calculator(request):
         specs = form.cleaned_data["specs"]
         tournament = synthetic_tournament([(_("you"), specs)], name="calculator")
         standings = compute_standings(tournament, CALCULATOR_CRITERIA, explain=True)
-        names = {p.start_number: _("your opponent in round %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
-                 for p in tournament.participants if p.start_number != 1}
+        names = {
+            p.start_number: _("your opponent in round %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+            for p in tournament.participants
+            if p.start_number != 1
+        }
         names[1] = _("you")
         row = standings.row(1)
         result = CalculatorResult(
@@ -296,7 +388,14 @@ def calculator(request):
             values=[(criterion_name(code), _f(row.values[code])) for code in standings.criteria],
             explained=[_explained(standings, 1, code, names) for code in standings.criteria],
         )
-    return render(request, "tiebreaks/calculator.html", {
-        "form": form, "result": result, "round_count": round_count,
-        "rules_name": rule_set_name("fide-2026"), "round_choices": range(1, 16),
-    })
+    return render(
+        request,
+        "tiebreaks/calculator.html",
+        {
+            "form": form,
+            "result": result,
+            "round_count": round_count,
+            "rules_name": rule_set_name("fide-2026"),
+            "round_choices": range(1, 16),
+        },
+    )

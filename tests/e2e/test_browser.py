@@ -23,17 +23,29 @@ PHONE_SCREENSHOT = Path(tempfile.gettempdir()) / "player-he-phone.png"
 
 @pytest.fixture
 def browser():
-    require(Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(),
-            "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    require(
+        Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(),
+        "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
+    )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     profile = tempfile.mkdtemp(prefix="chromium-e2e-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={profile}", "--window-size=1280,900", "--lang=en-US"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+        "--lang=en-US",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -51,8 +63,9 @@ def site(live_server):
 
 
 def phone(driver):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    )
 
 
 def x_of(driver, selector):

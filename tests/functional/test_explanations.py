@@ -59,7 +59,7 @@ def test_player_page_shows_round_by_round_and_charts(client, bye_event):
     html = client.get("/en/events/bye-cup/players/2/").content.decode()
     text = text_of(html)
     assert "Aas, Per" in text and "Dahl, Ola" in text and "Eide, Liv" in text
-    assert html.count('<svg') == 2
+    assert html.count("<svg") == 2
     assert "Score after each round" in html
 
 
@@ -84,8 +84,9 @@ def test_why_says_when_nothing_separates_two_players(client, demo):
     snapshot = StandingsSnapshot.objects.get(event__slug="demo-autumn-open")
     ranks = [row["rank"] for row in snapshot.rows]
     a, b = next((r1, r2) for r1, r2 in zip(snapshot.rows, snapshot.rows[1:], strict=False) if r1["rank"] == r2["rank"])
-    text = text_of(client.get(f"/en/events/demo-autumn-open/why/?a={a['start_number']}&b={b['start_number']}")
-                   .content.decode())
+    text = text_of(
+        client.get(f"/en/events/demo-autumn-open/why/?a={a['start_number']}&b={b['start_number']}").content.decode()
+    )
     assert "Nothing separates" in text
     assert ranks.count(a["rank"]) >= 2
 
@@ -107,11 +108,15 @@ def test_guides_worked_example_gives_three_different_winners(client):
 def test_guides_examples_follow_the_engine_not_typed_numbers(client, monkeypatch):
     import tiebreaks.views
 
-    monkeypatch.setattr(tiebreaks.views, "THREE_PLAYERS", [
-        ("Ana", [("win", 1), ("win", 1), ("win", 1), ("win", 1), ("loss", 5)]),
-        ("Bo", [("win", 4), ("loss", 3), ("win", 2.5), ("win", 2), ("win", 2)]),
-        ("Cai", [("win", 3), ("win", 3), ("loss", 3), ("win", 2.5), ("win", 1)]),
-    ])
+    monkeypatch.setattr(
+        tiebreaks.views,
+        "THREE_PLAYERS",
+        [
+            ("Ana", [("win", 1), ("win", 1), ("win", 1), ("win", 1), ("loss", 5)]),
+            ("Bo", [("win", 4), ("loss", 3), ("win", 2.5), ("win", 2), ("win", 2)]),
+            ("Cai", [("win", 3), ("win", 3), ("loss", 3), ("win", 2.5), ("win", 1)]),
+        ],
+    )
     html = client.get("/en/tiebreaks/").content.decode()
     winners = re.findall(r'<strong class="winner">([^<]+)</strong>', html)
     # by hand: BH Ana 9, Bo 13.5, Cai 12.5; Cut-1 Ana 8, Bo 11.5, Cai 11.5 (shared, listed by start
@@ -133,8 +138,20 @@ def calc(client, lang="en", **rounds):
 
 
 def test_calculator_derives_the_score_and_explains_the_values(client):
-    response = calc(client, rounds=5, kind_1="win", opponent_1="3.5", kind_2="win", opponent_2="3",
-                    kind_3="hpb", opponent_3="", kind_4="win", opponent_4="2.5", kind_5="win", opponent_5="2")
+    response = calc(
+        client,
+        rounds=5,
+        kind_1="win",
+        opponent_1="3.5",
+        kind_2="win",
+        opponent_2="3",
+        kind_3="hpb",
+        opponent_3="",
+        kind_4="win",
+        opponent_4="2.5",
+        kind_5="win",
+        opponent_5="2",
+    )
     html = response.content.decode()
     text = text_of(html)
     assert "Your score: 4.5 points" in text
@@ -145,24 +162,40 @@ def test_calculator_derives_the_score_and_explains_the_values(client):
 
 
 def test_calculator_forfeit_win_is_capped_at_the_no_shows_score(client):
-    text = text_of(calc(client, rounds=5, kind_1="forfeit_win", opponent_1="1.5", kind_2="win", opponent_2="3.5",
-                        kind_3="win", opponent_3="3", kind_4="loss", opponent_4="4", kind_5="win",
-                        opponent_5="2.5").content.decode())
+    text = text_of(
+        calc(
+            client,
+            rounds=5,
+            kind_1="forfeit_win",
+            opponent_1="1.5",
+            kind_2="win",
+            opponent_2="3.5",
+            kind_3="win",
+            opponent_3="3",
+            kind_4="loss",
+            opponent_4="4",
+            kind_5="win",
+            opponent_5="2.5",
+        ).content.decode()
+    )
     assert "Your score: 4 points" in text
     assert "Buchholz: 14.5" in text and "16.4.1" in text
 
 
-@pytest.mark.parametrize(("rounds", "field", "message"), [
-    ({"kind_1": "win", "opponent_1": ""}, "opponent_1", "Enter the opponent's final score"),
-    ({"kind_1": "win", "opponent_1": "abc"}, "opponent_1", "Enter a number"),
-    ({"kind_1": "win", "opponent_1": "1.3"}, "opponent_1", "half points"),
-    ({"kind_1": "win", "opponent_1": "-1"}, "opponent_1", "cannot be negative"),
-    ({"kind_1": "win", "opponent_1": "9"}, "opponent_1", "cannot score more than 2"),
-    ({"kind_1": "loss", "opponent_1": "0"}, "opponent_1", "at least 1"),
-    ({"kind_1": "hpb", "opponent_1": "2"}, "opponent_1", "A bye has no opponent"),
-    ({"kind_1": "", "opponent_1": ""}, "kind_1", "Choose what happened in round 1"),
-    ({"kind_1": "nonsense", "opponent_1": ""}, "kind_1", "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("rounds", "field", "message"),
+    [
+        ({"kind_1": "win", "opponent_1": ""}, "opponent_1", "Enter the opponent's final score"),
+        ({"kind_1": "win", "opponent_1": "abc"}, "opponent_1", "Enter a number"),
+        ({"kind_1": "win", "opponent_1": "1.3"}, "opponent_1", "half points"),
+        ({"kind_1": "win", "opponent_1": "-1"}, "opponent_1", "cannot be negative"),
+        ({"kind_1": "win", "opponent_1": "9"}, "opponent_1", "cannot score more than 2"),
+        ({"kind_1": "loss", "opponent_1": "0"}, "opponent_1", "at least 1"),
+        ({"kind_1": "hpb", "opponent_1": "2"}, "opponent_1", "A bye has no opponent"),
+        ({"kind_1": "", "opponent_1": ""}, "kind_1", "Choose what happened in round 1"),
+        ({"kind_1": "nonsense", "opponent_1": ""}, "kind_1", "Select a valid choice"),
+    ],
+)
 def test_calculator_explains_each_invalid_field(client, rounds, field, message):
     response = calc(client, rounds=2, kind_2="draw", opponent_2="1", **rounds)
     assert response.status_code == 200
@@ -179,14 +212,40 @@ def test_calculator_without_input_shows_an_empty_form(client):
 
 def test_explanation_module_turns_reason_codes_into_sentences():
     trace = {
-        "criterion": "BH/C1", "value": 2.5, "total": 2.5, "divisor": None, "rounding": None, "reason": None,
+        "criterion": "BH/C1",
+        "value": 2.5,
+        "total": 2.5,
+        "divisor": None,
+        "rounding": None,
+        "reason": None,
         "details": {"own_score": 2.5, "dummy_bye_cap": 1.5},
         "elements": [
-            {"round": 1, "opponent": 7, "dummy": False, "value": 1.5, "points": 1, "contribution": 1.5,
-             "reason": "actual_score", "article": "8.1", "vur": False, "removed": None, "adjustments": []},
-            {"round": 2, "opponent": None, "dummy": True, "value": 1.5, "points": 0.5, "contribution": 1.5,
-             "reason": "dummy_cap_half_rounds", "article": "16.4.2", "vur": True, "removed": "cut_vur_first",
-             "adjustments": []},
+            {
+                "round": 1,
+                "opponent": 7,
+                "dummy": False,
+                "value": 1.5,
+                "points": 1,
+                "contribution": 1.5,
+                "reason": "actual_score",
+                "article": "8.1",
+                "vur": False,
+                "removed": None,
+                "adjustments": [],
+            },
+            {
+                "round": 2,
+                "opponent": None,
+                "dummy": True,
+                "value": 1.5,
+                "points": 0.5,
+                "contribution": 1.5,
+                "reason": "dummy_cap_half_rounds",
+                "article": "16.4.2",
+                "vur": True,
+                "removed": "cut_vur_first",
+                "adjustments": [],
+            },
         ],
     }
     with translation.override("en"):

@@ -132,17 +132,20 @@ def test_season_page_lists_its_division_and_events(client, demo):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", [
-    "/en/events/no-such-event/",
-    "/en/events/no-such-event/crosstable/",
-    "/en/events/demo-autumn-open/players/999/",
-    "/en/events/demo-autumn-open/rounds/99/",
-    "/en/events/demo-autumn-open/teams/1/",
-    "/en/events/demo-autumn-open/why/?a=1&b=999",
-    "/en/clubs/no-such-club/",
-    "/en/leagues/demo-league/seasons/1999/",
-    "/en/tiebreaks/no-such-guide/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/events/no-such-event/",
+        "/en/events/no-such-event/crosstable/",
+        "/en/events/demo-autumn-open/players/999/",
+        "/en/events/demo-autumn-open/rounds/99/",
+        "/en/events/demo-autumn-open/teams/1/",
+        "/en/events/demo-autumn-open/why/?a=1&b=999",
+        "/en/clubs/no-such-club/",
+        "/en/leagues/demo-league/seasons/1999/",
+        "/en/tiebreaks/no-such-guide/",
+    ],
+)
 def test_unknown_things_are_404(client, demo, url):
     assert client.get(url).status_code == 404
 
@@ -183,6 +186,10 @@ def test_pages_read_the_snapshot_and_never_run_the_engine(client, demo, monkeypa
         raise AssertionError("the engine ran on a request")
 
     monkeypatch.setattr(tiebreaks.engine.ranking, "_compute_standings", forbidden)
-    for url in ["/en/events/demo-autumn-open/", "/en/events/demo-autumn-open/players/1/",
-                "/en/events/demo-autumn-open/why/?a=1&b=2", "/en/events/demo-autumn-open/crosstable/"]:
+    for url in [
+        "/en/events/demo-autumn-open/",
+        "/en/events/demo-autumn-open/players/1/",
+        "/en/events/demo-autumn-open/why/?a=1&b=2",
+        "/en/events/demo-autumn-open/crosstable/",
+    ]:
         assert client.get(url).status_code == 200

@@ -1,0 +1,116 @@
+"""Pages for events in other shapes: nothing played yet, an individual round robin; and query counts."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from leagues.models import Entry, Event, Result
+from tests.factories import EventFactory, PlayerFactory, swiss_event
+from tiebreaks.explanations import explain_trace
+
+from .conftest import publish_results, record
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_event_without_results_still_has_every_page(client):
+    event, entries, games = swiss_event(players=5, rounds=5)
+    for url in ["", "crosstable/", "rounds/1/", "players/1/", "players/5/", "why/", "why/?a=1&b=2"]:
+        response = client.get(f"/en/events/{event.slug}/{url}")
+        assert response.status_code in (200, 404), url
+        if url in ("", "crosstable/", "rounds/1/", "players/1/", "why/"):
+            assert response.status_code == 200, url
+    html = client.get(f"/en/events/{event.slug}/").content.decode()
+    assert "No results yet." in html
+    round_html = client.get(f"/en/events/{event.slug}/rounds/1/").content.decode()
+    assert entries[0].player.name in round_html and "not played yet" in round_html
+
+
+@pytest.fixture
+def round_robin(db):
+    """Three players, three rounds: A beat B, B beat C, A drew C; one free round each."""
+    event = EventFactory(
+        name="Club Final",
+        slug="club-final",
+        rounds_count=3,
+        system=Event.System.ROUND_ROBIN,
+        tiebreak_criteria=["SB", "DE"],
+    )
+    a, b, c = (
+        Entry.objects.create(event=event, start_number=n, player=PlayerFactory(name=name))
+        for n, name in enumerate(["Ask, A", "Berg, B", "Carl, C"], start=1)
+    )
+    record(event, 1, 1, a, b, Result.WHITE_WINS)
+    record(event, 2, 1, b, c, Result.WHITE_WINS)
+    record(event, 3, 1, c, a, Result.DRAW)
+    publish_results(event)
+    return event
+
+
+def test_round_robin_crosstable_is_a_grid_read_across(client, round_robin):
+    html = client.get("/en/events/club-final/crosstable/").content.decode()
+    assert 'class="crosstable grid"' in html
+    rows = re.findall(r"<tr>\s*<td class=\"rank\">.*?</tr>", html, re.S)
+    assert len(rows) == 3
+    first = re.sub(r"<[^>]+>", " ", rows[0])
+    # A: 1.5 points, first; beat B, drew C
+    assert "Ask, A" in first and "1 " in first and "½" in first and "1.5" in first
+
+
+def test_round_robin_player_page_explains_sonneborn_berger(client, round_robin):
+    html = client.get("/en/events/club-final/players/1/").content.decode()
+    # by hand: B finished on 1 (beat C), C on ½ (drew A); A beat B and drew C: SB = 1 x 1 + ½ x ½ = 1.25
+    assert 'Sonneborn-Berger: <bdi dir="ltr" class="value">1.25</bdi>' in html
+    assert "1 × 1 + 0.5 × 0.5 = 1.25" in html
+
+
+def test_standings_page_queries_do_not_grow_with_players(client, django_assert_max_num_queries, demo):
+    with django_assert_max_num_queries(12):
+        assert client.get("/en/events/demo-autumn-open/").status_code == 200
+    with django_assert_max_num_queries(14):
+        assert client.get("/en/events/demo-autumn-open/players/1/").status_code == 200
+    with django_assert_max_num_queries(14):
+        assert client.get("/en/events/demo-autumn-open/crosstable/").status_code == 200
+
+
+def test_adjusted_score_explained_with_the_bye_that_counts_as_a_draw():
+    trace = {
+        "criterion": "BH",
+        "value": 3.5,
+        "total": 3.5,
+        "divisor": None,
+        "rounding": None,
+        "reason": None,
+        "details": {"own_score": 2},
+        "elements": [
+            {
+                "round": 1,
+                "opponent": 4,
+                "dummy": False,
+                "value": 3.5,
+                "points": 1,
+                "contribution": 3.5,
+                "reason": "adjusted_score",
+                "article": "8.1",
+                "vur": False,
+                "removed": None,
+                "adjustments": [
+                    {
+                        "round": 5,
+                        "reason": "requested_bye_counts_as_draw",
+                        "article": "16.3",
+                        "awarded": 0,
+                        "counted": 0.5,
+                    }
+                ],
+            }
+        ],
+    }
+    with translation.override("en"):
+        element = explain_trace(trace, name_of={4: "Lie, Henrik"}).elements[0]
+    # the opponent scored 3 but a last-round zero-point bye counts as a draw for others: 3.5
+    assert "Lie, Henrik, final score 3, counts with 3.5" in element.text
+    assert "round 5" in element.adjustments[0] and "0.5 instead of 0" in element.adjustments[0]
+    assert "16.3" in element.adjustments[0]
+
