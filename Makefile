@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install bench lint messages worker serve
+.PHONY: demo test install bench lint messages worker serve schema
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -35,3 +35,6 @@ worker: $(STAMP)
 
 serve: $(STAMP)
 	$(BIN)/gunicorn config.wsgi -b 127.0.0.1:8000
+
+schema: $(STAMP)
+	$(BIN)/python manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn --settings=config.settings.test

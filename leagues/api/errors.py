@@ -1,5 +1,7 @@
 """One error shape for the whole API: {"code": stable machine code, "message": human text, ...}."""
 
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -10,6 +12,10 @@ from ..errors import ServiceError
 def api_exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "message": exc.message}, status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
     if response is None:
         return None

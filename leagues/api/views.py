@@ -38,22 +38,35 @@ class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
     """Read-only, with equality filters from the query string (`filters` maps parameter → lookup)."""
 
     filters: dict[str, str] = {}
+    integer_filters = {"round"}
 
     def get_queryset(self):
         queryset = super().get_queryset()
         for param, lookup in self.filters.items():
             value = self.request.query_params.get(param)
-            if value not in (None, ""):
-                queryset = queryset.filter(**{lookup: value})
+            if value in (None, ""):
+                continue
+            if "\x00" in value:
+                raise ValidationError({param: [_("Null characters are not allowed.")]})
+            if param in self.integer_filters:
+                if not value.isascii() or not value.isdigit() or len(value) > 6:
+                    raise ValidationError({param: [_("Expected a whole number.")]})
+                value = int(value)
+            queryset = queryset.filter(**{lookup: value})
         return queryset
 
 
 def _filter_parameters(*names):
-    return extend_schema(parameters=[OpenApiParameter(name, str, required=False) for name in names])
+    return extend_schema(parameters=[
+        OpenApiParameter(name, int if name in FilteredReadOnly.integer_filters else str, required=False)
+        for name in names
+    ])
 
 
 @_filter_parameters()
 class LeagueViewSet(FilteredReadOnly):
+    """Leagues (organisations running seasons and events)."""
+
     queryset = League.objects.all()
     serializer_class = s.LeagueSerializer
     lookup_field = "slug"
@@ -61,6 +74,8 @@ class LeagueViewSet(FilteredReadOnly):
 
 @_filter_parameters("league")
 class SeasonViewSet(FilteredReadOnly):
+    """Seasons of a league."""
+
     queryset = Season.objects.select_related("league")
     serializer_class = s.SeasonSerializer
     filters = {"league": "league__slug"}
@@ -68,6 +83,8 @@ class SeasonViewSet(FilteredReadOnly):
 
 @_filter_parameters("league")
 class ClubViewSet(FilteredReadOnly):
+    """Clubs."""
+
     queryset = Club.objects.all()
     serializer_class = s.ClubSerializer
     lookup_field = "slug"
@@ -76,6 +93,8 @@ class ClubViewSet(FilteredReadOnly):
 
 @_filter_parameters("club", "name")
 class PlayerViewSet(FilteredReadOnly):
+    """Players."""
+
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
     filters = {"club": "clubs__slug", "name": "name__icontains"}
@@ -83,6 +102,8 @@ class PlayerViewSet(FilteredReadOnly):
 
 @_filter_parameters("event", "club")
 class TeamViewSet(FilteredReadOnly):
+    """Clubs' teams in team events, with their rosters in board order."""
+
     queryset = Team.objects.select_related("club", "event").prefetch_related("members")
     serializer_class = s.TeamSerializer
     filters = {"event": "event__slug", "club": "club__slug"}
@@ -90,6 +111,8 @@ class TeamViewSet(FilteredReadOnly):
 
 @_filter_parameters("league", "season", "status", "kind")
 class EventViewSet(FilteredReadOnly):
+    """Published events: individual and team, Swiss and round robin."""
+
     queryset = Event.objects.public().select_related("league", "season")
     serializer_class = s.EventSerializer
     lookup_field = "slug"
@@ -98,19 +121,25 @@ class EventViewSet(FilteredReadOnly):
     @extend_schema(responses=s.EntrySerializer(many=True))
     @action(detail=True)
     def entries(self, request, slug=None):
-        event = self.get_object()
-        entries = Entry.objects.filter(event=event).select_related("player", "team")
-        return Response(s.EntrySerializer(entries, many=True).data)
+        """The event's participants by start number."""
+        entries = Entry.objects.filter(event=self.get_object()).select_related("player", "team")
+        return self._page(entries, s.EntrySerializer)
 
     @extend_schema(responses=s.RoundSerializer(many=True))
     @action(detail=True)
     def rounds(self, request, slug=None):
-        event = self.get_object()
-        return Response(s.RoundSerializer(Round.objects.filter(event=event), many=True).data)
+        """The event's rounds."""
+        return self._page(Round.objects.filter(event=self.get_object()), s.RoundSerializer)
+
+    def _page(self, queryset, serializer_class):
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(serializer_class(page, many=True).data)
 
 
 @_filter_parameters("event", "round")
 class GameViewSet(FilteredReadOnly):
+    """Games and byes with their result codes."""
+
     queryset = Game.objects.select_related("round__event", "white", "black")
     serializer_class = s.GameSerializer
     filters = {"event": "round__event__slug", "round": "round__number"}
@@ -129,7 +158,7 @@ class GameViewSet(FilteredReadOnly):
                              description="Retrying a POST with the same key returns the first answer."),
         ],
         responses={200: s.GameSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer,
-                   404: s.ErrorSerializer, 412: s.ErrorSerializer},
+                   404: s.ErrorSerializer, 412: s.ErrorSerializer, 422: s.ErrorSerializer},
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def result(self, request, pk=None):
@@ -236,6 +265,8 @@ class StandingsView(APIView):
 
 @_filter_parameters("event", "round")
 class TeamMatchViewSet(FilteredReadOnly):
+    """Team matches with their board games."""
+
     queryset = TeamMatch.objects.select_related("round__event", "home", "away").prefetch_related(
         "games__round__event", "games__white", "games__black"
     )
