@@ -57,6 +57,7 @@ def _event_context(event: Event, **extra) -> dict:
     """What every event page needs: the event and the rounds that exist (paired or played)."""
     return {
         "event": event,
+        "pts": criterion_name("PTS"),
         "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
         **extra,
     }
@@ -217,6 +218,14 @@ def _entry_or_404(event: Event, number: int) -> Entry:
     return entry
 
 
+def _explained_for(standings: selectors.EventStandings, number: int) -> list:
+    """Every published criterion of one participant, explained from the snapshot's traces."""
+    names = {e.start_number: e.name for e in standings.entries.values()}
+    codes = _columns(standings)
+    traces = [standings.trace(number, code) for code in codes]
+    return [explain_trace(trace, name_of=names) for trace in traces if trace is not None]
+
+
 def event_player(request, slug, number):
     standings = _standings_or_404(slug)
     event = standings.event
@@ -245,13 +254,8 @@ def event_player(request, slug, number):
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
-    names = {e.start_number: e.name for e in standings.entries.values()}
-    explained = []
+    explained = _explained_for(standings, number)
     row = standings.row_of(number)
-    for code in standings.criteria:
-        trace = standings.trace(number, code)
-        if trace is not None:
-            explained.append(explain_trace(trace, name_of=names))
     tied = [r for r in standings.table if row and r["points"] == row["points"] and r["number"] != number]
     context = _event_context(
         event,
@@ -302,6 +306,7 @@ def event_team(request, slug, number):
         row=table_row,
         active="teams",
         values=[(criterion_name(code), fmt(row["values"].get(code))) for code in _columns(standings)] if row else [],
+        explained=_explained_for(standings, number),
     )
     return render(request, "leagues/team.html", context)
 

@@ -213,6 +213,9 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         return _("The player's pairing number: %(value)s.") % params
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
         return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
+    team = _team_sentence(reason, params, element)
+    if team:
+        return team
     counted = Decimal(str(element.get("contribution") or 0)) != 0
     if reason == R.NOT_ELECTED:
         return (
@@ -233,6 +236,41 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     return _("Round %(round)s: %(contribution)s (%(reason)s).") % {**params, "reason": reason}
 
 
+def _team_sentence(reason: str, params: Mapping[str, Any], element: Mapping[str, Any]) -> str:
+    """Team events (Articles 11-13): the reason codes of the team engine (tiebreaks.engine.team)."""
+    sentences = {
+        "team_match_points": _("Round %(round)s: against %(opponent)s, %(value)s match points."),
+        "team_game_points": _("Round %(round)s: against %(opponent)s, %(value)s game points."),
+        "team_match_forfeited": _(
+            "Round %(round)s: the match against %(opponent)s was not played over the board; it counts %(value)s "
+            "(Article 16)."
+        ),
+        "team_bye": _("Round %(round)s: no opponent; it counts %(value)s."),
+        "team_pab_default": _(
+            "Round %(round)s: a pairing-allocated bye, counted as a drawn match and a win on every board."
+        ),
+        "team_secondary_score": _("The secondary score: %(value)s (Article 13.1)."),
+        "team_esb_element": _(
+            "Round %(round)s: %(opponent)s, total %(value)s, times %(points)s scored against them: "
+            "%(contribution)s (Article 13.2)."
+        ),
+        "team_board_points": _("Game points on this board over the event: %(value)s."),
+        "team_board_count": _("Board points %(points)s weighted by the board number: %(contribution)s (Article 12.1)."),
+        "team_sssc_schedule_share": _(
+            "The Buchholz of the primary score, %(value)s, divided by the divisor: %(contribution)s (Article 13.4)."
+        ),
+        "team_ede_mutual_score": _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too."),
+        "team_ede_knockout_step": _("A knock-out step between the last two tied teams (Article 13.3.2)."),
+        "team_board_result": _("Round %(round)s: one board against %(opponent)s counts %(contribution)s."),
+        "team_knockout_not_applicable": _(
+            "Board criteria apply only among teams equal on match and game points (Article 12)."
+        ),
+    }
+    if reason not in sentences:
+        return ""
+    return sentences[reason] % params
+
+
 def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> str:
     """A sentence for a reason that concerns the whole value (undefined, direct encounter...)."""
     if not reason:
@@ -248,6 +286,9 @@ def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> 
         ),
         R.DIRECT_ENCOUNTER_SEPARATED_NONE: _(
             "Direct encounter did not separate this player from the others still tied."
+        ),
+        "team_knockout_not_applicable": _(
+            "Board criteria apply only among teams equal on match and game points (Article 12)."
         ),
     }
     return str(sentences.get(reason, reason))

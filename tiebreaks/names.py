@@ -79,6 +79,12 @@ _NAMES = {
     "TBR": (pgettext_lazy("tiebreak short name", "TBR"), _("Top board results"), "12.2"),
     "BBE": (pgettext_lazy("tiebreak short name", "BBE"), _("Bottom board elimination"), "12.3"),
     "SSSC": (pgettext_lazy("tiebreak short name", "SSSC"), _("Scores and schedule strength combination"), "13.4"),
+    # US Chess rule 34E (named rule set us-chess)
+    "MM": (pgettext_lazy("tiebreak short name", "MM"), _("Modified Median"), "34E1"),
+    "SOLK": (pgettext_lazy("tiebreak short name", "Solk"), _("Solkoff"), "34E2"),
+    "CUM": (pgettext_lazy("tiebreak short name", "Cum"), _("Cumulative"), "34E3"),
+    "MED": (pgettext_lazy("tiebreak short name", "Med"), _("Median (Harkness)"), "34E4"),
+    "OPPCUM": (pgettext_lazy("tiebreak short name", "OppCum"), _("Cumulative of opposition"), "34E9"),
 }
 
 _MODIFIED = re.compile(r"^(?P<name>[A-Z]+)/(?P<letter>[CM])(?P<count>\d+)$")
@@ -115,6 +121,11 @@ def criterion_name(code: str) -> CriterionName:
             article,
         )
     return CriterionName(code, code, code)
+
+
+def names_for(codes) -> dict[str, CriterionName]:
+    """Names for templates, keyed by code with "/" as "_" (``names.BH_C1.long``)."""
+    return {code.replace("/", "_"): criterion_name(code) for code in codes}
 
 
 def _long(code: str) -> str:

@@ -23,7 +23,40 @@ from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 
 from .explanations import ExplainedCriterion, explain_trace, fmt
 from .forms import CalculatorForm, RoundSpec, parse_round_count, synthetic_tournament
-from .names import criterion_name, rule_set_name
+from .names import criterion_name, names_for, rule_set_name
+
+TEMPLATE_NAMES = [
+    "PTS",
+    "BH",
+    "BH/C1",
+    "BH/M1",
+    "SB",
+    "KS",
+    "DE",
+    "WIN",
+    "WON",
+    "BPG",
+    "BWG",
+    "REP",
+    "PS",
+    "STD",
+    "ARO",
+    "TPR",
+    "PTP",
+    "APRO",
+    "APPO",
+    "RTNG",
+    "SOLK",
+    "MM",
+    "CUM",
+    "MED",
+    "OPPCUM",
+]
+
+
+def _names() -> dict:
+    return {"pts": criterion_name("PTS"), "names": names_for(TEMPLATE_NAMES)}
+
 
 GUIDES: dict[str, Any] = {
     "buchholz": gettext_lazy("Buchholz and its cuts"),
@@ -349,6 +382,7 @@ def guides(request):
         {
             "guides": list(GUIDES.items()),
             "three": three_winners(),
+            **_names(),
         },
     )
 
@@ -356,7 +390,7 @@ def guides(request):
 def guide(request, slug):
     if slug not in GUIDES:
         raise Http404
-    context = {"slug": slug, "title": GUIDES[slug], "guides": list(GUIDES.items()), **EXAMPLES[slug]()}
+    context = {"slug": slug, "title": GUIDES[slug], "guides": list(GUIDES.items()), **_names(), **EXAMPLES[slug]()}
     return render(request, f"tiebreaks/guide_{slug.replace('-', '_')}.html", context)
 
 
@@ -397,5 +431,6 @@ def calculator(request):
             "round_count": round_count,
             "rules_name": rule_set_name("fide-2026"),
             "round_choices": range(1, 16),
+            **_names(),
         },
     )

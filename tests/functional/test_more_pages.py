@@ -114,3 +114,27 @@ def test_adjusted_score_explained_with_the_bye_that_counts_as_a_draw():
     assert "round 5" in element.adjustments[0] and "0.5 instead of 0" in element.adjustments[0]
     assert "16.3" in element.adjustments[0]
 
+
+def test_a_team_number_under_players_leads_to_the_team_page(client, demo):
+    response = client.get("/en/events/demo-division-1/players/1/")
+    assert response.status_code == 302
+    assert response["Location"].endswith("/en/events/demo-division-1/teams/1/")
+
+
+def test_team_explanation_sentences_cover_the_team_engine_codes():
+    from tiebreaks.engine.team import TEAM_REASONS
+    from tiebreaks.explanations import element_sentence
+
+    with translation.override("en"):
+        for reason in TEAM_REASONS:
+            element = {
+                "round": 2,
+                "opponent": 3,
+                "value": 4,
+                "points": 1,
+                "contribution": 4,
+                "reason": reason,
+                "article": "13",
+            }
+            sentence = element_sentence(element, "MPTS", {}, {3: "Oslo SK 1"})
+            assert reason not in sentence, f"no sentence for {reason}"
