@@ -1,5 +1,7 @@
 """Every write of a result goes through here: check, validate, save, audit, bump the version, enqueue."""
 
+import logging
+
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -8,23 +10,23 @@ from .errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDe
 from .models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
 from .permissions import can_enter_result
 
+log = logging.getLogger(__name__)
+
 
 def event_results_changed(*, event_id: int) -> None:
     """Raise the event's results version and enqueue its recompute once the transaction commits."""
-    from .tasks import standings_recompute
-
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
-    transaction.on_commit(lambda: _enqueue(standings_recompute, event_id))
+    transaction.on_commit(lambda: _enqueue(event_id))
 
 
-def _enqueue(task, event_id: int) -> None:
+def _enqueue(event_id: int) -> None:
     """Send the recompute; if the broker is down the result is still saved and the sweep catches up."""
-    try:
-        task.delay(event_id)
-    except Exception:  # noqa: BLE001 - broker errors vary by transport
-        import logging
+    from .tasks import enqueue_recompute
 
-        logging.getLogger(__name__).warning("broker unreachable; event %s left for the sweep", event_id, exc_info=True)
+    try:
+        enqueue_recompute(event_id)
+    except Exception:  # broker errors vary by transport
+        log.warning("broker unreachable; event %s left for the sweep", event_id, exc_info=True)
 
 
 def result_record(

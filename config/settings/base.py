@@ -103,6 +103,7 @@ LOGIN_URL = "/admin/login/"
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"  # eager: nothing is sent anywhere
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

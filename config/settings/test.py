@@ -31,7 +31,7 @@ elif IN_CI:
     raise ImproperlyConfigured(f"CI=true but PostgreSQL does not answer at {POSTGRES_URL}")
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-CELERY_BROKER_URL = ""
+CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = True
 WHITENOISE_AUTOREFRESH = True
 STORAGES = {
