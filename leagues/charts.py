@@ -17,6 +17,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 PALETTE = ["#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b7950b"]
+# lines that run on top of each other (teams level on match points) stay distinguishable
+DASHES = ["", "7 4", "2 3", "9 3 2 3"]
 _ids = count(1)
 
 
@@ -96,6 +98,7 @@ def line_chart(
             path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
             parts.append(
                 f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
+                f'stroke-dasharray="{DASHES[index % len(DASHES)]}" '
                 f'stroke-linejoin="round"><title>{escape(s.label)}</title></polyline>'
             )
         for i, v in enumerate(s.values):
@@ -110,9 +113,9 @@ def line_chart(
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
 
 
-def legend(series: list[Series]) -> list[tuple[str, str]]:
-    """(label, colour) pairs for an HTML legend next to the chart."""
-    return [(s.label, s.colour or PALETTE[i % len(PALETTE)]) for i, s in enumerate(series)]
+def legend(series: list[Series]) -> list[tuple[str, str, str]]:
+    """(label, colour, dash pattern) for an HTML legend next to the chart."""
+    return [(s.label, s.colour or PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]) for i, s in enumerate(series)]
 
 
 def score_chart(*, title: str, description: str, scores: list[Decimal], rounds: int, max_points) -> SafeString:
