@@ -12,11 +12,12 @@ exceptions :class:`EngineError`, :class:`UnknownCriterion`, :class:`CriterionNot
 
 from __future__ import annotations
 
+from . import uschess  # noqa: F401  (registers the US Chess rule 34 criteria)
 from .criteria import Criterion, parse_criterion
 from .errors import CriterionNotAllowed, EngineError, UnknownCriterion
 from .explain import Trace, TraceElement
 from .ranking import Note, Row, Separation, Standings, compute_standings
-from .rules import RULE_SETS, RuleSet, recommended_criteria
+from .rules import RULE_SETS, RuleSet, check_criterion, get_rule_set, recommended_criteria
 
 __all__ = [
     "RULE_SETS",
@@ -31,7 +32,9 @@ __all__ = [
     "Trace",
     "TraceElement",
     "UnknownCriterion",
+    "check_criterion",
     "compute_standings",
+    "get_rule_set",
     "parse_criterion",
     "recommended_criteria",
 ]

@@ -75,6 +75,36 @@ DIRECT_ENCOUNTER_MUTUAL_SCORE = "direct_encounter_mutual_score"
 DIRECT_ENCOUNTER_NOT_TIED = "direct_encounter_not_tied"  # DE applies only inside a tied group; not tied here
 PTS_IGNORED = "pts_ignored"  # PTS given in the criteria list: it is always the primary score
 
+# --- US Chess rule 34 (rule set us-chess) -----------------------------------------------------
+# an opponent's US adjusted score: each of their unplayed rounds counts as a draw (34)
+US_ADJUSTED_SCORE = "us_adjusted_score"
+# own unplayed round (bye, forfeit, absence): an opponent with adjusted score 0 (34)
+US_UNPLAYED_ZERO = "us_unplayed_zero"
+US_PLUS_SCORE = "us_plus_score"  # 34E1: the player's score is above 50 % of the maximum (plus score)
+US_EVEN_SCORE = "us_even_score"  # 34E1: the player's score is exactly 50 % of the maximum (even score)
+US_MINUS_SCORE = "us_minus_score"  # 34E1: the player's score is below 50 % of the maximum (minus score)
+MM_PLUS_LOWEST_DROPPED = "mm_plus_lowest_dropped"  # 34E1: plus score, lowest opponent dropped
+MM_MINUS_HIGHEST_DROPPED = "mm_minus_highest_dropped"  # 34E1: minus score, highest opponent dropped
+MM_EVEN_LOWEST_DROPPED = "mm_even_lowest_dropped"  # 34E1: even score, lowest opponent dropped
+MM_EVEN_HIGHEST_DROPPED = "mm_even_highest_dropped"  # 34E1: even score, highest opponent dropped
+MEDIAN_LOWEST_DROPPED = "median_lowest_dropped"  # 34E4: Median (Harkness), lowest opponent dropped
+MEDIAN_HIGHEST_DROPPED = "median_highest_dropped"  # 34E4: Median (Harkness), highest opponent dropped
+# 34E3: 1 point (a win) subtracted for an unplayed win or a one-point bye
+CUM_UNPLAYED_WIN_SUBTRACTED = "cum_unplayed_win_subtracted"
+# 34E3 (variant): ½ point (a draw) subtracted for a half-point bye or other unplayed draw
+CUM_HALF_POINT_BYE_SUBTRACTED = "cum_half_point_bye_subtracted"
+# 34E9: the opponent's Cumulative tie-break (34E3), for a game played at the board
+OPPONENT_CUMULATIVE = "opponent_cumulative"
+KASHDAN_WIN = "kashdan_win"  # 34E7: a game won at the board scores 4
+KASHDAN_DRAW = "kashdan_draw"  # 34E7: a game drawn at the board scores 2
+KASHDAN_LOSS = "kashdan_loss"  # 34E7: a game lost at the board scores 1
+# 34E5: a game against a player on the same score, counted +1 win, 0 draw, -1 loss
+HEAD_TO_HEAD_RESULT = "head_to_head_result"
+
+# --- Chess Caddy (rule set chess-caddy) -------------------------------------------------------
+# a forfeited or bye round contributes nothing to the app's Buchholz or Sonneborn-Berger
+CADDY_UNPLAYED_OMITTED = "caddy_unplayed_omitted"
+
 ALL_REASONS: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
 )
