@@ -402,9 +402,14 @@ class CalculatorResult:
 
 
 def calculator(request):
-    submitted = "rounds" in request.GET and any(key.startswith("kind_") for key in request.GET)
+    # "Set" (resize) re-renders the rows and keeps what was typed; "Calculate" validates
+    resizing = "resize" in request.GET
+    submitted = not resizing and any(key.startswith("kind_") for key in request.GET)
     round_count = parse_round_count(request.GET.get("rounds"))
-    form = CalculatorForm(request.GET if submitted else None, round_count=round_count)
+    if submitted:
+        form = CalculatorForm(request.GET, round_count=round_count)
+    else:
+        form = CalculatorForm(round_count=round_count, initial=request.GET.dict())
     result = None
     if submitted and form.is_valid():
         specs = form.cleaned_data["specs"]

@@ -154,7 +154,7 @@ def test_calculator_derives_the_score_and_explains_the_values(client):
     )
     html = response.content.decode()
     text = text_of(html)
-    assert "Your score: 4.5 points" in text
+    assert "Your score: 4.5" in text
     assert "Buchholz: 13.5" in text  # by hand: 3.5 + 3 + 2.5 (capped dummy) + 2.5 + 2
     assert "Buchholz Cut-1: 11" in text
     assert "Sonneborn-Berger: 12.25" in text  # 3.5 + 3 + 2.5 x 0.5 + 2.5 + 2
@@ -178,7 +178,7 @@ def test_calculator_forfeit_win_is_capped_at_the_no_shows_score(client):
             opponent_5="2.5",
         ).content.decode()
     )
-    assert "Your score: 4 points" in text
+    assert "Your score: 4 " in text
     assert "Buchholz: 14.5" in text and "16.4.1" in text
 
 
@@ -254,3 +254,11 @@ def test_explanation_module_turns_reason_codes_into_sentences():
     assert explained.elements[0].text == "Round 1: Moe, Eirik, final score 1.5."
     assert "16.5" in explained.elements[1].removed and not explained.elements[1].kept
     assert explained.arithmetic == "1.5 = 2.5" or explained.arithmetic.endswith("= 2.5")
+
+
+def test_calculator_keeps_what_was_typed_when_the_number_of_rounds_changes(client):
+    html = calc(client, rounds=4, resize=1, kind_1="draw", opponent_1="2.5").content.decode()
+    assert html.count('name="kind_') == 4
+    assert re.search(r'<option value="draw" selected>', html)
+    assert 'value="2.5"' in html
+    assert "field-error" not in html and "Your score" not in html
