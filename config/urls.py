@@ -4,8 +4,13 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from leagues.admin import worker_status_view
+from leagues.health import healthz
+
 urlpatterns = [
+    path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -127,3 +127,19 @@ def recompute_now(modeladmin, request, queryset):
 
 
 EventAdmin.actions = [recompute_now]
+
+
+def worker_status_view(request):
+    """For organisers: is the standings pipeline keeping up?"""
+    from django.template.response import TemplateResponse
+
+    from .health import worker_status
+    from .models import Event
+
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Standings workers"),
+        "status": worker_status(),
+        "stale": [str(e) for e in Event.objects.stale()],
+    }
+    return TemplateResponse(request, "admin/worker_status.html", context)

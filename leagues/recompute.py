@@ -6,6 +6,7 @@ import time
 import zlib
 from contextlib import contextmanager
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -75,7 +76,10 @@ def standings_recompute_event(event_id: int) -> bool:
             log.info("recompute skipped event=%s version=%s (snapshot current)", event_id, version_now)
             return False
         started = time.perf_counter()
+        log.info("recompute started event=%s", event_id)
         event, data = _read_consistently(event_id)
+        if settings.RECOMPUTE_TEST_DELAY:
+            time.sleep(settings.RECOMPUTE_TEST_DELAY)
         duration_ms = round((time.perf_counter() - started) * 1000)
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
         log.info(

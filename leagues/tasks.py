@@ -41,6 +41,9 @@ def standings_recompute(self, event_id: int) -> None:
         client.delete(_pending_key(event_id))  # results saved from now on send a new recompute
     try:
         standings_recompute_event(event_id)
+        from .health import record_heartbeat
+
+        record_heartbeat()
     except LockBusy:
         # another worker is computing this event; run again after it, so the newest results are seen
         raise self.retry(countdown=0.5) from None
@@ -48,7 +51,10 @@ def standings_recompute(self, event_id: int) -> None:
 
 @shared_task
 def standings_sweep() -> int:
-    """Enqueue every event whose snapshot is older than its results."""
+    """Enqueue every event whose snapshot is older than its results (also a worker heartbeat)."""
+    from .health import record_heartbeat
+
+    record_heartbeat()
     ids = stale_event_ids()
     for event_id in ids:
         standings_recompute.delay(event_id)

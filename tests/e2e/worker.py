@@ -50,9 +50,11 @@ def _reset_connections() -> None:
 
 
 @contextmanager
-def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, log_path: Path | None = None):
+def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, log_path: Path | None = None,
+                  env_extra: dict | None = None):
     env = {
         **os.environ,
+        **(env_extra or {}),
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": broker_url,
