@@ -242,6 +242,7 @@ def round_robin_example(criteria: list[str] | None = None) -> dict:
         "table": table,
         "columns": [criterion_name(c) for c in standings.criteria],
         "explained": [(names[n], _explained(standings, n, "SB", names)) for n in (1, 2)],
+        "koya": [(names[n], _explained(standings, n, "KS", names)) for n in (1,) if "KS" in standings.criteria],
         "de": [(names[n], _explained(standings, n, "DE", names)) for n in (1, 2)],
         "bh": {
             names[n]: _f(compute_standings(tournament, ["BH"], allow_buchholz_in_round_robin=True).row(n).values["BH"])
@@ -257,7 +258,7 @@ def counts_example() -> dict:
         ("Frida", _specs([("forfeit_win", 1), ("win", 3), ("hpb", None), ("win", 3), ("draw", 3)])),
     ]
     tournament = synthetic_tournament(players)
-    criteria = ["PS", "WIN", "WON", "BPG", "REP"]
+    criteria = ["PS", "WIN", "WON", "BPG", "BWG", "REP", "STD"]
     standings = compute_standings(tournament, criteria, explain=True)
     names = {1: "Dana", 2: "Emre", 3: "Frida"}
     rows = [
@@ -306,6 +307,10 @@ def rating_unrated_example() -> dict:
     }
 
 
+#: what the comparison shows under each rule set the engine offers (FIDE names, then US Chess names)
+RULE_SET_CANDIDATES = ["BH", "BH/C1", "BH/M1", "SOLK", "MM", "MED"]
+
+
 def rule_sets_example() -> dict:
     """The bye example (spec T4) under every rule set the engine offers."""
     results = [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)]
@@ -314,7 +319,7 @@ def rule_sets_example() -> dict:
     out = []
     for name in sorted(RULE_SETS):
         rule_set = RULE_SETS[name]
-        criteria = [c for c in ("BH", "BH/C1", "BH/M1") if c.split("/")[0] in rule_set.criteria]
+        criteria = [c for c in RULE_SET_CANDIDATES if c.split("/")[0] in rule_set.criteria]
         try:
             standings = compute_standings(tournament, criteria, rules=name)
         except EngineError:

@@ -138,3 +138,19 @@ def test_team_explanation_sentences_cover_the_team_engine_codes():
             }
             sentence = element_sentence(element, "MPTS", {}, {3: "Oslo SK 1"})
             assert reason not in sentence, f"no sentence for {reason}"
+
+
+def test_charts_are_well_formed_svg_with_escaped_labels():
+    from xml.etree import ElementTree
+
+    from leagues import charts
+
+    svg = charts.line_chart(
+        title="Score <after> & round",
+        series=[charts.Series("O'Neil <b>", [0, 1, 1.5]), charts.Series("Ø", [None, 0.5, 1])],
+        x_labels=["1", "2", "3"],
+    )
+    root = ElementTree.fromstring(str(svg))
+    assert root.tag.endswith("svg") and root.get("role") == "img"
+    assert "<b>" not in str(svg)
+    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2
