@@ -278,6 +278,22 @@ def match_cards(event: Event, *, round_number: int | None = None, entry: Entry |
     return cards
 
 
+def player_scores(event: Event, cards: list[MatchCard]) -> dict[int, tuple[int, Decimal]]:
+    """Board results per player over the given match cards: player id -> (games, points)."""
+    out: dict[int, tuple[int, Decimal]] = {}
+    for card in cards:
+        for game in card.games:
+            if game.result == Result.PENDING:
+                continue
+            white_code, black_code = TRF_CODES[game.result]
+            for player_id, code in ((game.white_player_id, white_code), (game.black_player_id, black_code)):
+                if player_id is None:
+                    continue
+                games, points = out.get(player_id, (0, Decimal(0)))
+                out[player_id] = (games + 1, points + _points(code, event))
+    return out
+
+
 def match_point_race(event: Event, cards: list[MatchCard], entries: list[Entry]) -> dict[int, list[Decimal]]:
     """Each team's match points after each round (entry id -> list by round)."""
     rounds = max((card.match.round.number for card in cards), default=0)

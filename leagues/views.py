@@ -294,7 +294,11 @@ def event_team(request, slug, number):
     if entry is None or not entry.team_id:
         raise Http404
     cards = selectors.match_cards(event, entry=entry)
-    roster = entry.team.members.select_related("player").order_by("board_order")
+    roster = list(entry.team.members.select_related("player").order_by("board_order"))
+    scored = selectors.player_scores(event, cards)
+    for member in roster:
+        games, points = scored.get(member.player_id, (0, Decimal(0)))
+        member.games, member.points_display = games, fmt(points)
     row = standings.row_of(number)
     table_row = next((r for r in standings.table if r["number"] == number), None)
     context = _event_context(

@@ -154,3 +154,75 @@ def test_charts_are_well_formed_svg_with_escaped_labels():
     assert root.tag.endswith("svg") and root.get("role") == "img"
     assert "<b>" not in str(svg)
     assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2
+
+
+@pytest.fixture
+def team_match(db):
+    """One match on two boards: home wins board 1 with White and draws board 2.
+    By hand: home 1½ game points and 2 match points, away ½ and 0."""
+    from leagues.models import Game, Round, Team, TeamMatch, TeamMember
+    from tests.factories import ClubFactory
+
+    event = EventFactory(
+        name="Mini Division",
+        slug="mini-division",
+        kind=Event.Kind.TEAM,
+        system=Event.System.ROUND_ROBIN,
+        rounds_count=1,
+        boards=2,
+        tiebreak_criteria=["MPTS", "GPTS"],
+    )
+    entries, rosters = [], []
+    for number, name in enumerate(["Lund", "Moss"], start=1):
+        team = Team.objects.create(event=event, club=ClubFactory(name=f"{name} SK"), name=f"{name} SK 1")
+        players = [PlayerFactory(name=f"{name}, Board{board}") for board in (1, 2)]
+        for board, player in enumerate(players, start=1):
+            TeamMember.objects.create(team=team, player=player, board_order=board)
+        entries.append(Entry.objects.create(event=event, start_number=number, team=team))
+        rosters.append(players)
+    home, away = entries
+    rnd = Round.objects.create(event=event, number=1)
+    match = TeamMatch.objects.create(round=rnd, home=home, away=away)
+    Game.objects.create(
+        round=rnd,
+        match=match,
+        board=1,
+        white=home,
+        black=away,
+        white_player=rosters[0][0],
+        black_player=rosters[1][0],
+        result=Result.WHITE_WINS,
+    )
+    Game.objects.create(
+        round=rnd,
+        match=match,
+        board=2,
+        white=away,
+        black=home,
+        white_player=rosters[1][1],
+        black_player=rosters[0][1],
+        result=Result.DRAW,
+    )
+    publish_results(event)
+    return event
+
+
+def test_team_page_shows_the_roster_with_board_points(client, team_match):
+    html = client.get("/en/events/mini-division/teams/1/").content.decode()
+    roster = re.search(r'<table class="data roster">(.*?)</table>', html, re.S).group(1)
+    rows = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
+        for row in re.findall(r"<tr>(.*?)</tr>", roster, re.S)[1:]
+    ]
+    assert rows[0].startswith("1 Lund, Board1") and rows[0].endswith("1 1")
+    assert rows[1].startswith("2 Lund, Board2") and rows[1].endswith("1 0.5")
+    assert "1.5–0.5" in html  # the match card
+
+
+def test_team_standings_and_crosstable_add_up_the_match(client, team_match):
+    html = client.get("/en/events/mini-division/").content.decode()
+    first = re.search(r"<tbody>\s*<tr.*?</tr>", html, re.S).group(0)
+    cells = re.findall(r'<td class="num"><bdi dir="ltr">([^<]*)</bdi>', first)
+    assert "Lund SK 1" in first and cells[:2] == ["2", "1.5"]
+    grid = client.get("/en/events/mini-division/crosstable/").content.decode()
+    assert "1.5–0.5" in grid and "0.5–1.5" in grid
