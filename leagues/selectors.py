@@ -163,6 +163,10 @@ class RoundCell:
         return self.opponent is None
 
     @property
+    def pending(self) -> bool:
+        return self.code == ""
+
+    @property
     def is_forfeit(self) -> bool:
         return self.code in ("+", "-")
 
@@ -179,10 +183,10 @@ def individual_rounds(event: Event) -> tuple[list[Round], dict[int, dict[int, Ro
     for game in games:
         number = game.round.number
         if game.result == Result.PENDING:
-            if game.white_id and game.black_id is None:
-                continue
-            continue
-        white_code, black_code = TRF_CODES[game.result]
+            # paired, not played yet: readers look up tonight's opponent before the result exists
+            white_code = black_code = ""
+        else:
+            white_code, black_code = TRF_CODES[game.result]
         if game.black_id is None:
             cells[game.white_id][number] = RoundCell(
                 number, white_code, game.result, _points(white_code, event), game=game

@@ -243,14 +243,16 @@ def event_player(request, slug, number):
     places = selectors.places_by_round(everyone, played)[entry.id]
     rank_of = {selectors.row_number(row): row for row in standings.table}
     round_rows = []
-    for number_ in range(1, played + 1):
+    paired = max([played, *own.keys()])
+    for number_ in range(1, paired + 1):
         cell = own.get(number_)
+        done = number_ <= played
         round_rows.append(
             {
                 "number": number_,
                 "cell": cell,
-                "score": fmt(scores[number_ - 1]),
-                "place": places[number_ - 1],
+                "score": fmt(scores[number_ - 1]) if done else "",
+                "place": places[number_ - 1] if done else "",
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
