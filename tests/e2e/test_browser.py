@@ -131,7 +131,7 @@ def test_calculator_works_end_to_end(browser, site):
     Select(browser.find_element("id", "id_kind_3")).select_by_value("draw")
     browser.find_element("id", "id_opponent_3").send_keys("2")
     browser.find_element("css selector", "form.calculator button.primary").click()
-    error = WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "id_opponent_1-error"))
+    error = WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "id_opponent_1_error"))
     assert "cannot score more than 3" in error.text
     # the form keeps what was entered; correct the one field
     field = browser.find_element("id", "id_opponent_1")

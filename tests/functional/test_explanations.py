@@ -200,8 +200,11 @@ def test_calculator_explains_each_invalid_field(client, rounds, field, message):
     response = calc(client, rounds=2, kind_2="draw", opponent_2="1", **rounds)
     assert response.status_code == 200
     html = response.content.decode()
-    errors = re.findall(rf'id="id_{field}-error">([^<]*)<', html)
+    errors = re.findall(rf'id="id_{field}_error">([^<]*)<', html)
     assert errors and message in errors[0].replace("&#x27;", "'")
+    # screen readers: the field says it is invalid and points at its message
+    field_tag = re.search(rf'<(?:input|select)[^>]*id="id_{field}"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in field_tag and f'aria-describedby="id_{field}_error"' in field_tag
     assert "Your score" not in html
 
 
