@@ -239,8 +239,8 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
 def _team_sentence(reason: str, params: Mapping[str, Any], element: Mapping[str, Any]) -> str:
     """Team events (Articles 11-13): the reason codes of the team engine (tiebreaks.engine.team)."""
     sentences = {
-        "team_match_points": _("Round %(round)s: against %(opponent)s, %(value)s match points."),
-        "team_game_points": _("Round %(round)s: against %(opponent)s, %(value)s game points."),
+        "team_match_points": _("Round %(round)s: against %(opponent)s, match points %(value)s."),
+        "team_game_points": _("Round %(round)s: against %(opponent)s, game points %(value)s."),
         "team_match_forfeited": _(
             "Round %(round)s: the match against %(opponent)s was not played over the board; it counts %(value)s "
             "(Article 16)."
