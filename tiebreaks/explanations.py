@@ -375,7 +375,11 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
         notes.append(note)
     if code.split("/", 1)[0] == "KS" and "limit" in details:
         notes.append(
-            _("Opponents count when their final score is at least %(limit)s (half of %(games)s games).")
+            ngettext(
+                "Opponents count when their final score is at least %(limit)s (half of %(games)s game).",
+                "Opponents count when their final score is at least %(limit)s (half of %(games)s games).",
+                details.get("max_games") or 0,
+            )
             % {"limit": fmt(details["limit"]), "games": details.get("max_games")}
         )
     if code.split("/", 1)[0] == "DE" and details.get("group") and len(details["group"]) > 1:

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 
@@ -195,7 +196,11 @@ class CalculatorForm(forms.Form):
             if score > n:
                 self.add_error(
                     f"opponent_{r}",
-                    _("An opponent cannot score more than %(max)s points in %(rounds)s rounds.")
+                    ngettext(
+                        "An opponent cannot score more than %(max)s in %(rounds)s round.",
+                        "An opponent cannot score more than %(max)s in %(rounds)s rounds.",
+                        n,
+                    )
                     % {"max": n, "rounds": n},
                 )
                 continue
