@@ -269,6 +269,14 @@ class TeamMatch(models.Model):
     home = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="home_matches", verbose_name=_("home"))
     away = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="away_matches", verbose_name=_("away"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+", verbose_name=_("submitted by"))
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+", verbose_name=_("confirmed by"))
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    dispute_reason = models.CharField(_("reason for the dispute"), max_length=300, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         ordering = ["round", "id"]
@@ -377,11 +385,31 @@ class ResultChange(models.Model):
     after = models.CharField(_("after"), max_length=8)
     source = models.CharField(_("source"), max_length=8, choices=Source.choices)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
+    # for corrections: what the correction changed in the standings (filled by the recompute)
+    standings_impact = models.JSONField(_("effect on the standings"), null=True, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name = _("result change")
         verbose_name_plural = _("result changes")
+
+
+class TiebreakPolicyChange(models.Model):
+    """A change of a locked tiebreak policy: only by an organiser, with a reason, shown publicly."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="policy_changes", verbose_name=_("event"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, verbose_name=_("user"))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    rule_set_before = models.CharField(_("rule set before"), max_length=20)
+    rule_set_after = models.CharField(_("rule set after"), max_length=20)
+    criteria_before = models.JSONField(_("criteria before"), default=list)
+    criteria_after = models.JSONField(_("criteria after"), default=list)
+    reason = models.CharField(_("reason"), max_length=300)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name = _("tiebreak policy change")
+        verbose_name_plural = _("tiebreak policy changes")
 
 
 class Role(models.Model):
