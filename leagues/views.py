@@ -102,91 +102,93 @@ def event_standings(request, slug):
     return render(request, "leagues/standings.html", context)
 
 
+def _team_grid(event: Event, order: list[Entry], place_of: dict) -> list[dict]:
+    """Round-robin grid of a team event: each cell the match score(s), row team first."""
+    scores: dict[tuple[int, int], list[str]] = {}
+    for card in selectors.match_cards(event):
+        if not card.finished:
+            continue
+        home, away = card.match.home_id, card.match.away_id
+        scores.setdefault((home, away), []).append(f"{fmt(card.home_points)}–{fmt(card.away_points)}")
+        scores.setdefault((away, home), []).append(f"{fmt(card.away_points)}–{fmt(card.home_points)}")
+    return [
+        {
+            "entry": entry,
+            "place": place_of.get(entry.start_number, ""),
+            "cells": [None if other == entry else " ".join(scores.get((entry.id, other.id), [])) for other in order],
+        }
+        for entry in order
+    ]
+
+
+def _round_robin_grid(cells: dict, order: list[Entry], place_of: dict) -> list[dict]:
+    """Round-robin grid of an individual event: each cell the result(s) of the row player."""
+    results: dict[tuple[int, int], list[str]] = {}
+    for entry in order:
+        for cell in cells[entry.id].values():
+            if cell.opponent is not None:
+                results.setdefault((entry.id, cell.opponent.id), []).append(cell.symbol)
+    return [
+        {
+            "entry": entry,
+            "place": place_of.get(entry.start_number, ""),
+            "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
+            "cells": [None if other == entry else " ".join(results.get((entry.id, other.id), [])) for other in order],
+        }
+        for entry in order
+    ]
+
+
+def _wallchart_cell(cell: selectors.RoundCell | None, rank_of: dict) -> dict:
+    if cell is None:
+        return {"empty": True}
+    if cell.opponent is None:
+        label = cell.game.get_result_display() if cell.game else ""
+        return {"bye": True, "symbol": cell.symbol, "code": cell.code, "label": label}
+    return {
+        "opponent": cell.opponent,
+        "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
+        "colour": cell.colour,
+        "symbol": cell.symbol,
+        "forfeit": cell.is_forfeit,
+    }
+
+
+def _wallchart(cells: dict, order: list[Entry], place_of: dict, rank_of: dict, played: int) -> list[dict]:
+    """Swiss wallchart: per round the opponent's rank in these standings, the colour and the result."""
+    return [
+        {
+            "entry": entry,
+            "place": place_of.get(entry.start_number, ""),
+            "cells": [_wallchart_cell(cells[entry.id].get(number), rank_of) for number in range(1, played + 1)],
+            "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
+        }
+        for entry in order
+    ]
+
+
 def event_crosstable(request, slug):
     standings = _standings_or_404(slug)
     event = standings.event
     entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
     rank_of = {selectors.row_number(row): row["rank"] for row in standings.rows}
     order = [row["entry"] for row in standings.table if row["entry"]]
-    order += [e for e in entries if e not in order]
+    order += [e for e in entries if e not in order]  # entries not in the standings yet
     place_of = {row["number"]: row["place"] for row in standings.table}
-    context = _event_context(event, standings=standings, active="crosstable")
+    context = _event_context(event, standings=standings, active="crosstable", order=order)
     if event.is_team:
-        cards = selectors.match_cards(event)
-        scores: dict[tuple[int, int], list[str]] = {}
-        for card in cards:
-            if not card.finished:
-                continue
-            scores.setdefault((card.match.home_id, card.match.away_id), []).append(
-                f"{fmt(card.home_points)}–{fmt(card.away_points)}"
-            )
-            scores.setdefault((card.match.away_id, card.match.home_id), []).append(
-                f"{fmt(card.away_points)}–{fmt(card.home_points)}"
-            )
-        grid = [
-            {
-                "entry": entry,
-                "place": place_of.get(entry.start_number, ""),
-                "cells": [
-                    None if other == entry else " ".join(scores.get((entry.id, other.id), [])) for other in order
-                ],
-            }
-            for entry in order
-        ]
-        context.update(kind="grid", grid=grid, order=order)
+        context.update(kind="grid", grid=_team_grid(event, order, place_of))
         return render(request, "leagues/crosstable.html", context)
-    rounds, cells = selectors.individual_rounds(event)
-    played = selectors.completed_rounds(event)
+    _rounds, cells = selectors.individual_rounds(event)
     if event.is_round_robin:
-        results: dict[tuple[int, int], list[str]] = {}
-        for entry in entries:
-            for cell in cells[entry.id].values():
-                if cell.opponent is not None:
-                    results.setdefault((entry.id, cell.opponent.id), []).append(cell.symbol)
-        grid = [
-            {
-                "entry": entry,
-                "place": place_of.get(entry.start_number, ""),
-                "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
-                "cells": [
-                    None if other == entry else " ".join(results.get((entry.id, other.id), [])) for other in order
-                ],
-            }
-            for entry in order
-        ]
-        context.update(kind="grid", grid=grid, order=order)
+        context.update(kind="grid", grid=_round_robin_grid(cells, order, place_of))
         return render(request, "leagues/crosstable.html", context)
-    wallchart = []
-    for entry in order:
-        row_cells = []
-        for number in range(1, played + 1):
-            cell = cells[entry.id].get(number)
-            if cell is None:
-                row_cells.append({"empty": True})
-            elif cell.opponent is None:
-                row_cells.append(
-                    {
-                        "bye": True,
-                        "symbol": cell.symbol,
-                        "code": cell.code,
-                        "label": cell.game.get_result_display() if cell.game else "",
-                    }
-                )
-            else:
-                row_cells.append(
-                    {
-                        "opponent": cell.opponent,
-                        "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
-                        "colour": cell.colour,
-                        "symbol": cell.symbol,
-                        "forfeit": cell.is_forfeit,
-                    }
-                )
-        total = sum((c.points for c in cells[entry.id].values()), Decimal(0))
-        wallchart.append(
-            {"entry": entry, "place": place_of.get(entry.start_number, ""), "cells": row_cells, "points": fmt(total)}
-        )
-    context.update(kind="wallchart", wallchart=wallchart, played_rounds=list(range(1, played + 1)))
+    played = selectors.completed_rounds(event)
+    context.update(
+        kind="wallchart",
+        wallchart=_wallchart(cells, order, place_of, rank_of, played),
+        played_rounds=list(range(1, played + 1)),
+    )
     return render(request, "leagues/crosstable.html", context)
 
 
