@@ -117,7 +117,7 @@ FIDE_2023 = RuleSet(
     dummy_forfeit_cap=False,
     dummy_bye_cap=False,
     cut_vur_first=True,
-    buchholz_in_round_robin=False,
+    buchholz_in_round_robin=True,  # the ban on BH/AOB/FB in round robins is the 2026 note to Art. 8
     criteria=known_names() - {"STD", "TPN", "RTNG"},
 )
 

@@ -30,7 +30,7 @@ from tiebreaks.engine.caddy import compare_rule_sets
 from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.rules import FIDE_2026, OpponentUnplayed, OwnUnplayed
 
-from .test_spec_cases import T9_TRF, _t4, _t5, _t7
+from .test_spec_cases import NAMES, T9_TRF, _t2, _t4, _t5, _t7
 
 SHARED = Path(__file__).resolve().parents[3].parent / "shared"
 GOLDEN = sorted((SHARED / "golden" / "fide2026").glob("*.json"))
@@ -207,6 +207,17 @@ def test_t9_from_2026_to_2023_changes_exactly_players_1_and_2() -> None:
     # P2: round 2 HPB dummy 2.5 -> 4 (+1.5), round 5 forfeit-win dummy min(4, adj P6 1) -> 4 (+3)
     assert [(r.round, r.before, r.after) for r in bh[2].rounds] == [(2, F("2.5"), F(4)), (5, F(1), F(4))]
     assert (bh[2].before, bh[2].after) == (F(13), F("17.5"))
+
+
+def test_buchholz_in_a_round_robin_is_a_2026_ban() -> None:
+    # spec §7 / T2: the note to Art. 8 forbidding BH in round robins is new in 2026; under the
+    # 2023 rules the (pointless) values are computed: total points 10 minus the own score
+    b = _t2()
+    standings = compute_standings(b.tournament(), ["BH"], rules="fide-2023")
+    assert [standings.row(b.sn(n)).values["BH"] for n in NAMES] == [F(x) for x in ("7", "7", "7.5", "8.5", "10")]
+    assert not standings.notes
+    with pytest.raises(CriterionNotAllowed, match="round robin"):
+        compute_standings(b.tournament(), ["BH"], rules="fide-2026")
 
 
 @pytest.mark.parametrize("code", ["STD", "TPN", "RTNG", "TPN/R", "RTNG/R"])
