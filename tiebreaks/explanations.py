@@ -336,8 +336,8 @@ def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
             "divisor": divisor,
             "value": fmt(value),
         }
-    if name == "DE":
-        return ""
+    if name == "DE" or len(terms) < 2:
+        return ""  # one term: "Adds ..." already says it
     return f"{left} = {total}"
 
 

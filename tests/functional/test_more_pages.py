@@ -174,7 +174,7 @@ def team_match(db):
         system=Event.System.ROUND_ROBIN,
         rounds_count=1,
         boards=2,
-        tiebreak_criteria=["MPTS", "GPTS"],
+        tiebreak_criteria=["MPTS", "GPTS", "EDE", "EMMSB"],
     )
     entries, rosters = [], []
     for number, name in enumerate(["Lund", "Moss"], start=1):
@@ -230,3 +230,11 @@ def test_team_standings_and_crosstable_add_up_the_match(client, team_match):
     assert "Lund SK 1" in first and cells[:2] == ["2", "1.5"]
     grid = client.get("/en/events/mini-division/crosstable/").content.decode()
     assert "1.5–0.5" in grid and "0.5–1.5" in grid
+
+
+def test_team_criteria_follow_match_and_game_points_with_their_names(client, team_match):
+    html = client.get("/en/events/mini-division/").content.decode()
+    headers = re.findall(r'<abbr title="([^"]+)"><bdi>([^<]+)</bdi></abbr>', html)
+    assert [short for _, short in headers[:4]] == ["MP", "GP", "EDE", "EMMSB"]
+    team = client.get("/en/events/mini-division/teams/1/").content.decode()
+    assert team.count('class="explained"') == 4
