@@ -475,3 +475,6 @@ class IdempotentRequest(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once")]
         verbose_name = _("idempotent request")
         verbose_name_plural = _("idempotent requests")
+
+
+from .prize_models import *  # noqa: E402,F401,F403
