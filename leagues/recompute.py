@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from .models import Event, StandingsSnapshot
+from .models import Event, ResultChange, StandingsSnapshot
 from .standings import compute_event_standings
 
 log = logging.getLogger("leagues.recompute")
@@ -81,12 +81,42 @@ def standings_recompute_event(event_id: int) -> bool:
         if settings.RECOMPUTE_TEST_DELAY:
             time.sleep(settings.RECOMPUTE_TEST_DELAY)
         duration_ms = round((time.perf_counter() - started) * 1000)
+        before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
+        if written and before is not None:
+            record_correction_impact(event_id, before, data["rows"])
         log.info(
             "recompute event=%s version=%s duration_ms=%s stored=%s",
             event_id, event.results_version, duration_ms, written,
         )
         return written
+
+
+def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:
+    """Who moved and which values changed between two standings tables."""
+    def key(row):
+        return row.get("start_number", row.get("team_number"))
+
+    old = {key(row): row for row in before}
+    changes = []
+    for row in after:
+        previous = old.get(key(row))
+        if previous is None:
+            continue
+        values = {code: [previous["values"].get(code), value] for code, value in row["values"].items()
+                  if previous["values"].get(code) != value}
+        if previous["rank"] != row["rank"] or previous["points"] != row["points"] or values:
+            changes.append({"number": key(row), "name": row["name"], "rank": [previous["rank"], row["rank"]],
+                            "points": [previous["points"], row["points"]], "values": values})
+    return changes
+
+
+def record_correction_impact(event_id: int, before: list[dict], after: list[dict]) -> None:
+    """Corrections not yet described get what they changed in the standings."""
+    pending = ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=True).exclude(
+        before="")
+    if pending.exists():
+        pending.update(standings_impact=standings_difference(before, after))
 
 
 def stale_event_ids() -> list[int]:

@@ -27,6 +27,8 @@ if os.environ.get("DATABASE_URL"):
     pass  # explicit choice wins
 elif _postgres_answers(POSTGRES_URL):
     DATABASES = {"default": dj_database_url.parse(POSTGRES_URL)}
+    # one test database per run, so test runs side by side never drop each other's database
+    DATABASES["default"]["TEST"] = {"NAME": f"test_chess_league_{os.getpid()}"}
 elif IN_CI:
     raise ImproperlyConfigured(f"CI=true but PostgreSQL does not answer at {POSTGRES_URL}")
 

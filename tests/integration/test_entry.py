@@ -1,0 +1,177 @@
+"""Secretaries entering and correcting results: sheets, match cards, confirmation, the locked policy."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from leagues import entry_services as entry
+from leagues import services
+from leagues.errors import Conflict, PermissionDenied, ServiceError
+from leagues.models import (
+    Entry,
+    Event,
+    Game,
+    Result,
+    ResultChange,
+    Role,
+    Round,
+    StandingsSnapshot,
+    Team,
+    TeamMatch,
+    TiebreakPolicyChange,
+)
+from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of, swiss_event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _results(games):
+    return list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("pk").values_list("result", flat=True))
+
+
+def test_round_sheet_saves_every_game_or_none():
+    event, entries, games = swiss_event(players=6)
+    user = organiser_of(event.league)
+    good = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    bad = {**good, games[2].pk: (Result.HALF_POINT_BYE, 0)}  # a bye code for a game
+
+    with pytest.raises(ServiceError) as excinfo:
+        entry.round_sheet_save(event=event, round_number=1, results=bad, user=user)
+    assert excinfo.value.code == "bye_for_game"
+    assert _results(games) == ["", "", ""]  # nothing half-saved
+    assert ResultChange.objects.count() == 0
+
+    entry.round_sheet_save(event=event, round_number=1, results=good, user=user)
+    assert _results(games) == ["1-0", "1/2-1/2", ""]
+    assert Event.objects.get(pk=event.pk).results_version == 2
+
+
+def test_round_sheet_names_the_problem():
+    event, entries, games = swiss_event(players=4)
+    user = organiser_of(event.league)
+    with pytest.raises(ServiceError) as not_paired:
+        entry.round_sheet_save(event=event, round_number=2, results={games[0].pk: ("1-0", 0)}, user=user)
+    assert not_paired.value.code == "round_not_paired"
+    other_event, _, other_games = swiss_event(players=4)
+    with pytest.raises(ServiceError) as foreign:
+        entry.round_sheet_save(event=event, round_number=1, results={other_games[0].pk: ("1-0", 0)}, user=user)
+    assert foreign.value.code == "game_not_in_round"
+
+
+def test_second_save_based_on_stale_data_is_refused():
+    event, entries, games = swiss_event(players=4)
+    first, second = organiser_of(event.league), organiser_of(event.league)
+    entry.round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=first)
+    with pytest.raises(Conflict) as excinfo:  # the second secretary still had version 0 on screen
+        entry.round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.BLACK_WINS, 0)},
+                               user=second, reason="scoresheet")
+    assert excinfo.value.current.result == Result.WHITE_WINS
+    assert _results(games[:1]) == ["1-0"]
+
+
+def _team_match(boards=2):
+    home_club, away_club = ClubFactory(), ClubFactory()
+    event = EventFactory(kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=1, boards=boards,
+                         tiebreak_criteria=["GPTS"])
+    sides = []
+    for number, club in enumerate((home_club, away_club), start=1):
+        team = Team.objects.create(event=event, club=club, name=f"{club.name} 1")
+        sides.append(Entry.objects.create(event=event, start_number=number, team=team))
+    rnd = Round.objects.create(event=event, number=1)
+    match = TeamMatch.objects.create(round=rnd, home=sides[0], away=sides[1])
+    games = [Game.objects.create(round=rnd, match=match, board=b, white=sides[(b + 1) % 2], black=sides[b % 2],
+                                 white_player=PlayerFactory(), black_player=PlayerFactory())
+             for b in range(1, boards + 1)]
+    secretaries = []
+    for club in (home_club, away_club):
+        user = UserFactory()
+        Role.objects.create(user=user, kind=Role.Kind.SECRETARY, club=club)
+        secretaries.append(user)
+    return event, match, games, secretaries
+
+
+def test_match_card_submitted_by_one_club_confirmed_by_the_other():
+    event, match, games, (home, away) = _team_match()
+    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    match = entry.match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    assert match.status == TeamMatch.Status.SUBMITTED
+    with pytest.raises(PermissionDenied):
+        entry.match_card_confirm(match_id=match.pk, user=home)  # not your own card
+    match = entry.match_card_confirm(match_id=match.pk, user=away)
+    assert (match.status, match.confirmed_by) == (TeamMatch.Status.CONFIRMED, away)
+    with pytest.raises(ServiceError) as excinfo:  # confirmed: only the organiser may change it now
+        entry.match_card_submit(match_id=match.pk, results={games[1].pk: (Result.BLACK_WINS, 1)}, user=home,
+                                expected_version=match.version, reason="typo")
+    assert excinfo.value.code == "card_confirmed"
+
+
+def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused():
+    event, match, games, (home, away) = _team_match()
+    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
+                            expected_version=0)
+    with pytest.raises(ServiceError):
+        entry.match_card_dispute(match_id=match.pk, user=away, reason="  ")
+    disputed = entry.match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw")
+    assert disputed.status == TeamMatch.Status.DISPUTED
+    with pytest.raises(Conflict):
+        entry.match_card_submit(match_id=match.pk, results={}, user=organiser_of(event.league), expected_version=1)
+    settled = entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.DRAW, 1)},
+                                      user=organiser_of(event.league), expected_version=disputed.version,
+                                      reason="arbiter's decision")
+    assert settled.status == TeamMatch.Status.CONFIRMED
+    assert Game.objects.get(pk=games[0].pk).result == Result.DRAW
+
+
+def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
+    event, match, games, (home, away) = _team_match()
+    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
+                            expected_version=0)
+    days = event.league.auto_confirm_days
+    assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0
+    assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days, minutes=1)) == 1
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.CONFIRMED
+
+
+def test_tiebreak_policy_locks_at_the_first_result():
+    event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
+    organiser = organiser_of(event.league)
+    arbiter = UserFactory()
+    Role.objects.create(user=arbiter, kind=Role.Kind.ARBITER, event=event)
+    entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=arbiter)
+    with pytest.raises(ServiceError) as unknown:
+        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["XYZ"], user=organiser)
+    assert unknown.value.code == "bad_tiebreak_policy"
+
+    services.result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
+    with pytest.raises(PermissionDenied):  # locked: the arbiter alone may not change it any more
+        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=arbiter)
+    with pytest.raises(ServiceError) as no_reason:
+        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser)
+    assert no_reason.value.code == "reason_required"
+    entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser,
+                           reason="regulations said BH only")
+    change = TiebreakPolicyChange.objects.get(event=event)
+    assert (change.criteria_before, change.criteria_after) == (["SB", "BH"], ["BH"])
+    assert StandingsSnapshot.objects.get(event=event).criteria == ["BH"]
+
+
+def test_buchholz_refused_for_a_round_robin_policy():
+    event, entries, games = swiss_event(players=4, system=Event.System.ROUND_ROBIN)
+    with pytest.raises(ServiceError) as excinfo:
+        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"],
+                               user=organiser_of(event.league))
+    assert "round robin" in excinfo.value.message
+
+
+def test_correction_records_what_it_changed_in_the_standings():
+    event, entries, games = swiss_event(players=4)
+    user = organiser_of(event.league)
+    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    services.result_record(game_id=games[1].pk, result=Result.WHITE_WINS, user=user)
+    services.result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="wrong sheet")
+    correction = ResultChange.objects.get(before="1-0")
+    moved = {change["number"]: change for change in correction.standings_impact}
+    assert moved[1]["points"] == [1.0, 0.0]  # start number 1 lost the point it had
+    assert moved[3]["points"] == [0.0, 1.0]
+    assert moved[3]["rank"][1] == 1
