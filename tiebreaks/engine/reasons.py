@@ -78,8 +78,6 @@ PTS_IGNORED = "pts_ignored"  # PTS given in the criteria list: it is always the 
 # --- US Chess rule 34 (rule set us-chess) -----------------------------------------------------
 # an opponent's US adjusted score: each of their unplayed rounds counts as a draw (34)
 US_ADJUSTED_SCORE = "us_adjusted_score"
-# own unplayed round (bye, forfeit, absence): an opponent with adjusted score 0 (34)
-US_UNPLAYED_ZERO = "us_unplayed_zero"
 US_PLUS_SCORE = "us_plus_score"  # 34E1: the player's score is above 50 % of the maximum (plus score)
 US_EVEN_SCORE = "us_even_score"  # 34E1: the player's score is exactly 50 % of the maximum (even score)
 US_MINUS_SCORE = "us_minus_score"  # 34E1: the player's score is below 50 % of the maximum (minus score)

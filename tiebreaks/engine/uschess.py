@@ -148,7 +148,7 @@ def explain_opponent_sum(ctx: Context, crit: Criterion, i: int) -> Trace:
         if played:
             reason = R.US_ADJUSTED_SCORE if a16.adjusted[o] != ct.score[o] else R.ACTUAL_SCORE
         else:
-            reason = R.US_UNPLAYED_ZERO
+            reason = R.DUMMY_ZERO
         elements.append(
             TraceElement(
                 round=r + 1,
@@ -257,7 +257,7 @@ def explain_opposition_cumulative(ctx: Context, crit: Criterion, i: int) -> Trac
                 not played,
                 value,
                 value,
-                R.OPPONENT_CUMULATIVE if played else R.US_UNPLAYED_ZERO,
+                R.OPPONENT_CUMULATIVE if played else R.DUMMY_ZERO,
                 "34E9" if played else UNPLAYED_ARTICLE,
                 ct.frac(ct.pts[i][r]),
             )

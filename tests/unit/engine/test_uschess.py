@@ -15,6 +15,7 @@ import pytest
 
 from tests.golden._trf_min import parse_trf
 from tiebreaks.engine import CriterionNotAllowed, UnknownCriterion, compute_standings, recommended_criteria
+from tiebreaks.engine.reasons import ALL_REASONS
 
 from .builders import TournamentBuilder
 from .test_spec_cases import T9_TRF
@@ -70,11 +71,16 @@ def test_t9_default_order_separates_p3_and_p5_at_cumulative() -> None:
     assert [r.rank for r in standings.rows] == [1, 2, 3, 4, 5, 6, 7]
 
 
-def test_every_us_trace_adds_up(t9) -> None:  # type: ignore[no-untyped-def]
+def test_every_us_trace_adds_up_and_uses_known_reason_codes() -> None:
     standings = compute_standings(parse_trf(T9_TRF), [*US, "H2H"], rules="us-chess")
     for sn in range(1, 8):
         for code, trace in standings.explain(sn).items():
             assert trace.value == trace.total == sum(trace.terms(), F(0)), (sn, code)
+            for e in trace.elements:
+                assert e.reason in ALL_REASONS and (e.removed is None or e.removed in ALL_REASONS)
+                assert all(a.reason in ALL_REASONS for a in e.adjustments)
+            if code not in ("SB", "PTS"):  # SB: the shared Sonneborn-Berger function (C.07 Articles)
+                assert all(e.article.startswith("34") for e in trace.elements), (sn, code)
 
 
 # --- T12: adjusted scores, Solkoff, Modified Median, Harkness, cumulative ---------------------
@@ -257,7 +263,7 @@ def test_own_unplayed_zero_is_dropped_only_when_it_is_the_lowest() -> None:
     assert (zero.value, zero.dummy, zero.reason, zero.article, zero.removed) == (
         F(0),
         True,
-        "us_unplayed_zero",
+        "dummy_zero",
         "34",
         None,
     )
