@@ -15,6 +15,13 @@ most blacks (34E6), ``KASH`` Kashdan (34E7), ``OPPCUM`` cumulative of opposition
 ``SB`` (34E8: adjusted scores of the opponents beaten plus half of those drawn) is the shared
 Sonneborn-Berger function on the same data.
 
+``H2H`` (34E5, Michigan CA formulation, spec §11.2): plus/minus - wins minus losses - in the
+games played at the board among the participants on the same score (+2 from 3-1 beats +1 from
+1-0; not a percentage). Forfeits are unplayed games and do not count. It is a value per
+participant over the whole score group: the ranking re-evaluates only DE inside the subgroups
+left by earlier criteria, so after an earlier criterion has split a score group H2H still counts
+the games against the players it separated.
+
 "Nine or more rounds" (34E1, 34E4) and the 50 % line of 34E1 use the rounds computed so far
 (``k``), as the engine does for 16.4.2 in provisional standings; both equal ``n`` at the end.
 
