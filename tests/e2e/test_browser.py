@@ -154,6 +154,10 @@ PHONE_PAGES = [
     "/he/tiebreaks/",
     "/en/tiebreaks/unplayed-rounds/",
     "/en/tiebreaks/calculator/?rounds=5",
+    "/en/tiebreaks/sonneborn-berger/",
+    "/he/events/demo-autumn-open/why/?a=1&b=2",
+    "/en/events/demo-division-1/teams/1/",
+    "/nb/clubs/oslo-sk/",
 ]
 
 OVERFLOW = """
