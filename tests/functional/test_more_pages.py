@@ -238,3 +238,8 @@ def test_team_criteria_follow_match_and_game_points_with_their_names(client, tea
     assert [short for _, short in headers[:4]] == ["MP", "GP", "EDE", "EMMSB"]
     team = client.get("/en/events/mini-division/teams/1/").content.decode()
     assert team.count('class="explained"') == 4
+
+
+def test_standings_link_to_the_latest_round(client, bye_event):
+    html = client.get("/en/events/bye-cup/").content.decode()
+    assert '<a href="/en/events/bye-cup/rounds/3/">Pairings and results of round 3</a>' in html
