@@ -24,9 +24,10 @@ records agree with the 001 records. Every violation raises :class:`TRFError` nam
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 from typing import Any
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
@@ -123,6 +124,10 @@ def decode_trf(data: bytes | str) -> str:
                 text = data.decode("latin-1")
     if text.startswith("\ufeff"):
         text = text[1:]
+    if text.isascii():  # ASCII text is already NFC (and unicodedata need not be imported)
+        return text
+    import unicodedata
+
     return unicodedata.normalize("NFC", text)
 
 
@@ -137,13 +142,30 @@ def encode_trf(text: str) -> bytes:
 # --- small field parsers ------------------------------------------------------------------
 
 
+_NUMBER_RE = re.compile(r"(-?)(\d*)(?:\.(\d+))?")
+
+
 def _number(text: str) -> Fraction | None:
+    """A decimal number ("7.5", "7,5", ".5", "-1") as an exact Fraction built from integers
+    (no float, no Fraction string parsing); None when blank; ValueError otherwise."""
     text = text.strip().replace(",", ".")
     if not text:
         return None
-    if not re.fullmatch(r"-?\d+(\.\d+)?|-?\.\d+", text):
+    match = _NUMBER_RE.fullmatch(text)
+    if match is None:
         raise ValueError(text)
-    return Fraction(text)
+    sign, whole, decimals = match.groups()
+    if decimals is None:
+        if not whole:
+            raise ValueError(text)
+        value = int(whole)
+        return Fraction(-value if sign else value)
+    value = int(whole + decimals)
+    return Fraction(-value if sign else value, 10 ** len(decimals))
+
+
+#: the points column (cols 81-84) takes few distinct values: parse each once
+_points_column = lru_cache(maxsize=1024)(_number)
 
 
 def _int_field(text: str, lineno: int, what: str) -> int | None:
@@ -227,6 +249,26 @@ def _points_of(code: str, scoring: Scoring) -> Fraction:
     }[key]
 
 
+def _code_units(scoring: Scoring) -> tuple[dict[str, int], int]:
+    """Every result code's points as an integer on the scoring's common denominator.
+
+    Returns (units, denominator): code ``c`` is worth ``Fraction(units[c], denominator)``, so a
+    player's points are one integer sum instead of a chain of Fraction additions."""
+    values = {
+        "W": scoring.win,
+        "D": scoring.draw,
+        "L": scoring.loss,
+        "A": scoring.absence,
+        "P": scoring.pab_points,
+        "X": scoring.unknown_points,
+    }
+    denominator = 1
+    for value in values.values():
+        denominator = lcm(denominator, value.denominator)
+    units = {code: values[key].numerator * (denominator // values[key].denominator) for code, key in SCORE_KEY.items()}
+    return units, denominator
+
+
 def _is_round_robin(event_type: str, type_text: str) -> bool:
     event_type = event_type.upper()
     if any(word in event_type for word in ROUND_ROBIN_TYPES):
@@ -250,13 +292,18 @@ def read_trf_file(path: str) -> Tournament:
 def read_trf(data: bytes | str) -> Tournament:
     """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
     text = decode_trf(data)
-    lines = [(n, line) for n, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1)]
-    lines = [(n, line) for n, line in lines if line.strip() and len(line.rstrip()) >= 3]
-
+    if "\r" in text:  # CRLF, or old Mac CR: the same lines as splitting at \r\n, \r or \n
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     by_tag: dict[str, list[tuple[int, str]]] = {}
-    for n, line in lines:
+    for n, line in enumerate(text.split("\n"), start=1):
+        if len(line.rstrip()) < 3:  # blank, or too short to carry a tag
+            continue
         tag = "###" if line.startswith("###") else line[:3].upper()
-        by_tag.setdefault(tag, []).append((n, line))
+        records = by_tag.get(tag)
+        if records is None:
+            by_tag[tag] = [(n, line)]
+        else:
+            records.append((n, line))
 
     def single(tag: str) -> tuple[int, str] | None:
         found = by_tag.get(tag)
@@ -294,8 +341,9 @@ def read_trf(data: bytes | str) -> Tournament:
     if not player_lines:
         raise TRFError(None, "no player records (001) in the file")
     parsed: dict[int, _Player] = {}
+    blocks: dict[str, RoundEntry] = {}  # round block text -> its validated entry, shared by the file
     for n, line in player_lines:
-        player = _parse_player(n, line)
+        player = _parse_player(n, line, blocks)
         number = player["start_number"]
         if number in parsed:
             raise TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})")
@@ -314,16 +362,18 @@ def read_trf(data: bytes | str) -> Tournament:
 
     if scoring is None:
         scoring = _infer_scoring(parsed)
+    # points column = awarded points, exactly: integers on the scoring's common denominator
+    units, denominator = _code_units(scoring)
     for player in parsed.values():
         stated = player["points"]
         if stated is None:
             continue
-        awarded = sum((_points_of(e.code, scoring) for e in player["rounds"]), Fraction(0))
-        if awarded != stated:
+        awarded = sum([units[e.code] for e in player["rounds"]])
+        if awarded * stated.denominator != stated.numerator * denominator:
             raise TRFError(
                 player["line"],
                 f"player {player['start_number']} has {float(stated):g} in the points column "
-                f"but the results add up to {float(awarded):g}",
+                f"but the results add up to {float(Fraction(awarded, denominator)):g}",
             )
 
     if announced_rounds is None:
@@ -374,57 +424,111 @@ def read_trf(data: bytes | str) -> Tournament:
     )
 
 
-def _parse_player(n: int, line: str) -> _Player:
+def _block_shapes() -> dict[str, tuple[str, str | None, bool]]:
+    """The last four characters of every well-formed round block (" C R": colour, result code)
+    -> (code, colour, whether the code needs an opponent), for the fast path of
+    :func:`_parse_block`."""
+    shapes: dict[str, tuple[str, str | None, bool]] = {}
+    for raw_code in VALID_CODES | {c.lower() for c in VALID_CODES}:
+        code = raw_code.upper()
+        if code not in VALID_CODES:
+            continue
+        game = code in GAME_CODES
+        for raw_colour in "wWbB- ":
+            colour = raw_colour.lower()
+            colour_value = colour if colour in "wb" else None
+            if game and colour_value is None and code not in "+-":
+                continue  # a played game needs a colour
+            if not game and colour_value is not None:
+                continue  # a bye has none
+            shapes[f" {raw_colour} {raw_code}"] = (code, colour_value, game)
+    return shapes
+
+
+_BLOCK_SHAPES = _block_shapes()
+
+
+def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
+    """One 10-character round block ("  OOOO C R"), every check but the own-opponent one
+    (which depends on the player, not on the block)."""
+    shape = _BLOCK_SHAPES.get(block[6:])
+    if shape is not None and block[:2] == "  ":  # fast path: a well-formed block
+        code, colour_value, game = shape
+        opp_text = block[2:6]
+        if game:
+            if opp_text.strip().isdigit():
+                opponent = int(opp_text)
+                if opponent:
+                    return RoundEntry(code, opponent, colour_value)
+        elif opp_text == "0000" or opp_text == "    ":
+            return RoundEntry(code)
+    # the general path, which names the problem
+    c = 91 + 10 * (rnd - 1)
+    if block[:2].strip() or block[6] != " " or block[8] != " ":
+        raise TRFError(
+            n,
+            f"round {rnd} of player {number} is misaligned (columns {c - 1}-{c + 8} read "
+            f"{block!r}; wrong encoding or shifted name?)",
+        )
+    opp_text = block[2:6].strip()
+    if opp_text and not opp_text.isdigit():
+        raise TRFError(n, f"round {rnd} of player {number}: opponent {opp_text!r} is not a number")
+    opponent = int(opp_text) if opp_text else 0
+    colour = block[7].lower()
+    code = block[9].upper()
+    if colour not in "wb- ":
+        raise TRFError(n, f"round {rnd} of player {number}: colour {block[7]!r} is not w, b or -")
+    if code not in VALID_CODES:
+        raise TRFError(n, f"round {rnd} of player {number}: unknown result code {block[9]!r}")
+    colour_value = colour if colour in "wb" else None
+    if code in GAME_CODES:
+        if not opponent:
+            raise TRFError(n, f"round {rnd} of player {number}: result {code!r} needs an opponent")
+        if code not in "+-" and colour_value is None:
+            raise TRFError(n, f"round {rnd} of player {number}: a played game needs colour w or b")
+    else:
+        if opponent:
+            raise TRFError(
+                n,
+                f"round {rnd} of player {number}: bye or absence {code!r} must not have an opponent (found {opponent})",
+            )
+        if colour_value is not None:
+            raise TRFError(n, f"round {rnd} of player {number}: bye or absence {code!r} has a colour")
+    return RoundEntry(code=code, opponent=opponent or None, colour=colour_value)
+
+
+def _parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None) -> _Player:
+    """One 001 record. ``blocks`` caches each distinct round block's validated entry (a game
+    appears once per opponent and colour, so about half the blocks of a Swiss file repeat)."""
     number = _int_field(line[4:8], n, "start number")
     if not number:
         raise TRFError(n, "player record without a start number (columns 5-8)")
-    # the round grid first: a shifted line (wrong encoding) is reported as misaligned
+    if blocks is None:
+        blocks = {}
+    # the round grid first: a shifted line (wrong encoding) is reported as misaligned.
+    # Round r is the 10 characters from column 90 + 10 (r - 1); only complete blocks count.
     rounds: list[RoundEntry] = []
-    rnd = 1
-    while len(line) > 91 + 10 * (rnd - 1) + 7:
-        c = 91 + 10 * (rnd - 1)
-        block = line[c - 2 : c + 8]
-        if block[:2].strip() or block[6] != " " or block[8] != " ":
-            raise TRFError(
-                n,
-                f"round {rnd} of player {number} is misaligned (columns {c - 1}-{c + 8} read "
-                f"{block!r}; wrong encoding or shifted name?)",
-            )
-        opp_text = block[2:6].strip()
-        if opp_text and not opp_text.isdigit():
-            raise TRFError(n, f"round {rnd} of player {number}: opponent {opp_text!r} is not a number")
-        opponent = int(opp_text) if opp_text else 0
-        colour = block[7].lower()
-        code = block[9].upper()
-        if colour not in "wb- ":
-            raise TRFError(n, f"round {rnd} of player {number}: colour {block[7]!r} is not w, b or -")
-        if code not in VALID_CODES:
-            raise TRFError(n, f"round {rnd} of player {number}: unknown result code {block[9]!r}")
-        colour_value = colour if colour in "wb" else None
-        if code in GAME_CODES:
-            if not opponent:
-                raise TRFError(n, f"round {rnd} of player {number}: result {code!r} needs an opponent")
-            if code not in "+-" and colour_value is None:
-                raise TRFError(n, f"round {rnd} of player {number}: a played game needs colour w or b")
-            if opponent == number:
-                raise TRFError(n, f"round {rnd} of player {number} names the player as their own opponent")
-        else:
-            if opponent:
-                raise TRFError(
-                    n,
-                    f"round {rnd} of player {number}: bye or absence {code!r} must not have an "
-                    f"opponent (found {opponent})",
-                )
-            if colour_value is not None:
-                raise TRFError(n, f"round {rnd} of player {number}: bye or absence {code!r} has a colour")
-        rounds.append(RoundEntry(code=code, opponent=opponent or None, colour=colour_value))
-        rnd += 1
-    rating = _int_field(line[48:52], n, f"rating of player {number}")
+    append = rounds.append
+    get = blocks.get
+    for rnd, c in enumerate(range(89, len(line) - 9, 10), start=1):
+        block = line[c : c + 10]
+        entry = get(block)
+        if entry is None:
+            entry = blocks[block] = _parse_block(block, n, rnd, number)
+        if entry.opponent == number:
+            raise TRFError(n, f"round {rnd} of player {number} names the player as their own opponent")
+        append(entry)
+    # rating, points and rank: the usual well-formed field without a call; anything else
+    # (blank, or an error to report) through the general parsers
+    text = line[48:52]
+    rating = int(text) if text.strip().isdigit() else _int_field(text, n, f"rating of player {number}")
+    text = line[80:84]
     try:
-        points = _number(line[80:84])
+        points = _points_column(text)
     except ValueError:
-        raise TRFError(n, f"points {line[80:84].strip()!r} of player {number} are not a number") from None
-    rank = _int_field(line[85:89], n, f"rank of player {number}")
+        raise TRFError(n, f"points {text.strip()!r} of player {number} are not a number") from None
+    text = line[85:89]
+    rank = int(text) if text.strip().isdigit() else _int_field(text, n, f"rank of player {number}")
     return {
         "line": n,
         "start_number": number,
@@ -471,29 +575,31 @@ def _apply_240(records: list[tuple[int, str]], parsed: dict[int, _Player]) -> No
 def _check_pairings(parsed: dict[int, _Player], announced_rounds: int | None) -> None:
     """Reciprocal pairings, opposite colours, complementary codes, one U per round (§4)."""
     pab_in_round: dict[int, int] = {}
+    rounds_of = {number: player["rounds"] for number, player in parsed.items()}
+    complement = COMPLEMENT
     for number, player in sorted(parsed.items()):
         n = player["line"]
-        if announced_rounds is not None and len(player["rounds"]) > announced_rounds:
+        rounds = player["rounds"]
+        if announced_rounds is not None and len(rounds) > announced_rounds:
             raise TRFError(
                 n,
-                f"player {number} has results for {len(player['rounds'])} rounds but the file "
-                f"announces {announced_rounds}",
+                f"player {number} has results for {len(rounds)} rounds but the file announces {announced_rounds}",
             )
-        for rnd, entry in enumerate(player["rounds"], start=1):
-            if entry.code == "U":
-                if rnd in pab_in_round:
-                    raise TRFError(
-                        n,
-                        f"round {rnd}: players {pab_in_round[rnd]} and {number} both have a "
-                        f"pairing-allocated bye (U); at most one per round",
-                    )
-                pab_in_round[rnd] = number
-            if entry.opponent is None:
-                continue
+        for rnd, entry in enumerate(rounds, start=1):
             opp = entry.opponent
-            if opp not in parsed:
+            if opp is None:
+                if entry.code == "U":
+                    if rnd in pab_in_round:
+                        raise TRFError(
+                            n,
+                            f"round {rnd}: players {pab_in_round[rnd]} and {number} both have a "
+                            f"pairing-allocated bye (U); at most one per round",
+                        )
+                    pab_in_round[rnd] = number
+                continue
+            opp_rounds = rounds_of.get(opp)
+            if opp_rounds is None:
                 raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
-            opp_rounds = parsed[opp]["rounds"]
             if len(opp_rounds) < rnd:
                 raise TRFError(
                     n,
@@ -506,56 +612,73 @@ def _check_pairings(parsed: dict[int, _Player], announced_rounds: int | None) ->
                     f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
                     f"round {rnd} points elsewhere",
                 )
-            if back.code not in COMPLEMENT[entry.code]:
-                expected = " or ".join(repr(c) for c in COMPLEMENT[entry.code])
+            if opp < number:
+                # the opponent's visit (earlier: ascending order) already checked this game from
+                # the other side and found it sound; codes and colours are symmetric checks
+                continue
+            code = entry.code
+            if back.code not in complement[code]:
+                expected = " or ".join(repr(c) for c in complement[code])
                 raise TRFError(
                     n,
-                    f"round {rnd}: player {number} has {entry.code!r} against {opp} but player "
+                    f"round {rnd}: player {number} has {code!r} against {opp} but player "
                     f"{opp} has {back.code!r} (expected {expected})",
                 )
-            if entry.colour is not None and back.colour is not None and entry.colour == back.colour:
+            colour = entry.colour
+            back_colour = back.colour
+            if colour is not None and colour == back_colour:
                 raise TRFError(
                     n,
-                    f"round {rnd}: players {number} and {opp} both have colour {entry.colour!r}",
+                    f"round {rnd}: players {number} and {opp} both have colour {colour!r}",
                 )
-            if (entry.colour is None) != (back.colour is None) and entry.code not in "+-":
+            if (colour is None) != (back_colour is None) and code not in "+-":
                 raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
 
 
 def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:
-    """No record 162: find the first scoring system that explains every points column (§5)."""
+    """No record 162: find the first scoring system that explains every points column (§5).
+
+    Candidates are multiples of one half, so the search runs on integers in half-points."""
     equations = []
     for player in parsed.values():
-        if player["points"] is None:
+        points = player["points"]
+        if points is None:
             continue
         counts = {"W": 0, "D": 0, "L": 0, "P": 0, "X": 0, "A": 0}
         for entry in player["rounds"]:
             counts[SCORE_KEY[entry.code]] += 1
-        equations.append((counts, player["points"], player))
-    half = Fraction(1, 2)
+        # absences score 0 in every candidate; points = halves / 2 <=> halves * den == 2 * num
+        equations.append(
+            (counts["W"], counts["D"], counts["L"], counts["P"], counts["X"], 2 * points.numerator, points.denominator)
+        )
     for pab_choice in ("W", "D", "L"):
-        for loss in (Fraction(0), half, Fraction(1)):
-            for draw in (loss + half * k for k in range(1, 5)):
-                for win in (2 * draw - loss + half * k for k in range(0, 5)):
-                    value = {"W": win, "D": draw, "L": loss, "A": Fraction(0)}
-                    value["P"] = value[pab_choice]
-                    value["X"] = draw
-                    if all(sum(value[k] * c for k, c in counts.items()) == points for counts, points, _ in equations):
+        for loss in (0, 1, 2):
+            for draw in range(loss + 1, loss + 5):
+                for win in range(2 * draw - loss, 2 * draw - loss + 5):
+                    pab = win if pab_choice == "W" else draw if pab_choice == "D" else loss
+                    if all(
+                        (w * win + d * draw + lo * loss + p * pab + x * draw) * den == twice
+                        for w, d, lo, p, x, twice, den in equations
+                    ):
                         return Scoring(
-                            win=win,
-                            draw=draw,
-                            loss=loss,
+                            win=Fraction(win, 2),
+                            draw=Fraction(draw, 2),
+                            loss=Fraction(loss, 2),
                             absence=Fraction(0),
-                            pab=None if pab_choice == "W" else value["P"],
+                            pab=None if pab_choice == "W" else Fraction(pab, 2),
                         )
     default = Scoring()
-    for _counts, points, player in equations:
-        awarded = sum((_points_of(e.code, default) for e in player["rounds"]), Fraction(0))
-        if awarded != points:
+    units, denominator = _code_units(default)
+    for player in parsed.values():
+        points = player["points"]
+        if points is None:
+            continue
+        awarded = sum([units[e.code] for e in player["rounds"]])
+        if awarded * points.denominator != points.numerator * denominator:
             raise TRFError(
                 player["line"],
                 f"player {player['start_number']} has {float(points):g} in the points column but the "
-                f"results add up to {float(awarded):g} (no record 162, and no scoring system "
+                f"results add up to {float(Fraction(awarded, denominator)):g} (no record 162, and no scoring system "
                 "fits every player)",
             )
     raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
