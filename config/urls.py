@@ -18,7 +18,10 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/en/", permanent=False)),
 ]
 urlpatterns += i18n_patterns(
+    path("manage/", include("leagues.entry_urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("leagues.urls")),
+    path("", include("leagues.prize_urls")),
     path("", include("tiebreaks.urls")),
     prefix_default_language=True,
 )

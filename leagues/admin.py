@@ -143,3 +143,6 @@ def worker_status_view(request):
         "stale": [str(e) for e in Event.objects.stale()],
     }
     return TemplateResponse(request, "admin/worker_status.html", context)
+
+
+from . import prize_admin  # noqa: E402,F401

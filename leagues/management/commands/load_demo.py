@@ -16,6 +16,8 @@ from leagues.models import (
     Game,
     League,
     Player,
+    Prize,
+    PrizeFund,
     Result,
     ResultChange,
     Role,
@@ -123,6 +125,11 @@ class Command(BaseCommand):
                                                source=ResultChange.Source.DEMO)
                 if number <= 2:
                     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CONFIRMED)
+        # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
+        # the trophy goes by the published tiebreak, game points (5½ against 5)
+        fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
+        Prize.objects.create(fund=fund, place=1, amount=10000, item="Division trophy")
+        Prize.objects.create(fund=fund, place=2, amount=5000)
 
     def _club_swiss(self, league, season, clubs, organiser, rng):
         event = Event.objects.create(
@@ -167,6 +174,13 @@ class Command(BaseCommand):
                 points[white.id] += white_points
                 points[black.id] += 1 - white_points
                 board += 1
+        # two players share first on 2½ (£200 + £100 pooled, £150 each); the best under 2000 keeps the larger
+        # third prize, so the U2000 prize passes to the two tied on 1 point below (£20 each)
+        fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
+        for place, amount in ((1, 20000), (2, 10000), (3, 5000)):
+            Prize.objects.create(fund=fund, place=place, amount=amount)
+        Prize.objects.create(fund=fund, kind=Prize.Kind.CATEGORY, category="U2000", eligibility_kind="rating_below",
+                             eligibility_value="2000", amount=4000)
 
     def _bye(self, rnd, board, entry, result, organiser):
         game = Game.objects.create(round=rnd, board=board, white=entry)

@@ -1,0 +1,212 @@
+"""Prize money with every standings snapshot: build the split's inputs, run it, store the allocation.
+
+``prizes_recompute`` is called by the standings recompute right after a snapshot is stored (and by the
+admin after a fund is edited). It reads the snapshot (rank order, points, tiebreak values in the
+published order) and the entries' players (rating at start, birth year, sex, club), runs the pure
+:func:`leagues.prize_split.split_prizes` and replaces the stored :class:`PrizeAllocation`. Running it
+twice is harmless; an allocation is never replaced by one computed from an older snapshot.
+
+``prizes_for_event`` is the read side for the page and the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from .models import ClubMembership, Entry, Event, StandingsSnapshot
+from .prize_models import Prize, PrizeAllocation, PrizeAward, PrizeFund
+from .prize_split import CategoryPrize, Eligibility, PlacePrize, PrizeOptions, Standing, split_prizes
+from .selectors import row_number, shared_places
+
+
+def _exact(value: Any) -> Decimal | None:
+    """Snapshot numbers (JSON floats such as 4.25) as exact decimals: half and quarter points compare exactly."""
+    if value is None:
+        return None
+    return Decimal(str(value))
+
+
+def _entries(event: Event) -> dict[int, Entry]:
+    entries = event.entries.select_related("player", "team__club").prefetch_related(
+        Prefetch("player__clubmembership_set", queryset=ClubMembership.objects.select_related("club").order_by("id"))
+    )
+    return {entry.start_number: entry for entry in entries}
+
+
+def _club_slug(entry: Entry | None) -> str | None:
+    if entry is None:
+        return None
+    if entry.team_id:
+        return entry.team.club.slug
+    memberships = list(entry.player.clubmembership_set.all())
+    return memberships[0].club.slug if memberships else None
+
+
+def prize_standings(snapshot: StandingsSnapshot, entries: dict[int, Entry]) -> list[Standing]:
+    """The split's input: one Standing per snapshot row, in rank order; participant id = start number."""
+    criteria = list(snapshot.criteria)
+    out = []
+    for row in snapshot.rows:
+        number = row_number(row)
+        entry = entries.get(number)
+        player = entry.player if entry is not None and entry.player_id else None
+        values = row.get("values") or {}
+        out.append(
+            Standing(
+                participant_id=number,
+                name=row["name"],
+                points=_exact(row["points"]),
+                tiebreak_values=tuple((code, _exact(values.get(code))) for code in criteria),
+                rating=entry.rating if entry is not None else None,
+                birth_year=player.birth_year if player else None,
+                sex=(player.sex or None) if player else None,
+                club=_club_slug(entry),
+            )
+        )
+    return out
+
+
+def split_prize(prize: Prize) -> PlacePrize | CategoryPrize:
+    """A stored prize as the split algorithm's input."""
+    if prize.kind == Prize.Kind.PLACE:
+        return PlacePrize(place=prize.place, amount=prize.amount, item=prize.item or None)
+    return CategoryPrize(
+        category=prize.category,
+        eligibility=(Eligibility(prize.eligibility_kind, prize.eligibility_typed),),
+        rank=prize.rank,
+        amount=prize.amount,
+        item=prize.item or None,
+    )
+
+
+def prize_options(fund: PrizeFund) -> PrizeOptions:
+    return PrizeOptions(
+        method=fund.method,
+        one_prize_per_player=fund.one_prize_per_player,
+        remainder=fund.remainder,
+        currency=fund.currency,
+        lot_order=tuple(fund.lot_order or ()),
+        item_tie=fund.item_tie,
+        places_first=fund.places_first,
+    )
+
+
+def jsonable(value: Any) -> Any:
+    """Line parameters as JSON: tuples as lists, exact decimals as strings, money stays an integer."""
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    return value
+
+
+def prizes_recompute(event_id: int, snapshot: StandingsSnapshot | None = None) -> PrizeAllocation | None:
+    """Split the event's prize fund over its standings snapshot (the stored one when None) and store it.
+
+    Returns the allocation now stored, or None when the event has no fund or no standings yet.
+    """
+    fund = PrizeFund.objects.filter(event_id=event_id).select_related("event").prefetch_related("prizes").first()
+    if fund is None:
+        return None
+    if snapshot is None:
+        snapshot = StandingsSnapshot.objects.filter(event_id=event_id).first()
+        if snapshot is None:
+            return None
+    entries = _entries(fund.event)
+    result = split_prizes(
+        prize_standings(snapshot, entries), [split_prize(p) for p in fund.prizes.all()], prize_options(fund)
+    )
+    with transaction.atomic():
+        current = PrizeAllocation.objects.select_for_update().filter(fund=fund).first()
+        if current is not None and current.version > snapshot.version:
+            return current  # computed from a newer snapshot meanwhile
+        fields = dict(
+            version=snapshot.version,
+            computed_at=timezone.now(),
+            currency=result.currency,
+            fund_total=result.fund,
+            total_paid=result.total_paid,
+            remainder=result.remainder,
+            unawarded=result.unawarded,
+            lines=[{"code": line.code, "params": jsonable(line.params)} for line in result.lines],
+            event_finished=fund.event.status == Event.Status.FINISHED,
+        )
+        if current is None:
+            allocation = PrizeAllocation.objects.create(fund=fund, **fields)
+        else:
+            PrizeAllocation.objects.filter(pk=current.pk).update(**fields)
+            allocation = PrizeAllocation.objects.get(pk=current.pk)
+            allocation.awards.all().delete()
+        position = {s: i for i, s in enumerate(row_number(row) for row in snapshot.rows)}
+        PrizeAward.objects.bulk_create(
+            PrizeAward(
+                allocation=allocation,
+                entry=entries[award.participant_id],
+                position=position[award.participant_id] + 1,
+                money=award.money,
+                items=list(award.items),
+            )
+            for award in result.awards
+            if award.participant_id in entries
+        )
+    return allocation
+
+
+# ------------------------------------------------------------------------------------------ reads
+
+
+@dataclass
+class EventPrizes:
+    event: Event
+    fund: PrizeFund | None  # None: no published fund
+    allocation: PrizeAllocation | None = None
+    snapshot_version: int | None = None
+    places: dict[int, str] = field(default_factory=dict)  # start number -> place as shown ("1–2" when shared)
+    prizes: list[Prize] = field(default_factory=list)
+    awards: list[PrizeAward] = field(default_factory=list)
+
+    @property
+    def provisional(self) -> bool:
+        """Provisional until the event is finished and the allocation follows the latest standings."""
+        if self.allocation is None:
+            return True
+        return self.allocation.is_provisional(self.event, self.snapshot_version)
+
+    @property
+    def being_updated(self) -> bool:
+        """Results or standings are newer than the prizes shown."""
+        if self.allocation is None:
+            return self.snapshot_version is not None or self.event.results_version > 0
+        return self.snapshot_version != self.allocation.version or self.event.results_version > self.allocation.version
+
+
+def prizes_for_event(*, slug: str) -> EventPrizes:
+    """The published prize fund of a public event and its latest allocation (raises Event.DoesNotExist)."""
+    event = Event.objects.public().select_related("league", "season").get(slug=slug)
+    fund = PrizeFund.objects.filter(event=event, published=True).first()
+    if fund is None:
+        return EventPrizes(event=event, fund=None)
+    snapshot = StandingsSnapshot.objects.filter(event=event).only("version", "rows").first()
+    snapshot_version = snapshot.version if snapshot else None
+    rows = snapshot.rows if snapshot else []
+    places = dict(zip((row_number(row) for row in rows), shared_places([row["rank"] for row in rows]), strict=True))
+    allocation = PrizeAllocation.objects.filter(fund=fund).first()
+    prizes = sorted(fund.prizes.all(), key=lambda p: (p.kind != Prize.Kind.PLACE, p.place or 0, p.category, p.rank))
+    awards = list(allocation.awards.select_related("entry__player", "entry__team")) if allocation else []
+    return EventPrizes(
+        event=event,
+        fund=fund,
+        allocation=allocation,
+        snapshot_version=snapshot_version,
+        places=places,
+        prizes=prizes,
+        awards=awards,
+    )
