@@ -98,7 +98,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "manage:dashboard"
+LOGOUT_REDIRECT_URL = "leagues:home"
 
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")

@@ -1,0 +1,197 @@
+"""Secretaries' pages: thin views around leagues.entry_services."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tiebreaks.engine import recommended_criteria
+
+from . import entry_services as entry
+from .entry_forms import DisputeForm, ImportForm, PolicyForm, ResultsForm
+from .errors import Conflict, PermissionDenied, ServiceError
+from .models import Event, Game, League, ResultChange, Role, TeamMatch
+from .permissions import can_manage_event
+from .trf_services import event_export_trf, event_import_trf
+
+
+def _roles(user):
+    return Role.objects.filter(user=user)
+
+
+@login_required
+def dashboard(request):
+    roles = list(_roles(request.user).select_related("league", "club", "event"))
+    clubs = [r.club_id for r in roles if r.kind == Role.Kind.SECRETARY]
+    leagues = [r.league_id for r in roles if r.kind == Role.Kind.ORGANISER]
+    events = Event.objects.exclude(status=Event.Status.DRAFT)
+    if not request.user.is_superuser:
+        events = events.filter(
+            Q(league__in=leagues) | Q(pk__in=[r.event_id for r in roles if r.event_id])
+            | Q(entries__player__clubs__in=clubs) | Q(teams__club__in=clubs)
+        ).distinct()
+    to_confirm = TeamMatch.objects.filter(status=TeamMatch.Status.SUBMITTED).filter(
+        Q(home__team__club__in=clubs) | Q(away__team__club__in=clubs)
+    ).exclude(submitted_by=request.user).select_related("round__event", "home", "away")
+    return render(request, "leagues/manage/dashboard.html", {
+        "roles": roles, "events": events.select_related("league").prefetch_related("rounds"),
+        "to_confirm": to_confirm, "organiser_leagues": League.objects.filter(pk__in=leagues),
+    })
+
+
+def _save(request, action, success_message):
+    """Run a service; turn its refusal into a message on the page (status 400/403/409)."""
+    try:
+        action()
+    except Conflict as exc:
+        messages.error(request, exc.message)
+        return 409
+    except PermissionDenied as exc:
+        messages.error(request, exc.message)
+        return 403
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return 400
+    messages.success(request, success_message)
+    return None
+
+
+@login_required
+def round_sheet(request, slug, number):
+    event = get_object_or_404(Event, slug=slug)
+    games = list(Game.objects.filter(round__event=event, round__number=number, match__isnull=True)
+                 .select_related("white__player", "black__player").order_by("board"))
+    if not games:
+        messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
+        return redirect("manage:dashboard")
+    form = ResultsForm(request.POST or None, games=games)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            status = _save(request, lambda: entry.round_sheet_save(
+                event=event, round_number=number, results=form.results(), user=request.user,
+                reason=form.cleaned_data["reason"]), _("Round saved. The standings are being updated."))
+            if status is None:
+                return redirect("manage:round-sheet", slug=slug, number=number)
+            games = list(Game.objects.filter(pk__in=[g.pk for g in games]).select_related(
+                "white__player", "black__player").order_by("board"))
+            form = ResultsForm(games=games)  # show what is stored now
+        else:
+            status = 400
+    return render(request, "leagues/manage/round_sheet.html", {"event": event, "number": number, "form": form},
+                  status=status)
+
+
+@login_required
+def match_card(request, match_id):
+    match = get_object_or_404(TeamMatch.objects.select_related("round__event", "home__team", "away__team"),
+                              pk=match_id)
+    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
+    form = ResultsForm(request.POST or None, games=games)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            status = _save(request, lambda: entry.match_card_submit(
+                match_id=match.pk, results=form.results(), user=request.user,
+                expected_version=int(request.POST.get("card_version", -1)), reason=form.cleaned_data["reason"]),
+                _("Match card saved."))
+            if status is None:
+                return redirect("manage:match-card", match_id=match.pk)
+            match.refresh_from_db()
+            form = ResultsForm(games=match.games.select_related("white_player", "black_player").order_by("board"))
+        else:
+            status = 400
+    return render(request, "leagues/manage/match_card.html", {
+        "match": match, "form": form, "dispute": DisputeForm(), "warnings": _warnings(match),
+    }, status=status)
+
+
+def _warnings(match):
+    try:
+        from .eligibility import match_card_warnings
+    except ImportError:  # eligibility checks come with the team-league work
+        return []
+    return match_card_warnings(match=match)
+
+
+@login_required
+@require_POST
+def match_confirm(request, match_id):
+    _save(request, lambda: entry.match_card_confirm(match_id=match_id, user=request.user), _("Match card confirmed."))
+    return redirect("manage:match-card", match_id=match_id)
+
+
+@login_required
+@require_POST
+def match_dispute(request, match_id):
+    form = DisputeForm(request.POST)
+    reason = form.data.get("reason", "")
+    _save(request, lambda: entry.match_card_dispute(match_id=match_id, user=request.user, reason=reason),
+          _("Dispute sent to the organiser."))
+    return redirect("manage:match-card", match_id=match_id)
+
+
+@login_required
+def policy(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    initial = {"rule_set": event.rule_set, "criteria": ", ".join(event.tiebreak_criteria)}
+    form = PolicyForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            status = _save(request, lambda: entry.event_policy_set(
+                event_id=event.pk, rule_set=form.cleaned_data["rule_set"], criteria=form.cleaned_data["criteria"],
+                user=request.user, reason=form.cleaned_data["reason"]), _("Tiebreak policy saved."))
+            if status is None:
+                return redirect("manage:policy", slug=slug)
+    kind = ("team_" if event.is_team else "") + ("round_robin" if event.is_round_robin else "swiss")
+    return render(request, "leagues/manage/policy.html", {
+        "event": event, "form": form, "recommended": ", ".join(c for c in recommended_criteria(kind) if c != "PTS"),
+        "changes": event.policy_changes.select_related("user"),
+    }, status=status)
+
+
+@login_required
+def audit(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    changes = ResultChange.objects.filter(game__round__event=event).select_related(
+        "user", "game__round", "game__white__player", "game__black__player", "game__white__team",
+        "game__black__team")
+    return render(request, "leagues/manage/audit.html", {"event": event, "changes": changes[:500]})
+
+
+@login_required
+def import_trf(request, league):
+    league = get_object_or_404(League, slug=league)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            created = {}
+
+            def run():
+                created["event"] = event_import_trf(league=league, name=form.cleaned_data["name"],
+                                                    slug=form.cleaned_data["slug"], data=form.cleaned_data["file"],
+                                                    user=request.user)
+
+            status = _save(request, run, _("Event imported. Its standings are being computed."))
+            if status is None:
+                return redirect("leagues:event-standings", slug=created["event"].slug)
+    return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
+
+
+def export_trf(request, slug):
+    event = get_object_or_404(Event.objects.public(), slug=slug)
+    response = HttpResponse(event_export_trf(event=event), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
+    return response

@@ -1,0 +1,118 @@
+"""Secretaries' pages: round sheets, match cards, policy, audit and TRF import through the browser forms."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from leagues.models import Event, Game, ResultChange, Role
+from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+
+pytestmark = pytest.mark.django_db
+GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
+
+
+def _sheet(games, **results):
+    data = {"reason": results.pop("reason", "")}
+    for game in games:
+        data[f"result_{game.pk}"] = results.get(f"g{game.board}", game.result)
+        data[f"version_{game.pk}"] = results.get(f"v{game.board}", game.version)
+    return data
+
+
+@pytest.mark.django_db(transaction=True)
+def test_round_sheet_saves_the_whole_round(client):
+    event, entries, games = swiss_event(players=4)
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/events/{event.slug}/rounds/1/"
+    assert client.get(url).status_code == 200
+    response = client.post(url, _sheet(games, g1="1-0", g2="0-1"))
+    assert response.status_code == 302
+    assert [Game.objects.get(pk=g.pk).result for g in games] == ["1-0", "0-1"]
+    page = client.get(f"/en/events/{event.slug}/").content.decode()
+    assert page.index(entries[0].player.name) < page.index(entries[2].player.name)
+
+
+def test_stale_sheet_is_refused_and_shows_the_current_value(client):
+    event, entries, games = swiss_event(players=4)
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/events/{event.slug}/rounds/1/"
+    client.post(url, _sheet(games, g1="1-0"))
+    stale = client.post(url, _sheet(games, g1="0-1", v1=0, reason="second secretary"))
+    assert stale.status_code == 409
+    assert "Someone changed this result meanwhile" in stale.content.decode()
+    assert Game.objects.get(pk=games[0].pk).result == "1-0"
+    assert 'value="1-0" selected' in stale.content.decode()
+
+
+def test_other_clubs_secretary_gets_a_clear_refusal(client):
+    event, entries, games = swiss_event(players=4, club=ClubFactory())
+    stranger = UserFactory()
+    Role.objects.create(user=stranger, kind=Role.Kind.SECRETARY, club=ClubFactory())
+    client.force_login(stranger)
+    response = client.post(f"/en/manage/events/{event.slug}/rounds/1/", _sheet(games, g1="1-0"))
+    assert response.status_code == 403
+    assert "You may not enter results for this game." in response.content.decode()
+    assert ResultChange.objects.count() == 0
+
+
+def test_entry_needs_a_login(client):
+    event, entries, games = swiss_event(players=4)
+    response = client.get(f"/en/manage/events/{event.slug}/rounds/1/")
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+
+
+def test_policy_override_after_the_lock_needs_a_reason_and_is_shown(client):
+    event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
+    organiser = organiser_of(event.league)
+    client.force_login(organiser)
+    client.post(f"/en/manage/events/{event.slug}/rounds/1/", _sheet(games, g1="1-0"))
+    url = f"/en/manage/events/{event.slug}/policy/"
+    refused = client.post(url, {"rule_set": "fide-2026", "criteria": "SB, BH"})
+    assert refused.status_code == 400
+    assert "needs a reason" in refused.content.decode()
+    assert client.post(url, {"rule_set": "fide-2026", "criteria": "SB, BH", "reason": "as published"}).status_code == 302
+    assert Event.objects.get(pk=event.pk).tiebreak_criteria == ["SB", "BH"]
+    assert "as published" in client.get(url).content.decode()
+
+
+def test_audit_trail_is_for_organisers(client):
+    event, entries, games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    client.force_login(organiser)
+    client.post(f"/en/manage/events/{event.slug}/rounds/1/", _sheet(games, g1="1-0"))
+    page = client.get(f"/en/manage/events/{event.slug}/audit/").content.decode()
+    assert "Round 1, board 1" in page
+    client.force_login(UserFactory())
+    assert client.get(f"/en/manage/events/{event.slug}/audit/").status_code == 403
+
+
+def test_trf_import_page(client):
+    event, entries, games = swiss_event(players=4)
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/leagues/{event.league.slug}/import/"
+    bad = client.post(url, {"name": "Bad", "slug": "bad", "file": SimpleUploadedFile("x.trf", b"001 nonsense\n")})
+    assert bad.status_code == 400
+    assert "The file cannot be read" in bad.content.decode()
+    assert not Event.objects.filter(slug="bad").exists()
+    gold = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())
+    good = client.post(url, {"name": "Club open", "slug": "club-open",
+                             "file": SimpleUploadedFile("open.trf", gold["trf"].encode())})
+    assert good.status_code == 302
+    assert Event.objects.get(slug="club-open").entries.count() == 9
+    exported = client.get("/en/manage/events/club-open/export.trf")
+    assert exported.status_code == 200
+    assert exported.content.decode().count("\n001 ") + exported.content.decode().startswith("001") >= 9
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "tr", "he", "nb"])
+def test_manage_pages_answer_in_every_language(client, lang):
+    event, entries, games = swiss_event(players=4)
+    client.force_login(organiser_of(event.league))
+    for url in ("/manage/", f"/manage/events/{event.slug}/rounds/1/", f"/manage/events/{event.slug}/policy/",
+                f"/manage/events/{event.slug}/audit/", "/accounts/login/"):
+        response = client.get(f"/{lang}{url}")
+        assert response.status_code == 200, url
+        assert f'lang="{lang}"' in response.content.decode()[:400]
