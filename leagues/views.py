@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
@@ -53,10 +54,19 @@ def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict
     return rows
 
 
+def _prizes_url(event: Event) -> str:
+    """The event's prize page, when the prizes app is installed (its URLs are not ours)."""
+    try:
+        return reverse("prizes:event-prizes", kwargs={"slug": event.slug})
+    except NoReverseMatch:
+        return ""
+
+
 def _event_context(event: Event, **extra) -> dict:
     """What every event page needs: the event and the rounds that exist (paired or played)."""
     return {
         "event": event,
+        "prizes_url": _prizes_url(event),
         "pts": criterion_name("PTS"),
         "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
         **extra,
