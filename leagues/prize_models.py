@@ -68,11 +68,15 @@ class PrizeFund(models.Model):
         help_text=_("Category prizes go only to players who won no place money (not with US 32B3)."),
     )
     item_tie = models.CharField(
-        _("players tied after every tiebreak receive items by"), max_length=6, choices=ItemTie.choices,
+        _("players tied after every tiebreak receive items by"),
+        max_length=6,
+        choices=ItemTie.choices,
         default=ItemTie.LOT,
     )
     lot_order = models.JSONField(
-        _("drawing of lots"), default=list, blank=True,
+        _("drawing of lots"),
+        default=list,
+        blank=True,
         help_text=_("Start numbers in the order drawn, for players still tied after every tiebreak."),
     )
     published = models.BooleanField(_("published"), default=False)
@@ -124,7 +128,9 @@ class Prize(models.Model):
     )
     eligibility_kind = models.CharField(_("eligibility"), max_length=16, choices=Eligibility.choices, blank=True)
     eligibility_value = models.CharField(
-        _("eligibility value"), max_length=100, blank=True,
+        _("eligibility value"),
+        max_length=100,
+        blank=True,
         help_text=_("A rating or a year (a whole number), 'm' or 'w' for sex, a club's slug; empty for unrated."),
     )
     rank = models.PositiveSmallIntegerField(_("rank in the category"), default=1)
@@ -138,8 +144,11 @@ class Prize(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(kind="place", place__gte=1)
-                | (models.Q(kind="category", place__isnull=True) & ~models.Q(category="")
-                   & ~models.Q(eligibility_kind="")),
+                | (
+                    models.Q(kind="category", place__isnull=True)
+                    & ~models.Q(category="")
+                    & ~models.Q(eligibility_kind="")
+                ),
                 name="prize_is_place_or_category",
             ),
             models.UniqueConstraint(
@@ -187,9 +196,7 @@ class PrizeAllocation(models.Model):
     Provisional until the event is finished (and while the standings are newer than the allocation).
     """
 
-    fund = models.OneToOneField(
-        PrizeFund, on_delete=models.CASCADE, related_name="allocation", verbose_name=_("fund")
-    )
+    fund = models.OneToOneField(PrizeFund, on_delete=models.CASCADE, related_name="allocation", verbose_name=_("fund"))
     version = models.PositiveIntegerField(_("standings version"))
     computed_at = models.DateTimeField(_("computed at"))
     currency = models.CharField(_("currency"), max_length=3)

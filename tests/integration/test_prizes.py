@@ -1,0 +1,364 @@
+"""Prize funds through the models, the recompute hook and the API (spec tiebreak-rules.md §14, §15 T13).
+
+Expected amounts are worked out by hand in minor units; every test states its arithmetic.
+"""
+
+import pytest
+from rest_framework.test import APIClient
+
+from leagues.models import (
+    ClubMembership,
+    Entry,
+    Event,
+    Game,
+    Prize,
+    PrizeAllocation,
+    PrizeAward,
+    PrizeFund,
+    Result,
+    Round,
+    StandingsSnapshot,
+)
+from leagues.prize_services import prizes_recompute
+from leagues.recompute import store_snapshot
+from leagues.standings import compute_event_standings
+from tests.factories import ClubFactory, EventFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def snapshot_event(rows, criteria=("BH/C1",), version=1, **event_fields):
+    """An event whose stored snapshot has `rows`: (name, points, {criterion: value}, player fields).
+
+    Ranks are competition ranks: equal points and equal values share a rank, as the engine stores them.
+    """
+    event = EventFactory(tiebreak_criteria=list(criteria), results_version=version, **event_fields)
+    snapshot_rows, previous = [], None
+    for number, (name, points, values, player_fields) in enumerate(rows, start=1):
+        rating = player_fields.pop("rating", 1800)
+        club = player_fields.pop("club", None)
+        player = PlayerFactory(name=name, rating=rating, **player_fields)
+        if club is not None:
+            ClubMembership.objects.create(player=player, club=club)
+        Entry.objects.create(event=event, start_number=number, player=player, rating=rating)
+        key = (points, tuple(values.get(c) for c in criteria))
+        rank = previous[1] if previous and previous[0] == key else number
+        previous = (key, rank)
+        snapshot_rows.append(
+            {"rank": rank, "start_number": number, "name": name, "points": points, "values": dict(values)}
+        )
+    snapshot = StandingsSnapshot.objects.create(
+        event=event, version=version, computed_at="2026-11-01T12:00Z", rules="fide-2026", criteria=list(criteria),
+        rows=snapshot_rows,
+    )
+    return event, snapshot
+
+
+def player(name, points, values=None, **fields):
+    return (name, points, values or {}, fields)
+
+
+def fund_with(event, places=(), categories=(), **options):
+    """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]])."""
+    fund = PrizeFund.objects.create(event=event, published=True, **options)
+    for place, amount, *item in places:
+        Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
+    for name, kind, value, amount, *rest in categories:
+        Prize.objects.create(
+            fund=fund, kind=Prize.Kind.CATEGORY, category=name, eligibility_kind=kind, eligibility_value=value,
+            amount=amount, rank=rest[0] if rest else 1, item=rest[1] if len(rest) > 1 else "",
+        )
+    return fund
+
+
+def money_by_name(allocation):
+    return {award.entry.player.name: award.money for award in allocation.awards.select_related("entry__player")}
+
+
+def api(event, lang="en"):
+    return APIClient().get(f"/api/v1/events/{event.slug}/prizes/", HTTP_ACCEPT_LANGUAGE=lang)
+
+
+# ------------------------------------------------------------------------------------ spec T13 cases
+
+
+def test_t13_two_tied_for_first_share_200_and_100_as_150_each():
+    event, snapshot = snapshot_event([player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5}),
+                                      player("Cai", 3, {"BH/C1": 11})])
+    fund_with(event, places=[(1, 20000), (2, 10000)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    # (20000 + 10000) / 2 = 15000 pence each; Cai, third, has no prize
+    assert money_by_name(allocation) == {"Ana": 15000, "Bo": 15000}
+    assert (allocation.fund_total, allocation.total_paid, allocation.remainder) == (30000, 30000, 0)
+    line = allocation.lines[0]
+    assert line["code"] == "places_shared_pooled"
+    assert line["params"]["places"] == [1, 2] and line["params"]["share"] == 15000
+    text = api(event).json()["lines"][0]["text"]
+    assert text == "Places 1–2 shared by Ana and Bo: £200 + £100 pooled, £150 each."
+
+
+def test_t13_us_32b3_four_tied_with_one_youth_get_162_50_each():
+    # $300 + $200 overall and a $150 youth prize; four tied, one of them a youth (born after 2008):
+    # each brings one prize, the youth the youth prize: (30000 + 20000 + 15000) / 4 = 16250 cents
+    event, snapshot = snapshot_event([
+        player("Ames", 4, birth_year=1980), player("Bell", 4, birth_year=2010), player("Cruz", 4, birth_year=1975),
+        player("Diaz", 4, birth_year=1990), player("Eden", 2, birth_year=2011),
+    ])
+    fund_with(event, places=[(1, 30000), (2, 20000)], categories=[("Youth", "born_after", "2008", 15000)],
+              method="us-32b3", currency="USD")
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert money_by_name(allocation) == {"Ames": 16250, "Bell": 16250, "Cruz": 16250, "Diaz": 16250}
+    assert allocation.total_paid == 65000 and allocation.remainder == 0
+    body = api(event).json()
+    assert [line["code"] for line in body["lines"]] == ["us32b3_pooled"]
+    assert "$162.50 each" in body["lines"][0]["text"]
+    assert "$650" in body["lines"][0]["text"]
+
+
+def test_t13_three_tied_for_100_50_25_get_58_33_and_one_penny_stays():
+    # 10000 + 5000 + 2500 = 17500 pence / 3 = 5833 each, remainder 17500 - 3 * 5833 = 1
+    event, snapshot = snapshot_event([player("Ana", 5), player("Bo", 5), player("Cai", 5), player("Dev", 1)])
+    fund_with(event, places=[(1, 10000), (2, 5000), (3, 2500)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert money_by_name(allocation) == {"Ana": 5833, "Bo": 5833, "Cai": 5833}
+    assert (allocation.total_paid, allocation.remainder) == (17499, 1)
+    texts = [line["text"] for line in api(event).json()["lines"]]
+    assert texts == [
+        "Places 1–3 shared by Ana, Bo and Cai: £100 + £50 + £25 pooled, £58.33 each.",
+        "The shares are rounded down: £0.01 remains with the organiser.",
+    ]
+
+
+def test_the_remainder_can_be_paid_in_tiebreak_order():
+    # same 17500 / 3: the one remaining penny goes to the first of the tied in tie-break order
+    event, snapshot = snapshot_event([player("Ana", 5, {"BH/C1": 9}), player("Bo", 5, {"BH/C1": 8}),
+                                      player("Cai", 5, {"BH/C1": 7})])
+    fund_with(event, places=[(1, 10000), (2, 5000), (3, 2500)], remainder="by_tiebreak")
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert money_by_name(allocation) == {"Ana": 5834, "Bo": 5833, "Cai": 5833}
+    assert (allocation.total_paid, allocation.remainder) == (17500, 0)
+
+
+def test_a_tie_straddling_the_last_prize_place_pools_only_the_prizes_that_exist():
+    # Ana alone first (£300). Bo, Cai, Dev tied on 3½ occupy places 2-4; only places 2 and 3 carry money:
+    # (20000 + 10000) / 3 = 10000 each. Eve, fifth, gets nothing.
+    event, snapshot = snapshot_event([
+        player("Ana", 4), player("Bo", 3.5, {"BH/C1": 10}), player("Cai", 3.5, {"BH/C1": 9}),
+        player("Dev", 3.5, {"BH/C1": 8}), player("Eve", 2),
+    ])
+    fund_with(event, places=[(1, 30000), (2, 20000), (3, 10000)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert money_by_name(allocation) == {"Ana": 30000, "Bo": 10000, "Cai": 10000, "Dev": 10000}
+    texts = [line["text"] for line in api(event).json()["lines"]]
+    assert "Places 2–4 shared by Bo, Cai and Dev: £200 + £100 pooled, £100 each." in texts
+
+
+def test_the_trophy_goes_by_tiebreak_while_the_money_is_pooled():
+    event, snapshot = snapshot_event([player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5})])
+    fund_with(event, places=[(1, 20000, "Trophy"), (2, 10000)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    awards = {a.entry.player.name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")}
+    assert awards == {"Ana": (15000, ["Trophy"]), "Bo": (15000, [])}
+    item_line = allocation.lines[-1]
+    assert item_line["code"] == "item_by_tiebreak"
+    assert item_line["params"]["criterion"] == "BH/C1"
+    assert (item_line["params"]["value"], item_line["params"]["other_value"]) == ("12", "11.5")
+    assert api(event).json()["lines"][-1]["text"] == (
+        "Trophy for place 1 to Ana, ahead of Bo on Buchholz Cut-1: 12 against 11.5."
+    )
+
+
+def test_one_prize_per_player_the_better_prize_is_taken_and_the_other_passes_on():
+    # Ana (U1800) wins place 1 (£100) over the U1800 prize (£40); the U1800 prize passes to Cai, the next
+    # eligible player (Bo is rated 1900). Rating is the rating at start of the event.
+    event, snapshot = snapshot_event([
+        player("Ana", 4, rating=1700), player("Bo", 3, rating=1900), player("Cai", 2, rating=1750),
+    ])
+    fund_with(event, places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert money_by_name(allocation) == {"Ana": 10000, "Bo": 5000, "Cai": 4000}
+    codes = [line["code"] for line in allocation.lines]
+    assert codes == ["better_prize_taken", "place_prize", "place_prize", "category_prize"]
+
+
+def test_category_eligibility_reads_the_club_membership_sex_and_birth_year():
+    club = ClubFactory(slug="fjord")
+    event, snapshot = snapshot_event([
+        player("Ana", 5), player("Bo", 4, club=club, sex="m"), player("Cai", 3, club=club, sex="w", birth_year=2012),
+    ])
+    fund_with(event, places=[(1, 10000)], categories=[
+        ("Fjord", "club", "fjord", 3000), ("Women", "sex", "w", 2000), ("U14", "born_after", "2011", 1000),
+    ], one_prize_per_player=False)
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    # without the one-prize rule Cai takes the women's prize and the U14 prize; Bo the best Fjord player
+    assert money_by_name(allocation) == {"Ana": 10000, "Bo": 3000, "Cai": 3000}
+
+
+# --------------------------------------------------------------------------- the recompute and storage
+
+
+def record(event, number, board, white, black, result):
+    rnd, _ = Round.objects.get_or_create(event=event, number=number)
+    Game.objects.create(round=rnd, board=board, white=white, black=black, result=result)
+
+
+def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation():
+    """R1 P1-P2 1-0, P3-P4 1-0; R2 P1-P3 ½-½, P4-P2 1-0. Points: P1 1½, P3 1½, P4 1, P2 0.
+    BH: P3 = P4 1 + P1 1½ = 2½, P1 = P2 0 + P3 1½ = 1½, so P3 is first on Buchholz.
+    Prizes £200 + trophy, £100, £50: P1 and P3 pool £300 (15000 each), the trophy to P3 (BH 2½ against
+    1½), P4 alone third takes 5000."""
+    event = EventFactory(rounds_count=2, tiebreak_criteria=["BH"])
+    entries = []
+    for number, name in enumerate(["P1", "P2", "P3", "P4"], start=1):
+        entries.append(Entry.objects.create(event=event, start_number=number, player=PlayerFactory(name=name)))
+    p1, p2, p3, p4 = entries
+    record(event, 1, 1, p1, p2, Result.WHITE_WINS)
+    record(event, 1, 2, p3, p4, Result.WHITE_WINS)
+    record(event, 2, 1, p1, p3, Result.DRAW)
+    record(event, 2, 2, p4, p2, Result.WHITE_WINS)
+    fund_with(event, places=[(1, 20000, "Trophy"), (2, 10000), (3, 5000)])
+    Event.objects.filter(pk=event.pk).update(results_version=1)
+    store_snapshot(event.pk, 1, compute_event_standings(event), 0)
+
+    allocation = prizes_recompute(event.pk, StandingsSnapshot.objects.get(event=event))
+
+    awards = {a.entry.player.name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")}
+    assert awards == {"P3": (15000, ["Trophy"]), "P1": (15000, []), "P4": (5000, [])}
+    assert allocation.version == 1
+
+    # a correction: P4-P2 1-0 becomes a draw. P2 and P4 now tie on ½ for third: 5000 / 2 = 2500 each.
+    # BH: P3 = P4 ½ + P1 1½ = 2, P1 = P2 ½ + P3 1½ = 2: nothing separates the leaders, the trophy needs lots
+    Game.objects.filter(white=p4).update(result=Result.DRAW)
+    Event.objects.filter(pk=event.pk).update(results_version=2)
+    store_snapshot(event.pk, 2, compute_event_standings(event), 0)
+    again = prizes_recompute(event.pk, None)
+
+    assert again.pk == allocation.pk and again.version == 2
+    assert PrizeAllocation.objects.filter(fund__event=event).count() == 1
+    awards = {a.entry.player.name: (a.money, a.items) for a in again.awards.select_related("entry__player")}
+    assert awards == {"P1": (15000, []), "P3": (15000, []), "P2": (2500, []), "P4": (2500, [])}
+    assert [line["code"] for line in again.lines][-1] == "item_needs_lot"
+
+
+def test_an_older_snapshot_never_replaces_a_newer_allocation():
+    event, snapshot = snapshot_event([player("Ana", 4), player("Bo", 3)], version=5)
+    fund_with(event, places=[(1, 10000)])
+    prizes_recompute(event.pk, snapshot)
+    snapshot.version = 4  # a late writer with an older snapshot
+
+    kept = prizes_recompute(event.pk, snapshot)
+
+    assert kept.version == 5
+
+
+def test_no_fund_no_allocation():
+    event, snapshot = snapshot_event([player("Ana", 4)])
+    assert prizes_recompute(event.pk, snapshot) is None
+    assert not PrizeAllocation.objects.exists()
+
+
+def test_a_us_32b3_fund_cannot_be_places_first():
+    from django.core.exceptions import ValidationError
+
+    event, _ = snapshot_event([player("Ana", 4)])
+    fund = PrizeFund(event=event, method="us-32b3", places_first=True)
+    with pytest.raises(ValidationError):
+        fund.clean()
+
+
+# -------------------------------------------------------------------------------------------- API
+
+
+def test_api_is_provisional_until_the_event_is_finished():
+    event, snapshot = snapshot_event([player("Ana", 4), player("Bo", 3)])
+    fund_with(event, places=[(1, 10000)])
+    prizes_recompute(event.pk, snapshot)
+
+    assert api(event).json()["provisional"] is True
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    body = api(event).json()
+    assert body["provisional"] is False
+    assert body["being_updated"] is False
+
+    # new results not yet in the prizes: provisional again, and marked as being updated
+    Event.objects.filter(pk=event.pk).update(results_version=2)
+    StandingsSnapshot.objects.filter(event=event).update(version=2)
+    body = api(event).json()
+    assert body["provisional"] is True and body["being_updated"] is True
+
+
+def _floats(value):
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _floats(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _floats(item)
+
+
+def test_money_never_floats():
+    # 10000 / 3 = 3333 each, 1 penny left: integers all the way, also tiebreak values are exact strings
+    event, snapshot = snapshot_event([player("Ana", 2.5, {"BH/C1": 4.25}), player("Bo", 2.5, {"BH/C1": 4.25}),
+                                      player("Cai", 2.5, {"BH/C1": 3.75})])
+    fund_with(event, places=[(1, 10000, "Cup")], currency="EUR")
+    prizes_recompute(event.pk, snapshot)
+
+    body = api(event).json()
+
+    assert list(_floats(body)) == []
+    assert [a["money"] for a in body["awards"]] == [3333, 3333, 3333]
+    assert (body["fund"], body["total_paid"], body["remainder"]) == (10000, 9999, 1)
+    assert all(isinstance(a["money"], int) for a in body["awards"])
+    assert {f.get_internal_type() for f in (Prize._meta.get_field("amount"), PrizeAward._meta.get_field("money"))} == {
+        "PositiveIntegerField"
+    }
+    assert "€33.33 each" in body["lines"][0]["text"]
+
+
+def test_api_answers_404_without_a_published_fund():
+    event, snapshot = snapshot_event([player("Ana", 4)])
+    response = api(event)
+    assert response.status_code == 404
+    assert response.json()["code"] == "no_prize_fund"
+    fund = fund_with(event, places=[(1, 100)])
+    PrizeFund.objects.filter(pk=fund.pk).update(published=False)
+    assert api(event).status_code == 404
+    assert APIClient().get("/api/v1/events/no-such-event/prizes/").status_code == 404
+
+
+def test_api_lines_carry_code_params_and_amounts_and_the_awards():
+    event, snapshot = snapshot_event([player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5})])
+    fund_with(event, places=[(1, 20000, "Trophy"), (2, 10000)])
+    prizes_recompute(event.pk, snapshot)
+
+    body = api(event).json()
+
+    assert body["currency"] == "GBP" and body["method"] == "pool"
+    assert body["lines"][0]["code"] == "places_shared_pooled"
+    assert body["lines"][0]["params"]["prizes"] == [[1, 20000], [2, 10000]]
+    assert body["awards"] == [
+        {"number": 1, "name": "Ana", "position": 1, "money": 15000, "items": ["Trophy"]},
+        {"number": 2, "name": "Bo", "position": 2, "money": 15000, "items": []},
+    ]
+    assert [p["amount"] for p in body["prizes"]] == [20000, 10000]
