@@ -5,6 +5,9 @@ from rest_framework import serializers
 from ..models import Club, Entry, Event, Game, League, Player, Result, Round, Season, Team, TeamMatch
 
 
+WRITABLE_RESULTS = [(code, label) for code, label in Result.choices if code]
+
+
 class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
@@ -93,13 +96,30 @@ class TeamMatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TeamMatch
-        fields = ["id", "round", "home", "away", "status", "games"]
+        fields = ["id", "round", "home", "away", "status", "version", "dispute_reason", "games"]
 
 
 class ResultWriteSerializer(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[c for c in Result.values if c], help_text=_("A result code."))
+    result = serializers.ChoiceField(choices=WRITABLE_RESULTS, help_text=_("A result code."))
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300,
                                    help_text=_("Required when correcting a result."))
+
+
+class BoardResultSerializer(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    result = serializers.ChoiceField(choices=WRITABLE_RESULTS)
+    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+
+
+class MatchCardSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
+                                       help_text=_("The match card's version you saw."))
+    boards = BoardResultSerializer(many=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
 
 
 class StandingsRowSerializer(serializers.Serializer):

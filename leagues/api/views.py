@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import selectors, services
+from .. import entry_services, selectors, services
 from ..errors import Conflict, ServiceError
 from ..models import (
     Club,
@@ -265,10 +265,49 @@ class StandingsView(APIView):
 
 @_filter_parameters("event", "round")
 class TeamMatchViewSet(FilteredReadOnly):
-    """Team matches with their board games."""
+    """Team matches with their board games; secretaries submit, confirm and dispute match cards."""
 
     queryset = TeamMatch.objects.select_related("round__event", "home", "away").prefetch_related(
         "games__round__event", "games__white", "games__black"
     )
     serializer_class = s.TeamMatchSerializer
     filters = {"event": "round__event__slug", "round": "round__number"}
+
+    def _answer(self, action):
+        try:
+            match = action()
+        except Conflict as exc:
+            current = s.TeamMatchSerializer(self.get_queryset().get(pk=exc.current.pk)).data
+            return Response({"code": exc.code, "message": exc.message, "current": current},
+                            status=status.HTTP_412_PRECONDITION_FAILED)
+        except TeamMatch.DoesNotExist:
+            raise ServiceError(_("There is no such match."), code="unknown_match") from None
+        return Response(s.TeamMatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(request=s.MatchCardSerializer,
+                   responses={200: s.TeamMatchSerializer, 412: s.ErrorSerializer, 422: s.ErrorSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def card(self, request, pk=None):
+        """Submit the card's board results (`version` = the card version you saw; corrections need a reason)."""
+        body = s.MatchCardSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        results = {b["game"]: (b["result"], b["version"]) for b in data["boards"]}
+        return self._answer(lambda: entry_services.match_card_submit(
+            match_id=_int_or_404(pk), results=results, user=request.user, expected_version=data["version"],
+            reason=data.get("reason", ""), source=ResultChange.Source.API))
+
+    @extend_schema(request=None, responses={200: s.TeamMatchSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def confirm(self, request, pk=None):
+        """The other club's secretary (or the organiser) confirms a submitted card."""
+        return self._answer(lambda: entry_services.match_card_confirm(match_id=_int_or_404(pk), user=request.user))
+
+    @extend_schema(request=s.DisputeSerializer, responses={200: s.TeamMatchSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def dispute(self, request, pk=None):
+        """The other club's secretary disputes a submitted card, saying why."""
+        body = s.DisputeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._answer(lambda: entry_services.match_card_dispute(
+            match_id=_int_or_404(pk), user=request.user, reason=body.validated_data["reason"]))

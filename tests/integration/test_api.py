@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def client_for(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
     return client
 
 
@@ -109,3 +109,21 @@ def test_bad_input_gets_a_code_and_a_message_and_changes_nothing():
     missing = client.post("/api/v1/games/999999/result/", {"result": "1-0"}, format="json")
     assert missing.status_code == 404
     assert ResultChange.objects.count() == 0
+
+
+def test_match_card_submit_confirm_and_dispute_through_the_api():
+    from tests.integration.test_entry import _team_match
+
+    event, match, games, (home, away) = _team_match()
+    card = {"version": 0, "boards": [{"game": games[0].pk, "result": "1-0", "version": 0}]}
+    submitted = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
+    assert submitted.status_code == 200
+    assert submitted.json()["status"] == "submitted"
+    stale = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
+    assert stale.status_code == 412
+    assert stale.json()["current"]["version"] == 1
+    assert client_for(home).post(f"/api/v1/matches/{match.pk}/confirm/").status_code == 403
+    disputed = client_for(away).post(f"/api/v1/matches/{match.pk}/dispute/", {"reason": "board 1 drawn"},
+                                     format="json")
+    assert disputed.json()["status"] == "disputed"
+    assert disputed.json()["dispute_reason"] == "board 1 drawn"
