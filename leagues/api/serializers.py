@@ -4,7 +4,6 @@ from rest_framework import serializers
 
 from ..models import Club, Entry, Event, Game, League, Player, Result, Round, Season, Team, TeamMatch
 
-
 WRITABLE_RESULTS = [(code, label) for code, label in Result.choices if code]
 
 
