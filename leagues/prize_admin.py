@@ -1,6 +1,6 @@
 """Admin for prize funds: the fund's rules with its prizes inline; saving re-splits the money."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from .prize_models import Prize, PrizeFund
@@ -28,4 +28,7 @@ class PrizeFundAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         # the standings have not changed, the prizes have: split again over the stored snapshot
-        prizes_recompute(form.instance.event_id)
+        try:
+            prizes_recompute(form.instance.event_id, strict=True)
+        except ValueError as exc:
+            messages.error(request, _("The prizes could not be shared out: %(reason)s") % {"reason": exc})

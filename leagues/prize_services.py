@@ -11,6 +11,7 @@ twice is harmless; an allocation is never replaced by one computed from an older
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -23,6 +24,8 @@ from .models import ClubMembership, Entry, Event, StandingsSnapshot
 from .prize_models import Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .prize_split import CategoryPrize, Eligibility, PlacePrize, PrizeOptions, Standing, split_prizes
 from .selectors import row_number, shared_places
+
+log = logging.getLogger("leagues.prizes")
 
 
 def _exact(value: Any) -> Decimal | None:
@@ -108,10 +111,13 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def prizes_recompute(event_id: int, snapshot: StandingsSnapshot | None = None) -> PrizeAllocation | None:
+def prizes_recompute(
+    event_id: int, snapshot: StandingsSnapshot | None = None, *, strict: bool = False
+) -> PrizeAllocation | None:
     """Split the event's prize fund over its standings snapshot (the stored one when None) and store it.
 
-    Returns the allocation now stored, or None when the event has no fund or no standings yet.
+    Returns the allocation now stored, or None when the event has no fund or no standings yet, or when
+    the split refuses the fund (logged; with ``strict`` the ValueError is raised instead).
     """
     fund = PrizeFund.objects.filter(event_id=event_id).select_related("event").prefetch_related("prizes").first()
     if fund is None:
@@ -121,9 +127,17 @@ def prizes_recompute(event_id: int, snapshot: StandingsSnapshot | None = None) -
         if snapshot is None:
             return None
     entries = _entries(fund.event)
-    result = split_prizes(
-        prize_standings(snapshot, entries), [split_prize(p) for p in fund.prizes.all()], prize_options(fund)
-    )
+    try:
+        result = split_prizes(
+            prize_standings(snapshot, entries), [split_prize(p) for p in fund.prizes.all()], prize_options(fund)
+        )
+    except ValueError:
+        # a fund the split refuses (e.g. one category with two eligibility rules): the standings must not
+        # fail with it; the old allocation stays and the admin reports the reason when the fund is saved
+        if strict:
+            raise
+        log.exception("prize split refused event=%s fund=%s", event_id, fund.pk)
+        return None
     with transaction.atomic():
         current = PrizeAllocation.objects.select_for_update().filter(fund=fund).first()
         if current is not None and current.version > snapshot.version:

@@ -362,3 +362,53 @@ def test_api_lines_carry_code_params_and_amounts_and_the_awards():
         {"number": 2, "name": "Bo", "position": 2, "money": 15000, "items": []},
     ]
     assert [p["amount"] for p in body["prizes"]] == [20000, 10000]
+
+
+# ------------------------------------------------------------------------------------------ admin
+
+
+def _admin_client(client):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_superuser("prize-admin", "a@example.com", "pw")
+    client.force_login(user)
+    return client
+
+
+def _fund_form(event, prizes):
+    data = {
+        "event": event.pk, "currency": "GBP", "method": "pool", "one_prize_per_player": "on",
+        "remainder": "round_down", "item_tie": "lot", "lot_order": "[]", "published": "on",
+        "prizes-TOTAL_FORMS": len(prizes), "prizes-INITIAL_FORMS": 0, "prizes-MIN_NUM_FORMS": 0,
+        "prizes-MAX_NUM_FORMS": 1000,
+    }
+    for i, prize in enumerate(prizes):
+        fields = {"kind": "place", "place": "", "category": "", "eligibility_kind": "", "eligibility_value": "",
+                  "rank": 1, "amount": 0, "item": "", **prize}
+        data.update({f"prizes-{i}-{key}": value for key, value in fields.items()})
+    return data
+
+
+def test_saving_a_fund_in_the_admin_shares_out_the_prizes(client):
+    # two tied for first: (£60 + £40) / 2 = 5000 pence each
+    event, _ = snapshot_event([player("Ana", 3), player("Bo", 3), player("Cai", 1)])
+    admin = _admin_client(client)
+
+    response = admin.post("/admin/leagues/prizefund/add/", _fund_form(event, [
+        {"place": 1, "amount": 6000}, {"place": 2, "amount": 4000},
+    ]))
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    allocation = PrizeAllocation.objects.get(fund__event=event)
+    assert money_by_name(allocation) == {"Ana": 5000, "Bo": 5000}
+    assert admin.get("/admin/leagues/prizefund/").status_code == 200
+    assert admin.get(f"/admin/leagues/prizefund/{allocation.fund_id}/change/").status_code == 200
+
+
+def test_the_admin_refuses_a_category_prize_without_its_rule(client):
+    event, _ = snapshot_event([player("Ana", 3)])
+    response = _admin_client(client).post("/admin/leagues/prizefund/add/", _fund_form(event, [
+        {"kind": "category", "category": "U1800", "amount": 1000},
+    ]))
+    assert response.status_code == 200  # the form again, with the error
+    assert not PrizeFund.objects.exists()
