@@ -114,6 +114,7 @@ def fixtures_generate(
         raise PermissionDenied(_("Only the league's organisers may draw the schedule."))
     if days_between < 0:
         raise ServiceError(_("The days between rounds cannot be negative."), code="bad_days_between")
+    caller_event = event
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         if not event.is_team:
@@ -152,6 +153,7 @@ def fixtures_generate(
                 games.extend(_board_games(event, rnd, match, home, away, rosters))
         Game.objects.bulk_create(games)
         Event.objects.filter(pk=event.pk).update(rounds_count=len(schedule))
+    caller_event.rounds_count = len(schedule)
     return rounds
 
 

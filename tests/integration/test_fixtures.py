@@ -108,6 +108,7 @@ def test_double_round_robin_second_cycle_swaps_home_and_away():
         [(1, 4), (2, 3)], [(2, 4), (3, 1)], [(4, 3), (1, 2)],  # last two rounds exchanged (FIDE's advice)
         [(4, 1), (3, 2)], [(3, 4), (2, 1)], [(4, 2), (1, 3)],
     ]
+    assert event.rounds_count == 6  # the caller's object follows
     event.refresh_from_db()
     assert event.rounds_count == 6
 
