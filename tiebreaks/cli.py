@@ -106,7 +106,7 @@ def run(argv: list[str]) -> str:
     elif tournament.tiebreaks:
         criteria = list(tournament.tiebreaks)
     else:
-        criteria = engine.recommended_criteria(_event_type(tournament), tournament.total_rounds)
+        criteria = engine.recommended_criteria(_event_type(tournament), tournament.total_rounds, rules=args.rules)
 
     if tournament.teams:
         return _run_teams(args, tournament, criteria)

@@ -23,7 +23,7 @@ from .errors import CriterionNotAllowed
 from .explain import Trace, TraceElement
 from .model import Tournament
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
-from .rules import get_rule_set
+from .rules import check_criterion, get_rule_set
 
 
 @dataclass(frozen=True)
@@ -255,8 +255,9 @@ def _compute_standings(
     notes: list[Note] = []
     crits = _normalise(criteria, notes)
     for crit in crits:
-        if crit.name not in rule_set.criteria:
-            raise CriterionNotAllowed(f"criterion {crit.code} is not part of the rule set {rule_set.name}")
+        # the rule set's own policy: the names it offers and the modifiers it allows (BH/C1 is
+        # refused under chess-caddy, SB/C1 under us-chess), one line naming the rule set
+        check_criterion(rule_set, crit)
         if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
             if not allow_buchholz_in_round_robin:
                 raise CriterionNotAllowed(

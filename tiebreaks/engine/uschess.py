@@ -13,7 +13,8 @@ Systems (34E): ``MM`` Modified Median (34E1), ``SOLK`` Solkoff (34E2), ``CUM`` C
 (34E3), ``MED`` Median/Harkness (34E4), ``H2H`` result between tied players (34E5), ``BLK``
 most blacks (34E6), ``KASH`` Kashdan (34E7), ``OPPCUM`` cumulative of opposition (34E9).
 ``SB`` (34E8: adjusted scores of the opponents beaten plus half of those drawn) is the shared
-Sonneborn-Berger function on the same data.
+Sonneborn-Berger function on the same data; its trace (:func:`explain_sonneborn_us`) cites rule
+34 (34E8, and 34 for own unplayed rounds and the rounds counted as draws), not C.07.
 
 ``H2H`` (34E5, Michigan CA formulation, spec §11.2): plus/minus - wins minus losses - in the
 games played at the board among the participants on the same score (+2 from 3-1 beats +1 from
@@ -31,6 +32,7 @@ MM 15 (plus score: the lowest, 0, dropped), Harkness 10.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from . import reasons as R
@@ -39,6 +41,7 @@ from .criteria import Criterion
 from .crosstable import GAME_KINDS, Crosstable
 from .explain import Adjustment, Trace, TraceElement
 from .registry import register_criterion
+from .sonneborn import sonneborn_trace
 from .unplayed import cut_elements, cut_sum_sorted
 
 #: rule-34 paragraph of each system (explanations cite it)
@@ -53,6 +56,7 @@ ARTICLES = {
     "OPPCUM": "34E9",
 }
 UNPLAYED_ARTICLE = "34"  # the unplayed-games paragraph of rule 34 (spec §11.1)
+SB_ARTICLE = "34E8"  # Sonneborn-Berger: the shared function, its US trace cites 34E8
 
 
 # --- opponents' adjusted scores and the elements of Solkoff / medians ---------------------------
@@ -182,6 +186,31 @@ def explain_opponent_sum(ctx: Context, crit: Criterion, i: int) -> Trace:
     if crit.name in ("MM", "MED"):
         details["drops_per_side"] = _drops(ct)
     return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total, details=details)
+
+
+# --- Sonneborn-Berger (34E8) -------------------------------------------------------------------
+def explain_sonneborn_us(ctx: Context, crit: Criterion, i: int) -> Trace:
+    """SB (34E8): the shared Sonneborn-Berger trace (same elements and values) citing rule 34:
+    a game gives the opponent's US adjusted score (``us_adjusted_score``, 34E8, with the rounds
+    counted as draws under 34), an own unplayed round an opponent with 0 (``dummy_zero``, 34)."""
+    ct = ctx.ct
+    adjusted = ctx.a16.adjusted
+    trace = sonneborn_trace(ctx, crit, i)
+    elements = []
+    for e in trace.elements:
+        if e.dummy:  # worth 0 whatever the scheduled opponent scored: no adjustments to show
+            e = replace(e, article=UNPLAYED_ARTICLE, adjustments=())
+        elif e.reason in (R.ADJUSTED_SCORE, R.ACTUAL_SCORE) and e.opponent is not None:
+            o = ct.index[e.opponent]
+            reason = R.US_ADJUSTED_SCORE if adjusted[o] != ct.score[o] else R.ACTUAL_SCORE
+            e = replace(e, reason=reason, article=SB_ARTICLE, adjustments=adjustments(ctx, o))
+        elements.append(e)
+    details = {
+        **trace.details,
+        "adjusted_score": ct.frac(adjusted[i]),  # what this participant is worth to others (34)
+        "adjusted_rounds": [a.to_dict() for a in adjustments(ctx, i)],
+    }
+    return replace(trace, elements=tuple(elements), details=details)
 
 
 # --- Cumulative (34E3) and cumulative of opposition (34E9) -----------------------------------
@@ -366,4 +395,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["ARTICLES", "adjustments", "score_class"]
+__all__ = ["ARTICLES", "adjustments", "explain_sonneborn_us", "score_class"]

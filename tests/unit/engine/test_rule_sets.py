@@ -122,10 +122,18 @@ def test_chess_caddy_offers_no_cuts_no_medians_and_nothing_but_bh_sb_ps() -> Non
         check_criterion(caddy, parse_criterion(code))
 
 
-@pytest.mark.xfail(strict=True, reason="ranking.py does not call rules.check_criterion yet (modifier policy)")
-def test_compute_standings_refuses_a_cut_under_chess_caddy() -> None:
-    with pytest.raises(CriterionNotAllowed):
-        compute_standings(parse_trf(T9_TRF), ["BH/C1"], rules="chess-caddy")
+@pytest.mark.parametrize("code", ["BH/C1", "SB/C1", "BH/M1", "PS/C1"])
+def test_compute_standings_refuses_a_modifier_chess_caddy_does_not_offer(code: str) -> None:
+    with pytest.raises(CriterionNotAllowed) as refused:
+        compute_standings(parse_trf(T9_TRF), [code], rules="chess-caddy")
+    message = str(refused.value)
+    assert "\n" not in message and "chess-caddy" in message and code in message
+
+
+def test_modifiers_stay_allowed_under_fide() -> None:
+    for rules in ("fide-2026", "fide-2023"):
+        standings = compute_standings(parse_trf(T9_TRF), ["BH/C1", "SB/C1"], rules=rules)
+        assert standings.criteria == ["BH/C1", "SB/C1"]
 
 
 def test_chess_caddy_on_t9_by_hand() -> None:

@@ -79,8 +79,44 @@ def test_every_us_trace_adds_up_and_uses_known_reason_codes() -> None:
             for e in trace.elements:
                 assert e.reason in ALL_REASONS and (e.removed is None or e.removed in ALL_REASONS)
                 assert all(a.reason in ALL_REASONS for a in e.adjustments)
-            if code not in ("SB", "PTS"):  # SB: the shared Sonneborn-Berger function (C.07 Articles)
+            if code != "PTS":  # SB too: the shared Sonneborn-Berger function cites 34E8 / 34 here
                 assert all(e.article.startswith("34") for e in trace.elements), (sn, code)
+                assert all(a.article == "34" for e in trace.elements for a in e.adjustments), (sn, code)
+
+
+def test_sonneborn_berger_trace_cites_rule_34_under_us_chess() -> None:
+    # T9 P2 (4/5): R1 vs P5 (3, drawn), R2 half-point bye, R3 beat P1 (adjusted 3: the R4 bye
+    # counts ½ under 34), R4 beat P3 (3), R5 forfeit win: ½·3 + 0 + 3 + 3 + 0 = 7½
+    trace = compute_standings(parse_trf(T9_TRF), ["SB"], rules="us-chess").explain(2)["SB"]
+    assert trace.value == F("7.5")
+    assert [(e.round, e.value, e.reason, e.article) for e in trace.elements] == [
+        (1, F(3), "actual_score", "34E8"),
+        (2, F(0), "dummy_zero", "34"),
+        (3, F(3), "us_adjusted_score", "34E8"),
+        (4, F(3), "actual_score", "34E8"),
+        (5, F(0), "dummy_zero", "34"),
+    ]
+    assert [(a.round, a.reason, a.article) for a in trace.elements[2].adjustments] == [
+        (4, "unplayed_counts_as_draw", "34")
+    ]
+    assert trace.elements[4].adjustments == ()
+    assert trace.details["adjusted_score"] == F("3.5")
+
+
+def test_sonneborn_berger_trace_under_fide_2026_keeps_the_c07_articles() -> None:
+    trace = compute_standings(parse_trf(T9_TRF), ["SB"], rules="fide-2026").explain(2)["SB"]
+    assert trace.value == F("10.25")  # spec T9
+    assert [(e.round, e.value, e.reason, e.article) for e in trace.elements] == [
+        (1, F(3), "actual_score", "8.1"),
+        (2, F("2.5"), "dummy_cap_half_rounds", "16.4.2"),
+        (3, F("3.5"), "actual_score", "8.1"),
+        (4, F(3), "actual_score", "8.1"),
+        (5, F(1), "dummy_cap_opponent_adjusted", "16.4.1"),
+    ]
+    assert [(a.round, a.reason, a.article) for a in trace.elements[4].adjustments] == [
+        (4, "requested_bye_counts_as_draw", "16.3")
+    ]
+    assert trace.details == {"own_score": F(4)}
 
 
 # --- T12: adjusted scores, Solkoff, Modified Median, Harkness, cumulative ---------------------
@@ -325,10 +361,20 @@ def test_us_systems_take_no_modifiers(code: str) -> None:
         compute_standings(parse_trf(T9_TRF), [code], rules="us-chess")
 
 
+@pytest.mark.parametrize("code", ["SB/C1", "SB/C2", "SB/P"])
+def test_shared_sonneborn_berger_takes_no_modifiers_under_us_chess(code: str) -> None:
+    # SB exists under us-chess (34E8) but with its fixed definition: the rule set's modifier
+    # policy (rules.check_criterion) refuses it in one line naming the rule set
+    with pytest.raises(CriterionNotAllowed) as refused:
+        compute_standings(parse_trf(T9_TRF), [code], rules="us-chess")
+    message = str(refused.value)
+    assert "\n" not in message and "us-chess" in message and code in message
+
+
 # --- the command line ---------------------------------------------------------------------------
-def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _cli(tmp_path: Path, *args: str, trf: str = T9_TRF) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "t9.trf"
-    path.write_text(T9_TRF, encoding="utf-8")
+    path.write_text(trf, encoding="utf-8")
     return subprocess.run(
         [sys.executable, "-m", "tiebreaks", "standings", str(path), *args],
         capture_output=True,
@@ -367,3 +413,22 @@ def test_cli_refuses_unknown_rule_sets_and_foreign_criteria(
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_cli_us_chess_without_criteria_uses_the_us_default_order(tmp_path: Path) -> None:
+    # no 202/212 record and no --criteria: the rule set's published order (34: MM, SOLK, CUM,
+    # OPPCUM), not the FIDE recommendation that starts with BH/C1
+    trf = "".join(line for line in T9_TRF.splitlines(keepends=True) if not line.startswith("202"))
+    done = _cli(tmp_path, "--rules", "us-chess", "--json", trf=trf)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["rules"] == "us-chess"
+    assert result["criteria"] == ["MM", "SOLK", "CUM", "OPPCUM"]
+    # same order as test_t9_default_order_separates_p3_and_p5_at_cumulative
+    assert [row["start_number"] for row in result["rows"]] == [2, 1, 5, 3, 4, 7, 6]
+    values = {row["start_number"]: row["values"] for row in result["rows"]}
+    assert values[3] == {"MM": 11, "SOLK": 12, "CUM": 9.5, "OPPCUM": 34}  # spec T9 US table
+    # the table form too
+    table = _cli(tmp_path, "--rules", "us-chess", trf=trf)
+    assert table.returncode == 0, table.stderr
+    assert "Tie-breaks: MM, SOLK, CUM, OPPCUM" in table.stdout
