@@ -5,12 +5,13 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from leagues.admin import worker_status_view
-from leagues.health import healthz
+from leagues.health import healthz, ping
 
 urlpatterns = [
     path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("ping", ping, name="ping"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

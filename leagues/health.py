@@ -64,3 +64,10 @@ def worker_status() -> dict:
             pass
     status["checked_at"] = timezone.now()
     return status
+
+
+def ping(request):
+    """Liveness only: answers without touching the database (also the benchmarks' bare Django view)."""
+    from django.http import HttpResponse
+
+    return HttpResponse("ok", content_type="text/plain")

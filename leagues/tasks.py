@@ -61,3 +61,11 @@ def standings_sweep() -> int:
     if ids:
         log.info("sweep enqueued %d stale events: %s", len(ids), ids)
     return len(ids)
+
+
+@shared_task
+def match_cards_auto_confirm() -> int:
+    """Confirm match cards the other club left unanswered for the league's number of days."""
+    from .entry_services import match_cards_auto_confirm as confirm
+
+    return confirm()

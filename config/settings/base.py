@@ -122,6 +122,7 @@ CELERY_TASK_IGNORE_RESULT = True
 RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {"task": "leagues.tasks.standings_sweep", "schedule": env_int("SWEEP_SECONDS", 60)},
+    "match-cards-auto-confirm": {"task": "leagues.tasks.match_cards_auto_confirm", "schedule": 3600},
 }
 
 REST_FRAMEWORK = {

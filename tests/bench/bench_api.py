@@ -1,0 +1,114 @@
+"""Requests per second for the standings of a 1,000-player event served from the snapshot, next to a bare
+Django view on the same server (not a test). Needs PostgreSQL on 127.0.0.1:5432 and `wrk` (Debian package).
+
+    .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--connections 8] [--workers 2]
+"""
+
+import argparse
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH_FILE = ROOT.parent / "shared" / "bench" / "swiss-1000-players.trf"
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_api")
+sys.path.insert(0, str(ROOT))
+
+
+def setup_event() -> str:
+    from tests.bench.bench_pipeline import ensure_database
+
+    ensure_database(DATABASE_URL)
+    os.environ.update(DATABASE_URL=DATABASE_URL, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from leagues.models import Entry, Event, League, Player
+    from leagues.recompute import store_snapshot
+    from tiebreaks.engine import compute_standings
+    from tiebreaks.trf import read_trf
+
+    tournament = read_trf(BENCH_FILE.read_bytes())
+    League.objects.filter(slug="bench").delete()
+    league = League.objects.create(name="Bench", slug="bench")
+    event = Event.objects.create(league=league, name="Bench 1000", slug="bench-1000", rounds_count=11,
+                                 status=Event.Status.FINISHED, results_version=1,
+                                 tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"])
+    players = Player.objects.bulk_create(Player(name=p.name, rating=p.rating) for p in tournament.participants)
+    Entry.objects.bulk_create(Entry(event=event, start_number=p.start_number, player=pl, rating=p.rating)
+                              for p, pl in zip(tournament.participants, players, strict=True))
+    data = compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict()
+    store_snapshot(event.pk, 1, {**data, "explanations": {}}, 0)
+    return event.slug
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> float:
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", url]
+    if header:
+        command[1:1] = ["-H", header]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed (apt-get install wrk)")
+    slug = setup_event()
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+           "SECRET_KEY": "bench", "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false", "CONN_MAX_AGE": "60",
+           "API_ANON_RATE": "100000000/minute"}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
+                               "-w", str(args.workers)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(50):
+            try:
+                urllib.request.urlopen(f"{base}/ping", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        standings = f"{base}/api/v1/events/{slug}/standings/"
+        with urllib.request.urlopen(standings) as response:
+            size, etag = len(response.read()), response.headers["ETag"]
+        rows = [
+            ("bare Django view (/ping)", wrk(f"{base}/ping", args.seconds, args.connections)),
+            (f"standings, 1,000 players ({size // 1024} KiB JSON)", wrk(standings, args.seconds, args.connections)),
+            ("standings, If-None-Match → 304", wrk(standings, args.seconds, args.connections,
+                                                  f"If-None-Match: {etag}")),
+        ]
+    finally:
+        server.terminate()
+        server.wait()
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
+          f" (sync), PostgreSQL, wrk -t2 -c{args.connections} -d{args.seconds}s")
+    print("| endpoint | requests/s | vs bare view |\n|---|---|---|")
+    for name, rps in rows:
+        print(f"| {name} | {rps:,.0f} | {rps / rows[0][1]:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
