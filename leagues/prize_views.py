@@ -241,6 +241,20 @@ def method_sentences(fund: PrizeFund) -> list[str]:
         out.append(_("Each player receives at most one money prize, the most valuable one; items do not count."))
     if fund.places_first:
         out.append(_("Place prizes come first; category prizes go only to players who won no place money."))
+    if fund.item_tie == PrizeFund.ItemTie.SHARED:
+        out.append(
+            _(
+                "Trophies and other items go by the published tiebreak order; players still tied after every "
+                "tiebreak share them."
+            )
+        )
+    else:
+        out.append(
+            _(
+                "Trophies and other items go by the published tiebreak order; if players are still tied after "
+                "every tiebreak, a drawing of lots decides."
+            )
+        )
     if fund.remainder == PrizeFund.Remainder.BY_TIEBREAK:
         out.append(
             _("Shares are rounded down to the smallest unit; the remainder is paid one unit each in tiebreak order.")
