@@ -4,6 +4,8 @@ import html
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from leagues.models import Event, StandingsSnapshot
@@ -149,3 +151,17 @@ def test_demo_division_trophy_is_decided_by_game_points(client, demo):
     # £100 + £50 pooled between the two teams level on match points: 7500 each
     assert awards[winner["name"]]["money"] == awards[runner_up["name"]]["money"] == 7500
     assert "Division trophy for place 1 to" in " ".join(page_lines(page(client, event)))
+
+
+def test_page_queries_do_not_grow_with_the_number_of_winners(client, django_assert_max_num_queries):
+    def event_with(winners):
+        event, snapshot = snapshot_event([player(f"W{n}", 3) for n in range(winners)])
+        fund_with(event, places=[(n, 1000) for n in range(1, winners + 1)])
+        prizes_recompute(event.pk, snapshot)
+        return event
+
+    small, large = event_with(2), event_with(8)
+    with CaptureQueriesContext(connection) as few:
+        page(client, small)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page(client, large)
