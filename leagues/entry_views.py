@@ -111,11 +111,22 @@ def match_card(request, match_id):
 
 
 def _warnings(match):
-    try:
-        from .eligibility import match_card_warnings
-    except ImportError:  # eligibility checks come with the team-league work
-        return []
-    return match_card_warnings(match=match)
+    """The card's eligibility warnings as sentences for the secretary."""
+    from .eligibility import match_card_warnings
+    from .models import Player
+
+    warnings = match_card_warnings(match=match)
+    names = dict(Player.objects.filter(pk__in={w.player_id for w in warnings}).values_list("pk", "name"))
+    sentences = {
+        "not_on_roster": _("Board %(board)s: %(player)s is not on the team's roster."),
+        "player_twice_on_card": _("Board %(board)s: %(player)s is on this card twice."),
+        "board_order": _("Board %(board)s: %(player)s is rated well above the player on a higher board."),
+        "played_for_higher_team": _("Board %(board)s: %(player)s has already played for a higher team of the club."),
+        "two_teams_of_club": _("Board %(board)s: %(player)s has played for another team of the club in this "
+                               "division."),
+    }
+    return [sentences.get(w.code, w.code) % {"board": w.board, "player": names.get(w.player_id, "?")}
+            for w in warnings]
 
 
 @login_required

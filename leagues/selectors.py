@@ -366,3 +366,11 @@ def season_detail(*, league_slug: str, season_slug: str):
 
 def seasons_list():
     return Season.objects.select_related("league").order_by("league__name", "-starts_on")
+
+
+def round_corrections(rnd) -> list:
+    """Corrected results of a round, newest first, with what each changed in the standings."""
+    from .models import ResultChange
+
+    return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game")
+                .order_by("-at"))

@@ -220,6 +220,7 @@ def event_round(request, slug, number):
         games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
         context["games"] = [g for g in games if g.black_id is not None]
         context["byes"] = [g for g in games if g.black_id is None]
+    context["corrections"] = selectors.round_corrections(rnd)
     return render(request, "leagues/round.html", context)
 
 

@@ -117,3 +117,34 @@ def test_manage_pages_answer_in_every_language(client, lang):
         response = client.get(f"/{lang}{url}")
         assert response.status_code == 200, url
         assert f'lang="{lang}"' in response.content.decode()[:400]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_public_pages_show_corrections_and_policy_overrides(client):
+    event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH"])
+    organiser = organiser_of(event.league)
+    client.force_login(organiser)
+    sheet = f"/en/manage/events/{event.slug}/rounds/1/"
+    client.post(sheet, _sheet(games, g1="1-0", g2="1-0"))
+    games = [Game.objects.get(pk=g.pk) for g in games]
+    client.post(sheet, _sheet(games, g1="0-1", reason="players swapped colours"))
+    client.post(f"/en/manage/events/{event.slug}/policy/",
+                {"rule_set": "fide-2026", "criteria": "SB", "reason": "the regulations said SB"})
+    client.logout()
+
+    round_page = client.get(f"/en/events/{event.slug}/rounds/1/").content.decode()
+    assert "Board 1: 1-0 corrected to 0-1." in round_page
+    assert "players swapped colours" in round_page
+    assert f"{entries[0].player.name}</bdi>: place 1 → 3, points 1.0 → 0.0" in round_page
+    standings = client.get(f"/en/events/{event.slug}/").content.decode()
+    assert "BH became SB. Reason: the regulations said SB" in standings
+
+
+def test_match_card_page_warns_about_a_player_not_on_the_roster(client):
+    from tests.integration.test_entry import _team_match
+
+    event, match, games, (home, away) = _team_match()
+    client.force_login(home)
+    page = client.get(f"/en/manage/matches/{match.pk}/")
+    assert page.status_code == 200
+    assert f"Board 1: {games[0].white_player.name} is not on the team&#x27;s roster." in page.content.decode()
