@@ -169,7 +169,9 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
     if code == "remainder_unpaid":
         return _("The shares are rounded down: %(amount)s remains with the organiser.") % {"amount": m(p["amount"])}
     if code == "remainder_by_tiebreak":
-        return _("The remainder of %(amount)s is paid one smallest unit each, in tiebreak order, to %(names)s.") % {
+        return _(
+            "The remaining %(amount)s is paid out one smallest unit at a time in tiebreak order: to %(names)s."
+        ) % {
             "amount": m(p["amount"]),
             "names": names,
         }

@@ -412,3 +412,60 @@ def test_the_admin_refuses_a_category_prize_without_its_rule(client):
     ]))
     assert response.status_code == 200  # the form again, with the error
     assert not PrizeFund.objects.exists()
+
+
+# ---------------------------------------------------------------------------------------- sentences
+
+
+def test_every_reason_code_reads_as_a_sentence():
+    from leagues.prize_split import REASONS
+
+    scenarios = [
+        # no pooling: the tiebreak decides the money
+        ([player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4})],
+         dict(places=[(1, 20000, "Cup"), (2, 10000)], method="none")),
+        # remainder paid in tiebreak order; a place prize nobody can take (place 5 of 3 players)
+        ([player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4}), player("Cai", 3, {"BH/C1": 3})],
+         dict(places=[(1, 10000), (5, 500)], remainder="by_tiebreak")),
+        # fully tied: lots drawn for the cup
+        ([player("Ana", 3), player("Bo", 3)], dict(places=[(1, 1000, "Cup")], lot_order=[2, 1])),
+        # fully tied: the cup shared
+        ([player("Ana", 3), player("Bo", 3)], dict(places=[(1, 1000, "Cup")], item_tie="shared")),
+        # a category item to the only eligible player; a category nobody is eligible for
+        ([player("Ana", 3, rating=1500), player("Bo", 2, rating=2100)],
+         dict(categories=[("U1800", "rating_below", "1800", 0, 1, "Medal"), ("U1000", "rating_below", "1000", 700)])),
+        # US 32B3: the youth gets more from the youth prize alone (5000 > 8000 / 3)
+        ([player("Ana", 4, birth_year=2012), player("Bo", 4, birth_year=1980), player("Cai", 4, birth_year=1981)],
+         dict(places=[(1, 3000)], categories=[("Youth", "born_after", "2008", 5000)], method="us-32b3")),
+        # category prize shared, better prize taken, place prize, us32b3 pooled, remainder kept, items by tiebreak
+        ([player("Ames", 4, {"BH/C1": 9}, birth_year=1980), player("Bell", 4, {"BH/C1": 8}, birth_year=2010),
+          player("Cruz", 4, {"BH/C1": 7}, birth_year=1975), player("Diaz", 4, {"BH/C1": 6}, birth_year=1990)],
+         dict(places=[(1, 30000, "Cup"), (2, 20000)], categories=[("Youth", "born_after", "2008", 15001)],
+              method="us-32b3")),
+        ([player("Ana", 4, rating=1700), player("Bo", 3, rating=1900), player("Cai", 2, rating=1750),
+          player("Dev", 2, rating=1750)],
+         dict(places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)])),
+        ([player("Ana", 4), player("Bo", 4), player("Cai", 4)], dict(places=[(1, 10000), (2, 5000), (3, 2500)])),
+        ([player("Ana", 4, {"BH/C1": 2}), player("Bo", 4, {"BH/C1": 1}), player("Cai", 1, {"BH/C1": 1})],
+         dict(places=[(1, 20000, "Cup"), (3, 50)])),
+        ([player("Ana", 4), player("Bo", 4)], dict(places=[(1, 1000, "Cup")])),
+        ([player("Ana", 5), player("Bo", 3)], dict(places=[(1, 1000, "Cup")])),
+    ]
+    seen = {}
+    for rows, fund in scenarios:
+        event, snapshot = snapshot_event(rows)
+        fund_with(event, **fund)
+        prizes_recompute(event.pk, snapshot)
+        for line in api(event).json()["lines"]:
+            seen.setdefault(line["code"], line["text"])
+
+    assert set(seen) == set(REASONS), set(REASONS) - set(seen)
+    for code, text in seen.items():
+        assert text != code and "%(" not in text and text.endswith("."), (code, text)
+    assert seen["us32b3_category_alone"] == (
+        "Ana gets more from the Youth prize alone, which the others tied on points cannot win (US Chess 32B3): "
+        "£50 instead of £26.66 from the pool."
+    )
+    assert seen["item_by_lot"] == (
+        "Cup for place 1 to Bo by the drawing of lots among Ana and Bo, still tied after every tiebreak."
+    )
