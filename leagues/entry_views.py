@@ -113,9 +113,13 @@ def match_card(request, match_id):
 def _warnings(match):
     """The card's eligibility warnings as sentences for the secretary."""
     from .eligibility import match_card_warnings
+
+    return _warning_sentences(match_card_warnings(match=match))
+
+
+def _warning_sentences(warnings) -> list[str]:
     from .models import Player
 
-    warnings = match_card_warnings(match=match)
     names = dict(Player.objects.filter(pk__in={w.player_id for w in warnings}).values_list("pk", "name"))
     sentences = {
         "not_on_roster": _("Board %(board)s: %(player)s is not on the team's roster."),
@@ -206,3 +210,25 @@ def export_trf(request, slug):
     response = HttpResponse(event_export_trf(event=event), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
     return response
+
+
+@login_required
+def fixtures(request, slug):
+    """The organiser draws a team division's round-robin schedule (Berger tables) and sees its warnings."""
+    from .eligibility import division_warnings
+    from .fixtures import fixtures_generate
+
+    event = get_object_or_404(Event, slug=slug, kind=Event.Kind.TEAM)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    status = 200
+    if request.method == "POST":
+        status = _save(request, lambda: fixtures_generate(event=event, user=request.user),
+                       _("The schedule is drawn."))
+        if status is None:
+            return redirect("manage:fixtures", slug=slug)
+    matches = TeamMatch.objects.filter(round__event=event).select_related("round", "home", "away").order_by(
+        "round__number", "pk")
+    return render(request, "leagues/manage/fixtures.html", {
+        "event": event, "matches": matches, "warnings": _warning_sentences(division_warnings(event=event)),
+    }, status=status or 200)

@@ -14,4 +14,5 @@ urlpatterns = [
     path("events/<slug:slug>/players/<int:number>/", views.event_player, name="event-player"),
     path("events/<slug:slug>/teams/<int:number>/", views.event_team, name="event-team"),
     path("events/<slug:slug>/why/", views.event_why, name="event-why"),
+    path("events/<slug:slug>/boards/", views.event_boards, name="event-boards"),
 ]

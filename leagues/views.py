@@ -414,3 +414,21 @@ def season(request, league, slug):
             "individual": [e for e in events if not e.is_team],
         },
     )
+
+
+def event_boards(request, slug):
+    """Board statistics of a team event: each player's points, games and performance, per board."""
+    from .board_stats import board_statistics
+
+    event = _event_or_404(slug)
+    if not event.is_team:
+        raise Http404
+    stats = board_statistics(event=event)
+    teams = dict(event.entries.values_list("pk", "team__name"))
+    boards: dict = {}
+    for stat in stats:
+        if stat.board is not None:
+            boards.setdefault(stat.board, []).append((stat, teams.get(stat.entry_id, "")))
+    overall = [(stat, teams.get(stat.entry_id, "")) for stat in stats if stat.board is None]
+    context = _event_context(event, active="boards", boards=sorted(boards.items()), overall=overall)
+    return render(request, "leagues/boards.html", context)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from leagues.models import Event, Game, ResultChange, Role
+from leagues.models import Event, Game, Result, ResultChange, Role
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +148,25 @@ def test_match_card_page_warns_about_a_player_not_on_the_roster(client):
     page = client.get(f"/en/manage/matches/{match.pk}/")
     assert page.status_code == 200
     assert f"Board 1: {games[0].white_player.name} is not on the team&#x27;s roster." in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_organiser_draws_a_division_schedule_once(client):
+    from leagues.models import Entry, Team, TeamMatch
+    from tests.factories import EventFactory
+
+    event = EventFactory(kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=3, boards=2)
+    for number in range(1, 5):
+        team = Team.objects.create(event=event, club=ClubFactory(), name=f"Team {number}")
+        Entry.objects.create(event=event, start_number=number, team=team)
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/events/{event.slug}/fixtures/"
+    assert client.post(url).status_code == 302
+    assert TeamMatch.objects.filter(round__event=event).count() == 6  # four teams: six pairings
+    game = Game.objects.filter(round__event=event).first()
+    from leagues import services
+
+    services.result_record(game_id=game.pk, result=Result.DRAW, user=organiser_of(event.league))
+    refused = client.post(url)
+    assert refused.status_code == 400
+    assert TeamMatch.objects.filter(round__event=event).count() == 6

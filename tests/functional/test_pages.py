@@ -193,3 +193,16 @@ def test_pages_read_the_snapshot_and_never_run_the_engine(client, demo, monkeypa
         "/en/events/demo-autumn-open/crosstable/",
     ]:
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_board_statistics_of_the_demo_division(client, demo, lang):
+    from leagues.models import Game
+
+    response = client.get(f"/{lang}/events/demo-division-1/boards/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    board_one = Game.objects.filter(round__event__slug="demo-division-1", board=1).exclude(result="").first()
+    assert board_one.white_player.name in html
+    assert client.get(f"/{lang}/events/demo-autumn-open/boards/").status_code == 404
