@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import Event, ResultChange, StandingsSnapshot
+from .prize_services import prizes_recompute
 from .standings import compute_event_standings
 
 log = logging.getLogger("leagues.recompute")
@@ -83,6 +84,8 @@ def standings_recompute_event(event_id: int) -> bool:
         duration_ms = round((time.perf_counter() - started) * 1000)
         before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
+        if written:
+            prizes_recompute(event_id, None)  # prizes follow every new snapshot
         if written and before is not None:
             record_correction_impact(event_id, before, data["rows"])
         log.info(
