@@ -12,7 +12,7 @@ from .pairing_services import pairing_problems
 class GameAdminForm(forms.ModelForm):
     class Meta:
         model = Game
-        fields = "__all__"
+        fields = ["round", "match", "board", "white", "black", "white_player", "black_player"]
 
     def clean(self):
         cleaned = super().clean()
