@@ -14,7 +14,7 @@ so pages never run the engine to explain a value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -76,11 +76,8 @@ def _name(name_of: Mapping[int, str] | Callable[[int], str] | None, number: int 
     return name_of.get(number) or _("player %(number)s") % {"number": number}
 
 
-def removal_sentence(reason: str | None) -> str:
-    """Why a cut or median removed an element, with the Article."""
-    if not reason:
-        return ""
-    sentences = {
+def _removal_sentences() -> dict[str, str]:
+    return {
         R.CUT_LOWEST: _("Removed by the cut: the least significant value (Article 14.1)."),
         R.CUT_VUR_FIRST: _(
             "Removed by the cut first: a voluntary unplayed round goes before any lower real opponent (Article 16.5)."
@@ -88,8 +85,29 @@ def removal_sentence(reason: str | None) -> str:
         R.MEDIAN_HIGHEST: _("Removed by the median: the most significant value (Article 14.1)."),
         R.CUT_FIRST_ROUNDS: _("Removed by the cut: the first running scores are dropped (Article 14.1.1)."),
         R.OPPONENT_VALUE_UNDEFINED: _("Skipped: the opponent has no value for this criterion."),
+        # US Chess rule 34E1 (Modified Median) and 34E4 (Median, Harkness)
+        R.MM_PLUS_LOWEST_DROPPED: _("Dropped: with a plus score the lowest opponent goes (US Chess rule 34E1)."),
+        R.MM_MINUS_HIGHEST_DROPPED: _(
+            "Dropped: with a minus score the highest opponent goes (US Chess rule 34E1)."
+        ),
+        R.MM_EVEN_LOWEST_DROPPED: _(
+            "Dropped: with an even score the lowest and the highest opponent go; this is the lowest "
+            "(US Chess rule 34E1)."
+        ),
+        R.MM_EVEN_HIGHEST_DROPPED: _(
+            "Dropped: with an even score the lowest and the highest opponent go; this is the highest "
+            "(US Chess rule 34E1)."
+        ),
+        R.MEDIAN_LOWEST_DROPPED: _("Dropped: the median leaves out the lowest opponent (US Chess rule 34E4)."),
+        R.MEDIAN_HIGHEST_DROPPED: _("Dropped: the median leaves out the highest opponent (US Chess rule 34E4)."),
     }
-    return sentences.get(reason, _("Removed (%(reason)s).") % {"reason": reason})
+
+
+def removal_sentence(reason: str | None) -> str:
+    """Why a cut or median removed an element, with the Article."""
+    if not reason:
+        return ""
+    return _removal_sentences().get(reason, _("Removed (%(reason)s).") % {"reason": reason})
 
 
 def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
@@ -99,8 +117,14 @@ def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
         "counted": fmt(adjustment["counted"]),
         "article": adjustment["article"],
     }
-    if adjustment["reason"] == R.UNPLAYED_COUNTS_AS_DRAW:
+    return _adjustment_text(adjustment["reason"], params) or _adjustment_text(R.REQUESTED_BYE_COUNTS_AS_DRAW, params)
+
+
+def _adjustment_text(reason: str, params: Mapping[str, Any]) -> str | None:
+    if reason == R.UNPLAYED_COUNTS_AS_DRAW:
         return _("Their unplayed round %(round)s counts as a draw: %(counted)s instead of %(awarded)s.") % params
+    if reason != R.REQUESTED_BYE_COUNTS_AS_DRAW:
+        return None
     return (
         _(
             "Their requested bye in round %(round)s is followed only by unplayed rounds, so it counts as a draw "
@@ -112,6 +136,25 @@ def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
 
 def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None) -> str:
     """One sentence saying what this round is worth and where the number came from."""
+    text = _element_text(element, code, details, name_of)
+    if text is not None:
+        return text
+    if Decimal(str(element.get("contribution") or 0)) == 0:
+        return _("Round %(round)s does not count for this criterion.") % {"round": element["round"]}
+    return _("Round %(round)s: %(contribution)s (%(reason)s).") % {
+        "round": element["round"],
+        "contribution": fmt(element.get("contribution")),
+        "reason": element["reason"],
+    }
+
+
+def _adjusted_from(element: Mapping[str, Any]) -> str:
+    """The opponent's final score before the adjustments that raised it to the element's value."""
+    counted = sum(Decimal(str(a["counted"])) - Decimal(str(a["awarded"])) for a in element.get("adjustments", []))
+    return fmt(Decimal(str(element.get("value") or 0)) - counted)
+
+
+def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None) -> str | None:
     reason = element["reason"]
     params = {
         "round": element["round"],
@@ -127,8 +170,7 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     if reason == R.ACTUAL_SCORE:
         return _("Round %(round)s: %(opponent)s, final score %(value)s.") % params
     if reason == R.ADJUSTED_SCORE:
-        counted = sum(Decimal(str(a["counted"])) - Decimal(str(a["awarded"])) for a in element.get("adjustments", []))
-        params["score"] = fmt(Decimal(str(element.get("value") or 0)) - counted)
+        params["score"] = _adjusted_from(element)
         return (
             _(
                 "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: their adjusted "
@@ -213,6 +255,9 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         return _("The player's pairing number: %(value)s.") % params
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
         return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
+    us = _us_sentence(reason, params, element, code)
+    if us:
+        return us
     team = _team_sentence(reason, params, element)
     if team:
         return team
@@ -221,8 +266,12 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
         return (
             _("Round %(round)s: a requested bye, an absence or a forfeit loss: not a round elected to play.") % params
         )
+    if reason == R.CADDY_UNPLAYED_OMITTED:
+        return _("Round %(round)s was forfeited or a bye: under the Chess Caddy rules it adds nothing.") % params
     if not counted:
         return _("Round %(round)s does not count for this criterion.") % params
+    if reason == R.PLAYED_WITH_BLACK and str(params["article"]).startswith("34"):
+        return _("Round %(round)s: a game played with Black (US Chess rule %(article)s).") % params
     count_sentences = {
         R.WIN_ROUND: _("Round %(round)s: the win points were obtained (Article 7.1)."),
         R.WON_OVER_THE_BOARD: _("Round %(round)s: a game won over the board (Article 7.2)."),
@@ -233,7 +282,43 @@ def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str
     }
     if reason in count_sentences:
         return count_sentences[reason] % params
-    return _("Round %(round)s: %(contribution)s (%(reason)s).") % {**params, "reason": reason}
+    return None
+
+
+def _us_sentence(reason: str, params: dict[str, Any], element: Mapping[str, Any], code: str) -> str:
+    """US Chess rule 34 (rule sets us-chess and us-chess-cum-full-point)."""
+    if reason == R.US_ADJUSTED_SCORE:
+        params = {**params, "score": _adjusted_from(element)}
+        return (
+            _(
+                "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: every unplayed "
+                "round of theirs counts as a draw (US Chess rule %(article)s)."
+            )
+            % params
+        )
+    sentences = {
+        R.CUM_UNPLAYED_WIN_SUBTRACTED: _(
+            "Round %(round)s was an unplayed win or a one-point bye: its %(points)s is taken off again "
+            "(US Chess rule 34E3)."
+        ),
+        R.CUM_HALF_POINT_BYE_SUBTRACTED: _(
+            "Round %(round)s was a half-point bye or another unplayed draw: its %(points)s is taken off again "
+            "(US Chess rule 34E3)."
+        ),
+        R.OPPONENT_CUMULATIVE: _(
+            "Round %(round)s: %(opponent)s has a Cumulative tie-break of %(value)s (US Chess rule 34E9)."
+        ),
+        R.KASHDAN_WIN: _("Round %(round)s: a game won at the board scores %(value)s (US Chess rule 34E7)."),
+        R.KASHDAN_DRAW: _("Round %(round)s: a game drawn at the board scores %(value)s (US Chess rule 34E7)."),
+        R.KASHDAN_LOSS: _("Round %(round)s: a game lost at the board scores %(value)s (US Chess rule 34E7)."),
+        R.HEAD_TO_HEAD_RESULT: _(
+            "Round %(round)s: a game against %(opponent)s, who has the same score, counts %(value)s: +1 for a win, "
+            "0 for a draw, −1 for a loss (US Chess rule 34E5)."
+        ),
+    }
+    if reason not in sentences:
+        return ""
+    return sentences[reason] % params
 
 
 def _team_sentence(reason: str, params: Mapping[str, Any], element: Mapping[str, Any]) -> str:
@@ -275,7 +360,11 @@ def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> 
     """A sentence for a reason that concerns the whole value (undefined, direct encounter...)."""
     if not reason:
         return ""
-    sentences = {
+    return str(_trace_notes().get(reason, reason))
+
+
+def _trace_notes() -> dict[str, str]:
+    return {
         R.UNDEFINED_UNRATED_PLAYERS: _(
             "Not computed: unrated players take part and no rating was announced for them (Article 10)."
         ),
@@ -287,11 +376,46 @@ def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> 
         R.DIRECT_ENCOUNTER_SEPARATED_NONE: _(
             "Direct encounter did not separate this player from the others still tied."
         ),
+        R.DIRECT_ENCOUNTER_NOT_ALL_MET: _(
+            "Not all of the tied players met, so a place is given only where no missing game could change it "
+            "(Article 6.3)."
+        ),
         "team_knockout_not_applicable": _(
             "Board criteria apply only among teams equal on match and game points (Article 12)."
         ),
     }
-    return str(sentences.get(reason, reason))
+
+
+def score_class_note(details: Mapping[str, Any]) -> str:
+    """US Chess 34E1: whether the player's score is plus, even or minus decides what is dropped."""
+    reason = details.get("score_class")
+    drops = int(details.get("drops_per_side") or 1)
+    params = {"own": fmt(details.get("own_score")), "maximum": fmt(details.get("maximum")), "count": drops}
+    if reason == R.US_PLUS_SCORE:
+        return ngettext(
+            "%(own)s of a possible %(maximum)s is a plus score (above half), so the lowest opponent is dropped "
+            "(US Chess rule 34E1).",
+            "%(own)s of a possible %(maximum)s is a plus score (above half), so the %(count)s lowest opponents "
+            "are dropped (US Chess rule 34E1).",
+            drops,
+        ) % params
+    if reason == R.US_MINUS_SCORE:
+        return ngettext(
+            "%(own)s of a possible %(maximum)s is a minus score (below half), so the highest opponent is dropped "
+            "(US Chess rule 34E1).",
+            "%(own)s of a possible %(maximum)s is a minus score (below half), so the %(count)s highest opponents "
+            "are dropped (US Chess rule 34E1).",
+            drops,
+        ) % params
+    if reason == R.US_EVEN_SCORE:
+        return ngettext(
+            "%(own)s of a possible %(maximum)s is an even score (exactly half), so the lowest and the highest "
+            "opponent are dropped (US Chess rule 34E1).",
+            "%(own)s of a possible %(maximum)s is an even score (exactly half), so the %(count)s lowest and the "
+            "%(count)s highest opponents are dropped (US Chess rule 34E1).",
+            drops,
+        ) % params
+    return ""
 
 
 def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
@@ -370,6 +494,17 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
             )
         )
     notes = []
+    us_rule = name.rule or next(
+        (str(e.get("article")) for e in trace.get("elements") or [] if str(e.get("article") or "").startswith("34E")),
+        "",
+    )
+    if us_rule:
+        # a US Chess value cites rule 34, never a FIDE Article (SB under us-chess cites 34E8)
+        name = replace(name, article="", rule=us_rule)
+        notes.append(_("Computed under US Chess rule %(rule)s.") % {"rule": us_rule})
+    score_class = score_class_note(details)
+    if score_class:
+        notes.append(score_class)
     note = trace_note(trace.get("reason"), details, name_of)
     if note:
         notes.append(note)
@@ -418,7 +553,14 @@ def standings_note(note: Mapping[str, Any]) -> str:
     code = note.get("code")
     criterion = note.get("criterion") or ""
     params = {"criterion": criterion_name(criterion).long if criterion else "", "code": criterion}
-    sentences = {
+    sentences = _standings_notes()
+    if code in sentences:
+        return sentences[code] % params
+    return str(code)
+
+
+def _standings_notes() -> dict[str, str]:
+    return {
         R.CRITERION_SKIPPED_UNRATED: _(
             "%(criterion)s is not used: unrated players take part and no rating was announced for them (Article 10)."
         ),
@@ -429,9 +571,36 @@ def standings_note(note: Mapping[str, Any]) -> str:
         R.KOYA_LIMIT_UNSIGNED: _("The Koya limit of %(code)s was read as half points."),
         R.PTS_IGNORED: _("Points are always the first criterion; the extra mention was ignored."),
     }
-    if code in sentences:
-        return sentences[code] % params
-    return str(code)
+
+
+def reason_sentence(code: str) -> str | None:
+    """The sentence a reader sees for any reason code of the engine, filled with sample numbers, or
+    None when this module has no sentence for it (tests iterate over every code the engine defines)."""
+    element = {
+        "round": 3,
+        "opponent": 7,
+        "value": 2.5,
+        "points": 1,
+        "contribution": 1,
+        "article": "34E1",
+        "reason": code,
+        "adjustments": [],
+    }
+    details = {"own_score": 3, "dummy_bye_cap": 2.5, "limit": 2, "maximum": 5, "drops_per_side": 1}
+    adjustment = {"round": 3, "awarded": 0, "counted": 0.5, "article": "16.3"}
+    candidates = [
+        _element_text(element, "BH", details, None),
+        _removal_sentences().get(code),
+        _adjustment_text(code, adjustment),
+        _trace_notes().get(code),
+        score_class_note({**details, "score_class": code}),
+    ]
+    if code in _standings_notes():
+        candidates.append(_standings_notes()[code] % {"criterion": _("Buchholz"), "code": "KS/L2"})
+    for text in candidates:
+        if text:
+            return str(text)
+    return None
 
 
 def separation_sentence(a_name: str, b_name: str, code: str | None, value_a: Any, value_b: Any) -> str:

@@ -24,7 +24,17 @@ class CriterionName:
     code: str
     short: str
     long: str
-    article: str = ""
+    article: str = ""  # FIDE C.07 Article (empty for criteria of other rule books)
+    rule: str = ""  # US Chess rule 34 paragraph, e.g. "34E1" (empty for FIDE criteria)
+
+    @property
+    def reference(self) -> str:
+        """Where the criterion is defined, as a reader would cite it."""
+        if self.rule:
+            return _("US Chess rule %(rule)s") % {"rule": self.rule}
+        if self.article:
+            return _("FIDE C.07 Article %(article)s") % {"article": self.article}
+        return ""
 
 
 # code -> (short name, long name, FIDE C.07 Article)
@@ -79,11 +89,17 @@ _NAMES = {
     "TBR": (pgettext_lazy("tiebreak short name", "TBR"), _("Top board results"), "12.2"),
     "BBE": (pgettext_lazy("tiebreak short name", "BBE"), _("Bottom board elimination"), "12.3"),
     "SSSC": (pgettext_lazy("tiebreak short name", "SSSC"), _("Scores and schedule strength combination"), "13.4"),
-    # US Chess rule 34E (named rule set us-chess)
+}
+
+# US Chess rule 34E (rule sets us-chess and us-chess-cum-full-point): code -> (short, long, rule)
+_US_NAMES = {
     "MM": (pgettext_lazy("tiebreak short name", "MM"), _("Modified Median"), "34E1"),
     "SOLK": (pgettext_lazy("tiebreak short name", "Solk"), _("Solkoff"), "34E2"),
     "CUM": (pgettext_lazy("tiebreak short name", "Cum"), _("Cumulative"), "34E3"),
     "MED": (pgettext_lazy("tiebreak short name", "Med"), _("Median (Harkness)"), "34E4"),
+    "H2H": (pgettext_lazy("tiebreak short name", "H2H"), _("Result between tied players"), "34E5"),
+    "BLK": (pgettext_lazy("tiebreak short name", "Blk"), _("Most games with Black"), "34E6"),
+    "KASH": (pgettext_lazy("tiebreak short name", "Kash"), _("Kashdan"), "34E7"),
     "OPPCUM": (pgettext_lazy("tiebreak short name", "OppCum"), _("Cumulative of opposition"), "34E9"),
 }
 
@@ -104,6 +120,9 @@ def criterion_name(code: str) -> CriterionName:
     """The short and long translated name of a criterion code (unknown codes keep their code)."""
     code = code.strip()
     key = code.upper()
+    if key in _US_NAMES:
+        short, long, rule = _US_NAMES[key]
+        return CriterionName(code, str(short), str(long), "", rule)
     if key in _NAMES:
         short, long, article = _NAMES[key]
         return CriterionName(code, str(short), str(long), article)
@@ -137,10 +156,23 @@ long_name_lazy = lazy(_long, str)
 
 def rule_set_name(name: str) -> str:
     """A rule set's name as readers know it."""
-    names = {
-        "fide-2026": _("FIDE 2026 (C.07, from 1 March 2026)"),
-        "fide-2023": _("FIDE 2023 (C.07, September 2023 to February 2026)"),
-        "us-chess": _("US Chess rule 34"),
-        "uschess": _("US Chess rule 34"),
-    }
-    return str(names.get(name, name))
+    return str(RULE_SET_NAMES.get(name, name))
+
+
+#: every rule set of the engine (tiebreaks.engine.RULE_SETS) and its other spellings
+RULE_SET_NAMES = {
+    "fide-2026": _("FIDE 2026 (C.07, from 1 March 2026)"),
+    "fide-2023": _("FIDE 2023 (C.07, September 2023 to February 2026)"),
+    "fide-2024": _("FIDE 2023 (C.07, September 2023 to February 2026)"),
+    "us-chess": _("US Chess rule 34"),
+    "uschess": _("US Chess rule 34"),
+    "us-chess-cum-full-point": _(
+        "US Chess rule 34, Cumulative reduced only for unplayed wins and one-point byes"
+    ),
+    "chess-caddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
+    "chesscaddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
+}
+
+
+def is_us_criterion(code: str) -> bool:
+    return code.strip().upper() in _US_NAMES
