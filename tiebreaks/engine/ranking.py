@@ -76,32 +76,85 @@ def _json_number(value: Fraction | None, integer: bool) -> float | int | None:
     return hundredths / 100
 
 
+def _json_column(nums: list[int | None], den: int, integer: bool) -> list[float | int | None]:
+    """:func:`_json_number` of every ``num / den`` of a column, from the scaled integers.
+
+    Same values as converting each ``Fraction(num, den)``: half-up hundredths are
+    ``floor((200 num + den) / (2 den))`` whether or not the fraction is reduced, and a whole
+    value is ``num // den``. Each distinct numerator is converted once.
+    """
+    cache: dict[int | None, float | int | None] = {None: None}
+    out: list[float | int | None] = []
+    append = out.append
+    twice = 2 * den
+    for num in nums:
+        try:
+            append(cache[num])
+        except KeyError:
+            if integer and num % den == 0:  # type: ignore[operator]
+                value: float | int = num // den  # type: ignore[operator]
+            else:
+                value = (num * 200 + den) // twice / 100  # type: ignore[operator]
+            cache[num] = value
+            append(value)
+    return out
+
+
 class Standings:
     def __init__(
         self,
         *,
         rules: str,
         criteria: list[Criterion],
-        rows: list[Row],
+        rows: list[Row] | None = None,
         notes: list[Note],
         ctx: Context,
         stage_groups: list[list[list[int]]],
         de_groups: dict[str, dict[int, list[int]]],
         de_values: dict[str, dict[int, int]],
+        columns: list[tuple[str, Computed]] | None = None,
+        points: Computed | None = None,
+        order: list[tuple[int, int]] | None = None,
     ) -> None:
+        """``rows`` directly, or the raw table they are built from on first use: ``columns``
+        (code, values of every participant index), ``points`` and ``order`` (rank, index)."""
         self.rules = rules
         self._criteria = criteria
         self.criteria = [c.code for c in criteria]
-        self.rows = rows
+        self._rows = rows
+        self._columns = columns
+        self._points = points
+        self._order = order
         self.notes = notes
         self._ctx = ctx
         self._stage_groups = stage_groups  # per stage (0 = points): the tied groups after it
         self._stage_ids: dict[int, list[int]] = {}
         self._de_groups = de_groups
         self._de_values = de_values
-        self._by_sn = {row.start_number: row for row in rows}
+        self._by_sn_cache: dict[int, Row] | None = None
         self._explained: dict[int, dict[str, Trace]] = {}
         self.explain_requested = False
+
+    @property
+    def rows(self) -> list[Row]:
+        """The ranked rows (exact values), built on first use."""
+        if self._rows is None:
+            assert self._columns is not None and self._points is not None and self._order is not None
+            ct = self._ctx.ct
+            columns = [(code, column.fractions()) for code, column in self._columns]
+            points = self._points.fractions()
+            rows: list[Row] = []
+            for position, i in self._order:
+                values = {code: column[i] for code, column in columns}
+                rows.append(Row(position, ct.start_numbers[i], ct.names[i], points[i], values))  # type: ignore[arg-type]
+            self._rows = rows
+        return self._rows
+
+    @property
+    def _by_sn(self) -> dict[int, Row]:
+        if self._by_sn_cache is None:
+            self._by_sn_cache = {row.start_number: row for row in self.rows}
+        return self._by_sn_cache
 
     def row(self, start_number: int) -> Row:
         return self._by_sn[start_number]
@@ -165,11 +218,11 @@ class Standings:
         return ids
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        names = {c.code: c.name for c in self._criteria}
-        out: dict[str, Any] = {
-            "rules": self.rules,
-            "criteria": list(self.criteria),
-            "rows": [
+        if self._rows is None:
+            rows = self._rows_dict()
+        else:
+            names = {c.code: c.name for c in self._criteria}
+            rows = [
                 {
                     "rank": row.rank,
                     "start_number": row.start_number,
@@ -179,8 +232,12 @@ class Standings:
                         code: _json_number(v, names[code] in INTEGER_CRITERIA) for code, v in row.values.items()
                     },
                 }
-                for row in self.rows
-            ],
+                for row in self._rows
+            ]
+        out: dict[str, Any] = {
+            "rules": self.rules,
+            "criteria": list(self.criteria),
+            "rows": rows,
             "notes": [n.to_dict() for n in self.notes],
         }
         if explain:
@@ -189,6 +246,31 @@ class Standings:
                 for row in self.rows
             }
         return out
+
+    def _rows_dict(self) -> list[dict[str, Any]]:
+        """The JSON rows straight from the scaled integers (no Fraction per value): each
+        column is converted once, then every row takes its slice."""
+        assert self._columns is not None and self._points is not None and self._order is not None
+        ct = self._ctx.ct
+        names = {c.code: c.name for c in self._criteria}
+        codes = [code for code, _ in self._columns]
+        columns = [
+            _json_column(column.nums, column.den, names[code] in INTEGER_CRITERIA) for code, column in self._columns
+        ]
+        points = _json_column(self._points.nums, self._points.den, False)  # type: ignore[arg-type]
+        per_player: list[tuple[Any, ...]] = list(zip(*columns)) if columns else [()] * ct.n_players
+        start_numbers = ct.start_numbers
+        player_names = ct.names
+        return [
+            {
+                "rank": position,
+                "start_number": start_numbers[i],
+                "name": player_names[i],
+                "points": points[i],
+                "values": dict(zip(codes, per_player[i])),
+            }
+            for position, i in self._order
+        ]
 
 
 def _normalise(criteria: Iterable[str | Criterion] | str, notes: list[Note]) -> list[Criterion]:
@@ -309,6 +391,10 @@ def _compute_standings(
         if crit.name == "DE":
             dg = de_groups.setdefault(crit.code, {})
             dv = de_values.setdefault(crit.code, {})
+        if len(groups) == n:  # nobody is tied any more: nothing left to split
+            stage_groups.append(groups)
+            continue
+        if crit.name == "DE":
             for g in groups:
                 if len(g) == 1:
                     new_groups.append(g)
@@ -321,11 +407,19 @@ def _compute_standings(
         else:
             nums = computed[crit.code].nums
             sign = -1 if crit.higher_is_better else 1
+            # without undefined values the key is the value itself (reverse=True keeps the sort
+            # stable, as the negated key did)
+            defined = None not in nums
+            value_of = nums.__getitem__
+            descending = bool(crit.higher_is_better)
             for g in groups:
                 if len(g) == 1:
                     new_groups.append(g)
                     continue
-                keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
+                if defined:
+                    keyed = sorted(g, key=value_of, reverse=descending)
+                else:
+                    keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
                 current = [keyed[0]]
                 for i in keyed[1:]:
                     if nums[i] == nums[current[0]]:
@@ -337,30 +431,31 @@ def _compute_standings(
         groups = new_groups
         stage_groups.append(groups)
 
-    columns: list[tuple[str, list[Fraction | None]]] = []
+    columns: list[tuple[str, Computed]] = []
     for crit in crits:
         if crit.name == "DE":
             dv = de_values[crit.code]
-            columns.append((crit.code, Computed([dv.get(i, 0) for i in range(n)], 1).fractions()))
+            columns.append((crit.code, Computed([dv.get(i, 0) for i in range(n)], 1)))
         else:
-            columns.append((crit.code, computed[crit.code].fractions()))
-    points = Computed(list(score), ct.unit).fractions()
-    rows: list[Row] = []
+            columns.append((crit.code, computed[crit.code]))
+    start_numbers = ct.start_numbers
+    order_out: list[tuple[int, int]] = []
     position = 1
     for g in groups:
-        for i in sorted(g, key=lambda i: ct.start_numbers[i]):
-            values = {code: column[i] for code, column in columns}
-            rows.append(Row(position, ct.start_numbers[i], ct.names[i], points[i], values))  # type: ignore[arg-type]
+        for i in sorted(g, key=start_numbers.__getitem__):
+            order_out.append((position, i))
         position += len(g)
     standings = Standings(
         rules=rule_set.name,
         criteria=crits,
-        rows=rows,
         notes=notes,
         ctx=ctx,
         stage_groups=stage_groups,
         de_groups=de_groups,
         de_values=de_values,
+        columns=columns,
+        points=Computed(list(score), ct.unit),
+        order=order_out,
     )
     # explain=True: traces are built on demand (explain(), to_dict(explain=True)), so asking for
     # them costs nothing until a participant's trace is actually read
