@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from leagues.admin import worker_status_view
 from leagues.health import healthz, ping
+from tiebreaks.views import switch_language
 
 urlpatterns = [
     path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),
@@ -13,6 +14,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("lang/", switch_language, name="switch-language"),
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

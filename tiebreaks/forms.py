@@ -73,9 +73,15 @@ def synthetic_tournament(
     rating: int | None = None,
     filler_rating: int | None = 1500,
     name: str = "",
+    played_fillers: bool = False,
 ) -> Tournament:
     """A Tournament in which the focal players (start numbers 1..len(players)) have exactly the
-    given rounds, and each of their opponents exactly the given final score."""
+    given rounds, and each of their opponents exactly the given final score.
+
+    ``played_fillers``: an opponent's other points come from games won against made-up players,
+    never from full-point byes, for rule sets in which an opponent's unplayed rounds count as
+    draws (US Chess rule 34), so that the opponent counts with exactly the score entered there too.
+    """
     rounds = max(len(specs) for _, specs in players)
     participants: list[Participant] = []
     blocks: dict[int, dict[int, RoundEntry]] = {}
@@ -110,8 +116,14 @@ def synthetic_tournament(
             for other_round in range(1, rounds + 1):
                 if other_round == r:
                     continue
-                if remaining >= 1:
+                if remaining >= 1 and not played_fillers:
                     blocks[opponent][other_round] = RoundEntry(code="F")
+                    remaining -= 1
+                    continue
+                if remaining >= 1:
+                    filler = new(f"{player_name} R{r}/{other_round}", filler_rating)
+                    blocks[opponent][other_round] = RoundEntry(code="1", opponent=filler, colour="w")
+                    blocks[filler][other_round] = RoundEntry(code="0", opponent=opponent, colour="b")
                     remaining -= 1
                     continue
                 filler = new(f"{player_name} R{r}/{other_round}", filler_rating)

@@ -11,14 +11,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
-from django.http import Http404
+from django.conf import settings
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from leagues.prize_split import PlacePrize, PrizeOptions, Standing, split_prizes
-from tiebreaks.engine import RULE_SETS, EngineError, compute_standings
+from tiebreaks.engine import RULE_SETS, EngineError, check_criterion, compute_standings, parse_criterion
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 
 from .explanations import ExplainedCriterion, explain_trace, fmt
@@ -309,30 +312,66 @@ def rating_unrated_example() -> dict:
 
 #: what the comparison shows under each rule set the engine offers (FIDE names, then US Chess names)
 RULE_SET_CANDIDATES = ["BH", "BH/C1", "BH/M1", "SOLK", "MM", "MED"]
+#: the values explained round by round under each family of rules
+RULE_SET_EXPLAINED = {"fide-2026": ["BH/C1"], "us-chess": ["MM", "MED"]}
+
+
+def _offered(rule_set_name_: str, codes: list[str]) -> list[str]:
+    rule_set = RULE_SETS[rule_set_name_]
+    offered = []
+    for code in codes:
+        try:
+            check_criterion(rule_set, parse_criterion(code))
+        except EngineError:
+            continue
+        offered.append(code)
+    return offered
 
 
 def rule_sets_example() -> dict:
-    """The bye example (spec T4) under every rule set the engine offers."""
+    """The bye example (spec T4) under every rule set the engine offers, computed at render time.
+
+    The opponents' scores come from games only (no byes of theirs), so that every rule set counts
+    each opponent with the score shown; the rule sets differ only in the player's own bye."""
     results = [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)]
     specs = _specs(results)
-    tournament = synthetic_tournament([(_("the player"), specs)])
+    tournament = synthetic_tournament([(_("the player"), specs)], played_fillers=True)
+    names = {
+        p.start_number: _("opponent %(round)s") % {"round": p.name.rsplit("R", 1)[-1]}
+        for p in tournament.participants
+        if p.start_number != 1
+    }
+    names[1] = _("the player")
     out = []
+    explained = []
+    values: dict[str, dict[str, str]] = {}
     for name in sorted(RULE_SETS):
-        rule_set = RULE_SETS[name]
-        criteria = [c for c in RULE_SET_CANDIDATES if c.split("/")[0] in rule_set.criteria]
-        try:
-            standings = compute_standings(tournament, criteria, rules=name)
-        except EngineError:
+        criteria = _offered(name, RULE_SET_CANDIDATES)
+        if not criteria:
             continue
+        standings = compute_standings(tournament, criteria, rules=name, explain=True)
+        row = standings.row(1)
+        values[name] = {c: _f(row.values[c]) for c in criteria}
         out.append(
             {
                 "name": rule_set_name(name),
                 "code": name,
-                "values": [(criterion_name(c), _f(standings.row(1).values[c])) for c in criteria],
+                "values": [(criterion_name(c), values[name][c]) for c in criteria],
             }
         )
+        for code in [c for c in RULE_SET_EXPLAINED.get(name, []) if c in criteria]:
+            explained.append((rule_set_name(name), _explained(standings, 1, code, names)))
     base = single_player_example(results, ["BH"])
-    return {"rule_sets": out, "rounds": base["rounds"], "points": base["points"]}
+    return {
+        "rule_sets": out,
+        "rounds": base["rounds"],
+        "points": base["points"],
+        "by_rule_set": explained,
+        "fide_bh": values.get("fide-2026", {}).get("BH", fmt(None)),
+        "us_solkoff": values.get("us-chess", {}).get("SOLK", fmt(None)),
+        "us_mm": values.get("us-chess", {}).get("MM", fmt(None)),
+        "us_median": values.get("us-chess", {}).get("MED", fmt(None)),
+    }
 
 
 def prize_example() -> dict:
@@ -441,6 +480,42 @@ def calculator(request):
             "round_count": round_count,
             "rules_name": rule_set_name("fide-2026"),
             "round_choices": range(1, 16),
+            "live": submitted,
             **_names(),
         },
     )
+
+
+# ------------------------------------------------------------------------------ language switcher
+
+
+def switch_language(request):
+    """``/lang/?language=he&next=/en/events/x/``: the same page under the chosen language.
+
+    A GET form posts here, so public pages embed no CSRF token and can be cached whole. ``next`` must
+    be a page of this site and ``language`` one of settings.LANGUAGES; anything else falls back to the
+    home page or keeps the current language. The language prefix of ``next`` is replaced (or added)."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    language = request.GET.get("language", "")
+    next_url = request.GET.get("next") or "/"
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    if language not in codes:
+        return HttpResponseRedirect(next_url)
+    parts = urlsplit(next_url)
+    segments = parts.path.split("/")  # "/en/events/x/" -> ["", "en", "events", "x", ""]
+    if len(segments) > 1 and segments[1] in codes:
+        segments[1] = language
+        path = "/".join(segments)
+    else:
+        path = f"/{language}{parts.path}" if parts.path != "/" else f"/{language}/"
+    response = HttpResponseRedirect(urlunsplit(("", "", path, parts.query, "")))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE or "Lax",
+    )
+    return response
