@@ -26,6 +26,9 @@ from .crosstable import FORFEIT_KINDS, GAME_KINDS
 from .explain import Trace, TraceElement
 
 
+_COUNTED_WITH_FORFEITS = GAME_KINDS | FORFEIT_KINDS
+
+
 class _Meetings:
     """Per participant, built on demand: opponent -> [(round, points scored)] of the games
     that count for DE (only members of tied groups are ever looked at)."""
@@ -40,10 +43,16 @@ class _Meetings:
         if met is None:
             ct = self.ct
             met = {}
-            with_forfeits = self.with_forfeits
-            for r, (kind, o, p) in enumerate(zip(ct.kinds[i], ct.opps[i], ct.pts[i], strict=True)):
-                if o >= 0 and (kind in GAME_KINDS or (with_forfeits and kind in FORFEIT_KINDS)):
-                    met.setdefault(o, []).append((r, p))
+            counted = _COUNTED_WITH_FORFEITS if self.with_forfeits else GAME_KINDS
+            r = 0
+            for kind, o, p in zip(ct.kinds[i], ct.opps[i], ct.pts[i], strict=True):
+                if o >= 0 and kind in counted:
+                    games = met.get(o)
+                    if games is None:
+                        met[o] = [(r, p)]
+                    else:
+                        games.append((r, p))
+                r += 1
             self.cache[i] = met
         return met
 
@@ -59,20 +68,35 @@ def _mutual_scaled(ctx: Context, crit: Criterion, group: list[int]) -> tuple[dic
     The denominator is ``unit x lcm(number of games per opponent)``: 6.1.2 averages repeated
     meetings, and integers keep the comparisons exact and fast.
     """
+    m, den, _ = _mutual(ctx, crit, group)
+    return m, den
+
+
+def _mutual(ctx: Context, crit: Criterion, group: list[int]) -> tuple[dict[int, int], int, dict[int, int]]:
+    """:func:`_mutual_scaled`, and how many other members each member met (one pass)."""
     meetings = _meetings(ctx, crit)
     members = set(group)
-    counts = {len(games) for p in group for q, games in meetings[p].items() if q in members}
+    within: list[tuple[int, list[list[tuple[int, int]]]]] = []
+    met_count: dict[int, int] = {}
     mult = 1
-    for c in counts:
-        mult = lcm(mult, c)
-    out: dict[int, int] = {}
     for p in group:
+        met = meetings[p]
+        games_lists = [games for q, games in met.items() if q in members and q != p]
+        within.append((p, games_lists))
+        met_count[p] = len(games_lists)
+        for games in games_lists:
+            if len(games) != 1:
+                mult = lcm(mult, len(games))
+    out: dict[int, int] = {}
+    for p, games_lists in within:
         total = 0
-        for q, games in meetings[p].items():
-            if q in members and q != p:
+        for games in games_lists:
+            if len(games) == 1:
+                total += games[0][1] * mult
+            else:
                 total += sum(pt for _, pt in games) * (mult // len(games))
         out[p] = total
-    return out, ctx.ct.unit * mult
+    return out, ctx.ct.unit * mult, met_count
 
 
 def mutual_scores(ctx: Context, crit: Criterion, group: list[int]) -> dict[int, Fraction]:
@@ -86,10 +110,8 @@ def order_group(ctx: Context, crit: Criterion, group: list[int]) -> list[list[in
     if len(group) <= 1:
         return [group]
     ct = ctx.ct
-    meetings = _meetings(ctx, crit)
-    m, den = _mutual_scaled(ctx, crit, group)
-    members = set(group)
-    missing = {p: len(group) - 1 - sum(1 for q in meetings[p] if q in members and q != p) for p in group}
+    m, den, met_count = _mutual(ctx, crit, group)
+    missing = {p: len(group) - 1 - met_count[p] for p in group}
     if ct.round_robin or not any(missing.values()):
         values = sorted({m[p] for p in group}, reverse=True)
         if len(values) == 1:

@@ -87,7 +87,9 @@ _OFFSET = 5000  # ratings are below 5000: a difference table over +-10000 needs 
 @lru_cache(maxsize=1)
 def _expected_wide() -> tuple[int, ...]:
     """Table 8.1(b) indexed by ``difference + 2 x _OFFSET`` (built on first use)."""
-    return tuple(EXPECTED_BY_DIFF[max(-800, min(800, d)) + 800] for d in range(-2 * _OFFSET, 2 * _OFFSET + 1))
+    # differences below -800 read entry 0, above +800 the last entry (the table is clipped)
+    outside = 2 * _OFFSET - 800
+    return (EXPECTED_BY_DIFF[0],) * outside + tuple(EXPECTED_BY_DIFF) + (EXPECTED_BY_DIFF[-1],) * outside
 
 
 def _ptp(opp_ratings: list[int], halves: int) -> int | None:
