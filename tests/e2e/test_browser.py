@@ -2,8 +2,13 @@
 calculator used by hand, and a phone-size screen without sideways scrolling.
 
 Drives Debian's Chromium through chromedriver (no browser download). On CI a missing browser fails.
+
+Screenshots are kept as test artifacts in the folder named by ARTIFACTS_DIR (default
+/tmp/chess-league-artifacts): standings-en.png, standings-he.png, player-en.png, calculator-en.png
+and player-he-phone.png.
 """
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,8 +22,21 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENSHOT = Path(tempfile.gettempdir()) / "standings-he.png"
-PHONE_SCREENSHOT = Path(tempfile.gettempdir()) / "player-he-phone.png"
+
+
+def artifact(name: str) -> Path:
+    """Where a screenshot is kept: ARTIFACTS_DIR, or /tmp/chess-league-artifacts."""
+    folder = Path(os.environ.get("ARTIFACTS_DIR") or "/tmp/chess-league-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+def save_png(driver, name: str) -> Path:
+    path = artifact(name)
+    path.unlink(missing_ok=True)
+    assert driver.save_screenshot(str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
+    return path
 
 
 @pytest.fixture
@@ -84,13 +102,13 @@ def test_hebrew_standings_read_right_to_left(browser, site):
     # the style sheet is really served (the table scrolls inside its wrapper)
     wrap = browser.find_element("css selector", ".table-wrap")
     assert browser.execute_script("return getComputedStyle(arguments[0]).overflowX", wrap) == "auto"
-    browser.save_screenshot(str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 0
+    save_png(browser, "standings-he.png")
 
 
 def test_english_standings_read_left_to_right(browser, site):
     browser.get(f"{site}/en/events/demo-autumn-open/")
     assert x_of(browser, "table.standings thead th.rank") < x_of(browser, "table.standings thead th.name")
+    save_png(browser, "standings-en.png")
 
 
 def test_language_switcher_changes_the_language_and_keeps_the_page(browser, site):
@@ -114,6 +132,7 @@ def test_player_page_shows_the_explanation(browser, site):
     first = sections[0].text
     assert "Buchholz Cut-1" in first and "Round 1" in first
     assert browser.find_elements("css selector", "svg.chart")
+    save_png(browser, "player-en.png")
 
 
 def test_calculator_works_end_to_end(browser, site):
@@ -143,6 +162,48 @@ def test_calculator_works_end_to_end(browser, site):
     assert "Your score: 2\n" in result
     assert "Buchholz: 5.5" in result
     assert "16.4.2" in result
+
+
+def test_calculator_recomputes_as_you_type(browser, site):
+    """The script fetches the same page with the form's query string and swaps the result in:
+    no submit, no page load. A half-point bye shows the dummy capped at ½ × rounds (16.4.2)."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.get(f"{site}/en/tiebreaks/calculator/?rounds=3")
+    browser.execute_script("window.stillTheSamePage = true;")
+    result = browser.find_element("id", "calculator-result")
+    assert "Your score" not in result.text
+    Select(browser.find_element("id", "id_kind_1")).select_by_value("win")
+    browser.find_element("id", "id_opponent_1").send_keys("2")
+    Select(browser.find_element("id", "id_kind_2")).select_by_value("hpb")
+    Select(browser.find_element("id", "id_kind_3")).select_by_value("draw")
+    browser.find_element("id", "id_opponent_3").send_keys("2")
+
+    def shown(driver):
+        text = driver.find_element("id", "calculator-result").text
+        return text if "Buchholz: 5.5" in text else False
+
+    # by hand: score 1 + ½ + ½ = 2; the bye's dummy min(2, ½ × 3) = 1.5; BH = 2 + 1.5 + 2 = 5.5
+    text = WebDriverWait(browser, 10).until(shown)
+    assert "Your score: 2\n" in text
+    assert "own score, 2, capped at half a point per round: 1.5 (Article 16.4.2)" in text
+    assert browser.execute_script("return window.stillTheSamePage === true")  # no submit, no reload
+    assert "kind_2=hpb" in browser.current_url  # the address follows: a reload shows the same values
+    # typing again updates again: a loss in round 1 instead of a win (score 1, dummy min(1, 1.5) = 1)
+    Select(browser.find_element("id", "id_kind_1")).select_by_value("loss")
+    field = browser.find_element("id", "id_opponent_1")
+    field.clear()
+    field.send_keys("3")
+    # BH = 3 + min(1, 1.5) + 2 = 6
+    text = WebDriverWait(browser, 10).until(
+        lambda d: (
+            "Buchholz: 6\n" in d.find_element("id", "calculator-result").text
+            and d.find_element("id", "calculator-result").text
+        )
+    )
+    assert "Your score: 1\n" in text
+    assert browser.execute_script("return window.stillTheSamePage === true")
+    save_png(browser, "calculator-en.png")
 
 
 PHONE_PAGES = [
@@ -182,4 +243,4 @@ def test_phone_screen_has_no_sideways_scrolling_outside_tables(browser, site, pa
     assert scroll_width <= width, outside
     assert outside == []
     if page.endswith("/players/1/"):
-        browser.save_screenshot(str(PHONE_SCREENSHOT))
+        save_png(browser, "player-he-phone.png")
