@@ -87,9 +87,7 @@ def _removal_sentences() -> dict[str, str]:
         R.OPPONENT_VALUE_UNDEFINED: _("Skipped: the opponent has no value for this criterion."),
         # US Chess rule 34E1 (Modified Median) and 34E4 (Median, Harkness)
         R.MM_PLUS_LOWEST_DROPPED: _("Dropped: with a plus score the lowest opponent goes (US Chess rule 34E1)."),
-        R.MM_MINUS_HIGHEST_DROPPED: _(
-            "Dropped: with a minus score the highest opponent goes (US Chess rule 34E1)."
-        ),
+        R.MM_MINUS_HIGHEST_DROPPED: _("Dropped: with a minus score the highest opponent goes (US Chess rule 34E1)."),
         R.MM_EVEN_LOWEST_DROPPED: _(
             "Dropped: with an even score the lowest and the highest opponent go; this is the lowest "
             "(US Chess rule 34E1)."
@@ -392,29 +390,38 @@ def score_class_note(details: Mapping[str, Any]) -> str:
     drops = int(details.get("drops_per_side") or 1)
     params = {"own": fmt(details.get("own_score")), "maximum": fmt(details.get("maximum")), "count": drops}
     if reason == R.US_PLUS_SCORE:
-        return ngettext(
-            "%(own)s of a possible %(maximum)s is a plus score (above half), so the lowest opponent is dropped "
-            "(US Chess rule 34E1).",
-            "%(own)s of a possible %(maximum)s is a plus score (above half), so the %(count)s lowest opponents "
-            "are dropped (US Chess rule 34E1).",
-            drops,
-        ) % params
+        return (
+            ngettext(
+                "%(own)s of a possible %(maximum)s is a plus score (above half), so the lowest opponent is dropped "
+                "(US Chess rule 34E1).",
+                "%(own)s of a possible %(maximum)s is a plus score (above half), so the %(count)s lowest opponents "
+                "are dropped (US Chess rule 34E1).",
+                drops,
+            )
+            % params
+        )
     if reason == R.US_MINUS_SCORE:
-        return ngettext(
-            "%(own)s of a possible %(maximum)s is a minus score (below half), so the highest opponent is dropped "
-            "(US Chess rule 34E1).",
-            "%(own)s of a possible %(maximum)s is a minus score (below half), so the %(count)s highest opponents "
-            "are dropped (US Chess rule 34E1).",
-            drops,
-        ) % params
+        return (
+            ngettext(
+                "%(own)s of a possible %(maximum)s is a minus score (below half), so the highest opponent is dropped "
+                "(US Chess rule 34E1).",
+                "%(own)s of a possible %(maximum)s is a minus score (below half), so the %(count)s highest opponents "
+                "are dropped (US Chess rule 34E1).",
+                drops,
+            )
+            % params
+        )
     if reason == R.US_EVEN_SCORE:
-        return ngettext(
-            "%(own)s of a possible %(maximum)s is an even score (exactly half), so the lowest and the highest "
-            "opponent are dropped (US Chess rule 34E1).",
-            "%(own)s of a possible %(maximum)s is an even score (exactly half), so the %(count)s lowest and the "
-            "%(count)s highest opponents are dropped (US Chess rule 34E1).",
-            drops,
-        ) % params
+        return (
+            ngettext(
+                "%(own)s of a possible %(maximum)s is an even score (exactly half), so the lowest and the highest "
+                "opponent are dropped (US Chess rule 34E1).",
+                "%(own)s of a possible %(maximum)s is an even score (exactly half), so the %(count)s lowest and the "
+                "%(count)s highest opponents are dropped (US Chess rule 34E1).",
+                drops,
+            )
+            % params
+        )
     return ""
 
 

@@ -166,9 +166,7 @@ RULE_SET_NAMES = {
     "fide-2024": _("FIDE 2023 (C.07, September 2023 to February 2026)"),
     "us-chess": _("US Chess rule 34"),
     "uschess": _("US Chess rule 34"),
-    "us-chess-cum-full-point": _(
-        "US Chess rule 34, Cumulative reduced only for unplayed wins and one-point byes"
-    ),
+    "us-chess-cum-full-point": _("US Chess rule 34, Cumulative reduced only for unplayed wins and one-point byes"),
     "chess-caddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
     "chesscaddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
 }

@@ -71,8 +71,12 @@ def us_event():
     P3 0 + ½ + ½ = 1; P4 0 + ½ + 1½ = 2 less the bye's 1 = 1. OppCum P2: 1 + 5 + 1 = 7.
     """
     event, entries, games = swiss_event(
-        players=4, rounds=3, rule_set="us-chess", tiebreak_criteria=["MM", "SOLK", "CUM", "OPPCUM"],
-        name="US Open", slug="us-open",
+        players=4,
+        rounds=3,
+        rule_set="us-chess",
+        tiebreak_criteria=["MM", "SOLK", "CUM", "OPPCUM"],
+        name="US Open",
+        slug="us-open",
     )
     p1, p2, p3, p4 = entries
     user = organiser_of(event.league)
@@ -97,8 +101,12 @@ def test_us_chess_event_shows_us_names_in_the_standings(client, us_event):
     html = client.get("/en/events/us-open/").content.decode()
     text = text_of(html)
     assert "Tiebreak rule set: US Chess rule 34" in text
-    for short, long in (("MM", "Modified Median"), ("Solk", "Solkoff"), ("Cum", "Cumulative"),
-                        ("OppCum", "Cumulative of opposition")):
+    for short, long in (
+        ("MM", "Modified Median"),
+        ("Solk", "Solkoff"),
+        ("Cum", "Cumulative"),
+        ("OppCum", "Cumulative of opposition"),
+    ):
         assert f'<abbr title="{long}"><bdi>{short}</bdi></abbr>' in html
     # P2's row: 2 points, MM 3.5, Solkoff 4, Cumulative 4, OppCum 7
     assert "2 3.5 4 4 7" in text
