@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class LeaguesConfig(AppConfig):
     name = "leagues"
     verbose_name = _("Leagues")
+
+    def ready(self):
+        from .page_cache import connect_invalidation
+
+        connect_invalidation()

@@ -11,6 +11,7 @@ from tiebreaks.engine import EngineError, compute_standings
 
 from .errors import Conflict, PermissionDenied, ServiceError
 from .models import Event, Game, League, ResultChange, Role, TeamMatch, TiebreakPolicyChange
+from .page_cache import event_pages_changed_after_commit
 from .permissions import can_manage_event
 from .services import result_record
 
@@ -123,9 +124,11 @@ def match_cards_auto_confirm(*, now=None) -> int:
     confirmed = 0
     for league in League.objects.all():
         limit = now - timedelta(days=league.auto_confirm_days)
-        confirmed += TeamMatch.objects.filter(
-            round__event__league=league, status=TeamMatch.Status.SUBMITTED, submitted_at__lte=limit
-        ).update(status=TeamMatch.Status.CONFIRMED, confirmed_at=now)
+        due = TeamMatch.objects.filter(round__event__league=league, status=TeamMatch.Status.SUBMITTED,
+                                       submitted_at__lte=limit)
+        for event_id in set(due.values_list("round__event_id", flat=True)):
+            event_pages_changed_after_commit(event_id=event_id)
+        confirmed += due.update(status=TeamMatch.Status.CONFIRMED, confirmed_at=now)
     return confirmed
 
 

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import Event, ResultChange, StandingsSnapshot
+from .page_cache import event_pages_changed_after_commit
 from .prize_services import prizes_recompute
 from .standings import compute_event_standings
 
@@ -86,6 +87,7 @@ def standings_recompute_event(event_id: int) -> bool:
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
         if written:
             prizes_recompute(event_id, None)  # prizes follow every new snapshot
+            event_pages_changed_after_commit(event_id=event_id)
         if written and before is not None:
             record_correction_impact(event_id, before, data["rows"])
         log.info(

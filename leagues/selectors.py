@@ -4,6 +4,7 @@ Round-by-round tables (crosstables, a player's rounds, the score race) are read 
 games: adding up points per round is bookkeeping, not tie-break computation, so it stays here.
 """
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -374,3 +375,16 @@ def round_corrections(rnd) -> list:
 
     return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game")
                 .order_by("-at"))
+
+
+def event_stamp(*, slug: str) -> str | None:
+    """A stamp that changes with every new snapshot, result or policy change; None if no such event."""
+    row = (Event.objects.public().filter(slug=slug)
+           .values_list("pk", "results_version", "snapshot__version", "snapshot__computed_at", "rule_set",
+                        "tiebreak_criteria", "status", "name").first())
+    if row is None:
+        return None
+    pk, results_version, version, computed_at, *policy = row
+    stamp = computed_at.timestamp() if computed_at else 0
+    digest = hashlib.sha1(repr(policy).encode()).hexdigest()[:12]
+    return f"db:{pk}:{results_version}:{version}:{stamp}:{digest}"

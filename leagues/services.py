@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from .errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
 from .models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
+from .page_cache import event_pages_changed_after_commit
 from .permissions import can_enter_result
 
 log = logging.getLogger(__name__)
@@ -16,6 +17,7 @@ log = logging.getLogger(__name__)
 def event_results_changed(*, event_id: int) -> None:
     """Raise the event's results version and enqueue its recompute once the transaction commits."""
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+    event_pages_changed_after_commit(event_id=event_id)  # pages now say "being updated"
     transaction.on_commit(lambda: _enqueue(event_id))
 
 

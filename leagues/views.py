@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
@@ -15,6 +16,7 @@ from tiebreaks.names import criterion_name, rule_set_name
 
 from . import charts, selectors
 from .models import Club, Entry, Event, Season
+from .page_cache import cached_page
 
 TEAM_SCORES = ["MPTS", "GPTS"]
 
@@ -80,6 +82,13 @@ def home(request):
 
 
 def event_standings(request, slug):
+    """The standings page, rendered once per change of the event and language, then served from the cache."""
+    return cached_page(slug=slug, name=f"standings:{get_language()}",
+                       database_stamp=lambda: selectors.event_stamp(slug=slug),
+                       render=lambda: _render_standings(request, slug))
+
+
+def _render_standings(request, slug):
     standings = _standings_or_404(slug)
     columns = _columns(standings)
     context = _event_context(

@@ -18,3 +18,24 @@ def require(condition: bool, why: str) -> None:
 @pytest.fixture
 def on_postgres():
     require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "PostgreSQL is not reachable")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_page_cache():
+    """Each test starts with an empty page cache (only this run's keys: other runs may share the Redis)."""
+    from django.core.cache import cache
+
+    location = settings.CACHES["default"].get("LOCATION")
+    if not location:
+        cache.clear()
+        yield
+        return
+    import redis
+
+    client = redis.Redis.from_url(location)
+    try:
+        for key in client.scan_iter(match=f"*{settings.CACHES['default']['KEY_PREFIX']}*", count=500):
+            client.delete(key)
+    except redis.RedisError:
+        pass
+    yield

@@ -118,6 +118,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_IGNORE_RESULT = True
+# Whole public pages are cached until the event changes (leagues/page_cache.py). Several web processes
+# must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
+CACHE_URL = env_str("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "chess-league"),
+                "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1}}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results
 RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
 CELERY_BEAT_SCHEDULE = {

@@ -42,3 +42,21 @@ STORAGES = {
 }
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"}}  # noqa: F405
+
+
+def _redis_answers(url: str) -> bool:
+    cfg = dj_database_url.parse(url.replace("redis://", "postgres://"))
+    try:
+        with socket.create_connection((cfg.get("HOST") or "127.0.0.1", int(cfg.get("PORT") or 6379)), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+# the pages' cache is shared with the worker processes the end-to-end tests start
+CACHE_URL = REDIS_URL if _redis_answers(REDIS_URL) else ""
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                "KEY_PREFIX": f"chess-league-test-{os.getpid()}"}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}

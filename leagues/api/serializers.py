@@ -147,3 +147,9 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     current = GameSerializer(required=False)
+
+
+class MatchConflictSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    current = TeamMatchSerializer()

@@ -285,15 +285,15 @@ class TeamMatchViewSet(FilteredReadOnly):
         try:
             match = action()
         except Conflict as exc:
-            current = s.TeamMatchSerializer(self.get_queryset().get(pk=exc.current.pk)).data
+            current = s.TeamMatchSerializer(TeamMatch.objects.get(pk=exc.current.pk)).data
             return Response({"code": exc.code, "message": exc.message, "current": current},
                             status=status.HTTP_412_PRECONDITION_FAILED)
         except TeamMatch.DoesNotExist:
             raise ServiceError(_("There is no such match."), code="unknown_match") from None
-        return Response(s.TeamMatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+        return Response(s.TeamMatchSerializer(TeamMatch.objects.get(pk=match.pk)).data)
 
     @extend_schema(request=s.MatchCardSerializer,
-                   responses={200: s.TeamMatchSerializer, 412: s.ErrorSerializer, 422: s.ErrorSerializer})
+                   responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def card(self, request, pk=None):
         """Submit the card's board results (`version` = the card version you saw; corrections need a reason)."""

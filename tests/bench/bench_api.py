@@ -1,10 +1,12 @@
-"""Requests per second for the standings of a 1,000-player event served from the snapshot, next to a bare
-Django view on the same server (not a test). Needs PostgreSQL on 127.0.0.1:5432 and `wrk` (Debian package).
+"""Requests per second of the standings API (1,000 players) and of standings pages (40 and 1,000 players),
+all served from the snapshot, next to a bare Django view on the same server (not a test). Needs PostgreSQL on
+127.0.0.1:5432 and `wrk` (Debian package).
 
     .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--connections 8] [--workers 2]
 """
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -22,7 +24,7 @@ DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0
 sys.path.insert(0, str(ROOT))
 
 
-def setup_event() -> str:
+def setup_events() -> None:
     from tests.bench.bench_pipeline import ensure_database
 
     ensure_database(DATABASE_URL)
@@ -33,15 +35,23 @@ def setup_event() -> str:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from leagues.models import Entry, Event, League, Player
+    from leagues.models import League
+
+    League.objects.filter(slug="bench").delete()
+    league = League.objects.create(name="Bench", slug="bench")
+    golden40 = json.loads((ROOT.parent / "shared" / "golden" / "fide2026" / "swiss-p040-r09-s01008.json").read_text())
+    setup_event(league, "bench-1000", BENCH_FILE.read_bytes())
+    setup_event(league, "bench-40", golden40["trf"].encode())
+
+
+def setup_event(league, slug: str, trf: bytes) -> None:
+    from leagues.models import Entry, Event, Player
     from leagues.recompute import store_snapshot
     from tiebreaks.engine import compute_standings
     from tiebreaks.trf import read_trf
 
-    tournament = read_trf(BENCH_FILE.read_bytes())
-    League.objects.filter(slug="bench").delete()
-    league = League.objects.create(name="Bench", slug="bench")
-    event = Event.objects.create(league=league, name="Bench 1000", slug="bench-1000", rounds_count=11,
+    tournament = read_trf(trf)
+    event = Event.objects.create(league=league, name=slug, slug=slug, rounds_count=tournament.total_rounds,
                                  status=Event.Status.FINISHED, results_version=1,
                                  tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"])
     players = Player.objects.bulk_create(Player(name=p.name, rating=p.rating) for p in tournament.participants)
@@ -49,7 +59,6 @@ def setup_event() -> str:
                               for p, pl in zip(tournament.participants, players, strict=True))
     data = compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict()
     store_snapshot(event.pk, 1, {**data, "explanations": {}}, 0)
-    return event.slug
 
 
 def free_port() -> int:
@@ -74,7 +83,8 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
-    slug = setup_event()
+    setup_events()
+    slug = "bench-1000"
     port = free_port()
     env = {**os.environ, "DATABASE_URL": DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
            "SECRET_KEY": "bench", "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false", "CONN_MAX_AGE": "60",
@@ -98,6 +108,9 @@ def main() -> None:
             (f"standings, 1,000 players ({size // 1024} KiB JSON)", wrk(standings, args.seconds, args.connections)),
             ("standings, If-None-Match → 304", wrk(standings, args.seconds, args.connections,
                                                   f"If-None-Match: {etag}")),
+            ("standings page (HTML), 40 players", wrk(f"{base}/en/events/bench-40/", args.seconds, args.connections)),
+            ("standings page (HTML), 1,000 players", wrk(f"{base}/en/events/bench-1000/", args.seconds,
+                                                         args.connections)),
         ]
     finally:
         server.terminate()

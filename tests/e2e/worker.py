@@ -58,6 +58,8 @@ def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, lo
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": broker_url,
+        "CACHE_URL": settings.CACHES["default"].get("LOCATION") or "",
+        "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX") or "",
     }
     log = open(log_path or os.devnull, "ab")
     process = subprocess.Popen(

@@ -1,0 +1,112 @@
+"""Whole public pages served from a shared cache until something they show changes.
+
+Every write that changes what an event's pages show calls `event_pages_changed`, which gives the event a
+new stamp; a page is served from the cache only while it carries the event's current stamp. A missing
+stamp (cache restarted or evicted) is derived from the database, and any cache error falls back to
+rendering the page, so the cache can only make pages faster, never wrong.
+"""
+
+import logging
+import uuid
+
+from django.core.cache import cache
+from django.http import HttpResponse
+
+log = logging.getLogger(__name__)
+TTL = 24 * 3600
+
+
+def _stamp_key(slug: str) -> str:
+    return f"event-stamp:{slug}"
+
+
+def _page_key(slug: str, name: str) -> str:
+    return f"event-page:{slug}:{name}"
+
+
+def event_pages_changed(*, slug: str) -> None:
+    try:
+        cache.set(_stamp_key(slug), uuid.uuid4().hex, TTL)
+    except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
+        log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
+        try:
+            cache.delete(_stamp_key(slug))
+        except Exception:
+            pass
+
+
+def cached_page(*, slug: str, name: str, database_stamp, render) -> HttpResponse:
+    """Serve page `name` of event `slug` from the cache if it is current, else render and store it.
+
+    `database_stamp()` gives a stamp from the database when the cache has none (None: no such event)."""
+    try:
+        found = cache.get_many([_stamp_key(slug), _page_key(slug, name)])
+    except Exception:
+        log.warning("page cache unreachable; rendering %s", name, exc_info=True)
+        return render()
+    stamp = found.get(_stamp_key(slug))
+    page = found.get(_page_key(slug, name))
+    if stamp is None:
+        stamp = database_stamp()
+        if stamp is None:
+            return render()  # no such event: let the view answer 404
+        try:
+            cache.add(_stamp_key(slug), stamp, TTL)
+            stamp = cache.get(_stamp_key(slug)) or stamp
+        except Exception:
+            return render()
+    if page is not None and page[0] == stamp:
+        return HttpResponse(page[1])
+    response = render()
+    if response.status_code == 200:
+        try:
+            cache.set(_page_key(slug, name), (stamp, response.content), TTL)
+        except Exception:
+            log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+    return response
+
+
+def event_pages_changed_after_commit(*, event_id: int) -> None:
+    """Renew the event's stamp once the current transaction commits (never before: a page rendered from
+    the old data must not get the new stamp)."""
+    from django.db import transaction
+
+    from .models import Event
+
+    def renew():
+        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+        if slug:
+            event_pages_changed(slug=slug)
+
+    transaction.on_commit(renew)
+
+
+def _event_id_of(instance) -> int | None:
+    """The event a saved or deleted row belongs to, for the models whose rows pages show."""
+    for path in ("event_id", "round.event_id", "game.round.event_id", "fund.event_id", "team.event_id"):
+        obj = instance
+        try:
+            for part in path.split("."):
+                obj = getattr(obj, part)
+        except Exception:  # the row's parent is gone (cascade delete) or the path does not apply
+            continue
+        if obj:
+            return obj
+    return getattr(instance, "pk", None) if instance.__class__.__name__ == "Event" else None
+
+
+def connect_invalidation() -> None:
+    """Any save or delete of a row that event pages show (the admin included) renews the event's stamp."""
+    from django.apps import apps
+    from django.db.models.signals import post_delete, post_save
+
+    def changed(sender, instance, **kwargs):
+        event_id = _event_id_of(instance)
+        if event_id:
+            event_pages_changed_after_commit(event_id=event_id)
+
+    for model in apps.get_app_config("leagues").get_models():
+        if model.__name__ in {"IdempotentRequest", "Role", "League", "Season", "Club", "Player", "ClubMembership"}:
+            continue
+        post_save.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-save")
+        post_delete.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-delete")
