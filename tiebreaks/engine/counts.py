@@ -70,9 +70,45 @@ def compute_count(ctx: Context, crit: Criterion) -> Computed:
         return Computed([sum(1 for p in pts if p == W) for pts in ct.pts], 1)
     if name == "REP":
         return Computed([sum(1 for k in kinds if k not in _NOT_ELECTED) for kinds in ct.kinds], 1)
-    den = 2 if name == "STD" else 1
+    # the same sums as _round_flags (which explain() shows), one pass per participant
+    if name == "WON":
+        return Computed(
+            [
+                sum([k == PLAYED and h == 2 for k, h in zip(kinds, halves, strict=True)])
+                for kinds, halves in zip(ct.kinds, ct.halves, strict=True)
+            ],
+            1,
+        )
+    if name == "BPG":
+        return Computed(
+            [
+                sum([b and k in GAME_KINDS for k, b in zip(kinds, black, strict=True)])
+                for kinds, black in zip(ct.kinds, ct.black, strict=True)
+            ],
+            1,
+        )
+    if name == "BWG":
+        return Computed(
+            [
+                sum([b and k == PLAYED and h == 2 for k, b, h in zip(kinds, black, halves, strict=True)])
+                for kinds, black, halves in zip(ct.kinds, ct.black, ct.halves, strict=True)
+            ],
+            1,
+        )
+    if name == "STD":
+        all_pts, D = ct.pts, ct.D
+        nums: list[int | None] = []
+        for pts, opps in zip(ct.pts, ct.opps, strict=True):
+            total = 0
+            r = 0
+            for p, o in zip(pts, opps, strict=True):
+                other = all_pts[o][r] if o >= 0 else D
+                total += 2 if p > other else (1 if p == other else 0)
+                r += 1
+            nums.append(total)
+        return Computed(nums, 2)
     flags: Callable[[Crosstable, str, int], list[int]] = _round_flags
-    return Computed([sum(flags(ct, name, i)) for i in range(ct.n_players)], den)
+    return Computed([sum(flags(ct, name, i)) for i in range(ct.n_players)], 1)
 
 
 def explain_count(ctx: Context, crit: Criterion, i: int) -> Trace:
