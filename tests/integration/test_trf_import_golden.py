@@ -129,8 +129,8 @@ def _put(line, column, text):
 
 
 def _round_block(line, rnd):
-    start = 92 + (rnd - 1) * 10  # 1-based column of the block's opponent field
-    return start
+    """1-based column of round `rnd`'s opponent field (blocks of 10 columns from column 92)."""
+    return 92 + (rnd - 1) * 10
 
 
 BREAKAGES = {
@@ -182,5 +182,6 @@ def test_a_one_sided_pairing_is_refused_and_stores_nothing():
         event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(),
                          user=organiser)
     assert excinfo.value.code == "bad_trf"
-    assert "line " in excinfo.value.message
+    assert f"line {broken_at + 1}" in excinfo.value.message, excinfo.value.message
+    assert f"opponent {liar}" in excinfo.value.message
     assert _counts() == before
