@@ -100,6 +100,26 @@ def _json_column(nums: list[int | None], den: int, integer: bool) -> list[float 
     return out
 
 
+def _json_texts(nums: list[int | None], den: int, integer: bool, prefix: str) -> list[str]:
+    """``prefix`` + the JSON text of :func:`_json_column`'s value, for every ``num / den``
+    (``repr`` is what the json module prints for an int or a float)."""
+    cache: dict[int | None, str] = {None: prefix + "null"}
+    out: list[str] = []
+    append = out.append
+    twice = 2 * den
+    for num in nums:
+        try:
+            append(cache[num])
+        except KeyError:
+            if integer and num % den == 0:  # type: ignore[operator]
+                value: float | int = num // den  # type: ignore[operator]
+            else:
+                value = (num * 200 + den) // twice / 100  # type: ignore[operator]
+            text = cache[num] = prefix + repr(value)
+            append(text)
+    return out
+
+
 class Standings:
     def __init__(
         self,
@@ -246,6 +266,47 @@ class Standings:
                 for row in self.rows
             }
         return out
+
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, written directly:
+        each column's values are printed once per distinct value and every row is one join.
+        (The CLI's ``standings --json``; the general encoder is used when a code repeats.)"""
+        import json
+
+        if self._rows is not None or len(set(self.criteria)) != len(self.criteria):
+            return json.dumps(self.to_dict(), ensure_ascii=False)
+        from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=False) uses
+
+        def text(value: Any) -> str:
+            if value is None:
+                return "null"
+            if type(value) is int or type(value) is float:
+                return repr(value)
+            return json.dumps(value, ensure_ascii=False)
+
+        assert self._columns is not None and self._points is not None and self._order is not None
+        ct = self._ctx.ct
+        names = {c.code: c.name for c in self._criteria}
+        columns = [
+            _json_texts(column.nums, column.den, names[code] in INTEGER_CRITERIA, encode_basestring(code) + ": ")
+            for code, column in self._columns
+        ]
+        points = _json_texts(self._points.nums, self._points.den, False, "")  # type: ignore[arg-type]
+        values = [", ".join(row) for row in zip(*columns)] if columns else [""] * ct.n_players
+        start_numbers = ct.start_numbers
+        player_names = ct.names
+        rows = ", ".join(
+            [
+                f'{{"rank": {text(position)}, "start_number": {text(start_numbers[i])}, '
+                f'"name": {encode_basestring(player_names[i]) if type(player_names[i]) is str else text(player_names[i])}, '
+                f'"points": {points[i]}, "values": {{{values[i]}}}}}'
+                for position, i in self._order
+            ]
+        )
+        return (
+            f'{{"rules": {text(self.rules)}, "criteria": {text(list(self.criteria))}, "rows": [{rows}], '
+            f'"notes": {text([n.to_dict() for n in self.notes])}}}'
+        )
 
     def _rows_dict(self) -> list[dict[str, Any]]:
         """The JSON rows straight from the scaled integers (no Fraction per value): each
