@@ -159,3 +159,24 @@ def test_admin_form_lets_a_game_be_saved_again_and_accepts_a_valid_pairing(open_
     assert Game.objects.get(pk=game.pk).white_id == p2.pk
     new = _admin_form(round=rnd, board=2, white=p3, black=p4)
     assert new.is_valid(), new.errors
+
+
+def test_admin_form_works_inside_the_game_admin(open_round, rf):
+    """Wired as `form = GameAdminForm` in GameAdmin (result, version and corrected stay read-only)."""
+    from django.contrib import admin
+
+    from leagues.admin import GameAdmin
+
+    class WiredGameAdmin(GameAdmin):
+        form = GameAdminForm
+
+    event, (p1, p2, p3, *rest), rnd, organiser = open_round
+    game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
+    request = rf.get("/admin/leagues/game/add/")
+    request.user = UserFactory(is_superuser=True, is_staff=True)
+    form_class = WiredGameAdmin(Game, admin.site).get_form(request)
+    assert "result" not in form_class.base_fields
+    refused = form_class(data={"round": rnd.pk, "board": 2, "white": p3.pk, "black": p1.pk})
+    assert refused.has_error("black", "player_twice_in_round")
+    accepted = form_class(data={"round": rnd.pk, "board": 2, "white": p3.pk, "black": rest[0].pk})
+    assert accepted.is_valid(), accepted.errors
