@@ -25,7 +25,6 @@ from .criteria import Criterion
 from .crosstable import FORFEIT_KINDS, GAME_KINDS
 from .explain import Trace, TraceElement
 
-
 _COUNTED_WITH_FORFEITS = GAME_KINDS | FORFEIT_KINDS
 
 

@@ -284,6 +284,9 @@ class Standings:
                 return repr(value)
             return json.dumps(value, ensure_ascii=False)
 
+        def name_text(name: Any) -> str:
+            return encode_basestring(name) if type(name) is str else text(name)
+
         assert self._columns is not None and self._points is not None and self._order is not None
         ct = self._ctx.ct
         names = {c.code: c.name for c in self._criteria}
@@ -292,13 +295,13 @@ class Standings:
             for code, column in self._columns
         ]
         points = _json_texts(self._points.nums, self._points.den, False, "")  # type: ignore[arg-type]
-        values = [", ".join(row) for row in zip(*columns)] if columns else [""] * ct.n_players
+        values = [", ".join(row) for row in zip(*columns, strict=True)] if columns else [""] * ct.n_players
         start_numbers = ct.start_numbers
         player_names = ct.names
         rows = ", ".join(
             [
                 f'{{"rank": {text(position)}, "start_number": {text(start_numbers[i])}, '
-                f'"name": {encode_basestring(player_names[i]) if type(player_names[i]) is str else text(player_names[i])}, '
+                f'"name": {name_text(player_names[i])}, '
                 f'"points": {points[i]}, "values": {{{values[i]}}}}}'
                 for position, i in self._order
             ]
@@ -319,7 +322,7 @@ class Standings:
             _json_column(column.nums, column.den, names[code] in INTEGER_CRITERIA) for code, column in self._columns
         ]
         points = _json_column(self._points.nums, self._points.den, False)  # type: ignore[arg-type]
-        per_player: list[tuple[Any, ...]] = list(zip(*columns)) if columns else [()] * ct.n_players
+        per_player: list[tuple[Any, ...]] = list(zip(*columns, strict=True)) if columns else [()] * ct.n_players
         start_numbers = ct.start_numbers
         player_names = ct.names
         return [
@@ -328,7 +331,7 @@ class Standings:
                 "start_number": start_numbers[i],
                 "name": player_names[i],
                 "points": points[i],
-                "values": dict(zip(codes, per_player[i])),
+                "values": dict(zip(codes, per_player[i], strict=True)),
             }
             for position, i in self._order
         ]

@@ -144,7 +144,7 @@ def _per_player(ctx: Context, crit: Criterion, name: str) -> list[int | None] | 
         out: list[int | None] = []
         for games in _games(ctx):
             opp = [ratings[o] for _, o, _ in games]
-            halves = sum(h for _, _, h in games)
+            halves = sum([h for _, _, h in games])
             out.append(_tpr(opp, halves) if name == "TPR" else _ptp(opp, halves))
         return out
 
@@ -173,7 +173,7 @@ def compute_rating(ctx: Context, crit: Criterion) -> Computed:
     source = _per_player(ctx, crit, "TPR" if name == "APRO" else "PTP") or []
     nums: list[int | None] = []
     for g in games:
-        vals = [v for v in (source[o] for _, o, _ in g) if v is not None]
+        vals = [v for _, o, _ in g if (v := source[o]) is not None]
         nums.append(_round_half_up(sum(vals), len(vals)) if vals else None)
     return Computed(nums, 1)
 

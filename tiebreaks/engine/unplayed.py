@@ -144,26 +144,27 @@ class Article16:
         own = score[i]
         cap_bye = self.cap_bye
         own_mode = rules.own_unplayed
+        new = tuple.__new__  # Element(...) without the generated __new__'s extra call
         els: list[Element] = []
         for r, kind in enumerate(kinds):
             o = opps[r]
             if kind in GAME_KINDS:
                 reason = R.ADJUSTED_SCORE if adj[o] != score[o] else R.ACTUAL_SCORE
-                els.append(Element(r, adj[o], pts[r], o, False, False, reason, "8.1"))
+                els.append(new(Element, (r, adj[o], pts[r], o, False, False, reason, "8.1")))
                 continue
             if ct.round_robin:
                 if o >= 0:  # 15.2: a forfeit is a regular game
-                    els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2"))
+                    els.append(new(Element, (r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "15.2")))
                 continue  # a free round is no element at all
             if o >= 0 and forfeits_as_games and kind in FORFEIT_KINDS:
-                els.append(Element(r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1"))
+                els.append(new(Element, (r, adj[o], pts[r], o, False, False, R.FORFEIT_COUNTED_AS_GAME, "6.1.1")))
                 continue
             vur = kind in VUR_KINDS
             article = CATEGORY_ARTICLE[cats[r]]
             if own_mode is OwnUnplayed.OMIT:
                 continue
             if own_mode is OwnUnplayed.ZERO:
-                els.append(Element(r, 0, pts[r], o, True, vur, R.DUMMY_ZERO, article))
+                els.append(new(Element, (r, 0, pts[r], o, True, vur, R.DUMMY_ZERO, article)))
                 continue
             value, reason = own, R.DUMMY_OWN_SCORE
             if o >= 0 and kind in FORFEIT_KINDS:
@@ -174,7 +175,7 @@ class Article16:
                 if rules.dummy_bye_cap and cap_bye < own:
                     value, reason = cap_bye, R.DUMMY_CAP_HALF_ROUNDS
                 article = "16.4.2"
-            els.append(Element(r, value, pts[r], o, True, vur, reason, article))
+            els.append(new(Element, (r, value, pts[r], o, True, vur, reason, article)))
         return els
 
 
