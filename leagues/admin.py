@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import models, services
 from .errors import ServiceError
+from .pairing_admin import GameAdminForm
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -82,6 +83,7 @@ class TeamMatchAdmin(admin.ModelAdmin):
 class GameAdmin(admin.ModelAdmin):
     """Pairings are set up here; results change only through the result service (audited)."""
 
+    form = GameAdminForm
     list_display = ["round", "board", "white", "black", "result", "corrected"]
     list_filter = ["round__event"]
     readonly_fields = ["result", "version", "corrected"]

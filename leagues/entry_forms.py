@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tiebreaks.engine import RULE_SETS
 
-from .models import BYE_RESULTS, GAME_RESULTS, Result
+from .models import BYE_RESULTS, GAME_RESULTS, Event, Result
 
 GAME_CHOICES = [(code, label) for code, label in Result.choices if code in GAME_RESULTS]
 BYE_CHOICES = [(code, label) for code, label in Result.choices if code in BYE_RESULTS]
@@ -56,6 +56,9 @@ class ImportForm(forms.Form):
     name = forms.CharField(label=_("Event name"), max_length=200)
     slug = forms.SlugField(label=_("Address (letters, digits and hyphens)"), max_length=50)
     file = forms.FileField(label=_("TRF file"))
+    system = forms.ChoiceField(label=_("Pairing system"), choices=[("", _("as the file says"))] + [
+        (value, label) for value, label in Event.System.choices], required=False,
+        help_text=_("Many TRF files do not say that the event was a round robin."))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

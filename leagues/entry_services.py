@@ -40,6 +40,8 @@ def round_sheet_save(*, event: Event, round_number: int, results: dict[int, tupl
 
 
 def _secretary_clubs(user) -> set[int]:
+    if not user or not user.is_authenticated:
+        return set()
     return set(Role.objects.filter(user=user, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
 
 

@@ -197,7 +197,7 @@ def import_trf(request, league):
             def run():
                 created["event"] = event_import_trf(league=league, name=form.cleaned_data["name"],
                                                     slug=form.cleaned_data["slug"], data=form.cleaned_data["file"],
-                                                    user=request.user)
+                                                    user=request.user, system=form.cleaned_data["system"] or None)
 
             status = _save(request, run, _("Event imported. Its standings are being computed."))
             if status is None:

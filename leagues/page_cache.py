@@ -7,13 +7,64 @@ rendering the page, so the cache can only make pages faster, never wrong.
 """
 
 import logging
+import pickle
 import uuid
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import cache as django_cache
 from django.http import HttpResponse
 
 log = logging.getLogger(__name__)
 TTL = 24 * 3600
+
+
+class _RedisStore:
+    """One Redis client per process (Django's cache builds a new client object on every call, which
+    costs more than the lookup itself on this hot path)."""
+
+    def __init__(self, url: str, prefix: str):
+        import redis
+
+        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self.prefix = prefix
+
+    def get(self, key):
+        value = self.client.get(f"{self.prefix}:{key}")
+        return None if value is None else pickle.loads(value)
+
+    def set(self, key, value, ttl):
+        self.client.set(f"{self.prefix}:{key}", pickle.dumps(value), ex=ttl)
+
+    def add(self, key, value, ttl):
+        self.client.set(f"{self.prefix}:{key}", pickle.dumps(value), ex=ttl, nx=True)
+
+    def delete(self, key):
+        self.client.delete(f"{self.prefix}:{key}")
+
+
+def _store():
+    global _STORE
+    if _STORE is None:
+        options = settings.CACHES["default"]
+        if options["BACKEND"].endswith("RedisCache"):
+            _STORE = _RedisStore(options["LOCATION"], f"{options.get('KEY_PREFIX', '')}:pages")
+        else:
+            _STORE = django_cache
+    return _STORE
+
+
+_STORE = None
+
+
+# pages this process rendered or fetched, checked against the shared stamp on every request
+_local: dict[tuple[str, str], tuple] = {}
+LOCAL_PAGES = 500
+
+
+def _remember(slug: str, name: str, page: tuple) -> None:
+    if len(_local) >= LOCAL_PAGES:
+        _local.pop(next(iter(_local)))
+    _local[(slug, name)] = page
 
 
 def _stamp_key(slug: str) -> str:
@@ -26,26 +77,27 @@ def _page_key(slug: str, name: str) -> str:
 
 def event_pages_changed(*, slug: str) -> None:
     try:
-        cache.set(_stamp_key(slug), uuid.uuid4().hex, TTL)
+        _store().set(_stamp_key(slug), uuid.uuid4().hex, TTL)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
         log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
         try:
-            cache.delete(_stamp_key(slug))
+            _store().delete(_stamp_key(slug))
         except Exception:
             pass
 
 
-def cached_page(*, slug: str, name: str, database_stamp, render) -> HttpResponse:
+def cached_page(*, slug: str, name: str, database_stamp, render, request=None) -> HttpResponse:
     """Serve page `name` of event `slug` from the cache if it is current, else render and store it.
 
-    `database_stamp()` gives a stamp from the database when the cache has none (None: no such event)."""
+    `database_stamp()` gives a stamp from the database when the cache has none (None: no such event).
+    With `request`, the answer carries an ETag made from the stamp and a matching If-None-Match gets 304."""
     try:
-        found = cache.get_many([_stamp_key(slug), _page_key(slug, name)])
+        cache = _store()
+        stamp = cache.get(_stamp_key(slug))
     except Exception:
         log.warning("page cache unreachable; rendering %s", name, exc_info=True)
         return render()
-    stamp = found.get(_stamp_key(slug))
-    page = found.get(_page_key(slug, name))
+    page = _local.get((slug, name))
     if stamp is None:
         stamp = database_stamp()
         if stamp is None:
@@ -55,14 +107,34 @@ def cached_page(*, slug: str, name: str, database_stamp, render) -> HttpResponse
             stamp = cache.get(_stamp_key(slug)) or stamp
         except Exception:
             return render()
-    if page is not None and page[0] == stamp:
-        return HttpResponse(page[1])
-    response = render()
-    if response.status_code == 200:
+    etag = f'"{stamp}-{name}"'
+    if request is not None and request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        return response
+    if page is None or page[0] != stamp:  # another process may have rendered it already
         try:
-            cache.set(_page_key(slug, name), (stamp, response.content), TTL)
+            page = cache.get(_page_key(slug, name))
         except Exception:
-            log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+            page = None
+        if page is not None and page[0] == stamp:
+            _remember(slug, name, page)
+    if page is not None and page[0] == stamp:
+        response = HttpResponse(page[1], content_type=page[2])
+        for header, value in page[3].items():
+            response[header] = value
+    else:
+        response = render()
+        if response.status_code == 200:
+            headers = {h: response[h] for h in ("Last-Modified", "Cache-Control") if response.has_header(h)}
+            page = (stamp, response.content, response["Content-Type"], headers)
+            _remember(slug, name, page)
+            try:
+                cache.set(_page_key(slug, name), page, TTL)
+            except Exception:
+                log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+    if request is not None and response.status_code in (200, 304):
+        response["ETag"] = etag
     return response
 
 

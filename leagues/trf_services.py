@@ -24,9 +24,13 @@ BYE_RESULTS = {"U": Result.PAIRING_BYE, "F": Result.FULL_POINT_BYE, "H": Result.
                "Z": Result.ZERO_POINT_BYE, "A": Result.ABSENT, " ": Result.ABSENT, "": Result.ABSENT}
 
 
-def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user, season=None) -> Event:
-    """Create an individual event with its players, pairings and results from a TRF file."""
-    if not (user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists()):
+def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user, season=None,
+                     system: str | None = None) -> Event:
+    """Create an individual event with its players, pairings and results from a TRF file.
+
+    `system` (Event.System) overrides what the file says: many files do not record a round robin."""
+    if not (user and user.is_authenticated and (
+            user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists())):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     try:
         tournament = read_trf(data)
@@ -38,13 +42,17 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
     if Event.objects.filter(slug=slug).exists():
         raise ServiceError(_("An event with the address “%(slug)s” exists already.") % {"slug": slug},
                            code="slug_taken")
-    kind = "round_robin" if tournament.round_robin else "swiss"
+    if system is None:
+        system = Event.System.ROUND_ROBIN if tournament.round_robin else Event.System.SWISS
+    if system not in Event.System.values:
+        raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
+    kind = "swiss" if system == Event.System.SWISS else "round_robin"
     criteria = [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
     scoring = tournament.scoring
     with transaction.atomic():
         event = Event.objects.create(
             league=league, season=season, name=name, slug=slug, status=Event.Status.PUBLISHED,
-            system=Event.System.ROUND_ROBIN if tournament.round_robin else Event.System.SWISS,
+            system=system,
             rounds_count=tournament.total_rounds, points_win=_decimal(scoring.win),
             points_draw=_decimal(scoring.draw), points_loss=_decimal(scoring.loss), tiebreak_criteria=criteria,
         )

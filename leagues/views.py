@@ -83,7 +83,7 @@ def home(request):
 
 def event_standings(request, slug):
     """The standings page, rendered once per change of the event and language, then served from the cache."""
-    return cached_page(slug=slug, name=f"standings:{get_language()}",
+    return cached_page(slug=slug, name=f"standings-{get_language()}",
                        database_stamp=lambda: selectors.event_stamp(slug=slug),
                        render=lambda: _render_standings(request, slug))
 

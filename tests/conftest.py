@@ -25,6 +25,9 @@ def _fresh_page_cache():
     """Each test starts with an empty page cache (only this run's keys: other runs may share the Redis)."""
     from django.core.cache import cache
 
+    from leagues import page_cache
+
+    page_cache._local.clear()
     location = settings.CACHES["default"].get("LOCATION")
     if not location:
         cache.clear()
@@ -34,7 +37,7 @@ def _fresh_page_cache():
 
     client = redis.Redis.from_url(location)
     try:
-        for key in client.scan_iter(match=f"*{settings.CACHES['default']['KEY_PREFIX']}*", count=500):
+        for key in client.scan_iter(match=f"*{settings.CACHES['default']['KEY_PREFIX']}:*", count=500):
             client.delete(key)
     except redis.RedisError:
         pass

@@ -125,7 +125,8 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
                 "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "chess-league"),
                 "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1}}
-    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results
@@ -146,8 +147,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "leagues.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "leagues.api.throttling.AnonThrottle",
+        "leagues.api.throttling.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "600/minute"),

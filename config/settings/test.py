@@ -58,5 +58,6 @@ CACHE_URL = REDIS_URL if _redis_answers(REDIS_URL) else ""
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
                 "KEY_PREFIX": f"chess-league-test-{os.getpid()}"}
-    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }

@@ -17,7 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import entry_services, services
+from .. import entry_services, selectors, services
 from ..errors import Conflict, ServiceError
 from ..models import (
     Club,
@@ -34,6 +34,7 @@ from ..models import (
     Team,
     TeamMatch,
 )
+from ..page_cache import cached_page
 from . import serializers as s
 
 
@@ -237,20 +238,19 @@ class StandingsView(APIView):
                    404: s.ErrorSerializer},
     )
     def get(self, request, slug):
+        explain = request.query_params.get("explain") in ("1", "true", "yes")
+        return cached_page(slug=slug, name=f"api-standings-{int(explain)}", request=request,
+                           database_stamp=lambda: selectors.event_stamp(slug=slug),
+                           render=lambda: self._render(slug, explain))
+
+    def _render(self, slug, explain):
         event = Event.objects.public().filter(slug=slug).values("pk", "slug", "rule_set", "tiebreak_criteria",
                                                                  "results_version").first()
         if event is None:
             raise NotFound()
-        explain = request.query_params.get("explain") in ("1", "true", "yes")
         snapshots = StandingsSnapshot.objects.filter(event_id=event["pk"])
         meta = snapshots.values("version", "computed_at", "rules").first()
         version = meta["version"] if meta else 0
-        etag = quote_etag(f"{event['pk']}-{version}-{event['results_version']}-{int(explain)}")
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if meta:
-            headers["Last-Modified"] = http_date(meta["computed_at"].timestamp())
-        if request.headers.get("If-None-Match") == etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         # the stored JSON goes out as it is: no decoding and re-encoding of a 1,000-row table
         parts = {"rows": "[]", "notes": "[]", "criteria": json.dumps(event["tiebreak_criteria"]),
                  "rules": json.dumps(event["rule_set"])}
@@ -266,8 +266,9 @@ class StandingsView(APIView):
                 "computed_at": meta["computed_at"].isoformat().replace("+00:00", "Z") if meta else None}
         body = json.dumps(head)[:-1] + "".join(f', "{key}": {value}' for key, value in parts.items()) + "}"
         response = HttpResponse(body, content_type="application/json")
-        for key, value in headers.items():
-            response[key] = value
+        response["Cache-Control"] = "no-cache"
+        if meta:
+            response["Last-Modified"] = http_date(meta["computed_at"].timestamp())
         return response
 
 

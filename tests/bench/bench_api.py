@@ -88,7 +88,7 @@ def main() -> None:
     port = free_port()
     env = {**os.environ, "DATABASE_URL": DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
            "SECRET_KEY": "bench", "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false", "CONN_MAX_AGE": "60",
-           "API_ANON_RATE": "100000000/minute"}
+           "API_ANON_RATE": "100000000/minute", "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
                                "-w", str(args.workers)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
@@ -117,7 +117,7 @@ def main() -> None:
         server.wait()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
-          f" (sync), PostgreSQL, wrk -t2 -c{args.connections} -d{args.seconds}s")
+          f" (sync), PostgreSQL, Redis page cache, wrk -t2 -c{args.connections} -d{args.seconds}s")
     print("| endpoint | requests/s | vs bare view |\n|---|---|---|")
     for name, rps in rows:
         print(f"| {name} | {rps:,.0f} | {rps / rows[0][1]:.2f} |")

@@ -46,9 +46,6 @@ ROLES = [
 ]
 GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 TRF = json.loads((GOLDEN / "swiss-p008-r05-s01000.json").read_text())["trf"]  # 8 players, 5 rounds, 20 games
-# services reached by an anonymous user crash with TypeError instead of refusing (see the report)
-ANONYMOUS_CRASHES = pytest.mark.xfail(raises=TypeError, strict=True,
-                                      reason="Role.objects.filter(user=AnonymousUser) in the service")
 
 
 @dataclass
@@ -152,7 +149,6 @@ def _submitted_by_away(world):
 
 # ---- through the services ----------------------------------------------------------------------
 
-ANONYMOUS_XFAIL = [pytest.param(r, marks=ANONYMOUS_CRASHES) if r == "anonymous" else r for r in ROLES]
 RESULT_WRITERS = {"secretary_in_game", "arbiter", "organiser", "superuser"}
 MANAGERS = {"arbiter", "organiser", "superuser"}  # of the event
 ORGANISERS = {"organiser", "superuser"}  # of the league
@@ -177,7 +173,7 @@ def test_correct_a_result(world, role):
         assert (stored.result, stored.corrected) == (Result.BLACK_WINS, True)
 
 
-@pytest.mark.parametrize("role", ANONYMOUS_XFAIL)
+@pytest.mark.parametrize("role", ROLES)
 def test_submit_a_match_card(world, role):
     match = check(world, role, RESULT_WRITERS, lambda user: entry.match_card_submit(
         match_id=world.match.pk, results=_card(world), user=user, expected_version=0))
@@ -188,7 +184,7 @@ def test_submit_a_match_card(world, role):
         assert Game.objects.get(pk=world.boards[0].pk).result == Result.WHITE_WINS
 
 
-@pytest.mark.parametrize("role", ANONYMOUS_XFAIL)
+@pytest.mark.parametrize("role", ROLES)
 def test_confirm_a_card(world, role):
     _submitted_by_away(world)  # so the home club's secretary is the other side
     match = check(world, role, RESULT_WRITERS, lambda user: entry.match_card_confirm(
@@ -206,7 +202,7 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
     assert state() == before
 
 
-@pytest.mark.parametrize("role", [r for r in ANONYMOUS_XFAIL if getattr(r, "values", [r])[0] != "secretary_in_game"])
+@pytest.mark.parametrize("role", [r for r in ROLES if getattr(r, "values", [r])[0] != "secretary_in_game"])
 def test_settle_a_disputed_card(world, role):
     _submitted_by_away(world)
     entry.match_card_dispute(match_id=world.match.pk, user=world.users["secretary_in_game"],
@@ -253,7 +249,7 @@ def test_override_the_tiebreak_policy_after_the_lock(world, role):
         assert (change.user, change.reason) == (world.users[role], "as the regulations say")
 
 
-@pytest.mark.parametrize("role", ANONYMOUS_XFAIL)
+@pytest.mark.parametrize("role", ROLES)
 def test_import_a_trf_file(world, role):
     event = check(world, role, ORGANISERS, lambda user: event_import_trf(
         league=world.league, name="Imported", slug="imported", data=TRF.encode(), user=user))
