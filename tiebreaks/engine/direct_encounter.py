@@ -72,30 +72,40 @@ def _mutual_scaled(ctx: Context, crit: Criterion, group: list[int]) -> tuple[dic
 
 
 def _mutual(ctx: Context, crit: Criterion, group: list[int]) -> tuple[dict[int, int], int, dict[int, int]]:
-    """:func:`_mutual_scaled`, and how many other members each member met (one pass)."""
-    meetings = _meetings(ctx, crit)
+    """:func:`_mutual_scaled`, and how many other members each member met, in one pass over the
+    members' rounds (the games :class:`_Meetings` keeps, restricted to the group)."""
+    ct = ctx.ct
+    counted = _COUNTED_WITH_FORFEITS if crit.forfeits_as_games or ct.round_robin else GAME_KINDS
     members = set(group)
-    within: list[tuple[int, list[list[tuple[int, int]]]]] = []
+    all_kinds, all_opps, all_pts = ct.kinds, ct.opps, ct.pts
+    within: list[tuple[int, list[list[int]]]] = []
     met_count: dict[int, int] = {}
     mult = 1
     for p in group:
-        met = meetings[p]
-        games_lists = [games for q, games in met.items() if q in members and q != p]
-        within.append((p, games_lists))
-        met_count[p] = len(games_lists)
-        for games in games_lists:
+        by_opponent: dict[int, list[int]] = {}
+        for kind, o, pt in zip(all_kinds[p], all_opps[p], all_pts[p], strict=True):
+            if o in members and o != p and kind in counted:
+                games = by_opponent.get(o)
+                if games is None:
+                    by_opponent[o] = [pt]
+                else:
+                    games.append(pt)
+        scores = list(by_opponent.values())
+        within.append((p, scores))
+        met_count[p] = len(scores)
+        for games in scores:
             if len(games) != 1:
                 mult = lcm(mult, len(games))
     out: dict[int, int] = {}
-    for p, games_lists in within:
+    for p, scores in within:
         total = 0
-        for games in games_lists:
+        for games in scores:
             if len(games) == 1:
-                total += games[0][1] * mult
+                total += games[0] * mult
             else:
-                total += sum(pt for _, pt in games) * (mult // len(games))
+                total += sum(games) * (mult // len(games))
         out[p] = total
-    return out, ctx.ct.unit * mult, met_count
+    return out, ct.unit * mult, met_count
 
 
 def mutual_scores(ctx: Context, crit: Criterion, group: list[int]) -> dict[int, Fraction]:
