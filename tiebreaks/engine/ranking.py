@@ -270,22 +270,32 @@ class Standings:
     def to_json(self) -> str:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, written directly:
         each column's values are printed once per distinct value and every row is one join.
-        (The CLI's ``standings --json``; the general encoder is used when a code repeats.)"""
-        import json
-
+        (The CLI's ``standings --json``; the general encoder is used when a code repeats. The
+        json package itself is only imported when something needs it, e.g. notes.)"""
         if self._rows is not None or len(set(self.criteria)) != len(self.criteria):
+            import json
+
             return json.dumps(self.to_dict(), ensure_ascii=False)
-        from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=False) uses
+        try:  # what json.dumps(..., ensure_ascii=False) uses for strings
+            from _json import encode_basestring
+        except ImportError:  # pragma: no cover - CPython always has the accelerator
+            from json.encoder import encode_basestring
 
         def text(value: Any) -> str:
             if value is None:
                 return "null"
             if type(value) is int or type(value) is float:
                 return repr(value)
+            if type(value) is str:
+                return encode_basestring(value)  # type: ignore[no-any-return]
+            if type(value) is list and all(type(v) is str for v in value):
+                return "[" + ", ".join([encode_basestring(v) for v in value]) + "]"
+            import json
+
             return json.dumps(value, ensure_ascii=False)
 
         def name_text(name: Any) -> str:
-            return encode_basestring(name) if type(name) is str else text(name)
+            return encode_basestring(name) if type(name) is str else text(name)  # type: ignore[no-any-return]
 
         assert self._columns is not None and self._points is not None and self._order is not None
         ct = self._ctx.ct
