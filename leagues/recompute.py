@@ -1,6 +1,5 @@
 """The recompute: read one consistent state, compute, store the snapshot only if it is newer."""
 
-import json
 import logging
 import time
 import zlib
@@ -13,7 +12,7 @@ from django.utils import timezone
 from .models import Event, ResultChange, StandingsSnapshot
 from .page_cache import event_pages_changed_after_commit
 from .prize_services import prizes_recompute
-from .standings import compute_event_standings
+from .standings import event_engine_result, snapshot_fields
 
 log = logging.getLogger("leagues.recompute")
 
@@ -41,19 +40,20 @@ def event_lock(event_id: int):
 
 
 def _read_consistently(event_id: int):
+    """The event and the engine's standings of one consistent state of its results."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         event = Event.objects.get(pk=event_id)
-        return event, compute_event_standings(event)
+        return event, event_engine_result(event)
 
 
 def store_snapshot(event_id: int, version: int, data: dict, duration_ms: int) -> bool:
     """Compare-and-set: write only when `version` is newer than the stored snapshot's. True if written."""
     fields = dict(
         computed_at=timezone.now(), rules=data["rules"], criteria=data["criteria"], rows=data["rows"],
-        notes=data["notes"], explanations=json.loads(json.dumps(data["explanations"])), duration_ms=duration_ms,
+        notes=data["notes"], explanations=data["explanations"], duration_ms=duration_ms,
     )
     with transaction.atomic():
         updated = StandingsSnapshot.objects.filter(event_id=event_id, version__lt=version).update(
@@ -79,7 +79,8 @@ def standings_recompute_event(event_id: int) -> bool:
             return False
         started = time.perf_counter()
         log.info("recompute started event=%s", event_id)
-        event, data = _read_consistently(event_id)
+        event, result = _read_consistently(event_id)
+        data = snapshot_fields(result.to_dict())
         if settings.RECOMPUTE_TEST_DELAY:
             time.sleep(settings.RECOMPUTE_TEST_DELAY)
         duration_ms = round((time.perf_counter() - started) * 1000)
@@ -94,7 +95,23 @@ def standings_recompute_event(event_id: int) -> bool:
             "recompute event=%s version=%s duration_ms=%s stored=%s",
             event_id, event.results_version, duration_ms, written,
         )
+        if written:
+            store_explanations(event_id, event.results_version, result)
         return written
+
+
+def store_explanations(event_id: int, version: int, result) -> None:
+    """Second phase: the explanation traces, which cost far more than the standings themselves. The
+    standings are visible already; skipped when newer results wait (their recompute explains them)."""
+    newest = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
+    if newest != version:
+        return
+    started = time.perf_counter()
+    explanations = result.to_dict(explain=True)["explanations"]
+    if StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations):
+        event_pages_changed_after_commit(event_id=event_id)
+    log.info("explanations event=%s version=%s duration_ms=%s", event_id, version,
+             round((time.perf_counter() - started) * 1000))
 
 
 def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:

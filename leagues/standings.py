@@ -46,16 +46,14 @@ def tournament_for(event: Event, games, entries) -> Tournament:
     )
 
 
-def individual_standings(event: Event, games, entries) -> dict:
+def individual_standings(event: Event, games, entries):
     tournament = tournament_for(event, games, entries)
-    result = compute_standings(
-        tournament, list(event.tiebreak_criteria), rules=event.rule_set,
-        unrated_rating=event.unrated_rating, explain=True,
+    return compute_standings(
+        tournament, list(event.tiebreak_criteria), rules=event.rule_set, unrated_rating=event.unrated_rating,
     )
-    return _snapshot_fields(result.to_dict(explain=True))
 
 
-def _snapshot_fields(data: dict) -> dict:
+def snapshot_fields(data: dict) -> dict:
     return {key: data.get(key, default) for key, default in
             (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))}
 
@@ -100,15 +98,20 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
     )
 
 
-def team_standings(event: Event, games, entries) -> dict:
+def team_standings(event: Event, games, entries):
     tournament = team_tournament_for(event, games, entries)
     primary = "MP" if event.primary_score == Event.PrimaryScore.MATCH_POINTS else "GP"
-    result = compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set,
-                                    primary=primary, explain=True)
-    return _snapshot_fields(result.to_dict(explain=True))
+    return compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set,
+                                  primary=primary)
 
 
-def compute_event_standings(event: Event) -> dict:
+def compute_event_standings(event: Event, *, explain: bool = True) -> dict:
+    """The event's standings as snapshot fields (with every explanation trace unless `explain` is off)."""
+    return snapshot_fields(event_engine_result(event).to_dict(explain=explain))
+
+
+def event_engine_result(event: Event):
+    """The engine's standings of the event; explanations are computed when asked for."""
     entries = list(event.entries.select_related("player", "team").prefetch_related("team__members")
                    .order_by("start_number"))
     games = list(

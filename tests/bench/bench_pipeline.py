@@ -1,10 +1,10 @@
-"""Result recorded → standings snapshot visible, with a real Celery worker and Redis (not a test).
+"""Result recorded → standings visible, with a real Celery worker, Redis and PostgreSQL (not a test).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/chess_league_bench \
-    CELERY_BROKER_URL=redis://127.0.0.1:6379/14 .venv/bin/python tests/bench/bench_pipeline.py [-n 20]
+    .venv/bin/python tests/bench/bench_pipeline.py [--players 40 1000] [-n 200]
 
-Creates (or reuses) the database, a 20-player Swiss with 10 boards per round, records N results one at a
-time through the service and reports the median and worst latency until the snapshot shows each one.
+For each event size: creates a Swiss event with one paired round, records N results one at a time through
+the result service (as a secretary's form does) and measures how long until the standings snapshot shows
+each one. Prints p50, p99 and worst, with the machine.
 """
 
 import argparse
@@ -32,9 +32,50 @@ def ensure_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def run(players: int, results: int) -> list[float]:
+    from leagues import services
+    from leagues.models import Entry, Event, Game, League, Player, Result, Round, StandingsSnapshot
+    from tests.factories import organiser_of
+
+    League.objects.filter(slug="bench-pipeline").delete()
+    league = League.objects.create(name="Bench pipeline", slug="bench-pipeline")
+    event = Event.objects.create(league=league, name=f"Bench {players}", slug=f"bench-pipeline-{players}",
+                                 rounds_count=max(1, results // (players // 2) + 1), status=Event.Status.PUBLISHED,
+                                 tiebreak_criteria=["BH/C1", "BH", "SB"])
+    people = Player.objects.bulk_create(Player(name=f"Player, {n}", rating=2400 - n) for n in range(players))
+    entries = Entry.objects.bulk_create(Entry(event=event, start_number=n + 1, player=p, rating=p.rating)
+                                        for n, p in enumerate(people))
+    games, number = [], 0
+    while len(games) < results:
+        number += 1
+        rnd = Round.objects.create(event=event, number=number)
+        half = players // 2
+        for board in range(half):  # a different opponent each round
+            white, black = entries[board], entries[half + (board + number - 1) % half]
+            games.append(Game(round=rnd, board=board + 1, white=white, black=black))
+    games = Game.objects.bulk_create(games[:results])
+    user = organiser_of(league)
+    latencies = []
+    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+    for index, game in enumerate(games):
+        started = time.perf_counter()
+        services.result_record(game_id=game.pk, result=outcomes[index % 3], user=user)
+        version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
+        while not StandingsSnapshot.objects.filter(event=event, version__gte=version).exists():
+            time.sleep(0.005)
+        latencies.append(time.perf_counter() - started)
+    return latencies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("-n", type=int, default=20)
+    parser.add_argument("--players", type=int, nargs="+", default=[40, 1000])
+    parser.add_argument("-n", type=int, default=200)
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])
     import django
@@ -45,38 +86,23 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     import redis
 
-    from leagues import services
-    from leagues.models import League, Result, Round, StandingsSnapshot
-    from tests.factories import organiser_of, swiss_event
-
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
-    League.objects.filter(name__startswith="League").delete()
-    event, entries, games = swiss_event(players=20, rounds=args.n)
-    user = organiser_of(event.league)
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning", "--concurrency", "1",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=os.environ.copy(),
-    )
+         "--without-gossip", "--without-mingle", "--without-heartbeat"], cwd=ROOT, env=os.environ.copy())
     try:
-        time.sleep(4)
-        latencies = []
-        for number in range(1, args.n + 1):
-            if number > 1:
-                rnd = Round.objects.create(event=event, number=number)
-                games = [type(games[0]).objects.create(round=rnd, board=1, white=entries[0], black=entries[number])]
-            started = time.perf_counter()
-            services.result_record(game_id=games[0].pk, result=Result.DRAW, user=user)
-            version = event.__class__.objects.get(pk=event.pk).results_version
-            while not StandingsSnapshot.objects.filter(event=event, version__gte=version).exists():
-                time.sleep(0.005)
-            latencies.append((time.perf_counter() - started) * 1000)
-        print(f"machine: {platform.node()} {os.cpu_count()} cores, {platform.python_version()}")
-        print(f"result recorded -> snapshot visible, {args.n} results, real worker + Redis + PostgreSQL")
-        print(f"median {statistics.median(latencies):.0f} ms, worst {max(latencies):.0f} ms")
+        time.sleep(5)
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                    if line.startswith("model name")), "?")
+        print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; one worker process")
+        print("| event | results | p50 | p99 | worst |\n|---|---|---|---|---|")
+        for players in args.players:
+            latencies = run(players, args.n)
+            print(f"| {players} players | {len(latencies)} | {statistics.median(latencies):.2f} s "
+                  f"| {percentile(latencies, 0.99):.2f} s | {max(latencies):.2f} s |", flush=True)
     finally:
         worker.terminate()
-        worker.wait(timeout=20)
+        worker.wait(timeout=30)
 
 
 if __name__ == "__main__":
