@@ -3,6 +3,7 @@
 No page runs the tie-break engine: values and their explanations come from the standings snapshot.
 """
 
+import dataclasses
 from decimal import Decimal
 
 from django.http import Http404
@@ -88,13 +89,21 @@ def event_standings(request, slug):
                        render=lambda: _render_standings(request, slug))
 
 
+def _for_rule_set(name, standings):
+    """A FIDE article is no reference for an event under another rule book (US Chess SB is 34E8)."""
+    rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set
+    if rules.startswith("fide") or not name.article:
+        return name
+    return dataclasses.replace(name, article="", rule="34E8" if rules.startswith("us-chess") else "")
+
+
 def _render_standings(request, slug):
     standings = _standings_or_404(slug)
     columns = _columns(standings)
     context = _event_context(
         standings.event,
         standings=standings,
-        columns=[criterion_name(code) for code in columns],
+        columns=[_for_rule_set(criterion_name(code), standings) for code in columns],
         table=_table(standings, columns),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
         notes=[standings_note(note) for note in standings.notes],

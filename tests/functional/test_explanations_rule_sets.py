@@ -134,3 +134,14 @@ def test_us_chess_cumulative_takes_off_the_bye(client, us_event):
     assert "Cumulative: 5" in cum
     assert "Round 3 was a half-point bye or another unplayed draw: its 0.5 is taken off again" in cum
     assert "34E3" in cum
+
+
+@pytest.mark.django_db(transaction=True)
+def test_us_chess_sonneborn_berger_is_not_cited_as_a_fide_article(client, us_event):
+    from leagues.entry_services import event_policy_set
+
+    event_policy_set(event_id=us_event.pk, rule_set="us-chess", criteria=["MM", "SB"],
+                     user=organiser_of(us_event.league), reason="club rules name SB second")
+    text = text_of(client.get("/en/events/us-open/").content.decode())
+    assert "US Chess rule 34E8" in text
+    assert "FIDE C.07 Article 9.1" not in text
