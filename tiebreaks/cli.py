@@ -11,13 +11,16 @@ process): only the standard library, the TRF reader and the engine are imported.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import re
 import sys
 from dataclasses import replace
-from typing import Any, NoReturn
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
@@ -43,25 +46,27 @@ def _terminal_columns() -> int:
     return columns
 
 
-class _Formatter(argparse.HelpFormatter):
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        if width is None:
-            width = _terminal_columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error on one line (no usage block)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        raise BadInput(message)
-
-
 def _build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    class _Formatter(argparse.HelpFormatter):
+        def __init__(
+            self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+        ) -> None:
+            if width is None:
+                width = _terminal_columns() - 2
+            super().__init__(prog, indent_increment, max_help_position, width)
+
+    class _Parser(argparse.ArgumentParser):
+        """argparse that reports a usage error on one line (no usage block)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("formatter_class", _Formatter)
+            super().__init__(*args, **kwargs)
+
+        def error(self, message: str) -> NoReturn:
+            raise BadInput(message)
+
     parser = _Parser(prog="python -m tiebreaks", description="FIDE tie-breaks for a TRF file.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -88,6 +93,68 @@ def _build_parser() -> argparse.ArgumentParser:
     common(explain)
     explain.add_argument("--player", type=int, required=True, metavar="START_NO", help="start number")
     return parser
+
+
+_FLAGS = {"--json": "json", "--round-robin": "round_robin"}
+_VALUES = {"--rules": "rules", "--criteria": "criteria", "--unrated-rating": "unrated_rating", "--player": "player"}
+_INTEGERS = frozenset({"unrated_rating", "player"})
+
+
+def _parse_simple(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments argparse would produce for the plain spellings (``COMMAND FILE`` and
+    ``--option value`` with exact option names, each at most once, no value starting with "-",
+    plain decimal integers), else None: then argparse parses (and reports any error) itself.
+    Saves importing and building argparse on every ordinary run."""
+    if not argv or argv[0] not in ("standings", "explain"):
+        return None
+    command = argv[0]
+    values: dict[str, Any] = {
+        "command": command,
+        "file": None,
+        "rules": "fide-2026",
+        "criteria": None,
+        "round_robin": False,
+        "unrated_rating": None,
+        "json": False,
+    }
+    seen: set[str] = set()
+    i, n = 1, len(argv)
+    while i < n:
+        token = argv[i]
+        if not token:
+            return None
+        if token[0] != "-":
+            if values["file"] is not None:
+                return None
+            values["file"] = token
+            i += 1
+            continue
+        if token in seen:
+            return None
+        seen.add(token)
+        if token in _FLAGS:
+            values[_FLAGS[token]] = True
+            i += 1
+            continue
+        name = _VALUES.get(token)
+        if name is None or (name == "player" and command != "explain") or i + 1 >= n:
+            return None
+        value = argv[i + 1]
+        if not value or value[0] == "-":
+            return None
+        if name in _INTEGERS:
+            if not (value.isascii() and value.isdigit()):
+                return None
+            values[name] = int(value)
+        else:
+            values[name] = value
+        i += 2
+    if values["file"] is None:
+        return None
+    if command == "explain":
+        if "player" not in values:
+            return None
+    return SimpleNamespace(**values)
 
 
 def split_criteria(text: str) -> list[str]:
@@ -118,7 +185,7 @@ def _event_type(tournament: Any) -> str:
 
 def run(argv: list[str]) -> str:
     """Compute what the command asks for and return the complete text for stdout."""
-    args = _build_parser().parse_args(argv)
+    args = _parse_simple(argv) or _build_parser().parse_args(argv)
 
     from tiebreaks import engine
     from tiebreaks.trf import apply_national_ratings
@@ -163,7 +230,7 @@ def run(argv: list[str]) -> str:
     return format_explanation(row, result["criteria"], trace)
 
 
-def _run_teams(args: argparse.Namespace, tournament: Any, criteria: list[str]) -> str:
+def _run_teams(args: Any, tournament: Any, criteria: list[str]) -> str:
     """A file with team records ranks the teams (DESIGN.md): rows carry ``team_number``;
     ``explain --player N`` explains team N. The primary score comes from record 192 (MP by default)."""
     from tiebreaks.engine.team import compute_team_standings, primary_from_event_type
