@@ -3,14 +3,19 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test install bench lint messages worker serve schema
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(TEST_STAMP)
 
 install: $(STAMP)
 
@@ -22,12 +27,12 @@ demo: $(STAMP) messages
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: $(STAMP) messages
+test: $(TEST_STAMP) messages
 	$(BIN)/ruff check .
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0 --settings=config.settings.test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_engine.py
 
 worker: $(STAMP)
