@@ -3,6 +3,7 @@
 Expected values are hand arithmetic from the spec, never copied from the output.
 """
 
+import dataclasses
 from fractions import Fraction as F
 
 import pytest
@@ -435,3 +436,24 @@ def test_tied_eligible_pair_keeps_places_worth_their_category_share_and_it_passe
     r = split_prizes(standings, prizes)
     # B and C would share 200 → 100 each, no more than their place share 300 / 3: they keep places
     assert money(r, "ABCD") == [100, 100, 100, 200]
+
+
+@settings(max_examples=300, deadline=None)
+@given(events(), st.randoms(use_true_random=False))
+def test_changing_only_tiebreaks_never_changes_money_under_pooling(event, rnd):
+    """Reorder players inside each group tied on points and give them other tiebreak values: under
+    pooling every player's money stays the same (items may move; money never does)."""
+    standings, prizes = event
+    groups: dict = {}
+    for s in standings:
+        groups.setdefault(s.points, []).append(s)
+    shuffled = []
+    for points in sorted(groups, reverse=True):
+        members = list(groups[points])
+        rnd.shuffle(members)
+        shuffled += [dataclasses.replace(s, tiebreak_values=(("BH", len(members) - i), ("SB", rnd.randint(0, 3))))
+                     for i, s in enumerate(members)]
+    options = PrizeOptions(method="pool")
+    before, after = split_prizes(standings, prizes, options), split_prizes(shuffled, prizes, options)
+    for s in standings:
+        assert before.money_of(s.participant_id) == after.money_of(s.participant_id)
