@@ -9,6 +9,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club, name="club"),
     path("leagues/<slug:league>/seasons/<slug:slug>/", views.season, name="season"),
     path("events/<slug:slug>/", views.event_standings, name="event-standings"),
+    path("events/<slug:slug>/standings.csv", views.event_standings_csv, name="event-standings-csv"),
     path("events/<slug:slug>/crosstable/", views.event_crosstable, name="event-crosstable"),
     path("events/<slug:slug>/rounds/<int:number>/", views.event_round, name="event-round"),
     path("events/<slug:slug>/players/<int:number>/", views.event_player, name="event-player"),

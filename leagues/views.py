@@ -6,7 +6,7 @@ No page runs the tie-break engine: values and their explanations come from the s
 import dataclasses
 from decimal import Decimal
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
@@ -450,3 +450,25 @@ def event_boards(request, slug):
     overall = [(stat, teams.get(stat.entry_id, "")) for stat in stats if stat.board is None]
     context = _event_context(event, active="boards", boards=sorted(boards.items()), overall=overall)
     return render(request, "leagues/boards.html", context)
+
+
+def event_standings_csv(request, slug):
+    """The standings as CSV: a first comment line names the rule set and the criteria order."""
+    import csv
+    import io
+
+    standings = _standings_or_404(slug)
+    out = io.StringIO()
+    rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set
+    out.write(f"# {standings.event.name}; rule set: {rules}; criteria: {', '.join(standings.criteria)}; "
+              f"results version {standings.snapshot.version if standings.snapshot else 0}\n")
+    writer = csv.writer(out)
+    number = "team_number" if standings.event.is_team else "start_number"
+    writer.writerow(["rank", number, "name", "points", *standings.criteria])
+    for row in standings.rows:
+        writer.writerow([row["rank"], row.get(number), row["name"], row["points"],
+                         *("" if row["values"].get(code) is None else row["values"][code]
+                           for code in standings.criteria)])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{standings.event.slug}-standings.csv"'
+    return response

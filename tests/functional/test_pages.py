@@ -212,3 +212,19 @@ def test_board_statistics_of_the_demo_division(client, demo, lang):
     board_one = Game.objects.filter(round__event__slug="demo-division-1", board=1).exclude(result="").first()
     assert board_one.white_player.name in html
     assert client.get(f"/{lang}/events/demo-autumn-open/boards/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_standings_csv_names_the_rule_set_and_matches_the_snapshot(client, demo):
+    import csv
+
+    from leagues.models import StandingsSnapshot
+
+    response = client.get("/en/events/demo-autumn-open/standings.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    first, *rest = response.content.decode().splitlines()
+    assert "rule set: fide-2026" in first and "criteria: BH/C1, BH, SB" in first
+    rows = list(csv.reader(rest))
+    assert rows[0] == ["rank", "start_number", "name", "points", "BH/C1", "BH", "SB"]
+    snapshot = StandingsSnapshot.objects.get(event__slug="demo-autumn-open")
+    assert [int(r[1]) for r in rows[1:]] == [row["start_number"] for row in snapshot.rows]
