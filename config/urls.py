@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from leagues.admin import worker_status_view
+from leagues.auth_views import ThrottledLoginView
 from leagues.health import healthz, ping
 from tiebreaks.views import switch_language
 
@@ -22,6 +23,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("manage/", include("leagues.entry_urls")),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("leagues.urls")),
     path("", include("leagues.prize_urls")),

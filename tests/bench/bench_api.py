@@ -87,7 +87,8 @@ def main() -> None:
     slug = "bench-1000"
     port = free_port()
     env = {**os.environ, "DATABASE_URL": DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
-           "SECRET_KEY": "bench", "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false", "CONN_MAX_AGE": "60",
+           "SECRET_KEY": "bench-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
+           "SECURE_SSL_REDIRECT": "false", "CONN_MAX_AGE": "60",
            "API_ANON_RATE": "100000000/minute", "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
                                "-w", str(args.workers)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,

@@ -170,3 +170,29 @@ def test_organiser_draws_a_division_schedule_once(client):
     refused = client.post(url)
     assert refused.status_code == 400
     assert TeamMatch.objects.filter(round__event=event).count() == 6
+
+
+def test_login_is_throttled_after_repeated_failures(client, settings):
+    settings.LOGIN_ATTEMPTS = 3
+    user = UserFactory(username="secretary-x")
+    for _ in range(3):
+        assert client.post("/en/accounts/login/", {"username": "secretary-x", "password": "wrong"}).status_code == 200
+    refused = client.post("/en/accounts/login/", {"username": "secretary-x", "password": "pw"})
+    assert refused.status_code == 429  # even the right password waits now
+    assert "Too many failed attempts" in refused.content.decode()
+    assert "_auth_user_id" not in client.session
+    other = client.post("/en/accounts/login/", {"username": user.username.upper() + "-other", "password": "pw"})
+    assert other.status_code == 200
+
+
+def test_production_settings_pass_the_deploy_check():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod", "SECRET_KEY": "deploy-check-9f2Qz7LmX4vB1nR8sT6wY3kH0pJ5cE2aU7dG4fZ1xV9bN3mK6",
+           "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3", "ALLOWED_HOSTS": "league.example.org",
+           "DEBUG": "false"}
+    run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                         cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
