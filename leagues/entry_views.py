@@ -167,7 +167,11 @@ def policy(request, slug):
             if status is None:
                 return redirect("manage:policy", slug=slug)
     kind = ("team_" if event.is_team else "") + ("round_robin" if event.is_round_robin else "swiss")
+    rating_based = {"ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"}
+    unrated = event.entries.filter(rating__isnull=True, player__isnull=False).count()
+    uses_ratings = any(code.split("/")[0].upper() in rating_based for code in event.tiebreak_criteria)
     return render(request, "leagues/manage/policy.html", {
+        "unrated_warning": unrated if uses_ratings and event.unrated_rating is None else 0,
         "event": event, "form": form, "recommended": ", ".join(c for c in recommended_criteria(kind) if c != "PTS"),
         "changes": event.policy_changes.select_related("user"),
     }, status=status)

@@ -388,3 +388,14 @@ def event_stamp(*, slug: str) -> str | None:
     stamp = computed_at.timestamp() if computed_at else 0
     digest = hashlib.sha1(repr(policy).encode()).hexdigest()[:12]
     return f"db:{pk}:{results_version}:{version}:{stamp}:{digest}"
+
+
+def unconfirmed_matches(event: Event) -> list:
+    """Team matches whose card is entered but not confirmed (yet, or disputed): standings are provisional."""
+    from .models import TeamMatch
+
+    if not event.is_team:
+        return []
+    return list(TeamMatch.objects.filter(round__event=event, status__in=[TeamMatch.Status.SUBMITTED,
+                                                                          TeamMatch.Status.DISPUTED])
+                .select_related("round", "home__team", "away__team").order_by("round__number", "pk"))

@@ -109,6 +109,7 @@ def _render_standings(request, slug):
         notes=[standings_note(note) for note in standings.notes],
         has_shared=any(row["shared"] for row in standings.table),
         active="standings",
+        provisional=selectors.unconfirmed_matches(standings.event),
     )
     if standings.event.is_team:
         cards = selectors.match_cards(standings.event)

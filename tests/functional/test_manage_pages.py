@@ -190,9 +190,35 @@ def test_production_settings_pass_the_deploy_check():
     import subprocess
     import sys
 
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod", "SECRET_KEY": "deploy-check-9f2Qz7LmX4vB1nR8sT6wY3kH0pJ5cE2aU7dG4fZ1xV9bN3mK6",
+    secret = "deploy-check-9f2Qz7LmX4vB1nR8sT6wY3kH0pJ5cE2aU7dG4fZ1xV9bN3mK6"  # a test value, not a real key
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod", "SECRET_KEY": secret,
            "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3", "ALLOWED_HOSTS": "league.example.org",
            "DEBUG": "false"}
     run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                          cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
+    from leagues import entry_services as entry
+    from tests.integration.test_entry import _team_match
+
+    event, match, games, (home, away) = _team_match()
+    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
+                            expected_version=0)
+    page = client.get(f"/en/events/{event.slug}/").content.decode()
+    assert "Provisional: these match cards are not confirmed by both clubs yet." in page
+    entry.match_card_confirm(match_id=match.pk, user=away)
+    assert "Provisional" not in client.get(f"/en/events/{event.slug}/").content.decode()
+
+
+def test_policy_page_warns_when_rating_criteria_meet_unrated_players(client):
+    event, entries, games = swiss_event(players=4, tiebreak_criteria=["ARO", "BH"])
+    entries[1].rating = None
+    entries[1].save()
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/events/{event.slug}/policy/"
+    assert "1 player has no rating" in client.get(url).content.decode()
+    Event.objects.filter(pk=event.pk).update(unrated_rating=1400)
+    assert "has no rating" not in client.get(url).content.decode()

@@ -70,3 +70,22 @@ def test_only_the_organiser_imports():
     league = LeagueFactory()
     with pytest.raises(PermissionDenied):
         event_import_trf(league=league, name="X", slug="x", data=b"012 X\n", user=UserFactory())
+
+
+def test_import_command_creates_the_event_or_explains_why_not(tmp_path):
+    from django.core.management import CommandError, call_command
+
+    gold = _golden("swiss-p010-r05-s01010.json")
+    league = LeagueFactory()
+    user = organiser_of(league)
+    good = tmp_path / "autumn-open.trf"
+    good.write_text(gold["trf"])
+    call_command("import_trf", str(good), league=league.slug, user=user.username, stdout=open("/dev/null", "w"))
+    assert Event.objects.get(slug="autumn-open").entries.count() == 10
+    broken = tmp_path / "broken.trf"
+    broken.write_text(gold["trf"].replace("001    1", "001    X", 1))
+    with pytest.raises(CommandError, match="line"):
+        call_command("import_trf", str(broken), league=league.slug, user=user.username)
+    assert not Event.objects.filter(slug="broken").exists()
+    with pytest.raises(CommandError, match="no such file"):
+        call_command("import_trf", str(tmp_path / "missing.trf"), league=league.slug, user=user.username)
