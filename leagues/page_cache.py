@@ -8,6 +8,7 @@ rendering the page, so the cache can only make pages faster, never wrong.
 
 import logging
 import pickle
+import time
 import uuid
 
 from django.conf import settings
@@ -58,6 +59,9 @@ _STORE = None
 
 # pages this process rendered or fetched, checked against the shared stamp on every request
 _local: dict[tuple[str, str], tuple] = {}
+# the shared stamps, trusted for PAGE_STAMP_SECONDS in this process (a change made by another process shows
+# after at most that long; this process's own changes show at once)
+_local_stamps: dict[str, tuple[str, float]] = {}
 LOCAL_PAGES = 500
 
 
@@ -76,6 +80,7 @@ def _page_key(slug: str, name: str) -> str:
 
 
 def event_pages_changed(*, slug: str) -> None:
+    _local_stamps.pop(slug, None)
     try:
         _store().set(_stamp_key(slug), uuid.uuid4().hex, TTL)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
@@ -91,12 +96,14 @@ def cached_page(*, slug: str, name: str, database_stamp, render, request=None) -
 
     `database_stamp()` gives a stamp from the database when the cache has none (None: no such event).
     With `request`, the answer carries an ETag made from the stamp and a matching If-None-Match gets 304."""
-    try:
-        cache = _store()
-        stamp = cache.get(_stamp_key(slug))
-    except Exception:
-        log.warning("page cache unreachable; rendering %s", name, exc_info=True)
-        return render()
+    cache = _store()
+    stamp, fresh_until = _local_stamps.get(slug, (None, 0.0))
+    if time.monotonic() >= fresh_until:
+        try:
+            stamp = cache.get(_stamp_key(slug))
+        except Exception:
+            log.warning("page cache unreachable; rendering %s", name, exc_info=True)
+            return render()
     page = _local.get((slug, name))
     if stamp is None:
         stamp = database_stamp()
@@ -107,6 +114,8 @@ def cached_page(*, slug: str, name: str, database_stamp, render, request=None) -
             stamp = cache.get(_stamp_key(slug)) or stamp
         except Exception:
             return render()
+    if settings.PAGE_STAMP_SECONDS:
+        _local_stamps[slug] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
     etag = f'"{stamp}-{name}"'
     if request is not None and request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)

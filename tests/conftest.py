@@ -31,6 +31,7 @@ def _fresh_page_cache():
     from leagues import page_cache
 
     page_cache._local.clear()
+    page_cache._local_stamps.clear()
     location = settings.CACHES["default"].get("LOCATION")
     if not location:
         cache.clear()

@@ -134,6 +134,9 @@ CACHES = {
     "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 
+# how long a web process trusts an event's page stamp before asking the shared cache again (seconds)
+PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)
+
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results
 RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
 CELERY_BEAT_SCHEDULE = {
