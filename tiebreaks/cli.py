@@ -203,6 +203,8 @@ def run(argv: list[str]) -> str:
         criteria = list(tournament.tiebreaks)
     else:
         criteria = engine.recommended_criteria(_event_type(tournament), tournament.total_rounds, rules=args.rules)
+        if not tournament.teams:  # the recommendation's leading PTS is the ranking itself, not a column
+            criteria = [c for c in criteria if c != "PTS"]
 
     if tournament.teams:
         return _run_teams(args, tournament, criteria)

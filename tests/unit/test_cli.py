@@ -266,3 +266,18 @@ def test_the_command_line_does_not_load_django():
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "0 []", result.stderr
+
+
+def test_pts_listed_first_is_shown_as_the_first_column(tmp_path: Path) -> None:
+    """Like FIDE's checker and the golden files: `--criteria PTS,BH` prints PTS (the points) among the
+    values; without PTS in the list the values hold only the tiebreaks."""
+    name = "swiss-p008-r05-s01000.json"
+    trf = write_golden_trf(tmp_path, name)
+    expected = golden(name)["expected"]
+    with_pts = standings_json(trf, "--criteria", "PTS,BH")
+    assert with_pts["criteria"] == ["PTS", "BH"]
+    for row in with_pts["rows"]:
+        assert row["values"]["PTS"] == row["points"] == expected[str(row["start_number"])]["PTS"]
+    without = standings_json(trf, "--criteria", "BH")
+    assert without["criteria"] == ["BH"]
+    assert all(set(row["values"]) == {"BH"} for row in without["rows"])

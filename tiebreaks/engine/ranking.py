@@ -254,9 +254,12 @@ class Standings:
                 }
                 for row in self._rows
             ]
+        if self.points_listed:
+            for row in rows:
+                row["values"] = {"PTS": row["points"], **row["values"]}
         out: dict[str, Any] = {
             "rules": self.rules,
-            "criteria": list(self.criteria),
+            "criteria": self._shown_criteria(),
             "rows": rows,
             "notes": [n.to_dict() for n in self.notes],
         }
@@ -266,6 +269,11 @@ class Standings:
                 for row in self.rows
             }
         return out
+
+    points_listed = False  # set by compute_standings when the caller's list starts with PTS
+
+    def _shown_criteria(self) -> list[str]:
+        return ["PTS", *self.criteria] if self.points_listed else list(self.criteria)
 
     def to_json(self) -> str:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, written directly:
@@ -306,6 +314,8 @@ class Standings:
         ]
         points = _json_texts(self._points.nums, self._points.den, False, "")  # type: ignore[arg-type]
         values = [", ".join(row) for row in zip(*columns, strict=True)] if columns else [""] * ct.n_players
+        if self.points_listed:
+            values = [f'"PTS": {points[i]}' + (", " + v if v else "") for i, v in enumerate(values)]
         start_numbers = ct.start_numbers
         player_names = ct.names
         rows = ", ".join(
@@ -317,7 +327,7 @@ class Standings:
             ]
         )
         return (
-            f'{{"rules": {text(self.rules)}, "criteria": {text(list(self.criteria))}, "rows": [{rows}], '
+            f'{{"rules": {text(self.rules)}, "criteria": {text(self._shown_criteria())}, "rows": [{rows}], '
             f'"notes": {text([n.to_dict() for n in self.notes])}}}'
         )
 
@@ -534,7 +544,18 @@ def _compute_standings(
     # explain=True: traces are built on demand (explain(), to_dict(explain=True)), so asking for
     # them costs nothing until a participant's trace is actually read
     standings.explain_requested = explain
+    standings.points_listed = _points_listed_first(criteria)
     return standings
+
+
+def _points_listed_first(criteria: Iterable[str | Criterion] | str) -> bool:
+    """Whether the caller's list starts with PTS: the output then shows the points as its first column
+    (as FIDE's checker and the golden files do); ranking is by points either way."""
+    if isinstance(criteria, str):
+        criteria = [c for c in criteria.replace(";", ",").split(",") if c.strip()]
+    first = next(iter(criteria), None)
+    code = first.code if isinstance(first, Criterion) else (first or "")
+    return code.strip().upper() == "PTS"
 
 
 def _group_ids(groups: list[list[int]], n: int) -> list[int]:
