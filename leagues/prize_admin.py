@@ -10,7 +10,17 @@ from .prize_services import prizes_recompute
 class PrizeInline(admin.TabularInline):
     model = Prize
     extra = 1
-    fields = ["kind", "place", "category", "eligibility_kind", "eligibility_value", "rank", "amount", "item"]
+    fields = [
+        "kind",
+        "place",
+        "category",
+        "eligibility_kind",
+        "eligibility_value",
+        "rank",
+        "amount",
+        "item",
+        "team_size",
+    ]
 
 
 @admin.register(PrizeFund)

@@ -11,6 +11,7 @@ Imported at the bottom of ``leagues/models.py`` so that Django finds the models 
 """
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -105,11 +106,14 @@ class PrizeFund(models.Model):
 
 
 class Prize(models.Model):
-    """A place prize (place k) or a category prize (the r-th best eligible player), money and/or an item."""
+    """A place prize (place k), a category prize (the r-th best eligible player) or a best club team prize
+    (the r-th best club by the points of its best ``team_size`` players; paid to the club), money and/or
+    an item."""
 
     class Kind(models.TextChoices):
         PLACE = "place", _("place prize")
         CATEGORY = "category", _("category prize")
+        CLUB_TEAM = "club_team", _("best club team")
 
     class Eligibility(models.TextChoices):
         RATING_BELOW = "rating_below", _("rating below")
@@ -121,7 +125,7 @@ class Prize(models.Model):
         CLUB = "club", _("club")
 
     fund = models.ForeignKey(PrizeFund, on_delete=models.CASCADE, related_name="prizes", verbose_name=_("fund"))
-    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.PLACE)
+    kind = models.CharField(_("kind"), max_length=9, choices=Kind.choices, default=Kind.PLACE)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     category = models.CharField(
         _("category"), max_length=100, blank=True, help_text=_("The category's name as readers see it, e.g. U1800.")
@@ -138,6 +142,8 @@ class Prize(models.Model):
     item = models.CharField(
         _("indivisible item"), max_length=200, blank=True, help_text=_("A trophy, title or qualification place.")
     )
+    # best club team: how many of each club's best players count (a club with fewer counts those it has)
+    team_size = models.PositiveSmallIntegerField(_("players"), default=3, validators=[MinValueValidator(1)])
 
     class Meta:
         ordering = ["fund", "kind", "category", "place", "rank"]
@@ -148,14 +154,18 @@ class Prize(models.Model):
                     models.Q(kind="category", place__isnull=True)
                     & ~models.Q(category="")
                     & ~models.Q(eligibility_kind="")
-                ),
-                name="prize_is_place_or_category",
+                )
+                | models.Q(kind="club_team", place__isnull=True, team_size__gte=1),
+                name="prize_is_place_category_or_club_team",
             ),
             models.UniqueConstraint(
                 fields=["fund", "place"], condition=models.Q(kind="place"), name="place_prize_once"
             ),
             models.UniqueConstraint(
                 fields=["fund", "category", "rank"], condition=models.Q(kind="category"), name="category_rank_once"
+            ),
+            models.UniqueConstraint(
+                fields=["fund", "rank"], condition=models.Q(kind="club_team"), name="club_team_rank_once"
             ),
         ]
         verbose_name = _("prize")
@@ -164,7 +174,8 @@ class Prize(models.Model):
     def __str__(self):
         if self.kind == self.Kind.PLACE:
             return _("place %(place)s") % {"place": self.place}
-        return _("%(category)s, prize %(rank)s") % {"category": self.category, "rank": self.rank}
+        category = self.Kind.CLUB_TEAM.label if self.kind == self.Kind.CLUB_TEAM else self.category
+        return _("%(category)s, prize %(rank)s") % {"category": category, "rank": self.rank}
 
     @property
     def eligibility_typed(self):
@@ -179,6 +190,10 @@ class Prize(models.Model):
         if self.kind == self.Kind.PLACE:
             if not self.place:
                 raise ValidationError({"place": _("A place prize needs its place (1 or more).")})
+            return
+        if self.kind == self.Kind.CLUB_TEAM:
+            # ranked among clubs, for every club: a place or an eligibility rule would mean nothing
+            self.place = None
             return
         if not self.category or not self.eligibility_kind:
             raise ValidationError(_("A category prize needs a category name and an eligibility rule."))
@@ -205,6 +220,8 @@ class PrizeAllocation(models.Model):
     remainder = models.PositiveIntegerField(_("rounding remainder"))
     unawarded = models.PositiveIntegerField(_("not awarded"))
     lines = models.JSONField(_("explanation lines"), default=list)
+    # best club team prizes, paid to clubs (not entries): [{"club": slug, "name", "money", "items"}, …]
+    club_awards = models.JSONField(_("prize awards"), default=list)
     event_finished = models.BooleanField(_("event finished when computed"), default=False)
 
     class Meta:

@@ -22,7 +22,15 @@ from django.utils import timezone
 
 from .models import ClubMembership, Entry, Event, StandingsSnapshot
 from .prize_models import Prize, PrizeAllocation, PrizeAward, PrizeFund
-from .prize_split import CategoryPrize, Eligibility, PlacePrize, PrizeOptions, Standing, split_prizes
+from .prize_split import (
+    CategoryPrize,
+    ClubTeamPrize,
+    Eligibility,
+    PlacePrize,
+    PrizeOptions,
+    Standing,
+    split_prizes,
+)
 from .selectors import row_number, shared_places
 
 log = logging.getLogger("leagues.prizes")
@@ -42,13 +50,25 @@ def _entries(event: Event) -> dict[int, Entry]:
     return {entry.start_number: entry for entry in entries}
 
 
-def _club_slug(entry: Entry | None) -> str | None:
+def _club(entry: Entry | None):
+    """The entry's club: a team's club, or the player's first club membership (None without one)."""
     if entry is None:
         return None
     if entry.team_id:
-        return entry.team.club.slug
+        return entry.team.club
     memberships = list(entry.player.clubmembership_set.all())
-    return memberships[0].club.slug if memberships else None
+    return memberships[0].club if memberships else None
+
+
+def _club_slug(entry: Entry | None) -> str | None:
+    club = _club(entry)
+    return club.slug if club is not None else None
+
+
+def club_names(entries: dict[int, Entry]) -> dict[str, str]:
+    """Club slug -> name, for the clubs of the entries (the best club team prizes are shown by name)."""
+    clubs = (_club(entry) for entry in entries.values())
+    return {club.slug: club.name for club in clubs if club is not None}
 
 
 def prize_standings(snapshot: StandingsSnapshot, entries: dict[int, Entry]) -> list[Standing]:
@@ -75,10 +95,12 @@ def prize_standings(snapshot: StandingsSnapshot, entries: dict[int, Entry]) -> l
     return out
 
 
-def split_prize(prize: Prize) -> PlacePrize | CategoryPrize:
+def split_prize(prize: Prize) -> PlacePrize | CategoryPrize | ClubTeamPrize:
     """A stored prize as the split algorithm's input."""
     if prize.kind == Prize.Kind.PLACE:
         return PlacePrize(place=prize.place, amount=prize.amount, item=prize.item or None)
+    if prize.kind == Prize.Kind.CLUB_TEAM:
+        return ClubTeamPrize(rank=prize.rank, amount=prize.amount, item=prize.item or None, players=prize.team_size)
     return CategoryPrize(
         category=prize.category,
         eligibility=(Eligibility(prize.eligibility_kind, prize.eligibility_typed),),
@@ -129,7 +151,10 @@ def prizes_recompute(
     entries = _entries(fund.event)
     try:
         result = split_prizes(
-            prize_standings(snapshot, entries), [split_prize(p) for p in fund.prizes.all()], prize_options(fund)
+            prize_standings(snapshot, entries),
+            [split_prize(p) for p in fund.prizes.all()],
+            prize_options(fund),
+            club_names(entries),
         )
     except ValueError:
         # a fund the split refuses (e.g. one category with two eligibility rules): the standings must not
@@ -151,6 +176,10 @@ def prizes_recompute(
             remainder=result.remainder,
             unawarded=result.unawarded,
             lines=[{"code": line.code, "params": jsonable(line.params)} for line in result.lines],
+            club_awards=[
+                {"club": award.participant_id, "name": award.name, "money": award.money, "items": list(award.items)}
+                for award in result.club_awards
+            ],
             event_finished=fund.event.status == Event.Status.FINISHED,
         )
         if current is None:
@@ -213,7 +242,8 @@ def prizes_for_event(*, slug: str) -> EventPrizes:
     rows = snapshot.rows if snapshot else []
     places = dict(zip((row_number(row) for row in rows), shared_places([row["rank"] for row in rows]), strict=True))
     allocation = PrizeAllocation.objects.filter(fund=fund).first()
-    prizes = sorted(fund.prizes.all(), key=lambda p: (p.kind != Prize.Kind.PLACE, p.place or 0, p.category, p.rank))
+    kinds = [Prize.Kind.PLACE, Prize.Kind.CATEGORY, Prize.Kind.CLUB_TEAM]
+    prizes = sorted(fund.prizes.all(), key=lambda p: (kinds.index(p.kind), p.place or 0, p.category, p.rank))
     awards = list(allocation.awards.select_related("entry__player", "entry__team")) if allocation else []
     return EventPrizes(
         event=event,

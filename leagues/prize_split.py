@@ -34,13 +34,24 @@ so (``item_tie="shared"``), each of them receives the item as shared.
 Decisions where the sources are silent: a category share equal to the place share keeps the place;
 the 32B3 pool is maximised greedily (swap the lowest place brought for the best open category prize
 while that gains); shares shown in ``better_prize_taken``/``us32b3_*`` are rounded down; unrated
-players are never under a rating limit; ``born_after``/``born_before`` are strict. Team prizes (best
-club team) are the same call made on team standings.
+players are never under a rating limit; ``born_after``/``born_before`` are strict. Team prizes in a
+team event are the same call made on team standings.
+
+Best club team (``ClubTeamPrize``, an individual event): the club whose best ``players`` (N, default 3)
+players, in standings order, scored the most points together. A club with fewer than N players in the
+standings counts the players it has (its total is simply smaller). Clubs are ranked by that total, then
+by the sum of the same players' values of the first published tie-break (missing values count 0), then
+by their best player's place. The money follows the method as for players: clubs tied on total points
+share the money of the ranks they occupy ("pool" and "us-32b3"; tie-breaks decide only items), while
+"none" lets the tie-break sum decide and pools only clubs still equal after it. Club prizes go to the
+club (``PrizeResult.club_awards``, keyed by the club value of the standings); they never count against
+one prize per player. A club item goes by the club order; clubs still equal after the tie-break sum
+share it (``item_tie="shared"``) or need a drawing of lots (club keys in ``lot_order``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -81,9 +92,19 @@ REASONS: dict[str, str] = {
     "item_needs_lot": "still tied after every tie-break: the item needs a drawing of lots",
     # all tie-breaks equal, event shares items [item, ..., candidates, names]
     "item_shared": "still tied after every tie-break: the item is shared, as the event rules say",
-    # nobody can receive it [place | category+rank, amount, item]
+    # nobody can receive it [place | category+rank | club_team (rank), amount, item]
     "no_eligible_winner": "no player can receive this prize; its money is not paid",
+    # the best club team (one club) receives the prize [club_team (N), ranks, prizes, club, name, players
+    # ((participant, name, points), …), total (points), criterion, tiebreak (sum), money, share, remainder]
+    "club_team_prize": "the club whose best players scored the most points together receives the prize",
+    # clubs tied on those points share the prizes of the ranks they occupy [club_team, ranks, prizes, clubs,
+    # names, teams ({club, name, players, total, tiebreak}, …), total (points), criterion, money, share,
+    # remainder]
+    "club_team_shared": "clubs tied on the points of their best players share the prizes equally",
 }
+# Club team prizes also use money_by_tiebreak (clubs under "none"), remainder_*, the item codes
+# (category_item, item_by_tiebreak, item_by_lot, item_needs_lot, item_shared: participant = the club,
+# value = tie-break sums) and no_eligible_winner, with ``club_team`` (the rank) instead of place/category.
 
 METHODS = ("pool", "us-32b3", "none")
 REMAINDER_RULES = ("round_down", "by_tiebreak")
@@ -161,6 +182,17 @@ class CategoryPrize:
 
 
 @dataclass(frozen=True)
+class ClubTeamPrize:
+    """Prize ``rank`` (1 = best) for the best club team: the sum of the points of each club's best
+    ``players`` players (fewer if the club has fewer). All club team prizes of a fund count the same N."""
+
+    rank: int = 1
+    amount: int = 0
+    item: str | None = None
+    players: int = 3
+
+
+@dataclass(frozen=True)
 class PrizeOptions:
     method: str = "pool"  # "pool" | "us-32b3" | "none"
     one_prize_per_player: bool = True  # money prizes only; items are never limited
@@ -197,9 +229,16 @@ class PrizeResult:
     total_paid: int
     remainder: int  # rounding remainder kept by the organiser
     unawarded: int  # money of prizes nobody could receive
+    club_awards: tuple[Award, ...] = ()  # club order; participant_id = the club; best club team prizes
 
     def money_of(self, participant_id: Hashable) -> int:
         return next((a.money for a in self.awards if a.participant_id == participant_id), 0)
+
+    def club_money_of(self, club: Hashable) -> int:
+        return next((a.money for a in self.club_awards if a.participant_id == club), 0)
+
+    def club_items_of(self, club: Hashable) -> tuple[str, ...]:
+        return next((a.items for a in self.club_awards if a.participant_id == club), ())
 
     def items_of(self, participant_id: Hashable) -> tuple[str, ...]:
         return next((a.items for a in self.awards if a.participant_id == participant_id), ())
@@ -218,17 +257,44 @@ def first_difference(a: Standing, b: Standing) -> tuple[str, Any, Any] | None:
 
 def split_prizes(
     standings: Sequence[Standing],
-    prizes: Sequence[PlacePrize | CategoryPrize],
+    prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize],
     options: PrizeOptions = PrizeOptions(),
+    club_names: Mapping[Hashable, str] | None = None,
 ) -> PrizeResult:
-    """Distribute the prize fund over the final standings (given in rank order)."""
-    return _Split(standings, prizes, options).run()
+    """Distribute the prize fund over the final standings (given in rank order).
+
+    ``club_names`` maps the standings' club values to the names shown (default: the value itself)."""
+    return _Split(standings, prizes, options, club_names or {}).run()
+
+
+@dataclass(frozen=True)
+class _Team:
+    """A club's team for the best-club-team prizes: its best N players in standings order."""
+
+    club: Hashable
+    name: str
+    players: tuple[Standing, ...]
+    total: Any  # their points
+    criterion: str | None  # the first published tie-break
+    tiebreak: Any  # the sum of their values of it
+    first: int  # the standings index of the club's best player
+
+    def params(self) -> dict:
+        return {
+            "club": self.club,
+            "name": self.name,
+            "players": tuple((s.participant_id, s.name, s.points) for s in self.players),
+            "total": self.total,
+            "tiebreak": self.tiebreak,
+        }
 
 
 class _Split:
-    def __init__(self, standings, prizes, options):
+    def __init__(self, standings, prizes, options, club_names=None):
         self.standings = list(standings)
         self.options = options
+        self.club_names = dict(club_names or {})
+        self.club_prizes = {p.rank: p for p in prizes if isinstance(p, ClubTeamPrize)}
         self.places = {p.place: p for p in prizes if isinstance(p, PlacePrize)}
         self.cats: dict[str, dict[int, CategoryPrize]] = {}
         for p in prizes:
@@ -272,6 +338,13 @@ class _Split:
                     raise ValueError(f"category {p.category!r}: all its prizes need the same eligibility")
         if sum(isinstance(p, CategoryPrize) for p in prizes) != sum(len(c) for c in self.cats.values()):
             raise ValueError("category prizes need distinct ranks")
+        club = [p for p in prizes if isinstance(p, ClubTeamPrize)]
+        if len(self.club_prizes) != len(club) or min(self.club_prizes, default=1) < 1:
+            raise ValueError("club team prizes need distinct ranks from 1")
+        if len({p.players for p in club}) > 1 or any(
+            not isinstance(p.players, int) or isinstance(p.players, bool) or p.players < 1 for p in club
+        ):
+            raise ValueError("club team prizes need one and the same number of players counted, at least 1")
 
     # --- helpers
 
@@ -399,8 +472,12 @@ class _Split:
                     self._pay_category(key, group)
         unawarded = self._unawarded()
         self._items()
-        fund = sum(p.amount for p in self.places.values()) + sum(
-            p.amount for c in self.cats.values() for p in c.values()
+        club_awards = self._club_teams()
+        unawarded += self.club_unawarded
+        fund = (
+            sum(p.amount for p in self.places.values())
+            + sum(p.amount for c in self.cats.values() for p in c.values())
+            + sum(p.amount for p in self.club_prizes.values())
         )
         awards = tuple(
             Award(s.participant_id, s.name, self.money[s.participant_id], tuple(self.items[s.participant_id]))
@@ -412,9 +489,10 @@ class _Split:
             tuple(self.lines),
             self.options.currency,
             fund,
-            sum(self.money.values()),
+            sum(self.money.values()) + sum(a.money for a in club_awards),
             self.remainder,
             unawarded,
+            club_awards,
         )
 
     def _group_one_prize(self, group):
@@ -625,3 +703,197 @@ class _Split:
 
     def _give(self, s, item):
         self.items[s.participant_id].append(item)
+
+    # --- best club team
+
+    def _teams(self) -> list[_Team]:
+        """Each club's best N players (standings order), clubs in order: total points, tie-break sum,
+        best player's place. A club with fewer than N players counts those it has."""
+        size = next(iter(self.club_prizes.values())).players
+        members: dict[Hashable, list[tuple[int, Standing]]] = {}
+        for i, s in enumerate(self.standings):
+            if s.club is not None:
+                members.setdefault(s.club, []).append((i, s))
+        teams = []
+        for club, indexed in members.items():
+            best = tuple(s for _, s in indexed[:size])
+            criterion = best[0].tiebreak_values[0][0] if best[0].tiebreak_values else None
+            tiebreak = None
+            if criterion is not None:
+                values = (s.tiebreak_values[0][1] for s in best if s.tiebreak_values)
+                tiebreak = sum((v for v in values if v is not None), 0)
+            teams.append(
+                _Team(
+                    club=club,
+                    name=str(self.club_names.get(club, club)),
+                    players=best,
+                    total=sum((s.points for s in best), 0),
+                    criterion=criterion,
+                    tiebreak=tiebreak,
+                    first=indexed[0][0],
+                )
+            )
+        teams.sort(key=lambda t: (-t.total, -(t.tiebreak or 0), t.first))
+        return teams
+
+    def _club_teams(self) -> tuple[Award, ...]:
+        self.club_unawarded = 0
+        if not self.club_prizes:
+            return ()
+        teams = self._teams()
+        self.club_money = {t.club: 0 for t in teams}
+        self.club_items: dict[Hashable, list[str]] = {t.club: [] for t in teams}
+        pooled = self.options.method != "none"
+        groups: list[list[_Team]] = []
+        for t in teams:
+            if groups and groups[-1][0].total == t.total and (pooled or groups[-1][0].tiebreak == t.tiebreak):
+                groups[-1].append(t)
+            else:
+                groups.append([t])
+        rank = 1
+        for group in groups:
+            first, last = rank, rank + len(group) - 1
+            rank = last + 1
+            prizes = tuple(
+                (r, self.club_prizes[r].amount)
+                for r in range(first, last + 1)
+                if r in self.club_prizes and self.club_prizes[r].amount
+            )
+            if not prizes:
+                continue
+            self._pay_clubs(group, prizes, (first, last))
+            i = teams.index(group[-1])
+            if not pooled and i + 1 < len(teams) and teams[i + 1].total == group[-1].total:
+                t, other = group[-1], teams[i + 1]
+                self.lines.append(
+                    Line(
+                        "money_by_tiebreak",
+                        {
+                            "participant": t.club,
+                            "name": t.name,
+                            "other": other.club,
+                            "other_name": other.name,
+                            "criterion": t.criterion,
+                            "value": t.tiebreak,
+                            "other_value": other.tiebreak,
+                            "club_team": first,
+                        },
+                    )
+                )
+        for r in sorted(self.club_prizes):
+            if r >= rank and self.club_prizes[r].amount:
+                self.club_unawarded += self.club_prizes[r].amount
+                self.lines.append(Line("no_eligible_winner", {"club_team": r, "amount": self.club_prizes[r].amount}))
+        for r in sorted(self.club_prizes):
+            if self.club_prizes[r].item:
+                self._club_item(self.club_prizes[r].item, teams, r)
+        return tuple(
+            Award(t.club, t.name, self.club_money[t.club], tuple(self.club_items[t.club]))
+            for t in teams
+            if self.club_money[t.club] or self.club_items[t.club]
+        )
+
+    def _pay_clubs(self, group, prizes, ranks):
+        money = sum(a for _, a in prizes)
+        share, rest = divmod(money, len(group))
+        params = {
+            "team_size": next(iter(self.club_prizes.values())).players,
+            "ranks": ranks,
+            "prizes": prizes,
+            "criterion": group[0].criterion,
+            "money": money,
+            "share": share,
+            "remainder": rest,
+        }
+        if len(group) == 1:
+            self.lines.append(Line("club_team_prize", {**params, **group[0].params()}))
+        else:
+            self.lines.append(
+                Line(
+                    "club_team_shared",
+                    {
+                        **params,
+                        "clubs": tuple(t.club for t in group),
+                        "names": tuple(t.name for t in group),
+                        "teams": tuple(t.params() for t in group),
+                        "total": group[0].total,
+                    },
+                )
+            )
+        for t in group:
+            self.club_money[t.club] += share
+        if not rest:
+            return
+        who = {"participants": tuple(t.club for t in group), "names": tuple(t.name for t in group)}
+        if self.options.remainder == "by_tiebreak":
+            for t in group[:rest]:
+                self.club_money[t.club] += 1
+            lucky = group[:rest]
+            self.lines.append(
+                Line(
+                    "remainder_by_tiebreak",
+                    {
+                        "participants": tuple(t.club for t in lucky),
+                        "names": tuple(t.name for t in lucky),
+                        "amount": rest,
+                    },
+                )
+            )
+        else:
+            self.remainder += rest
+            self.lines.append(Line("remainder_unpaid", {**who, "amount": rest}))
+
+    def _club_item(self, item, teams, rank):
+        params = {"item": item, "club_team": rank}
+        i = rank - 1
+        if i >= len(teams):
+            self.lines.append(Line("no_eligible_winner", {**params, "amount": 0}))
+            return
+        t = teams[i]
+
+        def same(u):
+            return u.total == t.total and u.tiebreak == t.tiebreak
+
+        lo, hi = i, i
+        while lo > 0 and same(teams[lo - 1]):
+            lo -= 1
+        while hi + 1 < len(teams) and same(teams[hi + 1]):
+            hi += 1
+        if lo < hi:
+            cluster = teams[lo : hi + 1]
+            lots = self.options.lot_order
+            candidates = {"candidates": tuple(u.club for u in cluster), "names": tuple(u.name for u in cluster)}
+            if self.options.item_tie == "shared":
+                for u in cluster:
+                    self.club_items[u.club].append(item)
+                self.lines.append(Line("item_shared", {**params, **candidates}))
+            elif all(u.club in lots for u in cluster):
+                drawn = sorted(cluster, key=lambda u: lots.index(u.club))[i - lo]
+                self.club_items[drawn.club].append(item)
+                self.lines.append(
+                    Line("item_by_lot", {**params, "participant": drawn.club, "name": drawn.name, **candidates})
+                )
+            else:
+                self.lines.append(Line("item_needs_lot", {**params, **candidates}))
+            return
+        self.club_items[t.club].append(item)
+        params.update(participant=t.club, name=t.name)
+        nxt = teams[i + 1] if i + 1 < len(teams) and teams[i + 1].total == t.total else None
+        prev = teams[i - 1] if i > 0 and teams[i - 1].total == t.total else None
+        other = nxt or prev
+        if other is None:
+            self.lines.append(Line("category_item", params))
+            return
+        self.lines.append(
+            Line(
+                "item_by_tiebreak",
+                {
+                    **params,
+                    "other": other.club,
+                    "other_name": other.name,
+                    "criterion": t.criterion,
+                    "value": t.tiebreak,
+                    "other_value": other.tiebreak,
+                },
+            )
+        )

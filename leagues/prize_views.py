@@ -14,6 +14,7 @@ from typing import Any
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.formats import number_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -64,8 +65,26 @@ def _category_label(prize: Sequence[Any], currency: str) -> str:
     }
 
 
+def club_team_label(rank: int) -> str:
+    """A best club team prize as readers see it: "Best club team", or "Best club team, rank 2"."""
+    name = capfirst(str(Prize.Kind.CLUB_TEAM.label))
+    if rank == 1:
+        return name
+    return _("%(category)s, rank %(rank)s") % {"category": name, "rank": rank}
+
+
+def _club_players(team: Mapping[str, Any]) -> str:
+    """The players a club team counts, with their points: "Ana 5 + Bo 4½ + Cai 3"."""
+    return " + ".join(f"{name} {fmt(points)}" for _number, name, points in team["players"])
+
+
 def _where(params: Mapping[str, Any]) -> str:
-    """Which prize an item or an unpaid prize belongs to: a place, or a category's rank."""
+    """Which prize an item or an unpaid prize belongs to: a place, a category's rank or a club team rank."""
+    if params.get("club_team") is not None:
+        name = str(Prize.Kind.CLUB_TEAM.label)
+        if params["club_team"] == 1:
+            return _("the %(category)s category") % {"category": name}
+        return _("the %(category)s category, rank %(rank)s") % {"category": name, "rank": params["club_team"]}
     if params.get("place") is not None:
         return _("place %(place)s") % {"place": params["place"]}
     if params.get("rank", 1) == 1:
@@ -113,6 +132,29 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
             "first": first,
             "last": last,
             "names": names,
+            "prizes": _amounts(p["prizes"], currency),
+            "share": m(p["share"]),
+        }
+    if code == "club_team_prize":
+        return _(
+            "%(prize)s: %(club)s, whose best players scored %(total)s points together (%(players)s), receives "
+            "%(amount)s."
+        ) % {
+            "prize": club_team_label(p["ranks"][0]),
+            "club": p["name"],
+            "total": fmt(p["total"]),
+            "players": _club_players(p),
+            "amount": m(p["share"]),
+        }
+    if code == "club_team_shared":
+        return _(
+            "%(prize)s: %(clubs)s, tied on %(total)s points of their best players (%(players)s), share %(prizes)s "
+            "pooled, %(share)s each."
+        ) % {
+            "prize": club_team_label(p["ranks"][0]),
+            "clubs": names,
+            "total": fmt(p["total"]),
+            "players": "; ".join(f"{team['name']}: {_club_players(team)}" for team in p["teams"]),
             "prizes": _amounts(p["prizes"], currency),
             "share": m(p["share"]),
         }
@@ -272,6 +314,8 @@ def prize_rows(prizes: EventPrizes) -> list[dict]:
     for prize in prizes.prizes:
         if prize.kind == Prize.Kind.PLACE:
             label = _("Place %(place)s") % {"place": prize.place}
+        elif prize.kind == Prize.Kind.CLUB_TEAM:
+            label = club_team_label(prize.rank)
         else:
             label = _("%(category)s, rank %(rank)s") % {"category": prize.category, "rank": prize.rank}
         rows.append(
@@ -307,6 +351,15 @@ def event_prizes(request, slug):
                     "items": ", ".join(award.items),
                 }
                 for award in prizes.awards
+            ],
+            club_awards=[
+                {
+                    "slug": award["club"],
+                    "name": award["name"],
+                    "money": money(award["money"], currency) if award["money"] else "",
+                    "items": ", ".join(award["items"]),
+                }
+                for award in (prizes.allocation.club_awards if prizes.allocation else [])
             ],
         )
         if prizes.allocation is not None:

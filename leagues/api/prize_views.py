@@ -16,7 +16,7 @@ from .serializers import ErrorSerializer
 
 
 class PrizeSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["place", "category"])
+    kind = serializers.ChoiceField(choices=["place", "category", "club_team"])
     place = serializers.IntegerField(allow_null=True)
     category = serializers.CharField()
     eligibility_kind = serializers.CharField()
@@ -24,6 +24,7 @@ class PrizeSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     amount = serializers.IntegerField(help_text=gettext_lazy("Minor units (pence, cents, øre)."))
     item = serializers.CharField()
+    players = serializers.IntegerField(allow_null=True)  # best club team: best N players per club; else null
 
 
 class PrizeLineSerializer(serializers.Serializer):
@@ -38,6 +39,13 @@ class PrizeAwardSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text=gettext_lazy("Start number (players) or team number (teams)."))
     name = serializers.CharField()
     position = serializers.IntegerField()
+    money = serializers.IntegerField(help_text=gettext_lazy("Minor units."))
+    items = serializers.ListField(child=serializers.CharField())
+
+
+class ClubAwardSerializer(serializers.Serializer):
+    club = serializers.CharField()  # the club's slug
+    name = serializers.CharField()
     money = serializers.IntegerField(help_text=gettext_lazy("Minor units."))
     items = serializers.ListField(child=serializers.CharField())
 
@@ -59,6 +67,7 @@ class PrizesSerializer(serializers.Serializer):
     prizes = PrizeSerializer(many=True)
     lines = PrizeLineSerializer(many=True)
     awards = PrizeAwardSerializer(many=True)
+    club_awards = ClubAwardSerializer(many=True)  # best club team prizes, paid to clubs, in club order
 
 
 class EventPrizesView(APIView):
@@ -97,6 +106,7 @@ class EventPrizesView(APIView):
                     "rank": p.rank,
                     "amount": p.amount,
                     "item": p.item,
+                    "players": p.team_size if p.kind == "club_team" else None,
                 }
                 for p in prizes.prizes
             ],
@@ -110,6 +120,10 @@ class EventPrizesView(APIView):
                     "items": list(a.items),
                 }
                 for a in prizes.awards
+            ],
+            "club_awards": [
+                {"club": a["club"], "name": a["name"], "money": a["money"], "items": list(a["items"])}
+                for a in (allocation.club_awards if allocation else [])
             ],
         }
         return Response(data, headers={"Cache-Control": "no-cache"})

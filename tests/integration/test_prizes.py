@@ -61,9 +61,14 @@ def player(name, points, values=None, **fields):
     return (name, points, values or {}, fields)
 
 
-def fund_with(event, places=(), categories=(), **options):
-    """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]])."""
+def fund_with(event, places=(), categories=(), clubs=(), **options):
+    """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]]);
+    clubs (best club team): (rank, amount, players counted[, item])."""
     fund = PrizeFund.objects.create(event=event, published=True, **options)
+    for rank, amount, size, *item in clubs:
+        Prize.objects.create(
+            fund=fund, kind=Prize.Kind.CLUB_TEAM, rank=rank, amount=amount, team_size=size, item=item[0] if item else ""
+        )
     for place, amount, *item in places:
         Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
     for name, kind, value, amount, *rest in categories:
@@ -211,6 +216,82 @@ def test_category_eligibility_reads_the_club_membership_sex_and_birth_year():
 
     # without the one-prize rule Cai takes the women's prize and the U14 prize; Bo the best Fjord player
     assert money_by_name(allocation) == {"Ana": 10000, "Bo": 3000, "Cai": 3000}
+
+
+# ------------------------------------------------------------------------------------ best club team
+
+
+def three_clubs():
+    """Fjord = Ana 5 + Cai 4 + Fay 3 = 12; Oslo = Bo 4½ + Eve 3½ + Hal 2½ = 10½; Bergen = Dev 4 + Gus 3 +
+    Ivy 2 = 9 (best three of each club, standings order; BH/C1 the first tiebreak)."""
+    fjord = ClubFactory(slug="fjord", name="Fjord SK")
+    oslo = ClubFactory(slug="oslo", name="Oslo SK")
+    bergen = ClubFactory(slug="bergen", name="Bergen SK")
+    rows = [("Ana", 5, fjord), ("Bo", 4.5, oslo), ("Cai", 4, fjord), ("Dev", 4, bergen), ("Eve", 3.5, oslo),
+            ("Fay", 3, fjord), ("Gus", 3, bergen), ("Hal", 2.5, oslo), ("Ivy", 2, bergen)]
+    return snapshot_event([player(name, points, {"BH/C1": 20 - i}, club=club)
+                           for i, (name, points, club) in enumerate(rows)])
+
+
+def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
+    event, snapshot = three_clubs()
+    fund_with(event, places=[(1, 10000)], clubs=[(1, 6000, 3, "Club shield"), (2, 3000, 3)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    # Fjord 12 > Oslo 10½ > Bergen 9: £60 and the shield to Fjord, £30 to Oslo; Ana also keeps her £100
+    assert money_by_name(allocation) == {"Ana": 10000}
+    assert allocation.club_awards == [
+        {"club": "fjord", "name": "Fjord SK", "money": 6000, "items": ["Club shield"]},
+        {"club": "oslo", "name": "Oslo SK", "money": 3000, "items": []},
+    ]
+    assert (allocation.fund_total, allocation.total_paid, allocation.remainder) == (19000, 19000, 0)
+    body = api(event).json()
+    assert body["club_awards"] == allocation.club_awards
+    assert [(p["kind"], p["players"]) for p in body["prizes"]] == [("place", None), ("club_team", 3), ("club_team", 3)]
+    texts = [line["text"] for line in body["lines"]]
+    assert texts == [
+        "Place 1 to Ana: £100.",
+        "Best club team: Fjord SK, whose best players scored 12 points together (Ana 5 + Cai 4 + Fay 3), receives "
+        "£60.",
+        "Best club team, rank 2: Oslo SK, whose best players scored 10.5 points together (Bo 4.5 + Eve 3.5 + "
+        "Hal 2.5), receives £30.",
+        "Club shield for the best club team category to Fjord SK.",
+    ]
+    content = client.get(f"/en/events/{event.slug}/prizes/").content.decode()
+    assert texts[1].replace("£", "&#163;") in content or texts[1] in content
+    assert 'href="/en/clubs/fjord/"' in content and "Best club team, rank 2" in content
+
+
+def test_two_clubs_tied_on_their_best_two_pool_the_money():
+    """N = 2: Fjord = Ana 4 + Cai 3 = 7, Oslo = Bo 4 + Dev 3 = 7: (£50 + £20) / 2 = £35 each."""
+    fjord, oslo = ClubFactory(slug="fjord", name="Fjord SK"), ClubFactory(slug="oslo", name="Oslo SK")
+    event, snapshot = snapshot_event([
+        player("Ana", 4, {"BH/C1": 9}, club=fjord), player("Bo", 4, {"BH/C1": 8}, club=oslo),
+        player("Cai", 3, {"BH/C1": 7}, club=fjord), player("Dev", 3, {"BH/C1": 6}, club=oslo), player("Eve", 1),
+    ])
+    fund_with(event, clubs=[(1, 5000, 2), (2, 2000, 2)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert [(a["club"], a["money"]) for a in allocation.club_awards] == [("fjord", 3500), ("oslo", 3500)]
+    assert not allocation.awards.exists()  # the money goes to the clubs, not to their players
+    (line,) = api(event).json()["lines"]
+    assert line["code"] == "club_team_shared"
+    assert line["text"] == (
+        "Best club team: Fjord SK and Oslo SK, tied on 7 points of their best players (Fjord SK: Ana 4 + Cai 3; "
+        "Oslo SK: Bo 4 + Dev 3), share £50 + £20 pooled, £35 each."
+    )
+
+
+def test_the_admin_saves_a_club_team_prize(client):
+    event, _ = three_clubs()
+    response = _admin_client(client).post("/admin/leagues/prizefund/add/", _fund_form(event, [
+        {"kind": "club_team", "amount": 5000, "team_size": 2},
+    ]))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    # best two: Fjord 5 + 4 = 9 > Oslo 4½ + 3½ = 8 > Bergen 4 + 3 = 7
+    assert PrizeAllocation.objects.get(fund__event=event).club_awards[0]["club"] == "fjord"
 
 
 # --------------------------------------------------------------------------- the recompute and storage
@@ -384,7 +465,7 @@ def _fund_form(event, prizes):
     }
     for i, prize in enumerate(prizes):
         fields = {"kind": "place", "place": "", "category": "", "eligibility_kind": "", "eligibility_value": "",
-                  "rank": 1, "amount": 0, "item": "", **prize}
+                  "rank": 1, "amount": 0, "item": "", "team_size": 3, **prize}
         data.update({f"prizes-{i}-{key}": value for key, value in fields.items()})
     return data
 
@@ -450,9 +531,15 @@ def test_every_reason_code_reads_as_a_sentence():
          dict(places=[(1, 20000, "Cup"), (3, 50)])),
         ([player("Ana", 4), player("Bo", 4)], dict(places=[(1, 1000, "Cup")])),
         ([player("Ana", 5), player("Bo", 3)], dict(places=[(1, 1000, "Cup")])),
+        # best club team: one club alone, then two clubs tied (one player each counts)
+        ([player("Ana", 5, club="fjord"), player("Bo", 3, club="oslo"), player("Cai", 3, club="bergen")],
+         dict(clubs=[(1, 1000, 1), (2, 600, 1)])),
     ]
     seen = {}
+    clubs = {slug: ClubFactory(slug=slug) for slug in ("fjord", "oslo", "bergen")}
     for rows, fund in scenarios:
+        rows = [(name, points, values, {**fields, "club": clubs[fields["club"]]} if "club" in fields else fields)
+                for name, points, values, fields in rows]
         event, snapshot = snapshot_event(rows)
         fund_with(event, **fund)
         prizes_recompute(event.pk, snapshot)

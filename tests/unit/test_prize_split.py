@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from leagues.prize_split import (
     REASONS,
     CategoryPrize,
+    ClubTeamPrize,
     Eligibility,
     PlacePrize,
     PrizeOptions,
@@ -262,6 +263,112 @@ def test_category_item_goes_to_best_eligible_even_with_place_money():
     assert line(r, "category_item").params["participant"] == "A"
 
 
+# --- best club team
+
+
+def three_clubs():
+    """Ten players of clubs X, Y, Z (BH the first tie-break). Best three of each club, in standings order:
+    X = A 6 + D 5 + G 4 = 15 (J's 2 does not count: only the best three); Y = B 5½ + E 4½ + H 3½ = 13½;
+    Z = C 5 + F 4 + I 3 = 12."""
+    rows = [
+        ("A", 6, "X"),
+        ("B", 5.5, "Y"),
+        ("C", 5, "Z"),
+        ("D", 5, "X"),
+        ("E", 4.5, "Y"),
+        ("F", 4, "Z"),
+        ("G", 4, "X"),
+        ("H", 3.5, "Y"),
+        ("I", 3, "Z"),
+        ("J", 2, "X"),
+    ]
+    return [S(pid, F(points), [("BH", 30 - i)], club=club) for i, (pid, points, club) in enumerate(rows)]
+
+
+def test_best_club_team_three_clubs_by_the_points_of_their_best_three():
+    prizes = [PlacePrize(1, 10000), ClubTeamPrize(1, 6000, "club cup"), ClubTeamPrize(2, 3000), ClubTeamPrize(3, 1500)]
+    r = split_prizes(three_clubs(), prizes, club_names={"X": "Xeno CC"})
+    # X 15 > Y 13½ > Z 12: £60 + cup, £30, £15 to the clubs; A keeps the place money as well (a club
+    # prize never counts against one money prize per player)
+    assert [(a.participant_id, a.name, a.money, a.items) for a in r.club_awards] == [
+        ("X", "Xeno CC", 6000, ("club cup",)),
+        ("Y", "Y", 3000, ()),
+        ("Z", "Z", 1500, ()),
+    ]
+    assert money(r, "ABCDEFGHIJ") == [10000] + [0] * 9
+    assert (r.fund, r.total_paid, r.remainder, r.unawarded) == (20500, 20500, 0, 0)
+    x, y, z = lines(r, "club_team_prize")
+    assert (x.params["club"], x.params["total"], x.params["ranks"], x.params["share"]) == ("X", 15, (1, 1), 6000)
+    assert x.params["players"] == (("A", "Player A", 6), ("D", "Player D", 5), ("G", "Player G", 4))
+    assert x.params["team_size"] == 3 and x.params["criterion"] == "BH"
+    assert x.params["tiebreak"] == 30 + 27 + 24  # BH of A, D, G
+    assert (y.params["total"], z.params["total"]) == (F(27, 2), 12)
+    cup = line(r, "category_item").params
+    assert (cup["club_team"], cup["participant"], cup["name"]) == (1, "X", "Xeno CC")
+
+
+def tied_clubs():
+    """N = 2. X = P 5 + R 4 = 9 (BH 20 + 18 = 38); Y = Q 5 + S 4 = 9 (BH 19 + 17 = 36); Z has one player,
+    T 3, and counts what it has: 3."""
+    rows = [("P", 5, "X", 20), ("Q", 5, "Y", 19), ("R", 4, "X", 18), ("S", 4, "Y", 17), ("T", 3, "Z", 16)]
+    standings = [S(pid, points, [("BH", bh)], club=club) for pid, points, club, bh in rows]
+    prizes = [ClubTeamPrize(1, 5000, "shield", players=2), ClubTeamPrize(2, 2000, players=2)]
+    return standings, prizes + [ClubTeamPrize(3, 1000, players=2)]
+
+
+def test_clubs_tied_on_points_pool_the_money_and_the_tiebreak_sum_decides_the_item():
+    r = split_prizes(*tied_clubs())
+    # X and Y both 9: (£50 + £20) / 2 = £35 each; Z (3, one player) third: £10. Shield to X, BH 38 > 36
+    assert [(a.participant_id, a.money, a.items) for a in r.club_awards] == [
+        ("X", 3500, ("shield",)),
+        ("Y", 3500, ()),
+        ("Z", 1000, ()),
+    ]
+    shared = line(r, "club_team_shared").params
+    assert shared["clubs"] == ("X", "Y") and shared["ranks"] == (1, 2) and shared["total"] == 9
+    assert (shared["prizes"], shared["money"], shared["share"]) == (((1, 5000), (2, 2000)), 7000, 3500)
+    assert [t["tiebreak"] for t in shared["teams"]] == [38, 36]
+    assert line(r, "club_team_prize").params["players"] == (("T", "Player T", 3),)
+    shield = line(r, "item_by_tiebreak").params
+    assert (shield["participant"], shield["other"], shield["value"], shield["other_value"]) == ("X", "Y", 38, 36)
+    assert r.total_paid == r.fund == 8000 and money(r, "PQRST") == [0] * 5
+
+
+def test_without_pooling_the_tiebreak_sum_decides_the_club_money():
+    r = split_prizes(*tied_clubs(), PrizeOptions(method="none"))
+    # BH sums 38 > 36: X £50, Y £20, Z £10
+    assert [r.club_money_of(c) for c in "XYZ"] == [5000, 2000, 1000]
+    why = line(r, "money_by_tiebreak").params
+    assert (why["participant"], why["other"], why["criterion"], why["value"], why["other_value"]) == (
+        "X",
+        "Y",
+        "BH",
+        38,
+        36,
+    )
+
+
+def test_a_club_with_fewer_players_than_counted_adds_up_those_it_has():
+    # N = 3: W has only two players, 6 + 6 = 12, and still beats V's three, 5 + 4 + 2 = 11
+    standings = [S(1, 6, club="W"), S(2, 6, club="W"), S(3, 5, club="V"), S(4, 4, club="V"), S(5, 2, club="V")]
+    r = split_prizes(standings, [ClubTeamPrize(1, 2000)])
+    assert [(a.participant_id, a.money) for a in r.club_awards] == [("W", 2000)]
+    assert line(r, "club_team_prize").params["total"] == 12
+
+
+def test_club_remainder_and_a_club_prize_nobody_can_take():
+    # X and Y tie on 4: 1001 / 2 = 500 each, 1 kept; rank 3 (only two clubs) is not awarded
+    standings = [S(1, 4, club="X"), S(2, 4, club="Y"), S(3, 1)]
+    r = split_prizes(standings, [ClubTeamPrize(1, 1001, players=1), ClubTeamPrize(3, 300, players=1)])
+    assert [r.club_money_of(c) for c in "XY"] == [500, 500]
+    assert (r.fund, r.total_paid, r.remainder, r.unawarded) == (1301, 1000, 1, 300)
+    assert line(r, "remainder_unpaid").params["participants"] == ("X", "Y")
+    assert line(r, "no_eligible_winner").params == {"club_team": 3, "amount": 300}
+    paid = split_prizes(standings, [ClubTeamPrize(1, 1001, players=1)], PrizeOptions(remainder="by_tiebreak"))
+    assert [paid.club_money_of(c) for c in "XY"] == [501, 500] and paid.remainder == 0
+    assert set(codes(r)) | set(codes(paid)) <= set(REASONS)
+
+
 # --- input errors
 
 
@@ -275,6 +382,9 @@ def test_category_item_goes_to_best_eligible_even_with_place_money():
         ([S("A", 1)], [PlacePrize(1, 100)], PrizeOptions(method="split")),
         ([S("A", 1)], [CategoryPrize("u", U1800, 1, 9), CategoryPrize("u", YOUTH, 2, 5)], PrizeOptions()),
         ([S("A", 1)], [CategoryPrize("w", Eligibility("female"), 1, 9)], PrizeOptions()),
+        ([S("A", 1)], [ClubTeamPrize(1, 9), ClubTeamPrize(1, 5)], PrizeOptions()),
+        ([S("A", 1)], [ClubTeamPrize(1, 9, players=3), ClubTeamPrize(2, 5, players=4)], PrizeOptions()),
+        ([S("A", 1)], [ClubTeamPrize(1, 9, players=0)], PrizeOptions()),
     ],
     ids=[
         "32b3-needs-one-prize",
@@ -284,6 +394,9 @@ def test_category_item_goes_to_best_eligible_even_with_place_money():
         "unknown-method",
         "category-rule-differs-by-rank",
         "unknown-eligibility",
+        "club-team-rank-twice",
+        "club-team-sizes-differ",
+        "club-team-of-nobody",
     ],
 )
 def test_invalid_input_is_rejected(standings, prizes, options):
@@ -451,9 +564,29 @@ def test_changing_only_tiebreaks_never_changes_money_under_pooling(event, rnd):
     for points in sorted(groups, reverse=True):
         members = list(groups[points])
         rnd.shuffle(members)
-        shuffled += [dataclasses.replace(s, tiebreak_values=(("BH", len(members) - i), ("SB", rnd.randint(0, 3))))
-                     for i, s in enumerate(members)]
+        shuffled += [
+            dataclasses.replace(s, tiebreak_values=(("BH", len(members) - i), ("SB", rnd.randint(0, 3))))
+            for i, s in enumerate(members)
+        ]
     options = PrizeOptions(method="pool")
     before, after = split_prizes(standings, prizes, options), split_prizes(shuffled, prizes, options)
     for s in standings:
         assert before.money_of(s.participant_id) == after.money_of(s.participant_id)
+
+
+@settings(max_examples=200, deadline=None)
+@given(events(), METHOD_OPTIONS, st.data())
+def test_club_team_prizes_conserve_money_and_never_change_what_players_receive(event, options, data):
+    standings, prizes = event
+    clubs = data.draw(
+        st.lists(st.sampled_from([None, "X", "Y", "Z"]), min_size=len(standings), max_size=len(standings))
+    )
+    standings = [dataclasses.replace(s, club=c) for s, c in zip(standings, clubs, strict=True)]
+    size = data.draw(st.integers(1, 4))
+    amounts = sorted(data.draw(st.lists(st.integers(0, 5000), max_size=4)), reverse=True)
+    club_prizes = [ClubTeamPrize(rank, a, players=size) for rank, a in enumerate(amounts, 1)]
+    alone, both = split_prizes(standings, prizes, options), split_prizes(standings, prizes + club_prizes, options)
+    assert both.total_paid + both.remainder + both.unawarded == both.fund == alone.fund + sum(amounts)
+    assert [both.money_of(s.participant_id) for s in standings] == [alone.money_of(s.participant_id) for s in standings]
+    assert {a.participant_id for a in both.club_awards} <= {"X", "Y", "Z"}
+    assert set(codes(both)) <= set(REASONS)
