@@ -188,25 +188,87 @@ def audit(request, slug):
     return render(request, "leagues/manage/audit.html", {"event": event, "changes": changes[:500]})
 
 
+#: session key of the file between the preview and the confirmation
+IMPORT_SESSION_KEY = "trf_import"
+
+
 @login_required
 def import_trf(request, league):
+    """Upload a TRF file, see the preview (every problem by line), then confirm: nothing is saved before.
+
+    Between the two steps the file's bytes stay on the server, in the session (stored server-side),
+    with their SHA-256 digest; the preview page sends back only that digest. Confirming imports
+    the stored bytes only when the posted digest names them and they still hash to it, and reads
+    them again: a second upload in another tab, or a tampered form, imports nothing."""
+    import base64
+    import hashlib
+
+    from .trf_services import import_preview
+
     league = get_object_or_404(League, slug=league)
+    if request.method == "POST" and "confirm" in request.POST:
+        pending = request.session.get(IMPORT_SESSION_KEY) or {}
+        data = base64.b64decode(pending["data"]) if pending.get("data") else b""
+        digest = request.POST.get("digest", "")
+        if not (pending and pending.get("league") == league.slug and digest == pending.get("digest")
+                and hashlib.sha256(data).hexdigest() == digest):
+            messages.error(request, _("The previewed file is no longer available; please upload it again."))
+            return render(request, "leagues/manage/import.html", {"league": league, "form": ImportForm()},
+                          status=400)
+        target = _import_target(league, pending["slug"])
+        preview = import_preview(data=data, system=pending["system"] or None, event=target)
+        context = {"league": league, "preview": preview, "pending": pending, "event": target}
+        if not preview.ok:
+            messages.error(request, _("A file with problems cannot be imported."))
+            return render(request, "leagues/manage/import_preview.html", context, status=400)
+        saved = {}
+
+        def run():
+            saved["event"] = event_import_trf(league=league, name=pending["name"], slug=pending["slug"], data=data,
+                                              user=request.user, system=pending["system"] or None, event=target)
+
+        done = _("Event updated. Its standings are being computed.") if target else _(
+            "Event imported. Its standings are being computed.")
+        status = _save(request, run, done)
+        if status is None:
+            request.session.pop(IMPORT_SESSION_KEY, None)
+            return redirect("leagues:event-standings", slug=saved["event"].slug)
+        return render(request, "leagues/manage/import_preview.html", context, status=status)
+
     form = ImportForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            created = {}
-
-            def run():
-                created["event"] = event_import_trf(league=league, name=form.cleaned_data["name"],
-                                                    slug=form.cleaned_data["slug"], data=form.cleaned_data["file"],
-                                                    user=request.user, system=form.cleaned_data["system"] or None)
-
-            status = _save(request, run, _("Event imported. Its standings are being computed."))
-            if status is None:
-                return redirect("leagues:event-standings", slug=created["event"].slug)
+            if not _may_import(request.user, league):
+                messages.error(request, _("Only the league's organiser may import events."))
+                return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=403)
+            data, slug = form.cleaned_data["file"], form.cleaned_data["slug"]
+            system = form.cleaned_data["system"] or ""
+            target = _import_target(league, slug)
+            preview = import_preview(data=data, system=system or None, event=target)
+            if target is None and Event.objects.filter(slug=slug).exists():
+                preview.problems.append((None, _("An event with the address “%(slug)s” exists already.")
+                                         % {"slug": slug}))
+            pending = {"league": league.slug, "name": form.cleaned_data["name"], "slug": slug, "system": system,
+                       "digest": hashlib.sha256(data).hexdigest()}
+            if preview.ok:
+                request.session[IMPORT_SESSION_KEY] = {**pending, "data": base64.b64encode(data).decode("ascii")}
+            else:
+                request.session.pop(IMPORT_SESSION_KEY, None)
+            return render(request, "leagues/manage/import_preview.html",
+                          {"league": league, "preview": preview, "pending": pending, "event": target},
+                          status=200 if preview.ok else 400)
     return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
+
+
+def _may_import(user, league) -> bool:
+    return user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists()
+
+
+def _import_target(league, slug):
+    """The event of this league a file with this address updates; None: the file creates one."""
+    return Event.objects.filter(league=league, slug=slug).first()
 
 
 def export_trf(request, slug):

@@ -1,12 +1,13 @@
 """TRF import and export of an event: the import is one transaction, audited as source "import"."""
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError, recommended_criteria
-from tiebreaks.trf import TRFError, read_trf, write_trf
+from tiebreaks.trf import TRFError, read_trf, trf_problems, write_trf
 
 from .errors import PermissionDenied, ServiceError
 from .models import Entry, Event, Game, League, Player, Result, ResultChange, Role, Round
@@ -24,11 +25,58 @@ BYE_RESULTS = {"U": Result.PAIRING_BYE, "F": Result.FULL_POINT_BYE, "H": Result.
                "Z": Result.ZERO_POINT_BYE, "A": Result.ABSENT, " ": Result.ABSENT, "": Result.ABSENT}
 
 
+@dataclass
+class ImportPreview:
+    """What an import would do, shown before anything is saved; `problems` lists (line, message)."""
+
+    players: list = field(default_factory=list)  # (start number, name, rating)
+    rounds: int = 0
+    results: int = 0
+    tiebreaks: list = field(default_factory=list)
+    system: str = ""
+    problems: list = field(default_factory=list)  # (line number or None, message)
+    update: Event | None = None  # the event the file updates; None: a new event
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def import_preview(*, data: bytes, system: str | None = None, event: Event | None = None) -> ImportPreview:
+    """Every problem of the file (by line), and what importing it would create; saves nothing.
+
+    With `event`, the file updates that event: its participants must be the event's."""
+    preview = ImportPreview(update=event)
+    problems = trf_problems(data)
+    if problems:
+        preview.problems = [(p.line_number, p.message) for p in problems]
+        return preview
+    tournament = read_trf(data)
+    preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
+    preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
+    try:
+        system, criteria = _system_and_criteria(tournament, system, event)
+        preview.system = system
+        preview.tiebreaks = criteria
+        _check_importable(tournament, event)
+        if event is not None:
+            _check_update(tournament, event)
+    except ServiceError as exc:
+        preview.problems.append((None, exc.message))
+    return preview
+
+
 def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user, season=None,
-                     system: str | None = None) -> Event:
+                     system: str | None = None, event: Event | None = None) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
-    `system` (Event.System) overrides what the file says: many files do not record a round robin."""
+    `system` (Event.System) overrides what the file says: many files do not record a round robin.
+    With `event` (an existing event of the league), update it instead: the file must list the
+    event's participants; new rounds and games are added and results that differ are corrected
+    (reason "TRF import"); nothing else changes. Either all of it is saved or nothing."""
+    if event is not None:
+        league = event.league
     if not (user and user.is_authenticated and (
             user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists())):
         raise PermissionDenied(_("Only the league's organiser may import events."))
@@ -36,18 +84,13 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
         tournament = read_trf(data)
     except TRFError as exc:
         raise ServiceError(_("The file cannot be read: %(problem)s") % {"problem": exc}, code="bad_trf") from None
-    if tournament.teams:
-        raise ServiceError(_("Team tournaments cannot be imported from TRF yet; enter the division instead."),
-                           code="team_trf")
+    _check_importable(tournament, event)
+    if event is not None:
+        return _update_event(event, tournament, user)
     if Event.objects.filter(slug=slug).exists():
         raise ServiceError(_("An event with the address “%(slug)s” exists already.") % {"slug": slug},
                            code="slug_taken")
-    if system is None:
-        system = Event.System.ROUND_ROBIN if tournament.round_robin else Event.System.SWISS
-    if system not in Event.System.values:
-        raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
-    kind = "swiss" if system == Event.System.SWISS else "round_robin"
-    criteria = [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
+    system, criteria = _system_and_criteria(tournament, system, None)
     scoring = tournament.scoring
     with transaction.atomic():
         event = Event.objects.create(
@@ -64,28 +107,18 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
                                                fide_id=int(p.fide_id) if p.fide_id.strip("0 ") else None)
             entries[p.start_number] = Entry.objects.create(event=event, start_number=p.start_number, player=player,
                                                            rating=p.rating)
-        played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
-        for number in range(1, played_rounds + 1):
-            rnd = Round.objects.create(event=event, number=number)
-            board = 1
-            for p in tournament.participants:
-                if number > len(p.rounds):
-                    continue
-                block = p.rounds[number - 1]
-                if block.opponent is None:
-                    game = Game.objects.create(round=rnd, board=1000 + p.start_number, white=entries[p.start_number])
-                    _record(game, BYE_RESULTS.get(block.code.strip(), Result.ABSENT), user)
-                elif block.colour == "w" or (block.colour != "b" and p.start_number < block.opponent):
-                    other = tournament.participants[block.opponent - 1].rounds[number - 1]
-                    result = PAIR_RESULTS.get((block.code, other.code))
-                    if result is None:
-                        raise ServiceError(_("Round %(round)s, player %(player)s: result %(code)s cannot be stored.")
-                                           % {"round": number, "player": p.start_number, "code": block.code},
-                                           code="bad_trf")
-                    game = Game.objects.create(round=rnd, board=board, white=entries[p.start_number],
-                                               black=entries[block.opponent])
-                    board += 1
-                    _record(game, result, user)
+        rounds = {}
+        boards: dict[int, int] = {}
+        for number, white, black, result in _games(tournament):
+            if number not in rounds:
+                rounds[number] = Round.objects.create(event=event, number=number)
+            if black is None:
+                game = Game.objects.create(round=rounds[number], board=1000 + white, white=entries[white])
+            else:
+                boards[number] = board = boards.get(number, 0) + 1
+                game = Game.objects.create(round=rounds[number], board=board, white=entries[white],
+                                           black=entries[black])
+            _record(game, result, user)
         try:
             from .entry_services import compute_standings_check
 
@@ -94,6 +127,122 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
             raise ServiceError(_("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc},
                                code="bad_tiebreak_policy") from None
         return event
+
+
+def _system_and_criteria(tournament, system: str | None, event: Event | None) -> tuple[str, list[str]]:
+    if event is not None:
+        return event.system, list(event.tiebreak_criteria)
+    if system is None:
+        system = Event.System.ROUND_ROBIN if tournament.round_robin else Event.System.SWISS
+    if system not in Event.System.values:
+        raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
+    kind = "swiss" if system == Event.System.SWISS else "round_robin"
+    return system, [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
+
+
+def _check_importable(tournament, event: Event | None) -> None:
+    """What the file may say but the league cannot store; raises ServiceError."""
+    if tournament.teams:
+        raise ServiceError(_("Team tournaments cannot be imported from TRF yet; enter the division instead."),
+                           code="team_trf")
+    for _number, _white, _black, _result in _games(tournament):
+        pass  # _games raises for a result that cannot be stored
+
+
+def _games(tournament):
+    """(round, white start number, black start number or None for a bye, result) of every game."""
+    by_number = {p.start_number: p for p in tournament.participants}
+    played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    for number in range(1, played_rounds + 1):
+        for p in tournament.participants:
+            if number > len(p.rounds):
+                continue
+            block = p.rounds[number - 1]
+            if block.opponent is None:
+                yield number, p.start_number, None, BYE_RESULTS.get(block.code.strip(), Result.ABSENT)
+            elif block.colour == "w" or (block.colour != "b" and p.start_number < block.opponent):
+                other = by_number[block.opponent].rounds[number - 1]
+                result = PAIR_RESULTS.get((block.code, other.code))
+                if result is None:
+                    raise ServiceError(_("Round %(round)s, player %(player)s: result %(code)s cannot be stored.")
+                                       % {"round": number, "player": p.start_number, "code": block.code},
+                                       code="bad_trf")
+                yield number, p.start_number, block.opponent, result
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _check_update(tournament, event: Event) -> dict:
+    """Refuse an update the event cannot take; returns the event's entries by start number."""
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+    if event.is_team:
+        raise ServiceError(_("Team tournaments cannot be imported from TRF yet; enter the division instead."),
+                           code="team_trf")
+    played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    if played_rounds > event.rounds_count:
+        raise ServiceError(_("The file has %(file)s rounds but the event only %(event)s.")
+                           % {"file": played_rounds, "event": event.rounds_count}, code="too_many_rounds")
+    entries = {e.start_number: e for e in event.entries.select_related("player")}
+    in_file = {p.start_number: p.name for p in tournament.participants}
+    for number in sorted(set(entries) | set(in_file)):
+        entry, name = entries.get(number), in_file.get(number)
+        if entry is None:
+            raise ServiceError(_("Start number %(number)s (%(name)s) is in the file but not in the event.")
+                               % {"number": number, "name": name}, code="participants_differ")
+        if name is None:
+            raise ServiceError(_("Start number %(number)s (%(name)s) is in the event but not in the file.")
+                               % {"number": number, "name": entry.player.name}, code="participants_differ")
+        if not _same_name(entry.player.name, name):
+            raise ServiceError(_("Start number %(number)s is “%(file)s” in the file but “%(event)s” in the event.")
+                               % {"number": number, "file": name, "event": entry.player.name},
+                               code="participants_differ")
+    return entries
+
+
+def _update_event(event: Event, tournament, user) -> Event:
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        entries = _check_update(tournament, event)
+        rounds = {r.number: r for r in event.rounds.all()}
+        games: dict[int, dict[int, Game]] = {}  # round -> entry id -> the entry's game in that round
+        for game in Game.objects.filter(round__event=event).select_related("round"):
+            for entry_id in (game.white_id, game.black_id):
+                if entry_id is not None:
+                    games.setdefault(game.round.number, {})[entry_id] = game
+        for number, white, black, result in _games(tournament):
+            white_entry, black_entry = entries[white], entries[black] if black is not None else None
+            existing = games.get(number, {})
+            game = existing.get(white_entry.pk) or (existing.get(black_entry.pk) if black_entry else None)
+            if game is not None:
+                if game.white_id != white_entry.pk or game.black_id != (black_entry.pk if black_entry else None):
+                    raise ServiceError(
+                        _("Round %(round)s: the file pairs %(white)s with %(black)s, but the event pairs them "
+                          "differently; an import cannot change pairings.")
+                        % {"round": number, "white": white_entry.player.name,
+                           "black": black_entry.player.name if black_entry else _("a bye")},
+                        code="pairing_differs")
+                if game.result != result:
+                    result_record(game_id=game.pk, result=result, user=user, source=ResultChange.Source.IMPORT,
+                                  reason=IMPORT_REASON)
+                continue
+            if number not in rounds:
+                rounds[number] = Round.objects.create(event=event, number=number)
+            if black_entry is None:
+                board = 1000 + white
+            else:
+                board = (Game.objects.filter(round=rounds[number], board__lt=1000)
+                         .order_by("-board").values_list("board", flat=True).first() or 0) + 1
+            game = Game.objects.create(round=rounds[number], board=board, white=white_entry, black=black_entry)
+            games.setdefault(number, {}).update({e.pk: game for e in (white_entry, black_entry) if e})
+            _record(game, result, user)
+        return event
+
+
+#: the reason of every correction an import makes (the audit trail shows it)
+IMPORT_REASON = "TRF import"
 
 
 def _record(game: Game, result: str, user) -> None:

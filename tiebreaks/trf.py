@@ -36,6 +36,7 @@ __all__ = [
     "TRFError",
     "read_trf",
     "read_trf_file",
+    "trf_problems",
     "write_trf",
     "encode_trf",
     "decode_trf",
@@ -289,8 +290,8 @@ def read_trf_file(path: str) -> Tournament:
         return read_trf(handle.read())
 
 
-def read_trf(data: bytes | str) -> Tournament:
-    """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
+def _records_by_tag(data: bytes | str) -> dict[str, list[tuple[int, str]]]:
+    """Every record of the file by its tag, each as (line number, text), in file order."""
     text = decode_trf(data)
     if "\r" in text:  # CRLF, or old Mac CR: the same lines as splitting at \r\n, \r or \n
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -304,6 +305,118 @@ def read_trf(data: bytes | str) -> Tournament:
             by_tag[tag] = [(n, line)]
         else:
             records.append((n, line))
+    return by_tag
+
+
+def trf_problems(data: bytes | str) -> list[TRFError]:
+    """Every problem of a TRF file that :func:`read_trf` would refuse, each with its line number
+    (None for a problem of the whole file), in line order; an empty list for a readable file.
+
+    Where :func:`read_trf` stops at the first problem, this reads on: every header record and
+    every 001 and 240 record on its own, then the checks across lines (pairings, byes per round,
+    points columns, teams) for the players whose records could be read. A player record that
+    cannot be read is reported once; the pairings that name it are not reported again."""
+    by_tag = _records_by_tag(data)
+    problems: list[TRFError] = []
+
+    def collect(check, *args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except TRFError as exc:
+            problems.append(exc)
+            return None
+
+    def single(tag: str) -> tuple[int, str] | None:
+        found = by_tag.get(tag)
+        return found[-1] if found else None
+
+    if rec := single("042"):
+        collect(_parse_date, rec[1][4:], rec[0], "start date")
+    if rec := single("052"):
+        collect(_parse_date, rec[1][4:], rec[0], "end date")
+    announced_rounds: int | None = None
+    for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
+        if rec := single(tag):
+            value = collect(_int_field, rec[1][4:], rec[0], what)
+            if value is not None:
+                announced_rounds = value
+    scoring: Scoring | None = None
+    if rec := single("162"):
+        scoring = collect(_parse_scoring_line, rec[1], rec[0], team=False)
+    if rec := single("362"):
+        collect(_parse_scoring_line, rec[1], rec[0], team=True)
+
+    player_lines = by_tag.get("001", [])
+    if not player_lines:
+        problems.append(TRFError(None, "no player records (001) in the file"))
+        return _in_line_order(problems)
+    parsed: dict[int, _Player] = {}
+    unreadable: set[int] = set()  # start numbers of player records that could not be read
+    blocks: dict[str, RoundEntry] = {}
+    for n, line in player_lines:
+        player = collect(_parse_player, n, line, blocks)
+        if player is None:
+            number = line[4:8].strip()
+            if number.isdigit():
+                unreadable.add(int(number))
+            continue
+        number = player["start_number"]
+        if number in parsed:
+            problems.append(TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})"))
+            continue
+        parsed[number] = player
+    count = len(player_lines)
+    known = set(parsed) | unreadable
+    for number in range(1, count + 1):
+        if number not in known and parsed:
+            biggest = max(parsed)
+            problems.append(TRFError(
+                parsed[biggest]["line"],
+                f"start numbers must run 1..{count} without gaps, but {number} is missing",
+            ))
+    for record in by_tag.get("240", []):
+        collect(_apply_240, [record], parsed)
+    _check_pairings(parsed, announced_rounds, problems=problems, unreadable=unreadable)
+    # each points column depends on its own record only, so unreadable records do not matter here
+    if scoring is None:
+        try:
+            scoring = _infer_scoring(parsed)
+        except TRFError as exc:
+            problems.extend(_points_problems(parsed, Scoring(), _NO_SCORING_FITS) or [exc])
+    if scoring is not None:
+        problems.extend(_points_problems(parsed, scoring))
+    collect(_parse_teams, by_tag, count)
+    return _in_line_order(problems)
+
+
+def _in_line_order(problems: list[TRFError]) -> list[TRFError]:
+    return sorted(problems, key=lambda p: (p.line_number is not None, p.line_number or 0))
+
+
+_NO_SCORING_FITS = " (no record 162, and no scoring system fits every player)"
+
+
+def _points_problems(parsed: dict[int, _Player], scoring: Scoring, suffix: str = "") -> list[TRFError]:
+    """A problem for every player whose points column differs from the points awarded."""
+    units, denominator = _code_units(scoring)
+    problems = []
+    for player in parsed.values():
+        stated = player["points"]
+        if stated is None:
+            continue
+        awarded = sum([units[e.code] for e in player["rounds"]])
+        if awarded * stated.denominator != stated.numerator * denominator:
+            problems.append(TRFError(
+                player["line"],
+                f"player {player['start_number']} has {float(stated):g} in the points column "
+                f"but the results add up to {float(Fraction(awarded, denominator)):g}{suffix}",
+            ))
+    return problems
+
+
+def read_trf(data: bytes | str) -> Tournament:
+    """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
+    by_tag = _records_by_tag(data)
 
     def single(tag: str) -> tuple[int, str] | None:
         found = by_tag.get(tag)
@@ -572,67 +685,97 @@ def _apply_240(records: list[tuple[int, str]], parsed: dict[int, _Player]) -> No
             rounds[rnd - 1] = RoundEntry(kind)
 
 
-def _check_pairings(parsed: dict[int, _Player], announced_rounds: int | None) -> None:
-    """Reciprocal pairings, opposite colours, complementary codes, one U per round (§4)."""
+def _check_pairings(
+    parsed: dict[int, _Player],
+    announced_rounds: int | None,
+    *,
+    problems: list[TRFError] | None = None,
+    unreadable: set[int] | frozenset[int] = frozenset(),
+) -> None:
+    """Reciprocal pairings, opposite colours, complementary codes, one U per round (§4).
+
+    Raises at the first problem; with ``problems``, appends the first problem of every player
+    record instead and reads on (pairings with the ``unreadable`` start numbers are skipped)."""
     pab_in_round: dict[int, int] = {}
     rounds_of = {number: player["rounds"] for number, player in parsed.items()}
-    complement = COMPLEMENT
+    failed: set[int] = set()
     for number, player in sorted(parsed.items()):
-        n = player["line"]
-        rounds = player["rounds"]
-        if announced_rounds is not None and len(rounds) > announced_rounds:
+        try:
+            _check_player_pairings(number, player, rounds_of, pab_in_round, announced_rounds, failed, unreadable)
+        except TRFError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            failed.add(number)
+
+
+def _check_player_pairings(
+    number: int,
+    player: _Player,
+    rounds_of: dict[int, list[RoundEntry]],
+    pab_in_round: dict[int, int],
+    announced_rounds: int | None,
+    failed: set[int],
+    unreadable: set[int] | frozenset[int],
+) -> None:
+    complement = COMPLEMENT
+    n = player["line"]
+    rounds = player["rounds"]
+    if announced_rounds is not None and len(rounds) > announced_rounds:
+        raise TRFError(
+            n,
+            f"player {number} has results for {len(rounds)} rounds but the file announces {announced_rounds}",
+        )
+    for rnd, entry in enumerate(rounds, start=1):
+        opp = entry.opponent
+        if opp is not None and opp in unreadable:
+            continue
+        if opp is None:
+            if entry.code == "U":
+                if rnd in pab_in_round:
+                    raise TRFError(
+                        n,
+                        f"round {rnd}: players {pab_in_round[rnd]} and {number} both have a "
+                        f"pairing-allocated bye (U); at most one per round",
+                    )
+                pab_in_round[rnd] = number
+            continue
+        opp_rounds = rounds_of.get(opp)
+        if opp_rounds is None:
+            raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
+        if len(opp_rounds) < rnd:
             raise TRFError(
                 n,
-                f"player {number} has results for {len(rounds)} rounds but the file announces {announced_rounds}",
+                f"round {rnd} of player {number} says opponent {opp} but player {opp}'s record has no round {rnd}",
             )
-        for rnd, entry in enumerate(rounds, start=1):
-            opp = entry.opponent
-            if opp is None:
-                if entry.code == "U":
-                    if rnd in pab_in_round:
-                        raise TRFError(
-                            n,
-                            f"round {rnd}: players {pab_in_round[rnd]} and {number} both have a "
-                            f"pairing-allocated bye (U); at most one per round",
-                        )
-                    pab_in_round[rnd] = number
-                continue
-            opp_rounds = rounds_of.get(opp)
-            if opp_rounds is None:
-                raise TRFError(n, f"round {rnd} of player {number} names opponent {opp}, who has no 001 record")
-            if len(opp_rounds) < rnd:
-                raise TRFError(
-                    n,
-                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s record has no round {rnd}",
-                )
-            back = opp_rounds[rnd - 1]
-            if back.opponent != number:
-                raise TRFError(
-                    n,
-                    f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
-                    f"round {rnd} points elsewhere",
-                )
-            if opp < number:
-                # the opponent's visit (earlier: ascending order) already checked this game from
-                # the other side and found it sound; codes and colours are symmetric checks
-                continue
-            code = entry.code
-            if back.code not in complement[code]:
-                expected = " or ".join(repr(c) for c in complement[code])
-                raise TRFError(
-                    n,
-                    f"round {rnd}: player {number} has {code!r} against {opp} but player "
-                    f"{opp} has {back.code!r} (expected {expected})",
-                )
-            colour = entry.colour
-            back_colour = back.colour
-            if colour is not None and colour == back_colour:
-                raise TRFError(
-                    n,
-                    f"round {rnd}: players {number} and {opp} both have colour {colour!r}",
-                )
-            if (colour is None) != (back_colour is None) and code not in "+-":
-                raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
+        back = opp_rounds[rnd - 1]
+        if back.opponent != number:
+            raise TRFError(
+                n,
+                f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
+                f"round {rnd} points elsewhere",
+            )
+        if opp < number and opp not in failed:
+            # the opponent's visit (earlier: ascending order) already checked this game from
+            # the other side and found it sound; codes and colours are symmetric checks
+            continue
+        code = entry.code
+        if back.code not in complement[code]:
+            expected = " or ".join(repr(c) for c in complement[code])
+            raise TRFError(
+                n,
+                f"round {rnd}: player {number} has {code!r} against {opp} but player "
+                f"{opp} has {back.code!r} (expected {expected})",
+            )
+        colour = entry.colour
+        back_colour = back.colour
+        if colour is not None and colour == back_colour:
+            raise TRFError(
+                n,
+                f"round {rnd}: players {number} and {opp} both have colour {colour!r}",
+            )
+        if (colour is None) != (back_colour is None) and code not in "+-":
+            raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
 
 
 def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:

@@ -1,5 +1,6 @@
 """Secretaries' pages: round sheets, match cards, policy, audit and TRF import through the browser forms."""
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -99,8 +100,11 @@ def test_trf_import_page(client):
     assert "The file cannot be read" in bad.content.decode()
     assert not Event.objects.filter(slug="bad").exists()
     gold = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())
-    good = client.post(url, {"name": "Club open", "slug": "club-open",
-                             "file": SimpleUploadedFile("open.trf", gold["trf"].encode())})
+    preview = client.post(url, {"name": "Club open", "slug": "club-open",
+                                "file": SimpleUploadedFile("open.trf", gold["trf"].encode())})
+    assert preview.status_code == 200  # the preview first: nothing saved yet
+    assert not Event.objects.filter(slug="club-open").exists()
+    good = client.post(url, {"confirm": "1", "digest": hashlib.sha256(gold["trf"].encode()).hexdigest()})
     assert good.status_code == 302
     assert Event.objects.get(slug="club-open").entries.count() == 9
     exported = client.get("/en/manage/events/club-open/export.trf")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
-from tiebreaks.trf import TRFError, apply_national_ratings, encode_trf, read_trf, write_trf
+from tiebreaks.trf import TRFError, apply_national_ratings, encode_trf, read_trf, trf_problems, write_trf
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -524,3 +524,57 @@ def test_random_tournaments_round_trip_in_every_encoding(seed):
     assert read_trf(text) == t
     assert read_trf(encode_trf(text)) == t
     assert read_trf(text.encode("utf-8")) == t
+
+
+# --- every problem at once (the import preview) ------------------------------------------------
+
+
+def problem_lines(lines: list[str]) -> list[int | None]:
+    return [p.line_number for p in trf_problems("\n".join(lines))]
+
+
+def test_a_readable_file_has_no_problems():
+    assert trf_problems(EXAMPLE) == []
+
+
+def test_three_broken_lines_are_all_listed_with_their_numbers():
+    lines = edit(example_lines(), "042", "042 next tuesday")
+    lines, n3 = set_block(lines, 3, 2, "   1 w Q")  # unknown result code
+    n5 = line_number(lines, "001    5")
+    lines[n5 - 1] = lines[n5 - 1][:48] + "abcd" + lines[n5 - 1][52:]  # rating is not a number
+    problems = trf_problems("\n".join(lines))
+    assert [p.line_number for p in problems] == sorted([line_number(lines, "042"), n3, n5])
+    assert "'Q'" in str(problems[[p.line_number for p in problems].index(n3)])
+    assert "abcd" in str(problems[[p.line_number for p in problems].index(n5)])
+    # read_trf still stops at the first problem
+    with pytest.raises(TRFError) as error:
+        read_trf("\n".join(lines))
+    assert error.value.line_number == line_number(lines, "042")
+
+
+def test_problems_across_lines_are_reported_on_each_offending_line():
+    lines, n1 = set_block(example_lines(), 1, 1, "   5 w 1")  # 5 played 2 in round 1
+    lines, n3 = set_block(lines, 3, 2, "   1 w 1")  # 1 has a draw against 3
+    n4 = line_number(lines, "001    4")
+    n6 = line_number(lines, "001    6")
+    lines[n6 - 1] = lines[n6 - 1][:80] + "99.0" + lines[n6 - 1][84:]  # points column
+    problems = trf_problems("\n".join(lines))
+    by_line: dict[int | None, list[str]] = {}
+    for problem in problems:
+        by_line.setdefault(problem.line_number, []).append(str(problem))
+    assert "player 1 says opponent 5" in by_line[n1][0]
+    assert any("player 3 has '1' against 1" in text for text in by_line[n3])
+    assert "player 4 says opponent 1" in by_line[n4][0]  # the other side of the one-sided pairing
+    assert "99" in by_line[n6][0]
+    assert [p.line_number for p in problems] == sorted(p.line_number for p in problems)
+
+
+def test_a_player_record_that_cannot_be_read_is_reported_once():
+    lines, n = set_block(example_lines(), 2, 1, "   X w 1")  # opponent is not a number
+    problems = trf_problems("\n".join(lines))
+    assert [p.line_number for p in problems] == [n]  # its opponents' records are not blamed
+
+
+def test_a_file_without_players_is_one_problem_of_the_whole_file():
+    problems = trf_problems("012 Nothing here\n")
+    assert [(p.line_number, "no player records" in p.message) for p in problems] == [(None, True)]

@@ -1,4 +1,10 @@
-"""manage.py import_trf FILE --league SLUG --user NAME [--event SLUG] [--name NAME] [--system swiss|rr|drr]"""
+"""manage.py import_trf FILE --league SLUG --user NAME [--event SLUG] [--name NAME] [--system swiss|rr|drr] [--dry-run]
+
+Without --event the new event's address comes from the file name. With --event SLUG of an existing
+event, the file updates that event (same participants; new rounds and games are added, differing
+results corrected with the reason "TRF import"); otherwise a new event gets that address.
+--dry-run prints the preview (players, rounds, results, tiebreaks and every problem by line) and
+saves nothing; it exits with an error when the file has problems."""
 
 from pathlib import Path
 
@@ -7,22 +13,24 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.text import slugify
 
 from leagues.errors import ServiceError
-from leagues.models import League
-from leagues.trf_services import event_import_trf
+from leagues.models import Event, League
+from leagues.trf_services import event_import_trf, import_preview
 
 
 class Command(BaseCommand):
-    help = "Import a TRF file as a new event of a league (all of it, or nothing)."
+    help = "Import a TRF file as a new event of a league, or update an event from it (all of it, or nothing)."
 
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--league", required=True, help="slug of the league")
         parser.add_argument("--user", required=True, help="username of the league's organiser (audit trail)")
-        parser.add_argument("--event", help="slug of the new event (default: from the file name)")
+        parser.add_argument("--event", help="slug of the event to update, or of the new event "
+                                            "(default: a new event named after the file)")
         parser.add_argument("--name", help="name of the new event (default: the file's 012 record)")
         parser.add_argument("--system", choices=["swiss", "rr", "drr"], help="overrides what the file says")
+        parser.add_argument("--dry-run", action="store_true", help="print the preview and every problem; save nothing")
 
-    def handle(self, *args, file, league, user, event=None, name=None, system=None, **options):
+    def handle(self, *args, file, league, user, event=None, name=None, system=None, dry_run=False, **options):
         path = Path(file)
         if not path.is_file():
             raise CommandError(f"{file}: no such file")
@@ -34,15 +42,46 @@ class Command(BaseCommand):
             user_obj = get_user_model().objects.get(username=user)
         except get_user_model().DoesNotExist:
             raise CommandError(f"no user “{user}”") from None
+        existing = Event.objects.filter(slug=event).first() if event else None
+        if existing is not None and existing.league_id != league_obj.pk:
+            raise CommandError(f"event “{event}” belongs to another league")
         data = path.read_bytes()
+        preview = import_preview(data=data, system=system if existing is None else None, event=existing)
+        if dry_run:
+            self._print_preview(preview, existing)
+            if preview.problems:
+                raise CommandError(f"{len(preview.problems)} problem(s); nothing would be imported")
+            return
+        if preview.problems:
+            self._print_problems(preview)
+            raise CommandError(f"{_line(preview.problems[0])}; nothing imported")
         title = name or _tournament_name(data) or path.stem
         try:
-            created = event_import_trf(league=league_obj, name=title, slug=event or slugify(path.stem),
-                                       data=data, user=user_obj, system=system)
+            saved = event_import_trf(league=league_obj, name=title, slug=event or slugify(path.stem),
+                                     data=data, user=user_obj, system=system, event=existing)
         except ServiceError as exc:
             raise CommandError(exc.message) from None
-        self.stdout.write(f"imported {created.slug}: {created.entries.count()} players, "
-                          f"{created.rounds.count()} rounds")
+        verb = "updated" if existing is not None else "imported"
+        self.stdout.write(f"{verb} {saved.slug}: {saved.entries.count()} players, {saved.rounds.count()} rounds")
+
+    def _print_preview(self, preview, existing):
+        target = f"updates {existing.slug}" if existing is not None else "creates a new event"
+        self.stdout.write(f"preview ({target}): {len(preview.players)} players, {preview.rounds} rounds, "
+                          f"{preview.results} results")
+        if preview.tiebreaks:
+            self.stdout.write("tiebreaks: " + ", ".join(preview.tiebreaks))
+        for number, player_name, rating in preview.players:
+            self.stdout.write(f"{number:4d}  {player_name}" + (f" ({rating})" if rating else ""))
+        self._print_problems(preview)
+
+    def _print_problems(self, preview):
+        for problem in preview.problems:
+            self.stderr.write(_line(problem))
+
+
+def _line(problem) -> str:
+    line, message = problem
+    return message if line is None else f"line {line}: {message}"
 
 
 def _tournament_name(data: bytes) -> str:
