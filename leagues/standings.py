@@ -81,10 +81,10 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
             blocks[white][r] = RoundEntry(code=white_code, opponent=number.get(black), colour="w")
         if black:
             blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white), colour="b")
-    names = dict(Player.objects.filter(pk__in=number).values_list("pk", "name"))
-    ratings = dict(Player.objects.filter(pk__in=number).values_list("pk", "rating"))
+    people = {pk: (name, rating) for pk, name, rating in
+              Player.objects.filter(pk__in=number).values_list("pk", "name", "rating")}
     participants = [
-        Participant(start_number=n, name=names[p], rating=ratings[p],
+        Participant(start_number=n, name=people[p][0], rating=people[p][1],
                     rounds=tuple(blocks[p].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1)))
         for p, n in number.items()
     ]

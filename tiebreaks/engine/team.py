@@ -43,7 +43,7 @@ from .direct_encounter import explain_direct_encounter, mutual_scores, order_gro
 from .errors import CriterionNotAllowed, EngineError, UnknownCriterion
 from .explain import Trace, TraceElement
 from .model import Tournament
-from .ranking import Note, Separation, _json_number
+from .ranking import Note, Separation, _group_ids, _json_number
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
 from .rules import RuleSet, get_rule_set
 from .team_matches import TeamCrosstable, TeamEvent, TeamMatch, derive_team_event
@@ -613,14 +613,6 @@ def compute_team_standings(
     )
     standings.explain_requested = explain
     return standings
-
-
-def _group_ids(groups: list[list[int]], n: int) -> list[int]:
-    ids = [0] * n
-    for gid, g in enumerate(groups):
-        for i in g:
-            ids[i] = gid
-    return ids
 
 
 # --- explanations ---------------------------------------------------------------------------------
