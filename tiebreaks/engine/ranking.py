@@ -9,7 +9,7 @@ still tied after every criterion; within such a tie rows are listed by start num
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -522,13 +522,7 @@ def _compute_standings(
             columns.append((crit.code, Computed([dv.get(i, 0) for i in range(n)], 1)))
         else:
             columns.append((crit.code, computed[crit.code]))
-    start_numbers = ct.start_numbers
-    order_out: list[tuple[int, int]] = []
-    position = 1
-    for g in groups:
-        for i in sorted(g, key=start_numbers.__getitem__):
-            order_out.append((position, i))
-        position += len(g)
+    order_out = competition_order(groups, ct.start_numbers.__getitem__)
     standings = Standings(
         rules=rule_set.name,
         criteria=crits,
@@ -556,6 +550,15 @@ def _points_listed_first(criteria: Iterable[str | Criterion] | str) -> bool:
     first = next(iter(criteria), None)
     code = first.code if isinstance(first, Criterion) else (first or "")
     return code.strip().upper() == "PTS"
+
+
+def competition_order(groups: list[list[int]], number: Callable[[int], int]) -> list[tuple[int, int]]:
+    """(place, index) in rank order: a tied group shares its first place (1, 2, 2, 4), members by number."""
+    order: list[tuple[int, int]] = []
+    for g in groups:
+        place = len(order) + 1
+        order.extend((place, i) for i in sorted(g, key=number))
+    return order
 
 
 def _group_ids(groups: list[list[int]], n: int) -> list[int]:

@@ -43,7 +43,7 @@ from .direct_encounter import explain_direct_encounter, mutual_scores, order_gro
 from .errors import CriterionNotAllowed, EngineError, UnknownCriterion
 from .explain import Trace, TraceElement
 from .model import Tournament
-from .ranking import Note, Separation, _group_ids, _json_number
+from .ranking import Note, Separation, _group_ids, _json_number, competition_order
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
 from .rules import RuleSet, get_rule_set
 from .team_matches import TeamCrosstable, TeamEvent, TeamMatch, derive_team_event
@@ -595,13 +595,11 @@ def compute_team_standings(
         stage_groups.append(_group_ids(groups, n))
 
     primary_points = eng.totals[primary]
-    rows: list[TeamRow] = []
-    position = 1
-    for g in groups:
-        for i in sorted(g, key=lambda i: event.numbers[i]):
-            values = {col.crit.code: col.values[i] for col in columns}
-            rows.append(TeamRow(position, event.numbers[i], event.names[i], primary_points[i], values))
-        position += len(g)
+    rows = [
+        TeamRow(place, event.numbers[i], event.names[i], primary_points[i],
+                {col.crit.code: col.values[i] for col in columns})
+        for place, i in competition_order(groups, event.numbers.__getitem__)
+    ]
     standings = TeamStandings(
         rules=rule_set.name,
         primary=primary,
