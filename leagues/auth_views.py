@@ -31,5 +31,3 @@ class ThrottledLoginView(auth_views.LoginView):
     def form_valid(self, form):
         self.cache.delete(_key(self.request))
         return super().form_valid(form)
-
-

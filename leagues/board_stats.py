@@ -82,9 +82,11 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
     win, draw, loss = Fraction(event.points_win), Fraction(event.points_draw), Fraction(event.points_loss)
     scoring = {2: win, 1: draw, 0: loss}
     tallies: dict[tuple[int, int, int | None], _Tally] = defaultdict(_Tally)
-    rows = Game.objects.filter(round__event=event, match__isnull=False).exclude(
-        result__in=[Result.PENDING, Result.UNKNOWN]
-    ).values_list("board", "white_id", "black_id", "white_player_id", "black_player_id", "result")
+    rows = (
+        Game.objects.filter(round__event=event, match__isnull=False)
+        .exclude(result__in=[Result.PENDING, Result.UNKNOWN])
+        .values_list("board", "white_id", "black_id", "white_player_id", "black_player_id", "result")
+    )
     rows = list(rows)
     player_ids = {p for row in rows for p in row[3:5] if p is not None}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
@@ -120,16 +122,29 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
         player = players[player_id]
         stats.append(
             BoardStat(
-                player_id=player_id, player_name=player.name, rating=player.rating, entry_id=entry_id, board=board,
-                games=len(opponents), points=tally.points, forfeits_won=tally.forfeits_won,
-                forfeits_lost=tally.forfeits_lost, total_points=tally.points + win * tally.forfeits_won,
-                opponents_rating=perf[0] if perf else None, performance=perf[1] if perf else None,
+                player_id=player_id,
+                player_name=player.name,
+                rating=player.rating,
+                entry_id=entry_id,
+                board=board,
+                games=len(opponents),
+                points=tally.points,
+                forfeits_won=tally.forfeits_won,
+                forfeits_lost=tally.forfeits_lost,
+                total_points=tally.points + win * tally.forfeits_won,
+                opponents_rating=perf[0] if perf else None,
+                performance=perf[1] if perf else None,
             )
         )
     stats.sort(
         key=lambda s: (
-            s.board is None, s.board or 0, -s.total_points,
-            -(s.performance if s.performance is not None else -10_000), -s.games, s.player_name, s.player_id,
+            s.board is None,
+            s.board or 0,
+            -s.total_points,
+            -(s.performance if s.performance is not None else -10_000),
+            -s.games,
+            s.player_name,
+            s.player_id,
         )
     )
     return stats

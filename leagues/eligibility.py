@@ -104,7 +104,8 @@ class _Division:
 def _division(event: Event) -> _Division:
     entries = {
         e.pk: e
-        for e in Entry.objects.filter(event=event, team__isnull=False).select_related("team")
+        for e in Entry.objects.filter(event=event, team__isnull=False)
+        .select_related("team")
         .prefetch_related("team__members__player")
     }
     roster = {pk: [m.player_id for m in e.team.members.all()] for pk, e in entries.items()}
@@ -144,9 +145,7 @@ def _current_lineup(match: TeamMatch) -> dict[int, tuple[int | None, int | None]
     return lineup
 
 
-def _card_warnings(
-    division: _Division, match: TeamMatch, lineup: dict, tolerance: int
-) -> list[CardWarning]:
+def _card_warnings(division: _Division, match: TeamMatch, lineup: dict, tolerance: int) -> list[CardWarning]:
     ids = {board: (_player_id(h), _player_id(a)) for board, (h, a) in lineup.items()}
     everyone = {p for pair in ids.values() for p in pair if p is not None}
     ratings = dict(Player.objects.filter(pk__in=everyone).values_list("pk", "rating"))
@@ -174,8 +173,17 @@ def _card_warnings(
             for above_board, above_id in boards[:i]:
                 above = ratings.get(above_id)
                 if above is not None and rating - above > tolerance:
-                    warn(BOARD_ORDER, board, player_id, above_board=above_board, above_player=above_id,
-                         rating=rating, above_rating=above, difference=rating - above, tolerance=tolerance)
+                    warn(
+                        BOARD_ORDER,
+                        board,
+                        player_id,
+                        above_board=above_board,
+                        above_player=above_id,
+                        rating=rating,
+                        above_rating=above,
+                        difference=rating - above,
+                        tolerance=tolerance,
+                    )
         for board, player_id in boards:
             if board != seen[player_id][0]:
                 continue
@@ -220,14 +228,14 @@ def match_card_warnings(
     return _card_warnings(division, match, lineup, board_order_tolerance)
 
 
-def division_warnings(
-    *, event: Event, board_order_tolerance: int = DEFAULT_BOARD_ORDER_TOLERANCE
-) -> list[CardWarning]:
+def division_warnings(*, event: Event, board_order_tolerance: int = DEFAULT_BOARD_ORDER_TOLERANCE) -> list[CardWarning]:
     """Every card's warnings in the division, by round and match (the organiser's report)."""
     division = _division(event)
     warnings: list[CardWarning] = []
     matches = (
-        TeamMatch.objects.filter(round__event=event).select_related("round").prefetch_related("games")
+        TeamMatch.objects.filter(round__event=event)
+        .select_related("round")
+        .prefetch_related("games")
         .order_by("round__number", "pk")
     )
     for match in matches:

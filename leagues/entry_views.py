@@ -31,16 +31,27 @@ def dashboard(request):
     events = Event.objects.exclude(status=Event.Status.DRAFT)
     if not request.user.is_superuser:
         events = events.filter(
-            Q(league__in=leagues) | Q(pk__in=[r.event_id for r in roles if r.event_id])
-            | Q(entries__player__clubs__in=clubs) | Q(teams__club__in=clubs)
+            Q(league__in=leagues)
+            | Q(pk__in=[r.event_id for r in roles if r.event_id])
+            | Q(entries__player__clubs__in=clubs)
+            | Q(teams__club__in=clubs)
         ).distinct()
-    to_confirm = TeamMatch.objects.filter(status=TeamMatch.Status.SUBMITTED).filter(
-        Q(home__team__club__in=clubs) | Q(away__team__club__in=clubs)
-    ).exclude(submitted_by=request.user).select_related("round__event", "home", "away")
-    return render(request, "leagues/manage/dashboard.html", {
-        "roles": roles, "events": events.select_related("league").prefetch_related("rounds"),
-        "to_confirm": to_confirm, "organiser_leagues": League.objects.filter(pk__in=leagues),
-    })
+    to_confirm = (
+        TeamMatch.objects.filter(status=TeamMatch.Status.SUBMITTED)
+        .filter(Q(home__team__club__in=clubs) | Q(away__team__club__in=clubs))
+        .exclude(submitted_by=request.user)
+        .select_related("round__event", "home", "away")
+    )
+    return render(
+        request,
+        "leagues/manage/dashboard.html",
+        {
+            "roles": roles,
+            "events": events.select_related("league").prefetch_related("rounds"),
+            "to_confirm": to_confirm,
+            "organiser_leagues": League.objects.filter(pk__in=leagues),
+        },
+    )
 
 
 def _save(request, action, success_message):
@@ -63,8 +74,11 @@ def _save(request, action, success_message):
 @login_required
 def round_sheet(request, slug, number):
     event = get_object_or_404(Event, slug=slug)
-    games = list(Game.objects.filter(round__event=event, round__number=number, match__isnull=True)
-                 .select_related("white__player", "black__player").order_by("board"))
+    games = list(
+        Game.objects.filter(round__event=event, round__number=number, match__isnull=True)
+        .select_related("white__player", "black__player")
+        .order_by("board")
+    )
     if not games:
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
         return redirect("manage:dashboard")
@@ -72,42 +86,68 @@ def round_sheet(request, slug, number):
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            status = _save(request, lambda: entry.round_sheet_save(
-                event=event, round_number=number, results=form.results(), user=request.user,
-                reason=form.cleaned_data["reason"]), _("Round saved. The standings are being updated."))
+            status = _save(
+                request,
+                lambda: entry.round_sheet_save(
+                    event=event,
+                    round_number=number,
+                    results=form.results(),
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                ),
+                _("Round saved. The standings are being updated."),
+            )
             if status is None:
                 return redirect("manage:round-sheet", slug=slug, number=number)
-            games = list(Game.objects.filter(pk__in=[g.pk for g in games]).select_related(
-                "white__player", "black__player").order_by("board"))
+            games = list(
+                Game.objects.filter(pk__in=[g.pk for g in games])
+                .select_related("white__player", "black__player")
+                .order_by("board")
+            )
             form = ResultsForm(games=games)  # show what is stored now
         else:
             status = 400
-    return render(request, "leagues/manage/round_sheet.html", {"event": event, "number": number, "form": form},
-                  status=status)
+    return render(
+        request, "leagues/manage/round_sheet.html", {"event": event, "number": number, "form": form}, status=status
+    )
 
 
 @login_required
 def match_card(request, match_id):
-    match = get_object_or_404(TeamMatch.objects.select_related("round__event", "home__team", "away__team"),
-                              pk=match_id)
+    match = get_object_or_404(TeamMatch.objects.select_related("round__event", "home__team", "away__team"), pk=match_id)
     games = list(match.games.select_related("white_player", "black_player").order_by("board"))
     form = ResultsForm(request.POST or None, games=games)
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            status = _save(request, lambda: entry.match_card_submit(
-                match_id=match.pk, results=form.results(), user=request.user,
-                expected_version=int(request.POST.get("card_version", -1)), reason=form.cleaned_data["reason"]),
-                _("Match card saved."))
+            status = _save(
+                request,
+                lambda: entry.match_card_submit(
+                    match_id=match.pk,
+                    results=form.results(),
+                    user=request.user,
+                    expected_version=int(request.POST.get("card_version", -1)),
+                    reason=form.cleaned_data["reason"],
+                ),
+                _("Match card saved."),
+            )
             if status is None:
                 return redirect("manage:match-card", match_id=match.pk)
             match.refresh_from_db()
             form = ResultsForm(games=match.games.select_related("white_player", "black_player").order_by("board"))
         else:
             status = 400
-    return render(request, "leagues/manage/match_card.html", {
-        "match": match, "form": form, "dispute": DisputeForm(), "warnings": _warnings(match),
-    }, status=status)
+    return render(
+        request,
+        "leagues/manage/match_card.html",
+        {
+            "match": match,
+            "form": form,
+            "dispute": DisputeForm(),
+            "warnings": _warnings(match),
+        },
+        status=status,
+    )
 
 
 def _warnings(match):
@@ -126,11 +166,9 @@ def _warning_sentences(warnings) -> list[str]:
         "player_twice_on_card": _("Board %(board)s: %(player)s is on this card twice."),
         "board_order": _("Board %(board)s: %(player)s is rated well above the player on a higher board."),
         "played_for_higher_team": _("Board %(board)s: %(player)s has already played for a higher team of the club."),
-        "two_teams_of_club": _("Board %(board)s: %(player)s has played for another team of the club in this "
-                               "division."),
+        "two_teams_of_club": _("Board %(board)s: %(player)s has played for another team of the club in this division."),
     }
-    return [sentences.get(w.code, w.code) % {"board": w.board, "player": names.get(w.player_id, "?")}
-            for w in warnings]
+    return [sentences.get(w.code, w.code) % {"board": w.board, "player": names.get(w.player_id, "?")} for w in warnings]
 
 
 @login_required
@@ -145,8 +183,11 @@ def match_confirm(request, match_id):
 def match_dispute(request, match_id):
     form = DisputeForm(request.POST)
     reason = form.data.get("reason", "")
-    _save(request, lambda: entry.match_card_dispute(match_id=match_id, user=request.user, reason=reason),
-          _("Dispute sent to the organiser."))
+    _save(
+        request,
+        lambda: entry.match_card_dispute(match_id=match_id, user=request.user, reason=reason),
+        _("Dispute sent to the organiser."),
+    )
     return redirect("manage:match-card", match_id=match_id)
 
 
@@ -161,20 +202,35 @@ def policy(request, slug):
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            status = _save(request, lambda: entry.event_policy_set(
-                event_id=event.pk, rule_set=form.cleaned_data["rule_set"], criteria=form.cleaned_data["criteria"],
-                user=request.user, reason=form.cleaned_data["reason"]), _("Tiebreak policy saved."))
+            status = _save(
+                request,
+                lambda: entry.event_policy_set(
+                    event_id=event.pk,
+                    rule_set=form.cleaned_data["rule_set"],
+                    criteria=form.cleaned_data["criteria"],
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                ),
+                _("Tiebreak policy saved."),
+            )
             if status is None:
                 return redirect("manage:policy", slug=slug)
     kind = ("team_" if event.is_team else "") + ("round_robin" if event.is_round_robin else "swiss")
     rating_based = {"ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"}
     unrated = event.entries.filter(rating__isnull=True, player__isnull=False).count()
     uses_ratings = any(code.split("/")[0].upper() in rating_based for code in event.tiebreak_criteria)
-    return render(request, "leagues/manage/policy.html", {
-        "unrated_warning": unrated if uses_ratings and event.unrated_rating is None else 0,
-        "event": event, "form": form, "recommended": ", ".join(c for c in recommended_criteria(kind) if c != "PTS"),
-        "changes": event.policy_changes.select_related("user"),
-    }, status=status)
+    return render(
+        request,
+        "leagues/manage/policy.html",
+        {
+            "unrated_warning": unrated if uses_ratings and event.unrated_rating is None else 0,
+            "event": event,
+            "form": form,
+            "recommended": ", ".join(c for c in recommended_criteria(kind) if c != "PTS"),
+            "changes": event.policy_changes.select_related("user"),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -183,8 +239,8 @@ def audit(request, slug):
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
     changes = ResultChange.objects.filter(game__round__event=event).select_related(
-        "user", "game__round", "game__white__player", "game__black__player", "game__white__team",
-        "game__black__team")
+        "user", "game__round", "game__white__player", "game__black__player", "game__white__team", "game__black__team"
+    )
     return render(request, "leagues/manage/audit.html", {"event": event, "changes": changes[:500]})
 
 
@@ -210,11 +266,14 @@ def import_trf(request, league):
         pending = request.session.get(IMPORT_SESSION_KEY) or {}
         data = base64.b64decode(pending["data"]) if pending.get("data") else b""
         digest = request.POST.get("digest", "")
-        if not (pending and pending.get("league") == league.slug and digest == pending.get("digest")
-                and hashlib.sha256(data).hexdigest() == digest):
+        if not (
+            pending
+            and pending.get("league") == league.slug
+            and digest == pending.get("digest")
+            and hashlib.sha256(data).hexdigest() == digest
+        ):
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
-            return render(request, "leagues/manage/import.html", {"league": league, "form": ImportForm()},
-                          status=400)
+            return render(request, "leagues/manage/import.html", {"league": league, "form": ImportForm()}, status=400)
         target = _import_target(league, pending["slug"])
         preview = import_preview(data=data, system=pending["system"] or None, event=target)
         context = {"league": league, "preview": preview, "pending": pending, "event": target}
@@ -224,11 +283,21 @@ def import_trf(request, league):
         saved = {}
 
         def run():
-            saved["event"] = event_import_trf(league=league, name=pending["name"], slug=pending["slug"], data=data,
-                                              user=request.user, system=pending["system"] or None, event=target)
+            saved["event"] = event_import_trf(
+                league=league,
+                name=pending["name"],
+                slug=pending["slug"],
+                data=data,
+                user=request.user,
+                system=pending["system"] or None,
+                event=target,
+            )
 
-        done = _("Event updated. Its standings are being computed.") if target else _(
-            "Event imported. Its standings are being computed.")
+        done = (
+            _("Event updated. Its standings are being computed.")
+            if target
+            else _("Event imported. Its standings are being computed.")
+        )
         status = _save(request, run, done)
         if status is None:
             request.session.pop(IMPORT_SESSION_KEY, None)
@@ -248,17 +317,26 @@ def import_trf(request, league):
             target = _import_target(league, slug)
             preview = import_preview(data=data, system=system or None, event=target)
             if target is None and Event.objects.filter(slug=slug).exists():
-                preview.problems.append((None, _("An event with the address “%(slug)s” exists already.")
-                                         % {"slug": slug}))
-            pending = {"league": league.slug, "name": form.cleaned_data["name"], "slug": slug, "system": system,
-                       "digest": hashlib.sha256(data).hexdigest()}
+                preview.problems.append(
+                    (None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug})
+                )
+            pending = {
+                "league": league.slug,
+                "name": form.cleaned_data["name"],
+                "slug": slug,
+                "system": system,
+                "digest": hashlib.sha256(data).hexdigest(),
+            }
             if preview.ok:
                 request.session[IMPORT_SESSION_KEY] = {**pending, "data": base64.b64encode(data).decode("ascii")}
             else:
                 request.session.pop(IMPORT_SESSION_KEY, None)
-            return render(request, "leagues/manage/import_preview.html",
-                          {"league": league, "preview": preview, "pending": pending, "event": target},
-                          status=200 if preview.ok else 400)
+            return render(
+                request,
+                "leagues/manage/import_preview.html",
+                {"league": league, "preview": preview, "pending": pending, "event": target},
+                status=200 if preview.ok else 400,
+            )
     return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
 
 
@@ -289,12 +367,21 @@ def fixtures(request, slug):
         raise DjangoPermissionDenied
     status = 200
     if request.method == "POST":
-        status = _save(request, lambda: fixtures_generate(event=event, user=request.user),
-                       _("The schedule is drawn."))
+        status = _save(request, lambda: fixtures_generate(event=event, user=request.user), _("The schedule is drawn."))
         if status is None:
             return redirect("manage:fixtures", slug=slug)
-    matches = TeamMatch.objects.filter(round__event=event).select_related("round", "home", "away").order_by(
-        "round__number", "pk")
-    return render(request, "leagues/manage/fixtures.html", {
-        "event": event, "matches": matches, "warnings": _warning_sentences(division_warnings(event=event)),
-    }, status=status or 200)
+    matches = (
+        TeamMatch.objects.filter(round__event=event)
+        .select_related("round", "home", "away")
+        .order_by("round__number", "pk")
+    )
+    return render(
+        request,
+        "leagues/manage/fixtures.html",
+        {
+            "event": event,
+            "matches": matches,
+            "warnings": _warning_sentences(division_warnings(event=event)),
+        },
+        status=status or 200,
+    )

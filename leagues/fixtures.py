@@ -100,9 +100,7 @@ def _schedule_is_played(event: Event) -> bool:
     return TeamMatch.objects.filter(round__event=event).exclude(status=TeamMatch.Status.SCHEDULED).exists()
 
 
-def fixtures_generate(
-    *, event: Event, starts_on: date | None = None, days_between: int = 7, user
-) -> list[Round]:
+def fixtures_generate(*, event: Event, starts_on: date | None = None, days_between: int = 7, user) -> list[Round]:
     """Write the event's round-robin schedule: rounds, team matches and their board games.
 
     Replaces an unplayed schedule in one transaction. Raises PermissionDenied (not the league's
@@ -120,8 +118,9 @@ def fixtures_generate(
         if not event.is_team:
             raise ServiceError(_("Fixtures are drawn for team events only."), code="not_team_event")
         if not event.is_round_robin:
-            raise ServiceError(_("A Swiss event is paired round by round, not drawn in advance."),
-                               code="not_round_robin")
+            raise ServiceError(
+                _("A Swiss event is paired round by round, not drawn in advance."), code="not_round_robin"
+            )
         if event.status == Event.Status.FINISHED:
             raise ServiceError(_("The event is finished; its schedule can no longer change."), code="event_finished")
         if _schedule_is_played(event):
@@ -165,8 +164,11 @@ def _board_games(event: Event, rnd: Round, match: TeamMatch, home: Entry, away: 
         home_white = (board % 2 == 1) == event.board_one_white_for_home
         out.append(
             Game(
-                round=rnd, match=match, board=board,
-                white=home if home_white else away, black=away if home_white else home,
+                round=rnd,
+                match=match,
+                board=board,
+                white=home if home_white else away,
+                black=away if home_white else home,
                 white_player=home_player if home_white else away_player,
                 black_player=away_player if home_white else home_player,
             )

@@ -51,9 +51,12 @@ def record_heartbeat() -> None:
 def worker_status() -> dict:
     """Last recompute, last worker heartbeat and queue length, for organisers."""
     last = StandingsSnapshot.objects.order_by("-computed_at").values("computed_at", "duration_ms").first()
-    status = {"last_recompute": last["computed_at"] if last else None,
-              "last_duration_ms": last["duration_ms"] if last else None,
-              "heartbeat_age_seconds": None, "queue_length": None}
+    status = {
+        "last_recompute": last["computed_at"] if last else None,
+        "last_duration_ms": last["duration_ms"] if last else None,
+        "heartbeat_age_seconds": None,
+        "queue_length": None,
+    }
     client = _broker()
     if client is not None:
         try:

@@ -269,11 +269,23 @@ class TeamMatch(models.Model):
     home = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="home_matches", verbose_name=_("home"))
     away = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="away_matches", verbose_name=_("away"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                     related_name="+", verbose_name=_("submitted by"))
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
-    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                     related_name="+", verbose_name=_("confirmed by"))
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     dispute_reason = models.CharField(_("reason for the dispute"), max_length=300, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -306,11 +318,21 @@ class Result(models.TextChoices):
 
 
 GAME_RESULTS = {
-    Result.PENDING, Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS, Result.WHITE_WINS_FORFEIT,
-    Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT, Result.UNKNOWN,
+    Result.PENDING,
+    Result.WHITE_WINS,
+    Result.DRAW,
+    Result.BLACK_WINS,
+    Result.WHITE_WINS_FORFEIT,
+    Result.BLACK_WINS_FORFEIT,
+    Result.DOUBLE_FORFEIT,
+    Result.UNKNOWN,
 }
 BYE_RESULTS = {
-    Result.PAIRING_BYE, Result.FULL_POINT_BYE, Result.HALF_POINT_BYE, Result.ZERO_POINT_BYE, Result.ABSENT,
+    Result.PAIRING_BYE,
+    Result.FULL_POINT_BYE,
+    Result.HALF_POINT_BYE,
+    Result.ZERO_POINT_BYE,
+    Result.ABSENT,
 }
 # TRF code of (white, black) for a game, of the player alone for a bye
 TRF_CODES = {
@@ -337,15 +359,19 @@ class Game(models.Model):
         TeamMatch, on_delete=models.CASCADE, null=True, blank=True, related_name="games", verbose_name=_("match")
     )
     board = models.PositiveSmallIntegerField(_("board"))
-    white = models.ForeignKey(Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
-                              verbose_name=_("white"))
-    black = models.ForeignKey(Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
-                              verbose_name=_("black"))
+    white = models.ForeignKey(
+        Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("white")
+    )
+    black = models.ForeignKey(
+        Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("black")
+    )
     # team events: the players at the board (entries are the teams)
-    white_player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
-                                     verbose_name=_("white player"))
-    black_player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+",
-                                     verbose_name=_("black player"))
+    white_player = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("white player")
+    )
+    black_player = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("black player")
+    )
     result = models.CharField(_("result"), max_length=8, choices=Result.choices, blank=True, default="")
     version = models.PositiveIntegerField(_("version"), default=0, help_text=_("Raised by every change of the result."))
     corrected = models.BooleanField(_("corrected"), default=False)
@@ -353,8 +379,9 @@ class Game(models.Model):
     class Meta:
         ordering = ["round", "match", "board"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "match", "board"], name="board_once_per_match",
-                                    nulls_distinct=False),
+            models.UniqueConstraint(
+                fields=["round", "match", "board"], name="board_once_per_match", nulls_distinct=False
+            ),
         ]
         verbose_name = _("game")
         verbose_name_plural = _("games")
@@ -378,8 +405,9 @@ class ResultChange(models.Model):
         DEMO = "demo", _("demo data")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game"))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                             verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("user")
+    )
     at = models.DateTimeField(_("at"), auto_now_add=True)
     before = models.CharField(_("before"), max_length=8, blank=True)
     after = models.CharField(_("after"), max_length=8)
@@ -420,8 +448,9 @@ class Role(models.Model):
         SECRETARY = "secretary", _("club secretary")
         ARBITER = "arbiter", _("arbiter")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="roles",
-                             verbose_name=_("user"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="roles", verbose_name=_("user")
+    )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     league = models.ForeignKey(League, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("league"))
     club = models.ForeignKey(Club, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("club"))

@@ -20,9 +20,14 @@ class GameAdminForm(forms.ModelForm):
         if round_ is None or self.has_error("round"):
             return cleaned
         problems = pairing_problems(
-            round=round_, board=cleaned.get("board"), white=cleaned.get("white"), black=cleaned.get("black"),
-            match=cleaned.get("match"), white_player=cleaned.get("white_player"),
-            black_player=cleaned.get("black_player"), exclude_pk=self.instance.pk,
+            round=round_,
+            board=cleaned.get("board"),
+            white=cleaned.get("white"),
+            black=cleaned.get("black"),
+            match=cleaned.get("match"),
+            white_player=cleaned.get("white_player"),
+            black_player=cleaned.get("black_player"),
+            exclude_pk=self.instance.pk,
         )
         for problem in problems:
             field = problem.field if problem.field in self.fields else None

@@ -41,32 +41,50 @@ def _on_side(player: Player, entry: Entry) -> bool:
     if not entry.team_id:
         return False
     team = entry.team
-    return (TeamMember.objects.filter(team=team, player=player).exists()
-            or ClubMembership.objects.filter(club_id=team.club_id, player=player).exists())
+    return (
+        TeamMember.objects.filter(team=team, player=player).exists()
+        or ClubMembership.objects.filter(club_id=team.club_id, player=player).exists()
+    )
 
 
-def pairing_problems(*, round: Round, board: int | None, white: Entry | None, black: Entry | None = None,
-                     match: TeamMatch | None = None, white_player: Player | None = None,
-                     black_player: Player | None = None, exclude_pk: int | None = None) -> list[PairingProblem]:
+def pairing_problems(
+    *,
+    round: Round,
+    board: int | None,
+    white: Entry | None,
+    black: Entry | None = None,
+    match: TeamMatch | None = None,
+    white_player: Player | None = None,
+    black_player: Player | None = None,
+    exclude_pk: int | None = None,
+) -> list[PairingProblem]:
     """Every hard error of a pairing, in a stable order; an empty list means it may be stored.
 
     `exclude_pk` is the game being edited (it does not collide with itself)."""
     event = round.event
     problems: list[PairingProblem] = []
     if event.status == Event.Status.FINISHED:
-        problems.append(PairingProblem("event_finished", None,
-                                       _("The event is finished; its pairings can no longer change.")))
+        problems.append(
+            PairingProblem("event_finished", None, _("The event is finished; its pairings can no longer change."))
+        )
     if white is None:
         problems.append(PairingProblem("player_not_in_event", "white", _("A pairing needs a player with white.")))
         return problems
     for field, entry in (("white", white), ("black", black)):
         if entry is not None and entry.event_id != event.pk:
-            problems.append(PairingProblem("player_not_in_event", field,
-                                           _("%(name)s is not playing in %(event)s.")
-                                           % {"name": _name(entry), "event": event}))
+            problems.append(
+                PairingProblem(
+                    "player_not_in_event",
+                    field,
+                    _("%(name)s is not playing in %(event)s.") % {"name": _name(entry), "event": event},
+                )
+            )
     if black is not None and black.pk == white.pk:
-        problems.append(PairingProblem("same_player", "black",
-                                       _("%(name)s cannot play against themselves.") % {"name": _name(white)}))
+        problems.append(
+            PairingProblem(
+                "same_player", "black", _("%(name)s cannot play against themselves.") % {"name": _name(white)}
+            )
+        )
     others = Game.objects.filter(round=round)
     if exclude_pk is not None:
         others = others.exclude(pk=exclude_pk)
@@ -77,49 +95,81 @@ def pairing_problems(*, round: Round, board: int | None, white: Entry | None, bl
             if entry is None or (field == "black" and black.pk == white.pk):
                 continue
             if others.filter(Q(white=entry) | Q(black=entry)).exists():
-                problems.append(PairingProblem("player_twice_in_round", field,
-                                               _("%(name)s already has a game in round %(number)s.")
-                                               % {"name": _name(entry), "number": round.number}))
+                problems.append(
+                    PairingProblem(
+                        "player_twice_in_round",
+                        field,
+                        _("%(name)s already has a game in round %(number)s.")
+                        % {"name": _name(entry), "number": round.number},
+                    )
+                )
     return problems
 
 
 def _team_problems(round, white, black, match, white_player, black_player, others) -> list[PairingProblem]:
     problems = []
     if match is None or match.round_id != round.pk or black is None:
-        problems.append(PairingProblem("player_not_in_event", "match",
-                                       _("In a team event every board belongs to a match of this round.")))
+        problems.append(
+            PairingProblem(
+                "player_not_in_event", "match", _("In a team event every board belongs to a match of this round.")
+            )
+        )
         return problems
     if {white.pk, black.pk} != {match.home_id, match.away_id}:
-        problems.append(PairingProblem("player_not_in_event", "white",
-                                       _("The board's teams must be the match's two teams.")))
+        problems.append(
+            PairingProblem("player_not_in_event", "white", _("The board's teams must be the match's two teams."))
+        )
         return problems
     elsewhere = others.exclude(match=match).filter(Q(white__in=(white, black)) | Q(black__in=(white, black)))
     if elsewhere.exists():
-        problems.append(PairingProblem("player_twice_in_round", "match",
-                                       _("One of these teams already plays another match in round %(number)s.")
-                                       % {"number": round.number}))
+        problems.append(
+            PairingProblem(
+                "player_twice_in_round",
+                "match",
+                _("One of these teams already plays another match in round %(number)s.") % {"number": round.number},
+            )
+        )
     if white_player is not None and black_player is not None and white_player.pk == black_player.pk:
-        problems.append(PairingProblem("same_player", "black_player",
-                                       _("%(name)s cannot play against themselves.") % {"name": white_player}))
+        problems.append(
+            PairingProblem(
+                "same_player", "black_player", _("%(name)s cannot play against themselves.") % {"name": white_player}
+            )
+        )
     for field, player, entry in (("white_player", white_player, white), ("black_player", black_player, black)):
         if player is None:
             continue
         if field == "black_player" and white_player is not None and player.pk == white_player.pk:
             continue
         if not _on_side(player, entry):
-            problems.append(PairingProblem("player_not_in_event", field,
-                                           _("%(name)s plays neither for %(team)s nor for its club.")
-                                           % {"name": player, "team": entry}))
+            problems.append(
+                PairingProblem(
+                    "player_not_in_event",
+                    field,
+                    _("%(name)s plays neither for %(team)s nor for its club.") % {"name": player, "team": entry},
+                )
+            )
         if others.filter(Q(white_player=player) | Q(black_player=player)).exists():
-            problems.append(PairingProblem("player_twice_in_round", field,
-                                           _("%(name)s already has a game in round %(number)s.")
-                                           % {"name": player, "number": round.number}))
+            problems.append(
+                PairingProblem(
+                    "player_twice_in_round",
+                    field,
+                    _("%(name)s already has a game in round %(number)s.") % {"name": player, "number": round.number},
+                )
+            )
     return problems
 
 
-def game_pair(*, round: Round, board: int, white: Entry, black: Entry | None = None, user,
-              match: TeamMatch | None = None, white_player: Player | None = None,
-              black_player: Player | None = None) -> Game:
+def game_pair(
+    *,
+    round: Round,
+    board: int,
+    white: Entry,
+    black: Entry | None = None,
+    user,
+    match: TeamMatch | None = None,
+    white_player: Player | None = None,
+    black_player: Player | None = None,
+) -> Game:
     """Pair one game (or, without `black`, a bye) in `round`. Only the event's organiser or arbiter may.
 
     Raises PermissionDenied or ServiceError (codes above, plus ``board_taken``); then nothing was stored."""
@@ -130,17 +180,33 @@ def game_pair(*, round: Round, board: int, white: Entry, black: Entry | None = N
         round.event = event
         if not can_manage_event(user, event):
             raise PermissionDenied(_("Only the league's organiser or the event's arbiter may make pairings."))
-        problems = pairing_problems(round=round, board=board, white=white, black=black, match=match,
-                                    white_player=white_player, black_player=black_player)
+        problems = pairing_problems(
+            round=round,
+            board=board,
+            white=white,
+            black=black,
+            match=match,
+            white_player=white_player,
+            black_player=black_player,
+        )
         if problems:
             raise ServiceError(problems[0].message, code=problems[0].code)
         if Game.objects.filter(round=round, match=match, board=board).exists():
-            raise ServiceError(_("Board %(board)s of this round is taken already.") % {"board": board},
-                               code="board_taken")
+            raise ServiceError(
+                _("Board %(board)s of this round is taken already.") % {"board": board}, code="board_taken"
+            )
         try:
             with transaction.atomic():
-                return Game.objects.create(round=round, match=match, board=board, white=white, black=black,
-                                           white_player=white_player, black_player=black_player)
+                return Game.objects.create(
+                    round=round,
+                    match=match,
+                    board=board,
+                    white=white,
+                    black=black,
+                    white_player=white_player,
+                    black_player=black_player,
+                )
         except IntegrityError:
-            raise ServiceError(_("Board %(board)s of this round is taken already.") % {"board": board},
-                               code="board_taken") from None
+            raise ServiceError(
+                _("Board %(board)s of this round is taken already.") % {"board": board}, code="board_taken"
+            ) from None

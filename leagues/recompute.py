@@ -52,8 +52,13 @@ def _read_consistently(event_id: int):
 def store_snapshot(event_id: int, version: int, data: dict, duration_ms: int) -> bool:
     """Compare-and-set: write only when `version` is newer than the stored snapshot's. True if written."""
     fields = dict(
-        computed_at=timezone.now(), rules=data["rules"], criteria=data["criteria"], rows=data["rows"],
-        notes=data["notes"], explanations=data["explanations"], duration_ms=duration_ms,
+        computed_at=timezone.now(),
+        rules=data["rules"],
+        criteria=data["criteria"],
+        rows=data["rows"],
+        notes=data["notes"],
+        explanations=data["explanations"],
+        duration_ms=duration_ms,
     )
     with transaction.atomic():
         updated = StandingsSnapshot.objects.filter(event_id=event_id, version__lt=version).update(
@@ -93,7 +98,10 @@ def standings_recompute_event(event_id: int) -> bool:
             record_correction_impact(event_id, before, data["rows"])
         log.info(
             "recompute event=%s version=%s duration_ms=%s stored=%s",
-            event_id, event.results_version, duration_ms, written,
+            event_id,
+            event.results_version,
+            duration_ms,
+            written,
         )
         if written:
             store_explanations(event_id, event.results_version, result)
@@ -110,12 +118,17 @@ def store_explanations(event_id: int, version: int, result) -> None:
     explanations = result.to_dict(explain=True)["explanations"]
     if StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations):
         event_pages_changed_after_commit(event_id=event_id)
-    log.info("explanations event=%s version=%s duration_ms=%s", event_id, version,
-             round((time.perf_counter() - started) * 1000))
+    log.info(
+        "explanations event=%s version=%s duration_ms=%s",
+        event_id,
+        version,
+        round((time.perf_counter() - started) * 1000),
+    )
 
 
 def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:
     """Who moved and which values changed between two standings tables."""
+
     def key(row):
         return row.get("start_number", row.get("team_number"))
 
@@ -125,18 +138,29 @@ def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:
         previous = old.get(key(row))
         if previous is None:
             continue
-        values = {code: [previous["values"].get(code), value] for code, value in row["values"].items()
-                  if previous["values"].get(code) != value}
+        values = {
+            code: [previous["values"].get(code), value]
+            for code, value in row["values"].items()
+            if previous["values"].get(code) != value
+        }
         if previous["rank"] != row["rank"] or previous["points"] != row["points"] or values:
-            changes.append({"number": key(row), "name": row["name"], "rank": [previous["rank"], row["rank"]],
-                            "points": [previous["points"], row["points"]], "values": values})
+            changes.append(
+                {
+                    "number": key(row),
+                    "name": row["name"],
+                    "rank": [previous["rank"], row["rank"]],
+                    "points": [previous["points"], row["points"]],
+                    "values": values,
+                }
+            )
     return changes
 
 
 def record_correction_impact(event_id: int, before: list[dict], after: list[dict]) -> None:
     """Corrections not yet described get what they changed in the standings."""
     pending = ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=True).exclude(
-        before="")
+        before=""
+    )
     if pending.exists():
         pending.update(standings_impact=standings_difference(before, after))
 

@@ -373,15 +373,26 @@ def round_corrections(rnd) -> list:
     """Corrected results of a round, newest first, with what each changed in the standings."""
     from .models import ResultChange
 
-    return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game")
-                .order_by("-at"))
+    return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game").order_by("-at"))
 
 
 def event_stamp(*, slug: str) -> str | None:
     """A stamp that changes with every new snapshot, result or policy change; None if no such event."""
-    row = (Event.objects.public().filter(slug=slug)
-           .values_list("pk", "results_version", "snapshot__version", "snapshot__computed_at", "rule_set",
-                        "tiebreak_criteria", "status", "name").first())
+    row = (
+        Event.objects.public()
+        .filter(slug=slug)
+        .values_list(
+            "pk",
+            "results_version",
+            "snapshot__version",
+            "snapshot__computed_at",
+            "rule_set",
+            "tiebreak_criteria",
+            "status",
+            "name",
+        )
+        .first()
+    )
     if row is None:
         return None
     pk, results_version, version, computed_at, *policy = row
@@ -396,6 +407,8 @@ def unconfirmed_matches(event: Event) -> list:
 
     if not event.is_team:
         return []
-    return list(TeamMatch.objects.filter(round__event=event, status__in=[TeamMatch.Status.SUBMITTED,
-                                                                          TeamMatch.Status.DISPUTED])
-                .select_related("round", "home__team", "away__team").order_by("round__number", "pk"))
+    return list(
+        TeamMatch.objects.filter(round__event=event, status__in=[TeamMatch.Status.SUBMITTED, TeamMatch.Status.DISPUTED])
+        .select_related("round", "home__team", "away__team")
+        .order_by("round__number", "pk")
+    )

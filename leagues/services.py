@@ -76,8 +76,12 @@ def result_record(
         if game.result and not reason:
             raise ServiceError(_("A correction needs a reason."), code="reason_required")
         ResultChange.objects.create(
-            game=game, user=user if user and user.is_authenticated else None, before=game.result,
-            after=result, source=source, reason=reason,
+            game=game,
+            user=user if user and user.is_authenticated else None,
+            before=game.result,
+            after=result,
+            source=source,
+            reason=reason,
         )
         game.corrected = game.corrected or bool(game.result)
         game.result = result

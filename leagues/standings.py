@@ -11,8 +11,7 @@ from .models import TRF_CODES, Event, Game, Player, Result
 
 
 def scoring_for(event: Event) -> Scoring:
-    return Scoring(win=Fraction(event.points_win), draw=Fraction(event.points_draw),
-                   loss=Fraction(event.points_loss))
+    return Scoring(win=Fraction(event.points_win), draw=Fraction(event.points_draw), loss=Fraction(event.points_loss))
 
 
 def tournament_for(event: Event, games, entries) -> Tournament:
@@ -49,13 +48,18 @@ def tournament_for(event: Event, games, entries) -> Tournament:
 def individual_standings(event: Event, games, entries):
     tournament = tournament_for(event, games, entries)
     return compute_standings(
-        tournament, list(event.tiebreak_criteria), rules=event.rule_set, unrated_rating=event.unrated_rating,
+        tournament,
+        list(event.tiebreak_criteria),
+        rules=event.rule_set,
+        unrated_rating=event.unrated_rating,
     )
 
 
 def snapshot_fields(data: dict) -> dict:
-    return {key: data.get(key, default) for key, default in
-            (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))}
+    return {
+        key: data.get(key, default)
+        for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
+    }
 
 
 def team_tournament_for(event: Event, games, entries) -> Tournament:
@@ -81,28 +85,41 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
             blocks[white][r] = RoundEntry(code=white_code, opponent=number.get(black), colour="w")
         if black:
             blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white), colour="b")
-    people = {pk: (name, rating) for pk, name, rating in
-              Player.objects.filter(pk__in=number).values_list("pk", "name", "rating")}
+    people = {
+        pk: (name, rating)
+        for pk, name, rating in Player.objects.filter(pk__in=number).values_list("pk", "name", "rating")
+    }
     participants = [
-        Participant(start_number=n, name=people[p][0], rating=people[p][1],
-                    rounds=tuple(blocks[p].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1)))
+        Participant(
+            start_number=n,
+            name=people[p][0],
+            rating=people[p][1],
+            rounds=tuple(blocks[p].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1)),
+        )
         for p, n in number.items()
     ]
-    match_points = Scoring(win=Fraction(event.match_points_win), draw=Fraction(event.match_points_draw),
-                           loss=Fraction(event.match_points_loss))
+    match_points = Scoring(
+        win=Fraction(event.match_points_win),
+        draw=Fraction(event.match_points_draw),
+        loss=Fraction(event.match_points_loss),
+    )
     return Tournament(
-        participants=participants, total_rounds=event.rounds_count, scoring=scoring_for(event), name=event.name,
-        round_robin=event.is_round_robin, match_scoring=match_points,
-        teams=[Team(number=e.start_number, name=e.name, members=tuple(number[p] for p in members[e.id]))
-               for e in entries],
+        participants=participants,
+        total_rounds=event.rounds_count,
+        scoring=scoring_for(event),
+        name=event.name,
+        round_robin=event.is_round_robin,
+        match_scoring=match_points,
+        teams=[
+            Team(number=e.start_number, name=e.name, members=tuple(number[p] for p in members[e.id])) for e in entries
+        ],
     )
 
 
 def team_standings(event: Event, games, entries):
     tournament = team_tournament_for(event, games, entries)
     primary = "MP" if event.primary_score == Event.PrimaryScore.MATCH_POINTS else "GP"
-    return compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set,
-                                  primary=primary)
+    return compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set, primary=primary)
 
 
 def compute_event_standings(event: Event, *, explain: bool = True) -> dict:
@@ -112,10 +129,12 @@ def compute_event_standings(event: Event, *, explain: bool = True) -> dict:
 
 def event_engine_result(event: Event):
     """The engine's standings of the event; explanations are computed when asked for."""
-    entries = list(event.entries.select_related("player", "team").prefetch_related("team__members")
-                   .order_by("start_number"))
+    entries = list(
+        event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
+    )
     games = list(
-        Game.objects.filter(round__event=event).select_related("round", "match", "white", "black")
+        Game.objects.filter(round__event=event)
+        .select_related("round", "match", "white", "black")
         .order_by("round__number", "board")
     )
     if event.is_team:

@@ -15,14 +15,27 @@ from .services import result_record
 from .standings import team_tournament_for, tournament_for
 
 PAIR_RESULTS = {
-    ("1", "0"): Result.WHITE_WINS, ("W", "L"): Result.WHITE_WINS,
-    ("=", "="): Result.DRAW, ("D", "D"): Result.DRAW,
-    ("0", "1"): Result.BLACK_WINS, ("L", "W"): Result.BLACK_WINS,
-    ("+", "-"): Result.WHITE_WINS_FORFEIT, ("-", "+"): Result.BLACK_WINS_FORFEIT, ("-", "-"): Result.DOUBLE_FORFEIT,
-    ("?", "?"): Result.UNKNOWN, ("X", "X"): Result.UNKNOWN,
+    ("1", "0"): Result.WHITE_WINS,
+    ("W", "L"): Result.WHITE_WINS,
+    ("=", "="): Result.DRAW,
+    ("D", "D"): Result.DRAW,
+    ("0", "1"): Result.BLACK_WINS,
+    ("L", "W"): Result.BLACK_WINS,
+    ("+", "-"): Result.WHITE_WINS_FORFEIT,
+    ("-", "+"): Result.BLACK_WINS_FORFEIT,
+    ("-", "-"): Result.DOUBLE_FORFEIT,
+    ("?", "?"): Result.UNKNOWN,
+    ("X", "X"): Result.UNKNOWN,
 }
-BYE_RESULTS = {"U": Result.PAIRING_BYE, "F": Result.FULL_POINT_BYE, "H": Result.HALF_POINT_BYE,
-               "Z": Result.ZERO_POINT_BYE, "A": Result.ABSENT, " ": Result.ABSENT, "": Result.ABSENT}
+BYE_RESULTS = {
+    "U": Result.PAIRING_BYE,
+    "F": Result.FULL_POINT_BYE,
+    "H": Result.HALF_POINT_BYE,
+    "Z": Result.ZERO_POINT_BYE,
+    "A": Result.ABSENT,
+    " ": Result.ABSENT,
+    "": Result.ABSENT,
+}
 
 
 @dataclass
@@ -67,8 +80,17 @@ def import_preview(*, data: bytes, system: str | None = None, event: Event | Non
     return preview
 
 
-def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user, season=None,
-                     system: str | None = None, event: Event | None = None) -> Event:
+def event_import_trf(
+    *,
+    league: League,
+    name: str,
+    slug: str,
+    data: bytes,
+    user,
+    season=None,
+    system: str | None = None,
+    event: Event | None = None,
+) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
     `system` (Event.System) overrides what the file says: many files do not record a round robin.
@@ -77,8 +99,11 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
     (reason "TRF import"); nothing else changes. Either all of it is saved or nothing."""
     if event is not None:
         league = event.league
-    if not (user and user.is_authenticated and (
-            user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists())):
+    if not (
+        user
+        and user.is_authenticated
+        and (user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists())
+    ):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     try:
         tournament = read_trf(data)
@@ -88,25 +113,38 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
     if event is not None:
         return _update_event(event, tournament, user)
     if Event.objects.filter(slug=slug).exists():
-        raise ServiceError(_("An event with the address “%(slug)s” exists already.") % {"slug": slug},
-                           code="slug_taken")
+        raise ServiceError(
+            _("An event with the address “%(slug)s” exists already.") % {"slug": slug}, code="slug_taken"
+        )
     system, criteria = _system_and_criteria(tournament, system, None)
     scoring = tournament.scoring
     with transaction.atomic():
         event = Event.objects.create(
-            league=league, season=season, name=name, slug=slug, status=Event.Status.PUBLISHED,
+            league=league,
+            season=season,
+            name=name,
+            slug=slug,
+            status=Event.Status.PUBLISHED,
             system=system,
-            rounds_count=tournament.total_rounds, points_win=_decimal(scoring.win),
-            points_draw=_decimal(scoring.draw), points_loss=_decimal(scoring.loss), tiebreak_criteria=criteria,
+            rounds_count=tournament.total_rounds,
+            points_win=_decimal(scoring.win),
+            points_draw=_decimal(scoring.draw),
+            points_loss=_decimal(scoring.loss),
+            tiebreak_criteria=criteria,
         )
         entries = {}
         for p in tournament.participants:
             player = Player.objects.filter(fide_id=int(p.fide_id)).first() if p.fide_id.strip("0 ") else None
             if player is None:
-                player = Player.objects.create(name=p.name, rating=p.rating, sex=p.sex if p.sex in "mw" else "",
-                                               fide_id=int(p.fide_id) if p.fide_id.strip("0 ") else None)
-            entries[p.start_number] = Entry.objects.create(event=event, start_number=p.start_number, player=player,
-                                                           rating=p.rating)
+                player = Player.objects.create(
+                    name=p.name,
+                    rating=p.rating,
+                    sex=p.sex if p.sex in "mw" else "",
+                    fide_id=int(p.fide_id) if p.fide_id.strip("0 ") else None,
+                )
+            entries[p.start_number] = Entry.objects.create(
+                event=event, start_number=p.start_number, player=player, rating=p.rating
+            )
         rounds = {}
         boards: dict[int, int] = {}
         for number, white, black, result in _games(tournament):
@@ -116,16 +154,18 @@ def event_import_trf(*, league: League, name: str, slug: str, data: bytes, user,
                 game = Game.objects.create(round=rounds[number], board=1000 + white, white=entries[white])
             else:
                 boards[number] = board = boards.get(number, 0) + 1
-                game = Game.objects.create(round=rounds[number], board=board, white=entries[white],
-                                           black=entries[black])
+                game = Game.objects.create(
+                    round=rounds[number], board=board, white=entries[white], black=entries[black]
+                )
             _record(game, result, user)
         try:
             from .entry_services import compute_standings_check
 
             compute_standings_check(event, event.rule_set, criteria)
         except EngineError as exc:
-            raise ServiceError(_("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc},
-                               code="bad_tiebreak_policy") from None
+            raise ServiceError(
+                _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
+            ) from None
         return event
 
 
@@ -143,8 +183,9 @@ def _system_and_criteria(tournament, system: str | None, event: Event | None) ->
 def _check_importable(tournament, event: Event | None) -> None:
     """What the file may say but the league cannot store; raises ServiceError."""
     if tournament.teams:
-        raise ServiceError(_("Team tournaments cannot be imported from TRF yet; enter the division instead."),
-                           code="team_trf")
+        raise ServiceError(
+            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+        )
     for _number, _white, _black, _result in _games(tournament):
         pass  # _games raises for a result that cannot be stored
 
@@ -164,9 +205,11 @@ def _games(tournament):
                 other = by_number[block.opponent].rounds[number - 1]
                 result = PAIR_RESULTS.get((block.code, other.code))
                 if result is None:
-                    raise ServiceError(_("Round %(round)s, player %(player)s: result %(code)s cannot be stored.")
-                                       % {"round": number, "player": p.start_number, "code": block.code},
-                                       code="bad_trf")
+                    raise ServiceError(
+                        _("Round %(round)s, player %(player)s: result %(code)s cannot be stored.")
+                        % {"round": number, "player": p.start_number, "code": block.code},
+                        code="bad_trf",
+                    )
                 yield number, p.start_number, block.opponent, result
 
 
@@ -179,26 +222,38 @@ def _check_update(tournament, event: Event) -> dict:
     if event.status == Event.Status.FINISHED:
         raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
     if event.is_team:
-        raise ServiceError(_("Team tournaments cannot be imported from TRF yet; enter the division instead."),
-                           code="team_trf")
+        raise ServiceError(
+            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+        )
     played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     if played_rounds > event.rounds_count:
-        raise ServiceError(_("The file has %(file)s rounds but the event only %(event)s.")
-                           % {"file": played_rounds, "event": event.rounds_count}, code="too_many_rounds")
+        raise ServiceError(
+            _("The file has %(file)s rounds but the event only %(event)s.")
+            % {"file": played_rounds, "event": event.rounds_count},
+            code="too_many_rounds",
+        )
     entries = {e.start_number: e for e in event.entries.select_related("player")}
     in_file = {p.start_number: p.name for p in tournament.participants}
     for number in sorted(set(entries) | set(in_file)):
         entry, name = entries.get(number), in_file.get(number)
         if entry is None:
-            raise ServiceError(_("Start number %(number)s (%(name)s) is in the file but not in the event.")
-                               % {"number": number, "name": name}, code="participants_differ")
+            raise ServiceError(
+                _("Start number %(number)s (%(name)s) is in the file but not in the event.")
+                % {"number": number, "name": name},
+                code="participants_differ",
+            )
         if name is None:
-            raise ServiceError(_("Start number %(number)s (%(name)s) is in the event but not in the file.")
-                               % {"number": number, "name": entry.player.name}, code="participants_differ")
+            raise ServiceError(
+                _("Start number %(number)s (%(name)s) is in the event but not in the file.")
+                % {"number": number, "name": entry.player.name},
+                code="participants_differ",
+            )
         if not _same_name(entry.player.name, name):
-            raise ServiceError(_("Start number %(number)s is “%(file)s” in the file but “%(event)s” in the event.")
-                               % {"number": number, "file": name, "event": entry.player.name},
-                               code="participants_differ")
+            raise ServiceError(
+                _("Start number %(number)s is “%(file)s” in the file but “%(event)s” in the event.")
+                % {"number": number, "file": name, "event": entry.player.name},
+                code="participants_differ",
+            )
     return entries
 
 
@@ -219,22 +274,38 @@ def _update_event(event: Event, tournament, user) -> Event:
             if game is not None:
                 if game.white_id != white_entry.pk or game.black_id != (black_entry.pk if black_entry else None):
                     raise ServiceError(
-                        _("Round %(round)s: the file pairs %(white)s with %(black)s, but the event pairs them "
-                          "differently; an import cannot change pairings.")
-                        % {"round": number, "white": white_entry.player.name,
-                           "black": black_entry.player.name if black_entry else _("a bye")},
-                        code="pairing_differs")
+                        _(
+                            "Round %(round)s: the file pairs %(white)s with %(black)s, but the event pairs them "
+                            "differently; an import cannot change pairings."
+                        )
+                        % {
+                            "round": number,
+                            "white": white_entry.player.name,
+                            "black": black_entry.player.name if black_entry else _("a bye"),
+                        },
+                        code="pairing_differs",
+                    )
                 if game.result != result:
-                    result_record(game_id=game.pk, result=result, user=user, source=ResultChange.Source.IMPORT,
-                                  reason=IMPORT_REASON)
+                    result_record(
+                        game_id=game.pk,
+                        result=result,
+                        user=user,
+                        source=ResultChange.Source.IMPORT,
+                        reason=IMPORT_REASON,
+                    )
                 continue
             if number not in rounds:
                 rounds[number] = Round.objects.create(event=event, number=number)
             if black_entry is None:
                 board = 1000 + white
             else:
-                board = (Game.objects.filter(round=rounds[number], board__lt=1000)
-                         .order_by("-board").values_list("board", flat=True).first() or 0) + 1
+                board = (
+                    Game.objects.filter(round=rounds[number], board__lt=1000)
+                    .order_by("-board")
+                    .values_list("board", flat=True)
+                    .first()
+                    or 0
+                ) + 1
             game = Game.objects.create(round=rounds[number], board=board, white=white_entry, black=black_entry)
             games.setdefault(number, {}).update({e.pk: game for e in (white_entry, black_entry) if e})
             _record(game, result, user)
@@ -256,10 +327,14 @@ def _decimal(value: Fraction):
 
 
 def event_export_trf(*, event: Event) -> str:
-    entries = list(event.entries.select_related("player", "team").prefetch_related("team__members")
-                   .order_by("start_number"))
-    games = list(Game.objects.filter(round__event=event).select_related("round", "match", "white", "black")
-                 .order_by("round__number", "board"))
+    entries = list(
+        event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
+    )
+    games = list(
+        Game.objects.filter(round__event=event)
+        .select_related("round", "match", "white", "black")
+        .order_by("round__number", "board")
+    )
     build = team_tournament_for if event.is_team else tournament_for
     tournament = build(event, games, entries)
     tournament.tiebreaks = list(event.tiebreak_criteria)

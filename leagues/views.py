@@ -84,9 +84,12 @@ def home(request):
 
 def event_standings(request, slug):
     """The standings page, rendered once per change of the event and language, then served from the cache."""
-    return cached_page(slug=slug, name=f"standings-{get_language()}",
-                       database_stamp=lambda: selectors.event_stamp(slug=slug),
-                       render=lambda: _render_standings(request, slug))
+    return cached_page(
+        slug=slug,
+        name=f"standings-{get_language()}",
+        database_stamp=lambda: selectors.event_stamp(slug=slug),
+        render=lambda: _render_standings(request, slug),
+    )
 
 
 def _for_rule_set(name, standings):
@@ -461,15 +464,23 @@ def event_standings_csv(request, slug):
     standings = _standings_or_404(slug)
     out = io.StringIO()
     rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set
-    out.write(f"# {standings.event.name}; rule set: {rules}; criteria: {', '.join(standings.criteria)}; "
-              f"results version {standings.snapshot.version if standings.snapshot else 0}\n")
+    out.write(
+        f"# {standings.event.name}; rule set: {rules}; criteria: {', '.join(standings.criteria)}; "
+        f"results version {standings.snapshot.version if standings.snapshot else 0}\n"
+    )
     writer = csv.writer(out)
     number = "team_number" if standings.event.is_team else "start_number"
     writer.writerow(["rank", number, "name", "points", *standings.criteria])
     for row in standings.rows:
-        writer.writerow([row["rank"], row.get(number), row["name"], row["points"],
-                         *("" if row["values"].get(code) is None else row["values"][code]
-                           for code in standings.criteria)])
+        writer.writerow(
+            [
+                row["rank"],
+                row.get(number),
+                row["name"],
+                row["points"],
+                *("" if row["values"].get(code) is None else row["values"][code] for code in standings.criteria),
+            ]
+        )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{standings.event.slug}-standings.csv"'
     return response

@@ -370,10 +370,12 @@ def trf_problems(data: bytes | str) -> list[TRFError]:
     for number in range(1, count + 1):
         if number not in known and parsed:
             biggest = max(parsed)
-            problems.append(TRFError(
-                parsed[biggest]["line"],
-                f"start numbers must run 1..{count} without gaps, but {number} is missing",
-            ))
+            problems.append(
+                TRFError(
+                    parsed[biggest]["line"],
+                    f"start numbers must run 1..{count} without gaps, but {number} is missing",
+                )
+            )
     for record in by_tag.get("240", []):
         collect(_apply_240, [record], parsed)
     _check_pairings(parsed, announced_rounds, problems=problems, unreadable=unreadable)
@@ -406,11 +408,13 @@ def _points_problems(parsed: dict[int, _Player], scoring: Scoring, suffix: str =
             continue
         awarded = sum([units[e.code] for e in player["rounds"]])
         if awarded * stated.denominator != stated.numerator * denominator:
-            problems.append(TRFError(
-                player["line"],
-                f"player {player['start_number']} has {float(stated):g} in the points column "
-                f"but the results add up to {float(Fraction(awarded, denominator)):g}{suffix}",
-            ))
+            problems.append(
+                TRFError(
+                    player["line"],
+                    f"player {player['start_number']} has {float(stated):g} in the points column "
+                    f"but the results add up to {float(Fraction(awarded, denominator)):g}{suffix}",
+                )
+            )
     return problems
 
 
@@ -752,8 +756,7 @@ def _check_player_pairings(
         if back.opponent != number:
             raise TRFError(
                 n,
-                f"round {rnd} of player {number} says opponent {opp} but player {opp}'s "
-                f"round {rnd} points elsewhere",
+                f"round {rnd} of player {number} says opponent {opp} but player {opp}'s round {rnd} points elsewhere",
             )
         if opp < number and opp not in failed:
             # the opponent's visit (earlier: ascending order) already checked this game from

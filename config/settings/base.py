@@ -127,10 +127,14 @@ CELERY_TASK_IGNORE_RESULT = True
 # must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
 CACHE_URL = env_str("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
-                "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "chess-league"),
-                "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1}}
-    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "chess-league"),
+        "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+    }
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 

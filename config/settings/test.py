@@ -56,9 +56,13 @@ def _redis_answers(url: str) -> bool:
 # the pages' cache is shared with the worker processes the end-to-end tests start
 CACHE_URL = REDIS_URL if _redis_answers(REDIS_URL) else ""
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
-                "KEY_PREFIX": f"chess-league-test-{os.getpid()}"}
-    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+        "KEY_PREFIX": f"chess-league-test-{os.getpid()}",
+    }
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 PAGE_STAMP_SECONDS = 0  # tests read pages right after another process changed them

@@ -23,8 +23,10 @@ def api_exception_handler(exc, context):
         response.data = {"code": "invalid", "message": _first_message(exc.detail), "fields": exc.detail}
         response.status_code = status.HTTP_400_BAD_REQUEST
     elif isinstance(exc, exceptions.APIException):
-        response.data = {"code": exc.default_code if not hasattr(exc.detail, "code") else exc.detail.code,
-                         "message": str(exc.detail)}
+        response.data = {
+            "code": exc.default_code if not hasattr(exc.detail, "code") else exc.detail.code,
+            "message": str(exc.detail),
+        }
     return response
 
 

@@ -54,9 +54,25 @@ class EventSerializer(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = [
-            "slug", "name", "league", "season", "kind", "system", "status", "rounds_count", "starts_on",
-            "points_win", "points_draw", "points_loss", "match_points_win", "match_points_draw",
-            "match_points_loss", "primary_score", "rule_set", "tiebreak_criteria", "tiebreak_locked",
+            "slug",
+            "name",
+            "league",
+            "season",
+            "kind",
+            "system",
+            "status",
+            "rounds_count",
+            "starts_on",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "match_points_win",
+            "match_points_draw",
+            "match_points_loss",
+            "primary_score",
+            "rule_set",
+            "tiebreak_criteria",
+            "tiebreak_locked",
             "results_version",
         ]
 
@@ -83,8 +99,20 @@ class GameSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "event", "round", "match", "board", "white", "black", "white_player", "black_player",
-                  "result", "version", "corrected"]
+        fields = [
+            "id",
+            "event",
+            "round",
+            "match",
+            "board",
+            "white",
+            "black",
+            "white_player",
+            "black_player",
+            "result",
+            "version",
+            "corrected",
+        ]
 
 
 class TeamMatchSerializer(serializers.ModelSerializer):
@@ -100,8 +128,9 @@ class TeamMatchSerializer(serializers.ModelSerializer):
 
 class ResultWriteSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=WRITABLE_RESULTS, help_text=_("A result code."))
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=300,
-                                   help_text=_("Required when correcting a result."))
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=300, help_text=_("Required when correcting a result.")
+    )
 
 
 class BoardResultSerializer(serializers.Serializer):
@@ -111,8 +140,9 @@ class BoardResultSerializer(serializers.Serializer):
 
 
 class MatchCardSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                       help_text=_("The match card's version you saw."))
+    version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text=_("The match card's version you saw.")
+    )
     boards = BoardResultSerializer(many=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 

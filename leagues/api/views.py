@@ -61,10 +61,12 @@ class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
 
 
 def _filter_parameters(*names):
-    return extend_schema(parameters=[
-        OpenApiParameter(name, int if name in FilteredReadOnly.integer_filters else str, required=False)
-        for name in names
-    ])
+    return extend_schema(
+        parameters=[
+            OpenApiParameter(name, int if name in FilteredReadOnly.integer_filters else str, required=False)
+            for name in names
+        ]
+    )
 
 
 @_filter_parameters()
@@ -156,13 +158,29 @@ class GameViewSet(FilteredReadOnly):
     @extend_schema(
         request=s.ResultWriteSerializer,
         parameters=[
-            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False,
-                             description="The game's ETag; a stale one gets 412 with the current state."),
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-                             description="Retrying a POST with the same key returns the first answer."),
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The game's ETag; a stale one gets 412 with the current state.",
+            ),
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Retrying a POST with the same key returns the first answer.",
+            ),
         ],
-        responses={200: s.GameSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer,
-                   404: s.ErrorSerializer, 412: s.ErrorSerializer, 422: s.ErrorSerializer},
+        responses={
+            200: s.GameSerializer,
+            400: s.ErrorSerializer,
+            403: s.ErrorSerializer,
+            404: s.ErrorSerializer,
+            412: s.ErrorSerializer,
+            422: s.ErrorSerializer,
+        },
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def result(self, request, pk=None):
@@ -178,8 +196,11 @@ class GameViewSet(FilteredReadOnly):
         try:
             with transaction.atomic():
                 game = services.result_record(
-                    game_id=_int_or_404(pk), result=body.validated_data["result"], user=request.user,
-                    source=ResultChange.Source.API, expected_version=expected,
+                    game_id=_int_or_404(pk),
+                    result=body.validated_data["result"],
+                    user=request.user,
+                    source=ResultChange.Source.API,
+                    expected_version=expected,
                     reason=body.validated_data.get("reason", ""),
                 )
                 data = s.GameSerializer(game).data
@@ -189,8 +210,11 @@ class GameViewSet(FilteredReadOnly):
                     )
         except Conflict as exc:
             current = s.GameSerializer(exc.current).data
-            return Response({"code": exc.code, "message": exc.message, "current": current},
-                            status=status.HTTP_412_PRECONDITION_FAILED, headers={"ETag": f'"v{current["version"]}"'})
+            return Response(
+                {"code": exc.code, "message": exc.message, "current": current},
+                status=status.HTTP_412_PRECONDITION_FAILED,
+                headers={"ETag": f'"v{current["version"]}"'},
+            )
         except IntegrityError:  # the same key raced in from a parallel retry: answer as it did
             return _replay(IdempotentRequest.objects.get(user=request.user, key=key), request)
         return Response(data, headers={"ETag": quote_etag(f"v{data['version']}")})
@@ -204,16 +228,13 @@ def _int_or_404(pk):
 
 
 def _fingerprint(request) -> str:
-    return hashlib.sha256(
-        (request.path + json.dumps(request.data, sort_keys=True, default=str)).encode()
-    ).hexdigest()
+    return hashlib.sha256((request.path + json.dumps(request.data, sort_keys=True, default=str)).encode()).hexdigest()
 
 
 def _replay(stored, request):
     if stored.fingerprint != _fingerprint(request):
         return Response(
-            {"code": "idempotency_key_reused",
-             "message": _("This Idempotency-Key was used for a different request.")},
+            {"code": "idempotency_key_reused", "message": _("This Idempotency-Key was used for a different request.")},
             status=status.HTTP_422_UNPROCESSABLE_ENTITY,
         )
     return Response(stored.body, status=stored.status, headers={"Idempotent-Replay": "true"})
@@ -224,7 +245,7 @@ def _version_from_if_match(header):
         return None
     tag = header.strip().removeprefix("W/").strip('"')
     if not tag.startswith("v") or not tag[1:].isdigit():
-        raise ValidationError({"If-Match": [_("Expected the game's ETag, like \"v3\".")]})
+        raise ValidationError({"If-Match": [_('Expected the game\'s ETag, like "v3".')]})
     return int(tag[1:])
 
 
@@ -232,38 +253,61 @@ class StandingsView(APIView):
     """The latest standings snapshot of an event, with ETag / Last-Modified (304 when unchanged)."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("explain", bool, required=False,
-                                     description="Include every tiebreak's explanation trace.")],
-        responses={200: s.StandingsSerializer, 304: OpenApiResponse(description="Not modified"),
-                   404: s.ErrorSerializer},
+        parameters=[
+            OpenApiParameter("explain", bool, required=False, description="Include every tiebreak's explanation trace.")
+        ],
+        responses={
+            200: s.StandingsSerializer,
+            304: OpenApiResponse(description="Not modified"),
+            404: s.ErrorSerializer,
+        },
     )
     def get(self, request, slug):
         explain = request.query_params.get("explain") in ("1", "true", "yes")
-        return cached_page(slug=slug, name=f"api-standings-{int(explain)}", request=request,
-                           database_stamp=lambda: selectors.event_stamp(slug=slug),
-                           render=lambda: self._render(slug, explain))
+        return cached_page(
+            slug=slug,
+            name=f"api-standings-{int(explain)}",
+            request=request,
+            database_stamp=lambda: selectors.event_stamp(slug=slug),
+            render=lambda: self._render(slug, explain),
+        )
 
     def _render(self, slug, explain):
-        event = Event.objects.public().filter(slug=slug).values("pk", "slug", "rule_set", "tiebreak_criteria",
-                                                                 "results_version").first()
+        event = (
+            Event.objects.public()
+            .filter(slug=slug)
+            .values("pk", "slug", "rule_set", "tiebreak_criteria", "results_version")
+            .first()
+        )
         if event is None:
             raise NotFound()
         snapshots = StandingsSnapshot.objects.filter(event_id=event["pk"])
         meta = snapshots.values("version", "computed_at", "rules").first()
         version = meta["version"] if meta else 0
         # the stored JSON goes out as it is: no decoding and re-encoding of a 1,000-row table
-        parts = {"rows": "[]", "notes": "[]", "criteria": json.dumps(event["tiebreak_criteria"]),
-                 "rules": json.dumps(event["rule_set"])}
+        parts = {
+            "rows": "[]",
+            "notes": "[]",
+            "criteria": json.dumps(event["tiebreak_criteria"]),
+            "rules": json.dumps(event["rule_set"]),
+        }
         fields = ["rows", "notes", "criteria"] + (["explanations"] if explain else [])
         if meta:
-            stored = snapshots.annotate(**{f"{f}_json": Cast(f, TextField()) for f in fields}).values(
-                *(f"{f}_json" for f in fields)).first()
+            stored = (
+                snapshots.annotate(**{f"{f}_json": Cast(f, TextField()) for f in fields})
+                .values(*(f"{f}_json" for f in fields))
+                .first()
+            )
             parts = {f: stored[f"{f}_json"] for f in fields} | {"rules": json.dumps(meta["rules"])}
         elif explain:
             parts["explanations"] = "{}"
-        head = {"event": event["slug"], "version": version, "results_version": event["results_version"],
-                "being_updated": event["results_version"] > version,
-                "computed_at": meta["computed_at"].isoformat().replace("+00:00", "Z") if meta else None}
+        head = {
+            "event": event["slug"],
+            "version": version,
+            "results_version": event["results_version"],
+            "being_updated": event["results_version"] > version,
+            "computed_at": meta["computed_at"].isoformat().replace("+00:00", "Z") if meta else None,
+        }
         body = json.dumps(head)[:-1] + "".join(f', "{key}": {value}' for key, value in parts.items()) + "}"
         response = HttpResponse(body, content_type="application/json")
         response["Cache-Control"] = "no-cache"
@@ -287,14 +331,17 @@ class TeamMatchViewSet(FilteredReadOnly):
             match = action()
         except Conflict as exc:
             current = s.TeamMatchSerializer(TeamMatch.objects.get(pk=exc.current.pk)).data
-            return Response({"code": exc.code, "message": exc.message, "current": current},
-                            status=status.HTTP_412_PRECONDITION_FAILED)
+            return Response(
+                {"code": exc.code, "message": exc.message, "current": current},
+                status=status.HTTP_412_PRECONDITION_FAILED,
+            )
         except TeamMatch.DoesNotExist:
             raise ServiceError(_("There is no such match."), code="unknown_match") from None
         return Response(s.TeamMatchSerializer(TeamMatch.objects.get(pk=match.pk)).data)
 
-    @extend_schema(request=s.MatchCardSerializer,
-                   responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer})
+    @extend_schema(
+        request=s.MatchCardSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def card(self, request, pk=None):
         """Submit the card's board results (`version` = the card version you saw; corrections need a reason)."""
@@ -302,9 +349,16 @@ class TeamMatchViewSet(FilteredReadOnly):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         results = {b["game"]: (b["result"], b["version"]) for b in data["boards"]}
-        return self._answer(lambda: entry_services.match_card_submit(
-            match_id=_int_or_404(pk), results=results, user=request.user, expected_version=data["version"],
-            reason=data.get("reason", ""), source=ResultChange.Source.API))
+        return self._answer(
+            lambda: entry_services.match_card_submit(
+                match_id=_int_or_404(pk),
+                results=results,
+                user=request.user,
+                expected_version=data["version"],
+                reason=data.get("reason", ""),
+                source=ResultChange.Source.API,
+            )
+        )
 
     @extend_schema(request=None, responses={200: s.TeamMatchSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -318,5 +372,8 @@ class TeamMatchViewSet(FilteredReadOnly):
         """The other club's secretary disputes a submitted card, saying why."""
         body = s.DisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return self._answer(lambda: entry_services.match_card_dispute(
-            match_id=_int_or_404(pk), user=request.user, reason=body.validated_data["reason"]))
+        return self._answer(
+            lambda: entry_services.match_card_dispute(
+                match_id=_int_or_404(pk), user=request.user, reason=body.validated_data["reason"]
+            )
+        )

@@ -19,7 +19,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH_FILE = ROOT.parent / "shared" / "bench" / "swiss-1000-players.trf"
+BENCH = ROOT / "tests" / "bench" / "data"
+GOLDEN = ROOT / "tests" / "golden" / "data" / "fide2026"
+BENCH_FILE = BENCH / "swiss-1000-players.trf"
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_api")
 sys.path.insert(0, str(ROOT))
 
@@ -39,7 +41,7 @@ def setup_events() -> None:
 
     League.objects.filter(slug="bench").delete()
     league = League.objects.create(name="Bench", slug="bench")
-    golden40 = json.loads((ROOT.parent / "shared" / "golden" / "fide2026" / "swiss-p040-r09-s01008.json").read_text())
+    golden40 = json.loads((GOLDEN / "swiss-p040-r09-s01008.json").read_text())
     setup_event(league, "bench-1000", BENCH_FILE.read_bytes())
     setup_event(league, "bench-40", golden40["trf"].encode())
 
@@ -51,12 +53,20 @@ def setup_event(league, slug: str, trf: bytes) -> None:
     from tiebreaks.trf import read_trf
 
     tournament = read_trf(trf)
-    event = Event.objects.create(league=league, name=slug, slug=slug, rounds_count=tournament.total_rounds,
-                                 status=Event.Status.FINISHED, results_version=1,
-                                 tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"])
+    event = Event.objects.create(
+        league=league,
+        name=slug,
+        slug=slug,
+        rounds_count=tournament.total_rounds,
+        status=Event.Status.FINISHED,
+        results_version=1,
+        tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
+    )
     players = Player.objects.bulk_create(Player(name=p.name, rating=p.rating) for p in tournament.participants)
-    Entry.objects.bulk_create(Entry(event=event, start_number=p.start_number, player=pl, rating=p.rating)
-                              for p, pl in zip(tournament.participants, players, strict=True))
+    Entry.objects.bulk_create(
+        Entry(event=event, start_number=p.start_number, player=pl, rating=p.rating)
+        for p, pl in zip(tournament.participants, players, strict=True)
+    )
     data = compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict()
     store_snapshot(event.pk, 1, {**data, "explanations": {}}, 0)
 
@@ -86,13 +96,25 @@ def main() -> None:
     setup_events()
     slug = "bench-1000"
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
-           "SECRET_KEY": "bench-" + "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
-           "SECURE_SSL_REDIRECT": "false", "CONN_MAX_AGE": "60",
-           "API_ANON_RATE": "100000000/minute", "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
-                               "-w", str(args.workers)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": DATABASE_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+        "SECRET_KEY": "bench-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "false",
+        "SECURE_SSL_REDIRECT": "false",
+        "CONN_MAX_AGE": "60",
+        "API_ANON_RATE": "100000000/minute",
+        "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12"),
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(50):
@@ -107,18 +129,24 @@ def main() -> None:
         rows = [
             ("bare Django view (/ping)", wrk(f"{base}/ping", args.seconds, args.connections)),
             (f"standings, 1,000 players ({size // 1024} KiB JSON)", wrk(standings, args.seconds, args.connections)),
-            ("standings, If-None-Match → 304", wrk(standings, args.seconds, args.connections,
-                                                  f"If-None-Match: {etag}")),
+            (
+                "standings, If-None-Match → 304",
+                wrk(standings, args.seconds, args.connections, f"If-None-Match: {etag}"),
+            ),
             ("standings page (HTML), 40 players", wrk(f"{base}/en/events/bench-40/", args.seconds, args.connections)),
-            ("standings page (HTML), 1,000 players", wrk(f"{base}/en/events/bench-1000/", args.seconds,
-                                                         args.connections)),
+            (
+                "standings page (HTML), 1,000 players",
+                wrk(f"{base}/en/events/bench-1000/", args.seconds, args.connections),
+            ),
         ]
     finally:
         server.terminate()
         server.wait()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-    print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
-          f" (sync), PostgreSQL, Redis page cache, wrk -t2 -c{args.connections} -d{args.seconds}s")
+    print(
+        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
+        f" (sync), PostgreSQL, Redis page cache, wrk -t2 -c{args.connections} -d{args.seconds}s"
+    )
     print("| endpoint | requests/s | vs bare view |\n|---|---|---|")
     for name, rps in rows:
         print(f"| {name} | {rps:,.0f} | {rps / rows[0][1]:.2f} |")

@@ -2,7 +2,7 @@
 
     python tests/bench/bench_engine.py [--runs 3] [--sizes 100,1000,2000]
 
-For each of shared/bench/swiss-{100,1000,2000}-players.trf it times, as whole processes (median
+For each of tests/bench/data/swiss-{100,1000,2000}-players.trf it times, as whole processes (median
 of --runs), with the 26 criteria of the golden files:
 
 * ours: ``python -m tiebreaks standings FILE --json --criteria <26 criteria>``
@@ -29,8 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-BENCH = SHARED / "bench"
+BENCH = ROOT / "tests" / "bench" / "data"
 CRITERIA = (
     "PTS,DE,BH,BH/C1,BH/C2,BH/M1,BH/M2,SB,SB/C1,PS,PS/C1,WIN,WON,BPG,BWG,REP,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,AOB,STD,FB"
 )

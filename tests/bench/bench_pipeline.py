@@ -45,12 +45,18 @@ def run(players: int, results: int) -> list[float]:
 
     League.objects.filter(slug="bench-pipeline").delete()
     league = League.objects.create(name="Bench pipeline", slug="bench-pipeline")
-    event = Event.objects.create(league=league, name=f"Bench {players}", slug=f"bench-pipeline-{players}",
-                                 rounds_count=max(1, results // (players // 2) + 1), status=Event.Status.PUBLISHED,
-                                 tiebreak_criteria=["BH/C1", "BH", "SB"])
+    event = Event.objects.create(
+        league=league,
+        name=f"Bench {players}",
+        slug=f"bench-pipeline-{players}",
+        rounds_count=max(1, results // (players // 2) + 1),
+        status=Event.Status.PUBLISHED,
+        tiebreak_criteria=["BH/C1", "BH", "SB"],
+    )
     people = Player.objects.bulk_create(Player(name=f"Player, {n}", rating=2400 - n) for n in range(players))
-    entries = Entry.objects.bulk_create(Entry(event=event, start_number=n + 1, player=p, rating=p.rating)
-                                        for n, p in enumerate(people))
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
+    )
     games, number = [], 0
     while len(games) < results:
         number += 1
@@ -90,18 +96,38 @@ def main() -> None:
 
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning", "--concurrency", "1",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"], cwd=ROOT, env=os.environ.copy())
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-l",
+            "warning",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=os.environ.copy(),
+    )
     try:
         time.sleep(5)
-        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                    if line.startswith("model name")), "?")
+        cpu = next(
+            (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?"
+        )
         print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; one worker process")
         print("| event | results | p50 | p99 | worst |\n|---|---|---|---|---|")
         for players in args.players:
             latencies = run(players, args.n)
-            print(f"| {players} players | {len(latencies)} | {statistics.median(latencies):.2f} s "
-                  f"| {percentile(latencies, 0.99):.2f} s | {max(latencies):.2f} s |", flush=True)
+            print(
+                f"| {players} players | {len(latencies)} | {statistics.median(latencies):.2f} s "
+                f"| {percentile(latencies, 0.99):.2f} s | {max(latencies):.2f} s |",
+                flush=True,
+            )
     finally:
         worker.terminate()
         worker.wait(timeout=30)

@@ -71,8 +71,9 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
             services.result_record(game_id=game.pk, result=result, user=user)
         assert Game.objects.filter(round__event=event).exclude(result="").count() == 3  # every result saved
         assert "Being updated" in client.get(f"/en/events/{event.slug}/").content.decode()
-        server = subprocess.Popen([redis_server, "--port", str(port), "--save", "", "--appendonly", "no"],
-                                  stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [redis_server, "--port", str(port), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
+        )
         try:
             assert wait_until(lambda: redis_answers(own_broker), timeout=10)
             with celery_worker(own_broker, name="after-outage"):

@@ -52,17 +52,24 @@ def private_postgres():
     data = Path(tempfile.mkdtemp(prefix="pgfault-"))
     if os.geteuid() == 0:
         shutil.chown(data, "postgres", "postgres")
-    subprocess.run(_as_postgres(initdb, "-D", str(data / "db"), "-A", "trust", "-U", "postgres"),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres(initdb, "-D", str(data / "db"), "-A", "trust", "-U", "postgres"), check=True, capture_output=True
+    )
     options = f"-p {PORT_DB} -k {data} -c listen_addresses=127.0.0.1"
 
     def ctl(*args):
-        subprocess.run(_as_postgres(pg_ctl, "-D", str(data / "db"), "-o", options, "-w", "-l",
-                                    str(data / "log"), *args), check=True, capture_output=True)
+        subprocess.run(
+            _as_postgres(pg_ctl, "-D", str(data / "db"), "-o", options, "-w", "-l", str(data / "log"), *args),
+            check=True,
+            capture_output=True,
+        )
 
     ctl("start")
-    subprocess.run(_as_postgres(_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(PORT_DB), "-U", "postgres",
-                                "league"), check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres(_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(PORT_DB), "-U", "postgres", "league"),
+        check=True,
+        capture_output=True,
+    )
     try:
         yield ctl, f"postgres://postgres@127.0.0.1:{PORT_DB}/league"
     finally:
@@ -71,14 +78,18 @@ def private_postgres():
 
 
 def _manage(env, *args) -> str:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def _api(method, path, token, body=None):
-    request = urllib.request.Request(f"http://127.0.0.1:{PORT_WEB}{path}", method=method,
-                                     data=json.dumps(body).encode() if body else None,
-                                     headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{PORT_WEB}{path}",
+        method=method,
+        data=json.dumps(body).encode() if body else None,
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -91,21 +102,50 @@ def _api(method, path, token, body=None):
 def test_restart_postgres_during_a_burst(private_postgres):
     require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
     ctl, database_url = private_postgres
-    env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": TEST_BROKER.replace("/15", "/13"),
-           "DJANGO_SETTINGS_MODULE": "config.settings.dev"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": TEST_BROKER.replace("/15", "/13"),
+        "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+    }
     _manage(env, "migrate", "--no-input")
     _manage(env, "load_demo")
     token = _manage(env, "drf_create_token", "organiser").split()[2]
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT_WEB}", "-w", "2",
-                            "--timeout", "30"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning",
-                               "--concurrency", "1", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT_WEB}", "-w", "2", "--timeout", "30"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-l",
+            "warning",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert wait_until(lambda: _api("GET", "/healthz", token)[0] == 200, timeout=30)
-        games = [g for g in _api("GET", "/api/v1/games/?event=demo-autumn-open&limit=500", token)[1]["results"]
-                 if g["black"] is not None]
+        games = [
+            g
+            for g in _api("GET", "/api/v1/games/?event=demo-autumn-open&limit=500", token)[1]["results"]
+            if g["black"] is not None
+        ]
         cycle = ["1-0", "1/2-1/2", "0-1"]
         initial = {g["id"]: g["version"] for g in games}
         outcomes: list[tuple[int, int, dict | None]] = []  # (game id, status, answer)
@@ -131,15 +171,22 @@ def test_restart_postgres_during_a_burst(private_postgres):
         ok = statuses.count(200)
         assert set(statuses) <= {200, 500, 502, 503, 0}, statuses
         assert ok > 0
-        print(f"\nburst of {len(statuses)} writes across a PostgreSQL restart: {ok} succeeded, "
-              f"{len(statuses) - ok} failed cleanly")
+        print(
+            f"\nburst of {len(statuses)} writes across a PostgreSQL restart: {ok} succeeded, "
+            f"{len(statuses) - ok} failed cleanly"
+        )
 
         # every accepted change is stored with its audit row, and nothing else is: each game's version is
         # the highest one an accepted write reported, and the audit rows are exactly the accepted changes
-        accepted = {(game_id, answer["version"]) for game_id, status, answer in outcomes
-                    if status == 200 and answer["version"] > initial[game_id]}
-        now = {g["id"]: g["version"] for g in
-               _api("GET", "/api/v1/games/?event=demo-autumn-open&limit=500", token)[1]["results"]}
+        accepted = {
+            (game_id, answer["version"])
+            for game_id, status, answer in outcomes
+            if status == 200 and answer["version"] > initial[game_id]
+        }
+        now = {
+            g["id"]: g["version"]
+            for g in _api("GET", "/api/v1/games/?event=demo-autumn-open&limit=500", token)[1]["results"]
+        }
         for game_id in initial:
             assert now[game_id] == max([v for g, v in accepted if g == game_id], default=initial[game_id])
         check = (

@@ -20,11 +20,26 @@ def test_live_api_survives_fuzzing(live_server):
     organiser = Event.objects.get(slug="demo-autumn-open").league.role_set.get(kind="organiser").user
     token = Token.objects.create(user=organiser).key
     command = [
-        sys.executable, "-m", "schemathesis.cli", "run", f"{live_server.url}/api/schema/",
-        "--mode", "all", "--checks", "not_a_server_error,response_schema_conformance,status_code_conformance",
-        "--max-examples", os.environ.get("SCHEMATHESIS_EXAMPLES", "25"), "--seed", "2026",
-        "--header", f"Authorization: Token {token}", "--workers", "1", "--no-color",
-        "--suppress-health-check", "all",
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "run",
+        f"{live_server.url}/api/schema/",
+        "--mode",
+        "all",
+        "--checks",
+        "not_a_server_error,response_schema_conformance,status_code_conformance",
+        "--max-examples",
+        os.environ.get("SCHEMATHESIS_EXAMPLES", "25"),
+        "--seed",
+        "2026",
+        "--header",
+        f"Authorization: Token {token}",
+        "--workers",
+        "1",
+        "--no-color",
+        "--suppress-health-check",
+        "all",
     ]
     run = subprocess.run(command, capture_output=True, text=True, timeout=1200)
     REPORT.write_text(run.stdout + run.stderr)

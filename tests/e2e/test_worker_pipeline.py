@@ -19,8 +19,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def worker(on_postgres):
     require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
     redis.Redis.from_url(TEST_BROKER).flushdb()
-    with celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-worker.log") as process, \
-            broker_for_this_process(TEST_BROKER):
+    with (
+        celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-worker.log") as process,
+        broker_for_this_process(TEST_BROKER),
+    ):
         yield process
 
 

@@ -50,8 +50,14 @@ def _reset_connections() -> None:
 
 
 @contextmanager
-def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, log_path: Path | None = None,
-                  env_extra: dict | None = None):
+def celery_worker(
+    broker_url: str,
+    *,
+    name: str = "w1",
+    concurrency: int = 1,
+    log_path: Path | None = None,
+    env_extra: dict | None = None,
+):
     env = {
         **os.environ,
         **(env_extra or {}),
@@ -63,9 +69,28 @@ def celery_worker(broker_url: str, *, name: str = "w1", concurrency: int = 1, lo
     }
     log = open(log_path or os.devnull, "ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-n", f"{name}@%h",
-         "--concurrency", str(concurrency), "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-l",
+            "info",
+            "-n",
+            f"{name}@%h",
+            "--concurrency",
+            str(concurrency),
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         _wait_ready(broker_url, name)

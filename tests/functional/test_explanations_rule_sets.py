@@ -140,8 +140,13 @@ def test_us_chess_cumulative_takes_off_the_bye(client, us_event):
 def test_us_chess_sonneborn_berger_is_not_cited_as_a_fide_article(client, us_event):
     from leagues.entry_services import event_policy_set
 
-    event_policy_set(event_id=us_event.pk, rule_set="us-chess", criteria=["MM", "SB"],
-                     user=organiser_of(us_event.league), reason="club rules name SB second")
+    event_policy_set(
+        event_id=us_event.pk,
+        rule_set="us-chess",
+        criteria=["MM", "SB"],
+        user=organiser_of(us_event.league),
+        reason="club rules name SB second",
+    )
     text = text_of(client.get("/en/events/us-open/").content.decode())
     assert "US Chess rule 34E8" in text
     assert "FIDE C.07 Article 9.1" not in text

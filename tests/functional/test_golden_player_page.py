@@ -5,7 +5,6 @@ forfeits), imported from its TRF, recomputed with BH/C1, BH, SB, and read on the
 import json
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.db.models import F
@@ -15,8 +14,9 @@ from leagues.recompute import standings_recompute_event
 from leagues.trf_services import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.functional.test_explanations import section, text_of
+from tests.paths import GOLDEN as _FIDE2026
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden"
+GOLDEN = _FIDE2026.parent
 CASE = GOLDEN / "fide2026" / "swiss-p012-r06-s01005.json"
 CRITERIA = ["BH/C1", "BH", "SB"]
 TITLES = {"BH/C1": "Buchholz Cut-1:", "BH": "Buchholz:", "SB": "Sonneborn-Berger:"}

@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues.models import Event, Game, Result, ResultChange, Role
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+from tests.paths import GOLDEN
 
 pytestmark = pytest.mark.django_db
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 
 
 def _sheet(games, **results):
@@ -100,8 +100,9 @@ def test_trf_import_page(client):
     assert "The file cannot be read" in bad.content.decode()
     assert not Event.objects.filter(slug="bad").exists()
     gold = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())
-    preview = client.post(url, {"name": "Club open", "slug": "club-open",
-                                "file": SimpleUploadedFile("open.trf", gold["trf"].encode())})
+    preview = client.post(
+        url, {"name": "Club open", "slug": "club-open", "file": SimpleUploadedFile("open.trf", gold["trf"].encode())}
+    )
     assert preview.status_code == 200  # the preview first: nothing saved yet
     assert not Event.objects.filter(slug="club-open").exists()
     good = client.post(url, {"confirm": "1", "digest": hashlib.sha256(gold["trf"].encode()).hexdigest()})
@@ -116,8 +117,13 @@ def test_trf_import_page(client):
 def test_manage_pages_answer_in_every_language(client, lang):
     event, entries, games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
-    for url in ("/manage/", f"/manage/events/{event.slug}/rounds/1/", f"/manage/events/{event.slug}/policy/",
-                f"/manage/events/{event.slug}/audit/", "/accounts/login/"):
+    for url in (
+        "/manage/",
+        f"/manage/events/{event.slug}/rounds/1/",
+        f"/manage/events/{event.slug}/policy/",
+        f"/manage/events/{event.slug}/audit/",
+        "/accounts/login/",
+    ):
         response = client.get(f"/{lang}{url}")
         assert response.status_code == 200, url
         assert f'lang="{lang}"' in response.content.decode()[:400]
@@ -132,8 +138,10 @@ def test_public_pages_show_corrections_and_policy_overrides(client):
     client.post(sheet, _sheet(games, g1="1-0", g2="1-0"))
     games = [Game.objects.get(pk=g.pk) for g in games]
     client.post(sheet, _sheet(games, g1="0-1", reason="players swapped colours"))
-    client.post(f"/en/manage/events/{event.slug}/policy/",
-                {"rule_set": "fide-2026", "criteria": "SB", "reason": "the regulations said SB"})
+    client.post(
+        f"/en/manage/events/{event.slug}/policy/",
+        {"rule_set": "fide-2026", "criteria": "SB", "reason": "the regulations said SB"},
+    )
     client.logout()
 
     round_page = client.get(f"/en/events/{event.slug}/rounds/1/").content.decode()
@@ -195,11 +203,21 @@ def test_production_settings_pass_the_deploy_check():
     import sys
 
     secret = "deploy-check-9f2Qz7LmX4vB1nR8sT6wY3kH0pJ5cE2aU7dG4fZ1xV9bN3mK6"  # a test value, not a real key
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod", "SECRET_KEY": secret,
-           "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3", "ALLOWED_HOSTS": "league.example.org",
-           "DEBUG": "false"}
-    run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                         cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+        "SECRET_KEY": secret,
+        "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3",
+        "ALLOWED_HOSTS": "league.example.org",
+        "DEBUG": "false",
+    }
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -209,8 +227,9 @@ def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
     from tests.integration.test_entry import _team_match
 
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
-                            expected_version=0)
+    entry.match_card_submit(
+        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
+    )
     page = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "Provisional: these match cards are not confirmed by both clubs yet." in page
     entry.match_card_confirm(match_id=match.pk, user=away)

@@ -4,15 +4,14 @@ organiser's confirmation; nothing is saved before it, and a file with problems c
 import hashlib
 import html
 import json
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues.models import Event, Game, Player
 from tests.factories import LeagueFactory, UserFactory, organiser_of
+from tests.paths import GOLDEN
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 TRF = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]
 pytestmark = pytest.mark.django_db
 
@@ -94,8 +93,10 @@ def test_a_taken_address_is_a_problem_in_the_preview(page):
 
 def test_same_address_in_the_league_previews_an_update(page):
     client, url = page
-    short = "\n".join((line[:80] + "    " + line[84:89 + 30]).rstrip() if line.startswith("001") else line
-                      for line in TRF.splitlines())  # after 3 rounds
+    short = "\n".join(
+        (line[:80] + "    " + line[84 : 89 + 30]).rstrip() if line.startswith("001") else line
+        for line in TRF.splitlines()
+    )  # after 3 rounds
     assert upload(client, url, short).status_code == 200 and confirm(client, url, short).status_code == 302
     preview = upload(client, url, TRF)
     assert preview.status_code == 200

@@ -58,11 +58,7 @@ def parse_trf(text: str, *, round_robin: bool = False) -> Tournament:
                     rounds=tuple(entries),
                 )
             )
-    total = (
-        rounds_declared
-        if rounds_declared is not None
-        else max((len(p.rounds) for p in participants), default=0)
-    )
+    total = rounds_declared if rounds_declared is not None else max((len(p.rounds) for p in participants), default=0)
     participants.sort(key=lambda p: p.start_number)
     return Tournament(
         participants=participants,

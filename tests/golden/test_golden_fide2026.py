@@ -1,8 +1,7 @@
-"""Golden tests: every individual file of ../shared/golden/fide2026 (FIDE checker values, with
+"""Golden tests: every individual file of tests/golden/data/fide2026 (FIDE checker values, with
 the spec's corrections of checker defect B), every criterion, every participant, and the order.
 
-The folder sits next to the repository (``<parent of repo>/shared/golden``); CI clones the
-repository beside ``shared/``.
+The data lives inside the repository (copied from FIDE's checker output), so a clone alone passes.
 """
 
 from __future__ import annotations
@@ -15,9 +14,9 @@ from typing import Any
 import pytest
 
 from tests.golden._trf_min import parse_trf
+from tests.paths import GOLDEN
 from tiebreaks.engine import CriterionNotAllowed, compute_standings
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 FILES = sorted(GOLDEN.glob("*.json"))
 ROUND_ROBIN_FILES = [f for f in FILES if json.loads(f.read_text())["mode"] == "round_robin"]
 CORRECTED_FILES = [f for f in FILES if "corrections" in json.loads(f.read_text())]
@@ -92,9 +91,7 @@ def test_round_robin_refuses_the_buchholz_family(path: Path, criterion: str) -> 
     data = _load(path)
     tournament = parse_trf(data["trf"], round_robin=True)
     with pytest.raises(CriterionNotAllowed, match=criterion.split("/")[0]):
-        compute_standings(
-            tournament, ["PTS", "SB", criterion], unrated_rating=data["checker"]["unrated_rating"]
-        )
+        compute_standings(tournament, ["PTS", "SB", criterion], unrated_rating=data["checker"]["unrated_rating"])
 
 
 @pytest.mark.parametrize("path", ROUND_ROBIN_FILES, ids=lambda p: p.stem)

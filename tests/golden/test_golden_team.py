@@ -1,10 +1,9 @@
-"""Golden tests for team competitions: every file of ../shared/golden/fide2026/team (values of
+"""Golden tests for team competitions: every file of tests/golden/data/fide2026/team (values of
 FIDE's tie-break checker for MPTS EDE GPTS TBR BBE BC EMMSB EMGSB EGMSB EGGSB SSSC BH:MP BH:GP
 BH:MP/C1 PS:MP WIN WON KS:MP AOB:MP STD FB:MP, keyed by team number), every team, the order and
 the rank numbers - parsed with the project's own TRF reader.
 
-The folder sits next to the repository (``<parent of repo>/shared/golden``); CI clones the
-repository beside ``shared/``.
+The data lives inside the repository (copied from FIDE's checker output), so a clone alone passes.
 """
 
 from __future__ import annotations
@@ -18,12 +17,13 @@ from typing import Any
 
 import pytest
 
+from tests.paths import GOLDEN as GOLDEN_DIR
 from tiebreaks.engine import CriterionNotAllowed
 from tiebreaks.engine.team import TeamStandings, compute_team_standings
 from tiebreaks.trf import read_trf
 
 REPO = Path(__file__).resolve().parents[2]
-GOLDEN = REPO.parent / "shared" / "golden" / "fide2026" / "team"
+GOLDEN = GOLDEN_DIR / "team"
 FILES = sorted(GOLDEN.glob("*.json"))
 ROUND_ROBIN_FILES = [f for f in FILES if json.loads(f.read_text())["mode"] == "round_robin"]
 SWISS_FILES = [f for f in FILES if json.loads(f.read_text())["mode"] == "swiss"]

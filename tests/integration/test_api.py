@@ -77,8 +77,12 @@ def test_stale_if_match_gets_412_with_the_current_state():
     etag = client.get(f"/api/v1/games/{games[0].pk}/")["ETag"]
     assert post_result(client, games[0], Result.WHITE_WINS, **{"If-Match": etag}).status_code == 200
 
-    stale = client.post(f"/api/v1/games/{games[0].pk}/result/", {"result": "0-1", "reason": "typo"},
-                        format="json", headers={"If-Match": etag})
+    stale = client.post(
+        f"/api/v1/games/{games[0].pk}/result/",
+        {"result": "0-1", "reason": "typo"},
+        format="json",
+        headers={"If-Match": etag},
+    )
     assert stale.status_code == 412
     assert stale.json()["current"]["result"] == "1-0"
     assert Game.objects.get(pk=games[0].pk).result == "1-0"
@@ -123,8 +127,7 @@ def test_match_card_submit_confirm_and_dispute_through_the_api():
     assert stale.status_code == 412
     assert stale.json()["current"]["version"] == 1
     assert client_for(home).post(f"/api/v1/matches/{match.pk}/confirm/").status_code == 403
-    disputed = client_for(away).post(f"/api/v1/matches/{match.pk}/dispute/", {"reason": "board 1 drawn"},
-                                     format="json")
+    disputed = client_for(away).post(f"/api/v1/matches/{match.pk}/dispute/", {"reason": "board 1 drawn"}, format="json")
     assert disputed.json()["status"] == "disputed"
     assert disputed.json()["dispute_reason"] == "board 1 drawn"
 

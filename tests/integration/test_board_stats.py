@@ -30,8 +30,11 @@ def division():
     event = EventFactory(kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, boards=2, rounds_count=3)
     players, entries = {}, {}
     for number, (team_name, names) in enumerate(
-        (("T1", (("a1", 2000), ("a2", 1900))), ("T2", (("b1", 1800), ("b2", 1700))),
-         ("T3", (("c1", 2100), ("c2", 1600)))),
+        (
+            ("T1", (("a1", 2000), ("a2", 1900))),
+            ("T2", (("b1", 1800), ("b2", 1700))),
+            ("T3", (("c1", 2100), ("c2", 1600))),
+        ),
         start=1,
     ):
         team = Team.objects.create(event=event, club=ClubFactory(), name=team_name)
@@ -55,9 +58,12 @@ def division():
     g.white_player = players["a1"]
     g.save()
     results = {
-        (1, 1): Result.BLACK_WINS, (1, 2): Result.DRAW,
-        (2, 1): Result.WHITE_WINS, (2, 2): Result.WHITE_WINS_FORFEIT,
-        (3, 1): Result.DRAW, (3, 2): Result.BLACK_WINS,
+        (1, 1): Result.BLACK_WINS,
+        (1, 2): Result.DRAW,
+        (2, 1): Result.WHITE_WINS,
+        (2, 2): Result.WHITE_WINS_FORFEIT,
+        (3, 1): Result.DRAW,
+        (3, 2): Result.BLACK_WINS,
     }
     for (round_number, board), result in results.items():
         services.result_record(game_id=game(round_number, board).pk, result=result, user=user)
@@ -67,8 +73,15 @@ def division():
 def _by_key(stats, players):
     names = {p.pk: name for name, p in players.items()}
     return {
-        (names[s.player_id], s.board): (s.games, s.points, s.forfeits_won, s.forfeits_lost, s.total_points,
-                                       s.opponents_rating, s.performance)
+        (names[s.player_id], s.board): (
+            s.games,
+            s.points,
+            s.forfeits_won,
+            s.forfeits_lost,
+            s.total_points,
+            s.opponents_rating,
+            s.performance,
+        )
         for s in stats
     }
 
@@ -111,11 +124,22 @@ def test_order_per_board_then_overall(division):
     order = [(names[s.player_id], s.board) for s in board_statistics(event=event)]
     assert order == [
         # board 1: c1 3/2; a1 1 (2600); a2 1/2; b1 0
-        ("c1", 1), ("a1", 1), ("a2", 1), ("b1", 1),
+        ("c1", 1),
+        ("a1", 1),
+        ("a2", 1),
+        ("b1", 1),
         # board 2: c2 3/2 (2043); b2 3/2 (1600); a1 0 (800); a2 0 (no performance)
-        ("c2", 2), ("b2", 2), ("a1", 2), ("a2", 2),
+        ("c2", 2),
+        ("b2", 2),
+        ("a1", 2),
+        ("a2", 2),
         # overall: c1, c2 3/2 (2043, 2 games; by name); b2 3/2 (1600); a1 1; a2 1/2; b1 0
-        ("c1", None), ("c2", None), ("b2", None), ("a1", None), ("a2", None), ("b1", None),
+        ("c1", None),
+        ("c2", None),
+        ("b2", None),
+        ("a1", None),
+        ("a2", None),
+        ("b1", None),
     ]
 
 

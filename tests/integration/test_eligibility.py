@@ -100,15 +100,31 @@ def test_board_order_against_rating_beyond_the_tolerance(division):
 
     # board 2 is 100 above board 1: at the tolerance, no warning; board 4 is 150 above board 1
     assert match_card_warnings(match=match, lineup=lineup) == [
-        CardWarning(BOARD_ORDER, 4, p1.pk, entries["A 1"].pk, "home", match.pk,
-                    {"above_board": 1, "above_player": p4.pk, "rating": 2200, "above_rating": 2050,
-                     "difference": 150, "tolerance": 100})
+        CardWarning(
+            BOARD_ORDER,
+            4,
+            p1.pk,
+            entries["A 1"].pk,
+            "home",
+            match.pk,
+            {
+                "above_board": 1,
+                "above_player": p4.pk,
+                "rating": 2200,
+                "above_rating": 2050,
+                "difference": 150,
+                "tolerance": 100,
+            },
+        )
     ]
     # tolerance 40: 2150>2050, 2100>2050, 2200>2050, 2200>2150, 2200>2100 (not 2100 below 2150)
     strict = match_card_warnings(match=match, lineup=lineup, board_order_tolerance=40)
     assert [(w.code, w.board, w.params["above_board"], w.params["difference"]) for w in strict] == [
-        (BOARD_ORDER, 2, 1, 100), (BOARD_ORDER, 3, 1, 50), (BOARD_ORDER, 4, 1, 150),
-        (BOARD_ORDER, 4, 2, 50), (BOARD_ORDER, 4, 3, 100),
+        (BOARD_ORDER, 2, 1, 100),
+        (BOARD_ORDER, 3, 1, 50),
+        (BOARD_ORDER, 4, 1, 150),
+        (BOARD_ORDER, 4, 2, 50),
+        (BOARD_ORDER, 4, 3, 100),
     ]
 
 
@@ -129,8 +145,9 @@ def test_same_player_twice_on_a_card(division):
     lineup[3] = (lineup[3][0], rosters["C 1"][0])  # away side: C 1's board 1 again on board 3
 
     assert match_card_warnings(match=match, lineup=lineup) == [
-        CardWarning(PLAYER_TWICE_ON_CARD, 3, rosters["C 1"][0].pk, entries["C 1"].pk, "away", match.pk,
-                    {"boards": [1, 3]})
+        CardWarning(
+            PLAYER_TWICE_ON_CARD, 3, rosters["C 1"][0].pk, entries["C 1"].pk, "away", match.pk, {"boards": [1, 3]}
+        )
     ]
 
 
@@ -146,8 +163,9 @@ def test_same_player_for_two_teams_of_a_club_in_one_round(division):
     a1 = entries["A 1"].pk
     assert warnings == [
         CardWarning(NOT_ON_ROSTER, 4, x.pk, a1, "home", a1_card.pk, {"entry": a1}),
-        CardWarning(TWO_TEAMS_OF_CLUB, 4, x.pk, a1, "home", a1_card.pk,
-                    {"other_entry": entries["A 2"].pk, "rounds": [1]}),
+        CardWarning(
+            TWO_TEAMS_OF_CLUB, 4, x.pk, a1, "home", a1_card.pk, {"other_entry": entries["A 2"].pk, "rounds": [1]}
+        ),
     ]
 
     # saved on the card, the organiser's report shows it on both cards
@@ -178,8 +196,9 @@ def test_player_who_played_for_a_higher_team(division):
 
     a2 = entries["A 2"].pk
     assert match_card_warnings(match=a2_card) == [
-        CardWarning(PLAYED_FOR_HIGHER_TEAM, 1, x.pk, a2, "home", a2_card.pk,
-                    {"other_entry": entries["A 1"].pk, "rounds": [1]})
+        CardWarning(
+            PLAYED_FOR_HIGHER_TEAM, 1, x.pk, a2, "home", a2_card.pk, {"other_entry": entries["A 1"].pk, "rounds": [1]}
+        )
     ]
 
 
@@ -201,8 +220,9 @@ def test_player_of_the_higher_team_who_played_for_the_lower_one(division):
     a1_card = _match(event, 3, entries["A 1"])  # B1-A1: A 1 is away
     a1 = entries["A 1"].pk
     assert match_card_warnings(match=a1_card) == [
-        CardWarning(TWO_TEAMS_OF_CLUB, 4, y.pk, a1, "away", a1_card.pk,
-                    {"other_entry": entries["A 2"].pk, "rounds": [1]})
+        CardWarning(
+            TWO_TEAMS_OF_CLUB, 4, y.pk, a1, "away", a1_card.pk, {"other_entry": entries["A 2"].pk, "rounds": [1]}
+        )
     ]
 
 

@@ -64,25 +64,36 @@ def test_second_save_based_on_stale_data_is_refused():
     first, second = organiser_of(event.league), organiser_of(event.league)
     entry.round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=first)
     with pytest.raises(Conflict) as excinfo:  # the second secretary still had version 0 on screen
-        entry.round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.BLACK_WINS, 0)},
-                               user=second, reason="scoresheet")
+        entry.round_sheet_save(
+            event=event, round_number=1, results={games[0].pk: (Result.BLACK_WINS, 0)}, user=second, reason="scoresheet"
+        )
     assert excinfo.value.current.result == Result.WHITE_WINS
     assert _results(games[:1]) == ["1-0"]
 
 
 def _team_match(boards=2):
     home_club, away_club = ClubFactory(), ClubFactory()
-    event = EventFactory(kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=1, boards=boards,
-                         tiebreak_criteria=["GPTS"])
+    event = EventFactory(
+        kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=1, boards=boards, tiebreak_criteria=["GPTS"]
+    )
     sides = []
     for number, club in enumerate((home_club, away_club), start=1):
         team = Team.objects.create(event=event, club=club, name=f"{club.name} 1")
         sides.append(Entry.objects.create(event=event, start_number=number, team=team))
     rnd = Round.objects.create(event=event, number=1)
     match = TeamMatch.objects.create(round=rnd, home=sides[0], away=sides[1])
-    games = [Game.objects.create(round=rnd, match=match, board=b, white=sides[(b + 1) % 2], black=sides[b % 2],
-                                 white_player=PlayerFactory(), black_player=PlayerFactory())
-             for b in range(1, boards + 1)]
+    games = [
+        Game.objects.create(
+            round=rnd,
+            match=match,
+            board=b,
+            white=sides[(b + 1) % 2],
+            black=sides[b % 2],
+            white_player=PlayerFactory(),
+            black_player=PlayerFactory(),
+        )
+        for b in range(1, boards + 1)
+    ]
     secretaries = []
     for club in (home_club, away_club):
         user = UserFactory()
@@ -101,32 +112,43 @@ def test_match_card_submitted_by_one_club_confirmed_by_the_other():
     match = entry.match_card_confirm(match_id=match.pk, user=away)
     assert (match.status, match.confirmed_by) == (TeamMatch.Status.CONFIRMED, away)
     with pytest.raises(ServiceError) as excinfo:  # confirmed: only the organiser may change it now
-        entry.match_card_submit(match_id=match.pk, results={games[1].pk: (Result.BLACK_WINS, 1)}, user=home,
-                                expected_version=match.version, reason="typo")
+        entry.match_card_submit(
+            match_id=match.pk,
+            results={games[1].pk: (Result.BLACK_WINS, 1)},
+            user=home,
+            expected_version=match.version,
+            reason="typo",
+        )
     assert excinfo.value.code == "card_confirmed"
 
 
 def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused():
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
-                            expected_version=0)
+    entry.match_card_submit(
+        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
+    )
     with pytest.raises(ServiceError):
         entry.match_card_dispute(match_id=match.pk, user=away, reason="  ")
     disputed = entry.match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw")
     assert disputed.status == TeamMatch.Status.DISPUTED
     with pytest.raises(Conflict):
         entry.match_card_submit(match_id=match.pk, results={}, user=organiser_of(event.league), expected_version=1)
-    settled = entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.DRAW, 1)},
-                                      user=organiser_of(event.league), expected_version=disputed.version,
-                                      reason="arbiter's decision")
+    settled = entry.match_card_submit(
+        match_id=match.pk,
+        results={games[0].pk: (Result.DRAW, 1)},
+        user=organiser_of(event.league),
+        expected_version=disputed.version,
+        reason="arbiter's decision",
+    )
     assert settled.status == TeamMatch.Status.CONFIRMED
     assert Game.objects.get(pk=games[0].pk).result == Result.DRAW
 
 
 def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home,
-                            expected_version=0)
+    entry.match_card_submit(
+        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
+    )
     days = event.league.auto_confirm_days
     assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0
     assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days, minutes=1)) == 1
@@ -149,8 +171,9 @@ def test_tiebreak_policy_locks_at_the_first_result():
     with pytest.raises(ServiceError) as no_reason:
         entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser)
     assert no_reason.value.code == "reason_required"
-    entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser,
-                           reason="regulations said BH only")
+    entry.event_policy_set(
+        event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser, reason="regulations said BH only"
+    )
     change = TiebreakPolicyChange.objects.get(event=event)
     assert (change.criteria_before, change.criteria_after) == (["SB", "BH"], ["BH"])
     assert StandingsSnapshot.objects.get(event=event).criteria == ["BH"]
@@ -159,8 +182,9 @@ def test_tiebreak_policy_locks_at_the_first_result():
 def test_buchholz_refused_for_a_round_robin_policy():
     event, entries, games = swiss_event(players=4, system=Event.System.ROUND_ROBIN)
     with pytest.raises(ServiceError) as excinfo:
-        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"],
-                               user=organiser_of(event.league))
+        entry.event_policy_set(
+            event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser_of(event.league)
+        )
     assert "round robin" in excinfo.value.message
 
 

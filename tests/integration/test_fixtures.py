@@ -61,7 +61,10 @@ def test_four_teams_follow_fide_table_with_dates_colours_and_rosters():
     away_roster = [m.player for m in entries[3].team.members.order_by("board_order")]
     # home white on boards 1 and 3, players in roster order
     assert [(g.white, g.black) for g in games] == [
-        (entries[0], entries[3]), (entries[3], entries[0]), (entries[0], entries[3]), (entries[3], entries[0])
+        (entries[0], entries[3]),
+        (entries[3], entries[0]),
+        (entries[0], entries[3]),
+        (entries[3], entries[0]),
     ]
     assert [(g.white_player, g.black_player) for g in games] == [
         (home_roster[0], away_roster[0]),
@@ -91,9 +94,7 @@ def test_odd_number_of_teams_gives_one_bye_a_round_and_no_bye_game():
     fixtures_generate(event=event, user=organiser_of(event.league))
 
     # FIDE's 6-player table with 6 as the bye: R1 1-6 -> team 1 free, R2 6-4 -> 4, R3 2-6 -> 2, R4 6-5 -> 5, R5 3-6 -> 3
-    assert _pairs(event) == [
-        [(2, 5), (3, 4)], [(5, 3), (1, 2)], [(3, 1), (4, 5)], [(1, 4), (2, 3)], [(4, 2), (5, 1)]
-    ]
+    assert _pairs(event) == [[(2, 5), (3, 4)], [(5, 3), (1, 2)], [(3, 1), (4, 5)], [(1, 4), (2, 3)], [(4, 2), (5, 1)]]
     byes = fixtures_byes(event=event)
     assert {n: e.start_number for n, e in byes.items()} == {1: 1, 2: 4, 3: 2, 4: 5, 5: 3}
     assert not Game.objects.filter(round__event=event, match__isnull=True).exists()
@@ -105,8 +106,12 @@ def test_double_round_robin_second_cycle_swaps_home_and_away():
     fixtures_generate(event=event, user=organiser_of(event.league))
 
     assert _pairs(event) == [
-        [(1, 4), (2, 3)], [(2, 4), (3, 1)], [(4, 3), (1, 2)],  # last two rounds exchanged (FIDE's advice)
-        [(4, 1), (3, 2)], [(3, 4), (2, 1)], [(4, 2), (1, 3)],
+        [(1, 4), (2, 3)],
+        [(2, 4), (3, 1)],
+        [(4, 3), (1, 2)],  # last two rounds exchanged (FIDE's advice)
+        [(4, 1), (3, 2)],
+        [(3, 4), (2, 1)],
+        [(4, 2), (1, 3)],
     ]
     assert event.rounds_count == 6  # the caller's object follows
     event.refresh_from_db()

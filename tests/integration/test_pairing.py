@@ -36,7 +36,10 @@ def test_a_valid_round_is_paired_game_by_game_with_a_bye(open_round):
     bye = game_pair(round=rnd, board=3, white=p3, user=organiser)
     assert bye.is_bye
     assert list(rnd.games.values_list("board", "white__start_number", "black__start_number")) == [
-        (1, 1, 2), (2, 4, 5), (3, 3, None)]
+        (1, 1, 2),
+        (2, 4, 5),
+        (3, 3, None),
+    ]
 
 
 def test_a_player_twice_in_a_round_is_refused(open_round):
@@ -102,32 +105,92 @@ def _team_round():
 def test_team_board_players_must_play_for_their_side():
     event, match, home, away, players, organiser = _team_round()
     rnd = match.round
-    game_pair(round=rnd, match=match, board=1, white=home, black=away, white_player=players[home.pk][0],
-              black_player=players[away.pk][0], user=organiser)
+    game_pair(
+        round=rnd,
+        match=match,
+        board=1,
+        white=home,
+        black=away,
+        white_player=players[home.pk][0],
+        black_player=players[away.pk][0],
+        user=organiser,
+    )
     stranger = PlayerFactory()  # neither on a roster nor in either club
-    _refused("player_not_in_event", round=rnd, match=match, board=2, white=away, black=home,
-             white_player=stranger, black_player=players[home.pk][1], user=organiser)
+    _refused(
+        "player_not_in_event",
+        round=rnd,
+        match=match,
+        board=2,
+        white=away,
+        black=home,
+        white_player=stranger,
+        black_player=players[home.pk][1],
+        user=organiser,
+    )
     # a member of the home club who is not on its roster may play for the home team (only a warning)
     guest = PlayerFactory()
     ClubMembership.objects.create(player=guest, club=home.team.club)
-    game_pair(round=rnd, match=match, board=2, white=away, black=home, white_player=players[away.pk][1],
-              black_player=guest, user=organiser)
+    game_pair(
+        round=rnd,
+        match=match,
+        board=2,
+        white=away,
+        black=home,
+        white_player=players[away.pk][1],
+        black_player=guest,
+        user=organiser,
+    )
     assert match.games.count() == 2
 
 
 def test_team_board_player_twice_in_the_round_or_against_themselves_is_refused():
     event, match, home, away, players, organiser = _team_round()
     rnd = match.round
-    game_pair(round=rnd, match=match, board=1, white=home, black=away, white_player=players[home.pk][0],
-              black_player=players[away.pk][0], user=organiser)
-    _refused("player_twice_in_round", round=rnd, match=match, board=2, white=away, black=home,
-             white_player=players[away.pk][1], black_player=players[home.pk][0], user=organiser)
-    _refused("same_player", round=rnd, match=match, board=2, white=away, black=home,
-             white_player=players[away.pk][1], black_player=players[away.pk][1], user=organiser)
+    game_pair(
+        round=rnd,
+        match=match,
+        board=1,
+        white=home,
+        black=away,
+        white_player=players[home.pk][0],
+        black_player=players[away.pk][0],
+        user=organiser,
+    )
+    _refused(
+        "player_twice_in_round",
+        round=rnd,
+        match=match,
+        board=2,
+        white=away,
+        black=home,
+        white_player=players[away.pk][1],
+        black_player=players[home.pk][0],
+        user=organiser,
+    )
+    _refused(
+        "same_player",
+        round=rnd,
+        match=match,
+        board=2,
+        white=away,
+        black=home,
+        white_player=players[away.pk][1],
+        black_player=players[away.pk][1],
+        user=organiser,
+    )
     # a team of another event on this board
     other = Entry.objects.exclude(event=event).first() or swiss_event(players=2)[1][0]
-    _refused("player_not_in_event", round=rnd, match=match, board=2, white=other, black=home,
-             white_player=players[away.pk][1], black_player=players[home.pk][1], user=organiser)
+    _refused(
+        "player_not_in_event",
+        round=rnd,
+        match=match,
+        board=2,
+        white=other,
+        black=home,
+        white_player=players[away.pk][1],
+        black_player=players[home.pk][1],
+        user=organiser,
+    )
 
 
 def _admin_form(game=None, **data):

@@ -9,7 +9,6 @@ of league A has its own arbiter; league B has its own organiser.
 import html
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -37,14 +36,22 @@ from leagues.models import (
 )
 from leagues.trf_services import event_import_trf
 from tests.factories import ClubFactory, EventFactory, LeagueFactory, PlayerFactory, UserFactory
+from tests.paths import GOLDEN
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROLES = [
-    "anonymous", "plain_user", "secretary_in_game", "secretary_elsewhere", "arbiter", "arbiter_elsewhere",
-    "organiser", "organiser_elsewhere", "superuser",
+    "anonymous",
+    "plain_user",
+    "secretary_in_game",
+    "secretary_elsewhere",
+    "arbiter",
+    "arbiter_elsewhere",
+    "organiser",
+    "organiser_elsewhere",
+    "superuser",
 ]
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
+
 TRF = json.loads((GOLDEN / "swiss-p008-r05-s01000.json").read_text())["trf"]  # 8 players, 5 rounds, 20 games
 
 
@@ -78,17 +85,32 @@ def world():
     game = Game.objects.create(round=rnd, board=1, white=entries[0], black=entries[1])
     Game.objects.create(round=rnd, board=2, white=entries[2], black=entries[3])
 
-    team_event = EventFactory(league=league, kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN,
-                              rounds_count=1, boards=2, tiebreak_criteria=["GPTS"])
+    team_event = EventFactory(
+        league=league,
+        kind=Event.Kind.TEAM,
+        system=Event.System.ROUND_ROBIN,
+        rounds_count=1,
+        boards=2,
+        tiebreak_criteria=["GPTS"],
+    )
     sides = []
     for number, club in enumerate((home, away), start=1):
         team = Team.objects.create(event=team_event, club=club, name=f"{club.name} 1")
         sides.append(Entry.objects.create(event=team_event, start_number=number, team=team))
     team_round = Round.objects.create(event=team_event, number=1)
     match = TeamMatch.objects.create(round=team_round, home=sides[0], away=sides[1])
-    boards = [Game.objects.create(round=team_round, match=match, board=b, white=sides[(b + 1) % 2],
-                                  black=sides[b % 2], white_player=PlayerFactory(), black_player=PlayerFactory())
-              for b in (1, 2)]
+    boards = [
+        Game.objects.create(
+            round=team_round,
+            match=match,
+            board=b,
+            white=sides[(b + 1) % 2],
+            black=sides[b % 2],
+            white_player=PlayerFactory(),
+            black_player=PlayerFactory(),
+        )
+        for b in (1, 2)
+    ]
 
     other_event = EventFactory(league=league, rounds_count=3)
     users = {"anonymous": AnonymousUser(), "plain_user": _user(), "superuser": _user(is_superuser=True)}
@@ -114,10 +136,16 @@ def state():
     return {
         "games": list(Game.objects.order_by("pk").values_list("pk", "result", "version", "corrected")),
         "changes": ResultChange.objects.count(),
-        "matches": list(TeamMatch.objects.order_by("pk").values_list(
-            "pk", "status", "version", "submitted_by", "confirmed_by", "dispute_reason")),
-        "events": list(Event.objects.order_by("pk").values_list(
-            "pk", "status", "rule_set", "tiebreak_criteria", "tiebreak_locked", "results_version")),
+        "matches": list(
+            TeamMatch.objects.order_by("pk").values_list(
+                "pk", "status", "version", "submitted_by", "confirmed_by", "dispute_reason"
+            )
+        ),
+        "events": list(
+            Event.objects.order_by("pk").values_list(
+                "pk", "status", "rule_set", "tiebreak_criteria", "tiebreak_locked", "results_version"
+            )
+        ),
         "policy_changes": TiebreakPolicyChange.objects.count(),
         "players": Player.objects.count(),
         "snapshots": StandingsSnapshot.objects.count(),
@@ -143,8 +171,9 @@ def _card(world, result=Result.WHITE_WINS):
 
 
 def _submitted_by_away(world):
-    entry.match_card_submit(match_id=world.match.pk, results=_card(world), user=world.away_secretary,
-                            expected_version=0)
+    entry.match_card_submit(
+        match_id=world.match.pk, results=_card(world), user=world.away_secretary, expected_version=0
+    )
 
 
 # ---- through the services ----------------------------------------------------------------------
@@ -156,8 +185,12 @@ ORGANISERS = {"organiser", "superuser"}  # of the league
 
 @pytest.mark.parametrize("role", ROLES)
 def test_enter_a_result(world, role):
-    game = check(world, role, RESULT_WRITERS, lambda user: services.result_record(
-        game_id=world.game.pk, result=Result.DRAW, user=user))
+    game = check(
+        world,
+        role,
+        RESULT_WRITERS,
+        lambda user: services.result_record(game_id=world.game.pk, result=Result.DRAW, user=user),
+    )
     if game is not None:
         assert Game.objects.get(pk=world.game.pk).result == Result.DRAW
         assert ResultChange.objects.get().user == world.users[role]
@@ -166,8 +199,14 @@ def test_enter_a_result(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_correct_a_result(world, role):
     services.result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
-    game = check(world, role, RESULT_WRITERS, lambda user: services.result_record(
-        game_id=world.game.pk, result=Result.BLACK_WINS, user=user, reason="scoresheet says 0-1"))
+    game = check(
+        world,
+        role,
+        RESULT_WRITERS,
+        lambda user: services.result_record(
+            game_id=world.game.pk, result=Result.BLACK_WINS, user=user, reason="scoresheet says 0-1"
+        ),
+    )
     if game is not None:
         stored = Game.objects.get(pk=world.game.pk)
         assert (stored.result, stored.corrected) == (Result.BLACK_WINS, True)
@@ -175,8 +214,14 @@ def test_correct_a_result(world, role):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_submit_a_match_card(world, role):
-    match = check(world, role, RESULT_WRITERS, lambda user: entry.match_card_submit(
-        match_id=world.match.pk, results=_card(world), user=user, expected_version=0))
+    match = check(
+        world,
+        role,
+        RESULT_WRITERS,
+        lambda user: entry.match_card_submit(
+            match_id=world.match.pk, results=_card(world), user=user, expected_version=0
+        ),
+    )
     if match is not None:
         # a secretary's card waits for the other club; the organiser's or arbiter's card is final
         expected = TeamMatch.Status.SUBMITTED if role == "secretary_in_game" else TeamMatch.Status.CONFIRMED
@@ -187,8 +232,9 @@ def test_submit_a_match_card(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_confirm_a_card(world, role):
     _submitted_by_away(world)  # so the home club's secretary is the other side
-    match = check(world, role, RESULT_WRITERS, lambda user: entry.match_card_confirm(
-        match_id=world.match.pk, user=user))
+    match = check(
+        world, role, RESULT_WRITERS, lambda user: entry.match_card_confirm(match_id=world.match.pk, user=user)
+    )
     if match is not None:
         stored = TeamMatch.objects.get(pk=world.match.pk)
         assert (stored.status, stored.confirmed_by) == (TeamMatch.Status.CONFIRMED, world.users[role])
@@ -205,12 +251,22 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
 @pytest.mark.parametrize("role", [r for r in ROLES if getattr(r, "values", [r])[0] != "secretary_in_game"])
 def test_settle_a_disputed_card(world, role):
     _submitted_by_away(world)
-    entry.match_card_dispute(match_id=world.match.pk, user=world.users["secretary_in_game"],
-                             reason="board 1 was a draw")
+    entry.match_card_dispute(
+        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw"
+    )
     version = TeamMatch.objects.get(pk=world.match.pk).version
-    match = check(world, role, MANAGERS, lambda user: entry.match_card_submit(
-        match_id=world.match.pk, results=_card(world, Result.DRAW), user=user, expected_version=version,
-        reason="arbiter's decision"))
+    match = check(
+        world,
+        role,
+        MANAGERS,
+        lambda user: entry.match_card_submit(
+            match_id=world.match.pk,
+            results=_card(world, Result.DRAW),
+            user=user,
+            expected_version=version,
+            reason="arbiter's decision",
+        ),
+    )
     if match is not None:
         assert TeamMatch.objects.get(pk=world.match.pk).status == TeamMatch.Status.CONFIRMED
         assert Game.objects.get(pk=world.boards[0].pk).result == Result.DRAW
@@ -218,18 +274,30 @@ def test_settle_a_disputed_card(world, role):
 
 def test_a_secretary_cannot_settle_a_dispute_only_send_a_new_card(world):
     _submitted_by_away(world)
-    disputed = entry.match_card_dispute(match_id=world.match.pk, user=world.users["secretary_in_game"],
-                                        reason="board 1 was a draw")
-    again = entry.match_card_submit(match_id=world.match.pk, results=_card(world, Result.DRAW),
-                                    user=world.away_secretary, expected_version=disputed.version, reason="agreed")
+    disputed = entry.match_card_dispute(
+        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw"
+    )
+    again = entry.match_card_submit(
+        match_id=world.match.pk,
+        results=_card(world, Result.DRAW),
+        user=world.away_secretary,
+        expected_version=disputed.version,
+        reason="agreed",
+    )
     assert again.status == TeamMatch.Status.SUBMITTED  # back to the other club, not settled
     assert again.confirmed_by is None
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_set_the_tiebreak_policy_before_the_lock(world, role):
-    event = check(world, role, MANAGERS, lambda user: entry.event_policy_set(
-        event_id=world.event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=user))
+    event = check(
+        world,
+        role,
+        MANAGERS,
+        lambda user: entry.event_policy_set(
+            event_id=world.event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=user
+        ),
+    )
     if event is not None:
         stored = Event.objects.get(pk=world.event.pk)
         assert (stored.tiebreak_criteria, stored.tiebreak_locked) == (["SB", "BH"], False)
@@ -240,9 +308,18 @@ def test_set_the_tiebreak_policy_before_the_lock(world, role):
 def test_override_the_tiebreak_policy_after_the_lock(world, role):
     services.result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
     assert Event.objects.get(pk=world.event.pk).tiebreak_locked
-    event = check(world, role, ORGANISERS, lambda user: entry.event_policy_set(
-        event_id=world.event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=user,
-        reason="as the regulations say"))
+    event = check(
+        world,
+        role,
+        ORGANISERS,
+        lambda user: entry.event_policy_set(
+            event_id=world.event.pk,
+            rule_set="fide-2026",
+            criteria=["SB", "BH"],
+            user=user,
+            reason="as the regulations say",
+        ),
+    )
     if event is not None:
         assert Event.objects.get(pk=world.event.pk).tiebreak_criteria == ["SB", "BH"]
         change = TiebreakPolicyChange.objects.get()
@@ -251,8 +328,14 @@ def test_override_the_tiebreak_policy_after_the_lock(world, role):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_import_a_trf_file(world, role):
-    event = check(world, role, ORGANISERS, lambda user: event_import_trf(
-        league=world.league, name="Imported", slug="imported", data=TRF.encode(), user=user))
+    event = check(
+        world,
+        role,
+        ORGANISERS,
+        lambda user: event_import_trf(
+            league=world.league, name="Imported", slug="imported", data=TRF.encode(), user=user
+        ),
+    )
     if event is not None:
         imported = Event.objects.get(slug="imported")
         assert imported.entries.count() == 8
@@ -261,6 +344,7 @@ def test_import_a_trf_file(world, role):
 
 # ---- the same refusals through the API and the pages -------------------------------------------
 
+
 def api_client(user=None):
     client = APIClient()
     if user is not None:
@@ -268,8 +352,9 @@ def api_client(user=None):
     return client
 
 
-@pytest.mark.parametrize("role", ["anonymous", "plain_user", "secretary_elsewhere", "arbiter_elsewhere",
-                                  "organiser_elsewhere"])
+@pytest.mark.parametrize(
+    "role", ["anonymous", "plain_user", "secretary_elsewhere", "arbiter_elsewhere", "organiser_elsewhere"]
+)
 def test_api_refuses_a_result_and_changes_nothing(world, role):
     user = world.users[role]
     client = api_client(None if role == "anonymous" else user)
@@ -285,11 +370,13 @@ def test_api_allows_the_clubs_secretary_and_refuses_a_stranger_card(world):
     before = state()
     card = {"version": 0, "boards": [{"game": world.boards[0].pk, "result": "1-0", "version": 0}]}
     refused = api_client(world.users["secretary_elsewhere"]).post(
-        f"/api/v1/matches/{world.match.pk}/card/", card, format="json")
+        f"/api/v1/matches/{world.match.pk}/card/", card, format="json"
+    )
     assert refused.status_code == 403
     assert state() == before
     accepted = api_client(world.users["secretary_in_game"]).post(
-        f"/api/v1/matches/{world.match.pk}/card/", card, format="json")
+        f"/api/v1/matches/{world.match.pk}/card/", card, format="json"
+    )
     assert accepted.status_code == 200
     assert accepted.json()["status"] == "submitted"
     confirm = api_client(world.users["secretary_in_game"]).post(f"/api/v1/matches/{world.match.pk}/confirm/")
@@ -311,12 +398,16 @@ def test_pages_refuse_the_same(world, client):
     refused = client.post(sheet, data)
     assert refused.status_code == 403
     assert "You may not enter results for this game." in refused.content.decode()
-    assert client.post(f"/en/manage/events/{world.event.slug}/policy/",
-                       {"rule_set": "fide-2026", "criteria": "SB"}).status_code == 403
+    assert (
+        client.post(
+            f"/en/manage/events/{world.event.slug}/policy/", {"rule_set": "fide-2026", "criteria": "SB"}
+        ).status_code
+        == 403
+    )
     client.force_login(world.users["arbiter"])  # an arbiter manages the event but imports nothing
-    upload = client.post(f"/en/manage/leagues/{world.league.slug}/import/",
-                         {"name": "Imported", "slug": "imported",
-                          "file": _upload()})
+    upload = client.post(
+        f"/en/manage/leagues/{world.league.slug}/import/", {"name": "Imported", "slug": "imported", "file": _upload()}
+    )
     assert upload.status_code == 403
     assert "Only the league's organiser may import events." in html.unescape(upload.content.decode())
     assert state() == before

@@ -51,7 +51,11 @@ def snapshot_event(rows, criteria=("BH/C1",), version=1, **event_fields):
             {"rank": rank, "start_number": number, "name": name, "points": points, "values": dict(values)}
         )
     snapshot = StandingsSnapshot.objects.create(
-        event=event, version=version, computed_at="2026-11-01T12:00Z", rules="fide-2026", criteria=list(criteria),
+        event=event,
+        version=version,
+        computed_at="2026-11-01T12:00Z",
+        rules="fide-2026",
+        criteria=list(criteria),
         rows=snapshot_rows,
     )
     return event, snapshot
@@ -73,8 +77,14 @@ def fund_with(event, places=(), categories=(), clubs=(), **options):
         Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
     for name, kind, value, amount, *rest in categories:
         Prize.objects.create(
-            fund=fund, kind=Prize.Kind.CATEGORY, category=name, eligibility_kind=kind, eligibility_value=value,
-            amount=amount, rank=rest[0] if rest else 1, item=rest[1] if len(rest) > 1 else "",
+            fund=fund,
+            kind=Prize.Kind.CATEGORY,
+            category=name,
+            eligibility_kind=kind,
+            eligibility_value=value,
+            amount=amount,
+            rank=rest[0] if rest else 1,
+            item=rest[1] if len(rest) > 1 else "",
         )
     return fund
 
@@ -91,8 +101,9 @@ def api(event, lang="en"):
 
 
 def test_t13_two_tied_for_first_share_200_and_100_as_150_each():
-    event, snapshot = snapshot_event([player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5}),
-                                      player("Cai", 3, {"BH/C1": 11})])
+    event, snapshot = snapshot_event(
+        [player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5}), player("Cai", 3, {"BH/C1": 11})]
+    )
     fund_with(event, places=[(1, 20000), (2, 10000)])
 
     allocation = prizes_recompute(event.pk, snapshot)
@@ -110,12 +121,22 @@ def test_t13_two_tied_for_first_share_200_and_100_as_150_each():
 def test_t13_us_32b3_four_tied_with_one_youth_get_162_50_each():
     # $300 + $200 overall and a $150 youth prize; four tied, one of them a youth (born after 2008):
     # each brings one prize, the youth the youth prize: (30000 + 20000 + 15000) / 4 = 16250 cents
-    event, snapshot = snapshot_event([
-        player("Ames", 4, birth_year=1980), player("Bell", 4, birth_year=2010), player("Cruz", 4, birth_year=1975),
-        player("Diaz", 4, birth_year=1990), player("Eden", 2, birth_year=2011),
-    ])
-    fund_with(event, places=[(1, 30000), (2, 20000)], categories=[("Youth", "born_after", "2008", 15000)],
-              method="us-32b3", currency="USD")
+    event, snapshot = snapshot_event(
+        [
+            player("Ames", 4, birth_year=1980),
+            player("Bell", 4, birth_year=2010),
+            player("Cruz", 4, birth_year=1975),
+            player("Diaz", 4, birth_year=1990),
+            player("Eden", 2, birth_year=2011),
+        ]
+    )
+    fund_with(
+        event,
+        places=[(1, 30000), (2, 20000)],
+        categories=[("Youth", "born_after", "2008", 15000)],
+        method="us-32b3",
+        currency="USD",
+    )
 
     allocation = prizes_recompute(event.pk, snapshot)
 
@@ -145,8 +166,9 @@ def test_t13_three_tied_for_100_50_25_get_58_33_and_one_penny_stays():
 
 def test_the_remainder_can_be_paid_in_tiebreak_order():
     # same 17500 / 3: the one remaining penny goes to the first of the tied in tie-break order
-    event, snapshot = snapshot_event([player("Ana", 5, {"BH/C1": 9}), player("Bo", 5, {"BH/C1": 8}),
-                                      player("Cai", 5, {"BH/C1": 7})])
+    event, snapshot = snapshot_event(
+        [player("Ana", 5, {"BH/C1": 9}), player("Bo", 5, {"BH/C1": 8}), player("Cai", 5, {"BH/C1": 7})]
+    )
     fund_with(event, places=[(1, 10000), (2, 5000), (3, 2500)], remainder="by_tiebreak")
 
     allocation = prizes_recompute(event.pk, snapshot)
@@ -158,10 +180,15 @@ def test_the_remainder_can_be_paid_in_tiebreak_order():
 def test_a_tie_straddling_the_last_prize_place_pools_only_the_prizes_that_exist():
     # Ana alone first (£300). Bo, Cai, Dev tied on 3½ occupy places 2-4; only places 2 and 3 carry money:
     # (20000 + 10000) / 3 = 10000 each. Eve, fifth, gets nothing.
-    event, snapshot = snapshot_event([
-        player("Ana", 4), player("Bo", 3.5, {"BH/C1": 10}), player("Cai", 3.5, {"BH/C1": 9}),
-        player("Dev", 3.5, {"BH/C1": 8}), player("Eve", 2),
-    ])
+    event, snapshot = snapshot_event(
+        [
+            player("Ana", 4),
+            player("Bo", 3.5, {"BH/C1": 10}),
+            player("Cai", 3.5, {"BH/C1": 9}),
+            player("Dev", 3.5, {"BH/C1": 8}),
+            player("Eve", 2),
+        ]
+    )
     fund_with(event, places=[(1, 30000), (2, 20000), (3, 10000)])
 
     allocation = prizes_recompute(event.pk, snapshot)
@@ -191,9 +218,13 @@ def test_the_trophy_goes_by_tiebreak_while_the_money_is_pooled():
 def test_one_prize_per_player_the_better_prize_is_taken_and_the_other_passes_on():
     # Ana (U1800) wins place 1 (£100) over the U1800 prize (£40); the U1800 prize passes to Cai, the next
     # eligible player (Bo is rated 1900). Rating is the rating at start of the event.
-    event, snapshot = snapshot_event([
-        player("Ana", 4, rating=1700), player("Bo", 3, rating=1900), player("Cai", 2, rating=1750),
-    ])
+    event, snapshot = snapshot_event(
+        [
+            player("Ana", 4, rating=1700),
+            player("Bo", 3, rating=1900),
+            player("Cai", 2, rating=1750),
+        ]
+    )
     fund_with(event, places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)])
 
     allocation = prizes_recompute(event.pk, snapshot)
@@ -205,12 +236,23 @@ def test_one_prize_per_player_the_better_prize_is_taken_and_the_other_passes_on(
 
 def test_category_eligibility_reads_the_club_membership_sex_and_birth_year():
     club = ClubFactory(slug="fjord")
-    event, snapshot = snapshot_event([
-        player("Ana", 5), player("Bo", 4, club=club, sex="m"), player("Cai", 3, club=club, sex="w", birth_year=2012),
-    ])
-    fund_with(event, places=[(1, 10000)], categories=[
-        ("Fjord", "club", "fjord", 3000), ("Women", "sex", "w", 2000), ("U14", "born_after", "2011", 1000),
-    ], one_prize_per_player=False)
+    event, snapshot = snapshot_event(
+        [
+            player("Ana", 5),
+            player("Bo", 4, club=club, sex="m"),
+            player("Cai", 3, club=club, sex="w", birth_year=2012),
+        ]
+    )
+    fund_with(
+        event,
+        places=[(1, 10000)],
+        categories=[
+            ("Fjord", "club", "fjord", 3000),
+            ("Women", "sex", "w", 2000),
+            ("U14", "born_after", "2011", 1000),
+        ],
+        one_prize_per_player=False,
+    )
 
     allocation = prizes_recompute(event.pk, snapshot)
 
@@ -227,10 +269,20 @@ def three_clubs():
     fjord = ClubFactory(slug="fjord", name="Fjord SK")
     oslo = ClubFactory(slug="oslo", name="Oslo SK")
     bergen = ClubFactory(slug="bergen", name="Bergen SK")
-    rows = [("Ana", 5, fjord), ("Bo", 4.5, oslo), ("Cai", 4, fjord), ("Dev", 4, bergen), ("Eve", 3.5, oslo),
-            ("Fay", 3, fjord), ("Gus", 3, bergen), ("Hal", 2.5, oslo), ("Ivy", 2, bergen)]
-    return snapshot_event([player(name, points, {"BH/C1": 20 - i}, club=club)
-                           for i, (name, points, club) in enumerate(rows)])
+    rows = [
+        ("Ana", 5, fjord),
+        ("Bo", 4.5, oslo),
+        ("Cai", 4, fjord),
+        ("Dev", 4, bergen),
+        ("Eve", 3.5, oslo),
+        ("Fay", 3, fjord),
+        ("Gus", 3, bergen),
+        ("Hal", 2.5, oslo),
+        ("Ivy", 2, bergen),
+    ]
+    return snapshot_event(
+        [player(name, points, {"BH/C1": 20 - i}, club=club) for i, (name, points, club) in enumerate(rows)]
+    )
 
 
 def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
@@ -252,8 +304,7 @@ def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
     texts = [line["text"] for line in body["lines"]]
     assert texts == [
         "Place 1 to Ana: £100.",
-        "Best club team: Fjord SK, whose best players scored 12 points together (Ana 5 + Cai 4 + Fay 3), receives "
-        "£60.",
+        "Best club team: Fjord SK, whose best players scored 12 points together (Ana 5 + Cai 4 + Fay 3), receives £60.",
         "Best club team, rank 2: Oslo SK, whose best players scored 10.5 points together (Bo 4.5 + Eve 3.5 + "
         "Hal 2.5), receives £30.",
         "Club shield for the best club team category to Fjord SK.",
@@ -266,10 +317,15 @@ def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
 def test_two_clubs_tied_on_their_best_two_pool_the_money():
     """N = 2: Fjord = Ana 4 + Cai 3 = 7, Oslo = Bo 4 + Dev 3 = 7: (£50 + £20) / 2 = £35 each."""
     fjord, oslo = ClubFactory(slug="fjord", name="Fjord SK"), ClubFactory(slug="oslo", name="Oslo SK")
-    event, snapshot = snapshot_event([
-        player("Ana", 4, {"BH/C1": 9}, club=fjord), player("Bo", 4, {"BH/C1": 8}, club=oslo),
-        player("Cai", 3, {"BH/C1": 7}, club=fjord), player("Dev", 3, {"BH/C1": 6}, club=oslo), player("Eve", 1),
-    ])
+    event, snapshot = snapshot_event(
+        [
+            player("Ana", 4, {"BH/C1": 9}, club=fjord),
+            player("Bo", 4, {"BH/C1": 8}, club=oslo),
+            player("Cai", 3, {"BH/C1": 7}, club=fjord),
+            player("Dev", 3, {"BH/C1": 6}, club=oslo),
+            player("Eve", 1),
+        ]
+    )
     fund_with(event, clubs=[(1, 5000, 2), (2, 2000, 2)])
 
     allocation = prizes_recompute(event.pk, snapshot)
@@ -286,9 +342,15 @@ def test_two_clubs_tied_on_their_best_two_pool_the_money():
 
 def test_the_admin_saves_a_club_team_prize(client):
     event, _ = three_clubs()
-    response = _admin_client(client).post("/admin/leagues/prizefund/add/", _fund_form(event, [
-        {"kind": "club_team", "amount": 5000, "team_size": 2},
-    ]))
+    response = _admin_client(client).post(
+        "/admin/leagues/prizefund/add/",
+        _fund_form(
+            event,
+            [
+                {"kind": "club_team", "amount": 5000, "team_size": 2},
+            ],
+        ),
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     # best two: Fjord 5 + 4 = 9 > Oslo 4½ + 3½ = 8 > Bergen 4 + 3 = 7
     assert PrizeAllocation.objects.get(fund__event=event).club_awards[0]["club"] == "fjord"
@@ -400,8 +462,9 @@ def _floats(value):
 
 def test_money_never_floats():
     # 10000 / 3 = 3333 each, 1 penny left: integers all the way, also tiebreak values are exact strings
-    event, snapshot = snapshot_event([player("Ana", 2.5, {"BH/C1": 4.25}), player("Bo", 2.5, {"BH/C1": 4.25}),
-                                      player("Cai", 2.5, {"BH/C1": 3.75})])
+    event, snapshot = snapshot_event(
+        [player("Ana", 2.5, {"BH/C1": 4.25}), player("Bo", 2.5, {"BH/C1": 4.25}), player("Cai", 2.5, {"BH/C1": 3.75})]
+    )
     fund_with(event, places=[(1, 10000, "Cup")], currency="EUR")
     prizes_recompute(event.pk, snapshot)
 
@@ -458,14 +521,32 @@ def _admin_client(client):
 
 def _fund_form(event, prizes):
     data = {
-        "event": event.pk, "currency": "GBP", "method": "pool", "one_prize_per_player": "on",
-        "remainder": "round_down", "item_tie": "lot", "lot_order": "[]", "published": "on",
-        "prizes-TOTAL_FORMS": len(prizes), "prizes-INITIAL_FORMS": 0, "prizes-MIN_NUM_FORMS": 0,
+        "event": event.pk,
+        "currency": "GBP",
+        "method": "pool",
+        "one_prize_per_player": "on",
+        "remainder": "round_down",
+        "item_tie": "lot",
+        "lot_order": "[]",
+        "published": "on",
+        "prizes-TOTAL_FORMS": len(prizes),
+        "prizes-INITIAL_FORMS": 0,
+        "prizes-MIN_NUM_FORMS": 0,
         "prizes-MAX_NUM_FORMS": 1000,
     }
     for i, prize in enumerate(prizes):
-        fields = {"kind": "place", "place": "", "category": "", "eligibility_kind": "", "eligibility_value": "",
-                  "rank": 1, "amount": 0, "item": "", "team_size": 3, **prize}
+        fields = {
+            "kind": "place",
+            "place": "",
+            "category": "",
+            "eligibility_kind": "",
+            "eligibility_value": "",
+            "rank": 1,
+            "amount": 0,
+            "item": "",
+            "team_size": 3,
+            **prize,
+        }
         data.update({f"prizes-{i}-{key}": value for key, value in fields.items()})
     return data
 
@@ -475,9 +556,16 @@ def test_saving_a_fund_in_the_admin_shares_out_the_prizes(client):
     event, _ = snapshot_event([player("Ana", 3), player("Bo", 3), player("Cai", 1)])
     admin = _admin_client(client)
 
-    response = admin.post("/admin/leagues/prizefund/add/", _fund_form(event, [
-        {"place": 1, "amount": 6000}, {"place": 2, "amount": 4000},
-    ]))
+    response = admin.post(
+        "/admin/leagues/prizefund/add/",
+        _fund_form(
+            event,
+            [
+                {"place": 1, "amount": 6000},
+                {"place": 2, "amount": 4000},
+            ],
+        ),
+    )
 
     assert response.status_code == 302, response.content.decode()[:2000]
     allocation = PrizeAllocation.objects.get(fund__event=event)
@@ -488,9 +576,15 @@ def test_saving_a_fund_in_the_admin_shares_out_the_prizes(client):
 
 def test_the_admin_refuses_a_category_prize_without_its_rule(client):
     event, _ = snapshot_event([player("Ana", 3)])
-    response = _admin_client(client).post("/admin/leagues/prizefund/add/", _fund_form(event, [
-        {"kind": "category", "category": "U1800", "amount": 1000},
-    ]))
+    response = _admin_client(client).post(
+        "/admin/leagues/prizefund/add/",
+        _fund_form(
+            event,
+            [
+                {"kind": "category", "category": "U1800", "amount": 1000},
+            ],
+        ),
+    )
     assert response.status_code == 200  # the form again, with the error
     assert not PrizeFund.objects.exists()
 
@@ -503,43 +597,72 @@ def test_every_reason_code_reads_as_a_sentence():
 
     scenarios = [
         # no pooling: the tiebreak decides the money
-        ([player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4})],
-         dict(places=[(1, 20000, "Cup"), (2, 10000)], method="none")),
+        (
+            [player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4})],
+            dict(places=[(1, 20000, "Cup"), (2, 10000)], method="none"),
+        ),
         # remainder paid in tiebreak order; a place prize nobody can take (place 5 of 3 players)
-        ([player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4}), player("Cai", 3, {"BH/C1": 3})],
-         dict(places=[(1, 10000), (5, 500)], remainder="by_tiebreak")),
+        (
+            [player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4}), player("Cai", 3, {"BH/C1": 3})],
+            dict(places=[(1, 10000), (5, 500)], remainder="by_tiebreak"),
+        ),
         # fully tied: lots drawn for the cup
         ([player("Ana", 3), player("Bo", 3)], dict(places=[(1, 1000, "Cup")], lot_order=[2, 1])),
         # fully tied: the cup shared
         ([player("Ana", 3), player("Bo", 3)], dict(places=[(1, 1000, "Cup")], item_tie="shared")),
         # a category item to the only eligible player; a category nobody is eligible for
-        ([player("Ana", 3, rating=1500), player("Bo", 2, rating=2100)],
-         dict(categories=[("U1800", "rating_below", "1800", 0, 1, "Medal"), ("U1000", "rating_below", "1000", 700)])),
+        (
+            [player("Ana", 3, rating=1500), player("Bo", 2, rating=2100)],
+            dict(categories=[("U1800", "rating_below", "1800", 0, 1, "Medal"), ("U1000", "rating_below", "1000", 700)]),
+        ),
         # US 32B3: the youth gets more from the youth prize alone (5000 > 8000 / 3)
-        ([player("Ana", 4, birth_year=2012), player("Bo", 4, birth_year=1980), player("Cai", 4, birth_year=1981)],
-         dict(places=[(1, 3000)], categories=[("Youth", "born_after", "2008", 5000)], method="us-32b3")),
+        (
+            [player("Ana", 4, birth_year=2012), player("Bo", 4, birth_year=1980), player("Cai", 4, birth_year=1981)],
+            dict(places=[(1, 3000)], categories=[("Youth", "born_after", "2008", 5000)], method="us-32b3"),
+        ),
         # category prize shared, better prize taken, place prize, us32b3 pooled, remainder kept, items by tiebreak
-        ([player("Ames", 4, {"BH/C1": 9}, birth_year=1980), player("Bell", 4, {"BH/C1": 8}, birth_year=2010),
-          player("Cruz", 4, {"BH/C1": 7}, birth_year=1975), player("Diaz", 4, {"BH/C1": 6}, birth_year=1990)],
-         dict(places=[(1, 30000, "Cup"), (2, 20000)], categories=[("Youth", "born_after", "2008", 15001)],
-              method="us-32b3")),
-        ([player("Ana", 4, rating=1700), player("Bo", 3, rating=1900), player("Cai", 2, rating=1750),
-          player("Dev", 2, rating=1750)],
-         dict(places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)])),
+        (
+            [
+                player("Ames", 4, {"BH/C1": 9}, birth_year=1980),
+                player("Bell", 4, {"BH/C1": 8}, birth_year=2010),
+                player("Cruz", 4, {"BH/C1": 7}, birth_year=1975),
+                player("Diaz", 4, {"BH/C1": 6}, birth_year=1990),
+            ],
+            dict(
+                places=[(1, 30000, "Cup"), (2, 20000)],
+                categories=[("Youth", "born_after", "2008", 15001)],
+                method="us-32b3",
+            ),
+        ),
+        (
+            [
+                player("Ana", 4, rating=1700),
+                player("Bo", 3, rating=1900),
+                player("Cai", 2, rating=1750),
+                player("Dev", 2, rating=1750),
+            ],
+            dict(places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)]),
+        ),
         ([player("Ana", 4), player("Bo", 4), player("Cai", 4)], dict(places=[(1, 10000), (2, 5000), (3, 2500)])),
-        ([player("Ana", 4, {"BH/C1": 2}), player("Bo", 4, {"BH/C1": 1}), player("Cai", 1, {"BH/C1": 1})],
-         dict(places=[(1, 20000, "Cup"), (3, 50)])),
+        (
+            [player("Ana", 4, {"BH/C1": 2}), player("Bo", 4, {"BH/C1": 1}), player("Cai", 1, {"BH/C1": 1})],
+            dict(places=[(1, 20000, "Cup"), (3, 50)]),
+        ),
         ([player("Ana", 4), player("Bo", 4)], dict(places=[(1, 1000, "Cup")])),
         ([player("Ana", 5), player("Bo", 3)], dict(places=[(1, 1000, "Cup")])),
         # best club team: one club alone, then two clubs tied (one player each counts)
-        ([player("Ana", 5, club="fjord"), player("Bo", 3, club="oslo"), player("Cai", 3, club="bergen")],
-         dict(clubs=[(1, 1000, 1), (2, 600, 1)])),
+        (
+            [player("Ana", 5, club="fjord"), player("Bo", 3, club="oslo"), player("Cai", 3, club="bergen")],
+            dict(clubs=[(1, 1000, 1), (2, 600, 1)]),
+        ),
     ]
     seen = {}
     clubs = {slug: ClubFactory(slug=slug) for slug in ("fjord", "oslo", "bergen")}
     for rows, fund in scenarios:
-        rows = [(name, points, values, {**fields, "club": clubs[fields["club"]]} if "club" in fields else fields)
-                for name, points, values, fields in rows]
+        rows = [
+            (name, points, values, {**fields, "club": clubs[fields["club"]]} if "club" in fields else fields)
+            for name, points, values, fields in rows
+        ]
         event, snapshot = snapshot_event(rows)
         fund_with(event, **fund)
         prizes_recompute(event.pk, snapshot)

@@ -1,7 +1,6 @@
 """TRF import and export: an accepted file becomes an event with its results; a bad one changes nothing."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -9,9 +8,9 @@ from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Event, Game, Player, ResultChange, StandingsSnapshot
 from leagues.trf_services import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, UserFactory, organiser_of
+from tests.paths import GOLDEN
 from tiebreaks.trf import read_trf
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -22,8 +21,9 @@ def _golden(name):
 def test_imported_swiss_gets_the_checkers_standings():
     gold = _golden("swiss-p014-r06-s01021.json")  # forfeits included
     league = LeagueFactory()
-    event = event_import_trf(league=league, name="Imported", slug="imported", data=gold["trf"].encode(),
-                             user=organiser_of(league))
+    event = event_import_trf(
+        league=league, name="Imported", slug="imported", data=gold["trf"].encode(), user=organiser_of(league)
+    )
     assert event.entries.count() == 14
     assert ResultChange.objects.filter(source="import").count() == Game.objects.filter(round__event=event).count()
     Event.objects.filter(pk=event.pk).update(tiebreak_criteria=["BH/C1", "SB", "WIN"])
@@ -42,8 +42,9 @@ def test_imported_swiss_gets_the_checkers_standings():
 def test_export_reads_back_to_the_same_crosstable():
     gold = _golden("swiss-p012-r06-s01005.json")  # byes and forfeits
     league = LeagueFactory()
-    event = event_import_trf(league=league, name="Round trip", slug="round-trip", data=gold["trf"].encode(),
-                             user=organiser_of(league))
+    event = event_import_trf(
+        league=league, name="Round trip", slug="round-trip", data=gold["trf"].encode(), user=organiser_of(league)
+    )
     original, exported = read_trf(gold["trf"]), read_trf(event_export_trf(event=event))
     assert [(p.start_number, p.rating, p.rounds) for p in exported.participants] == [
         (p.start_number, p.rating, p.rounds) for p in original.participants
@@ -58,8 +59,9 @@ def test_bad_file_names_the_line_and_changes_nothing():
     league = LeagueFactory()
     players_before = Player.objects.count()
     with pytest.raises(ServiceError) as excinfo:
-        event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(),
-                         user=organiser_of(league))
+        event_import_trf(
+            league=league, name="Broken", slug="broken", data="\n".join(lines).encode(), user=organiser_of(league)
+        )
     assert excinfo.value.code == "bad_trf"
     assert f"line {broken_at + 1}" in excinfo.value.message
     assert not Event.objects.filter(slug="broken").exists()
@@ -93,12 +95,13 @@ def test_import_command_creates_the_event_or_explains_why_not(tmp_path):
 
 # ---- updating an event from a later file -----------------------------------------------------
 
+
 def _first_rounds(trf: str, rounds: int) -> str:
     """The file as it stood after `rounds` rounds (points columns left blank: the reader recomputes)."""
     lines = []
     for line in trf.splitlines():
         if line.startswith("001"):
-            line = (line[:80] + "    " + line[84:89 + 10 * rounds]).rstrip()
+            line = (line[:80] + "    " + line[84 : 89 + 10 * rounds]).rstrip()
         lines.append(line)
     return "\n".join(lines)
 
@@ -107,8 +110,9 @@ def _imported_after(rounds, slug="autumn"):
     gold = _golden("swiss-p008-r05-s01000.json")
     league = LeagueFactory()
     user = organiser_of(league)
-    event = event_import_trf(league=league, name="Autumn", slug=slug, data=_first_rounds(gold["trf"], rounds).encode(),
-                             user=user)
+    event = event_import_trf(
+        league=league, name="Autumn", slug=slug, data=_first_rounds(gold["trf"], rounds).encode(), user=user
+    )
     return gold, event, user
 
 
@@ -123,8 +127,9 @@ def test_update_adds_the_new_rounds_and_corrects_differing_results_with_a_reason
     result_record(game_id=game.pk, result=wrong, user=user, reason="typo")
     untouched = {g.pk: (g.result, g.version) for g in Game.objects.filter(round__event=event).exclude(pk=game.pk)}
 
-    updated = event_import_trf(league=event.league, name="ignored", slug="ignored", data=gold["trf"].encode(),
-                               user=user, event=event)
+    updated = event_import_trf(
+        league=event.league, name="ignored", slug="ignored", data=gold["trf"].encode(), user=user, event=event
+    )
 
     assert updated.pk == event.pk and not Event.objects.filter(slug="ignored").exists()
     assert event.rounds.count() == 5
@@ -135,7 +140,8 @@ def test_update_adds_the_new_rounds_and_corrects_differing_results_with_a_reason
     assert {g.pk: (g.result, g.version) for g in Game.objects.filter(pk__in=untouched)} == untouched
     original = read_trf(gold["trf"])
     assert [p.rounds for p in read_trf(event_export_trf(event=event)).participants] == [
-        p.rounds for p in original.participants]
+        p.rounds for p in original.participants
+    ]
 
 
 def test_update_refuses_other_participants_naming_the_first_and_changes_nothing():
@@ -146,8 +152,9 @@ def test_update_refuses_other_participants_naming_the_first_and_changes_nothing(
     lines[at] = lines[at][:14] + stranger + lines[at][47:]
     games_before = Game.objects.filter(round__event=event).count()
     with pytest.raises(ServiceError) as excinfo:
-        event_import_trf(league=event.league, name="x", slug="x", data="\n".join(lines).encode(), user=user,
-                         event=event)
+        event_import_trf(
+            league=event.league, name="x", slug="x", data="\n".join(lines).encode(), user=user, event=event
+        )
     assert excinfo.value.code == "participants_differ"
     assert "Start number 2" in excinfo.value.message and "Stranger, Sam" in excinfo.value.message
     assert event.rounds.count() == 3 and Game.objects.filter(round__event=event).count() == games_before
@@ -190,15 +197,24 @@ def test_import_command_updates_an_existing_event_and_dry_run_saves_nothing(tmp_
     full = tmp_path / "club-open-final.trf"
     full.write_text(gold["trf"])
     out = io.StringIO()
-    call_command("import_trf", str(full), league=event.league.slug, user=user.username, event="club-open",
-                 dry_run=True, stdout=out)
+    call_command(
+        "import_trf",
+        str(full),
+        league=event.league.slug,
+        user=user.username,
+        event="club-open",
+        dry_run=True,
+        stdout=out,
+    )
     assert "updates club-open" in out.getvalue() and "8 players, 5 rounds" in out.getvalue()
     assert event.rounds.count() == 3
-    call_command("import_trf", str(full), league=event.league.slug, user=user.username, event="club-open",
-                 stdout=io.StringIO())
+    call_command(
+        "import_trf", str(full), league=event.league.slug, user=user.username, event="club-open", stdout=io.StringIO()
+    )
     assert event.rounds.count() == 5
-    call_command("import_trf", str(full), league=event.league.slug, user=user.username, event="new-slug",
-                 stdout=io.StringIO())
+    call_command(
+        "import_trf", str(full), league=event.league.slug, user=user.username, event="new-slug", stdout=io.StringIO()
+    )
     assert Event.objects.get(slug="new-slug").entries.count() == 8
 
     lines = gold["trf"].splitlines()
@@ -209,7 +225,14 @@ def test_import_command_updates_an_existing_event_and_dry_run_saves_nothing(tmp_
     bad.write_text("\n".join(lines))
     err = io.StringIO()
     with pytest.raises(CommandError, match="2 problem"):
-        call_command("import_trf", str(bad), league=event.league.slug, user=user.username, dry_run=True,
-                     stdout=io.StringIO(), stderr=err)
+        call_command(
+            "import_trf",
+            str(bad),
+            league=event.league.slug,
+            user=user.username,
+            dry_run=True,
+            stdout=io.StringIO(),
+            stderr=err,
+        )
     assert [f"line {i + 1}:" in err.getvalue() for i in broken] == [True, True]
     assert not Event.objects.filter(slug="bad").exists()

@@ -3,7 +3,6 @@ numbers; broken copies of a golden file are refused with the line that is wrong 
 
 import json
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ from leagues.models import Entry, Event, Game, Player, ResultChange
 from leagues.recompute import standings_recompute_event
 from leagues.trf_services import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
+from tests.paths import GOLDEN
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "fide2026"
 FILES = sorted(GOLDEN.glob("*.json"))  # the individual files; team files sit in team/
 BUCHHOLZ_FAMILY = {"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "AOB", "FB"}
 LOWER_IS_BETTER = {"DE"}  # a place in the tied group: 1 is best
@@ -33,6 +32,7 @@ def _allowed_criteria(data) -> list[str]:
 def _expected_order(data, criteria) -> tuple[list[int], dict[int, int]]:
     """Rank order and competition rank numbers implied by the golden values for `criteria`
     (ties that no criterion separates keep start-number order and share the rank)."""
+
     def key(number):
         values = data["expected"][str(number)]
         parts = [(False, -Decimal(str(values["PTS"])))]
@@ -79,8 +79,13 @@ def test_imported_golden_file_shows_the_checkers_standings(path):
     event.refresh_from_db()
     assert event.is_round_robin == (data["mode"] == "round_robin")
     criteria = _allowed_criteria(data)
-    event_policy_set(event_id=event.pk, rule_set=data["rules"], criteria=criteria, user=organiser,
-                     reason="the golden file's criteria")
+    event_policy_set(
+        event_id=event.pk,
+        rule_set=data["rules"],
+        criteria=criteria,
+        user=organiser,
+        reason="the golden file's criteria",
+    )
     Event.objects.filter(pk=event.pk).update(unrated_rating=data["checker"]["unrated_rating"])
     event.refresh_from_db()
     Event.objects.filter(pk=event.pk).update(results_version=event.results_version + 1)
@@ -100,7 +105,8 @@ def test_imported_golden_file_shows_the_checkers_standings(path):
             want = expected[code]
             if code == "AOB":  # the checker's AOB, like the snapshot's, to two decimals
                 ok = (value is None and want is None) or (
-                    None not in (value, want) and _hundredths(value) == _hundredths(want))
+                    None not in (value, want) and _hundredths(value) == _hundredths(want)
+                )
             else:
                 ok = value == want
             if not ok:
@@ -125,7 +131,7 @@ def _player_line(lines, number):
 
 def _put(line, column, text):
     """Overwrite `line` from 1-based `column` with `text`."""
-    return line[:column - 1] + text + line[column - 1 + len(text):]
+    return line[: column - 1] + text + line[column - 1 + len(text) :]
 
 
 def _round_block(line, rnd):
@@ -157,8 +163,7 @@ def test_broken_golden_file_is_refused_with_the_line_and_stores_nothing(breakage
     organiser = organiser_of(league)
     before = _counts()
     with pytest.raises(ServiceError) as excinfo:
-        event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(),
-                         user=organiser)
+        event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(), user=organiser)
     assert excinfo.value.code == "bad_trf"
     assert f"line {broken_at + 1}" in excinfo.value.message, excinfo.value.message
     assert _counts() == before
@@ -172,15 +177,14 @@ def test_a_one_sided_pairing_is_refused_and_stores_nothing():
     broken_at = _player_line(lines, 3)
     line = lines[broken_at]
     start = _round_block(line, 1)
-    opponent = int(line[start - 1:start + 3])
+    opponent = int(line[start - 1 : start + 3])
     liar = next(n for n in range(1, 11) if n not in (3, opponent))
     lines[broken_at] = _put(line, start, f"{liar:4d}")
     league = LeagueFactory()
     organiser = organiser_of(league)
     before = _counts()
     with pytest.raises(ServiceError) as excinfo:
-        event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(),
-                         user=organiser)
+        event_import_trf(league=league, name="Broken", slug="broken", data="\n".join(lines).encode(), user=organiser)
     assert excinfo.value.code == "bad_trf"
     assert f"line {broken_at + 1}" in excinfo.value.message, excinfo.value.message
     assert f"opponent {liar}" in excinfo.value.message

@@ -11,8 +11,7 @@ from leagues.fixtures import berger_schedule
 def _table(text: str) -> list[list[tuple[int, int]]]:
     """FIDE's printed table: one round per line, pairings "white-black" (home-away)."""
     return [
-        [tuple(int(x) for x in pairing.split("-")) for pairing in line.split(",")]
-        for line in text.strip().splitlines()
+        [tuple(int(x) for x in pairing.split("-")) for pairing in line.split(",")] for line in text.strip().splitlines()
     ]
 
 

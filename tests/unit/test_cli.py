@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import GOLDEN
+
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-GOLDEN = SHARED / "golden" / "fide2026"
+
 EXAMPLE = ROOT / "tests" / "fixtures" / "trf" / "golden-mini-swiss.trf"
 
 # spec §12.3: rank, start number, points, BH/C1, BH, SB

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import BENCH
+from tests.paths import GOLDEN as GOLDEN_DIR
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 from tiebreaks.trf import TRFError, apply_national_ratings, encode_trf, read_trf, trf_problems, write_trf
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-GOLDEN = sorted((SHARED / "golden" / "fide2026").glob("**/*.json"))
+
+GOLDEN = sorted(GOLDEN_DIR.glob("**/*.json"))
 EXAMPLE = (ROOT / "tests" / "fixtures" / "trf" / "golden-mini-swiss.trf").read_text()
 HALF = Fraction(1, 2)
 
@@ -449,7 +451,7 @@ def test_writing_recomputes_player_counts_and_always_writes_162():
 @pytest.mark.parametrize("size", [100, 1000])
 def test_the_generated_benchmark_files_round_trip(size):
     # FIDE's tournament generator: YY/MM/DD dates and a blank after the last round block
-    data = (SHARED / "bench" / f"swiss-{size}-players.trf").read_bytes()
+    data = (BENCH / f"swiss-{size}-players.trf").read_bytes()
     t = read_trf(data)
     assert len(t.participants) == size
     assert t.start_date == "2026-11-29"

@@ -596,8 +596,13 @@ def compute_team_standings(
 
     primary_points = eng.totals[primary]
     rows = [
-        TeamRow(place, event.numbers[i], event.names[i], primary_points[i],
-                {col.crit.code: col.values[i] for col in columns})
+        TeamRow(
+            place,
+            event.numbers[i],
+            event.names[i],
+            primary_points[i],
+            {col.crit.code: col.values[i] for col in columns},
+        )
         for place, i in competition_order(groups, event.numbers.__getitem__)
     ]
     standings = TeamStandings(

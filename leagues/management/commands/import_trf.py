@@ -24,8 +24,10 @@ class Command(BaseCommand):
         parser.add_argument("file")
         parser.add_argument("--league", required=True, help="slug of the league")
         parser.add_argument("--user", required=True, help="username of the league's organiser (audit trail)")
-        parser.add_argument("--event", help="slug of the event to update, or of the new event "
-                                            "(default: a new event named after the file)")
+        parser.add_argument(
+            "--event",
+            help="slug of the event to update, or of the new event (default: a new event named after the file)",
+        )
         parser.add_argument("--name", help="name of the new event (default: the file's 012 record)")
         parser.add_argument("--system", choices=["swiss", "rr", "drr"], help="overrides what the file says")
         parser.add_argument("--dry-run", action="store_true", help="print the preview and every problem; save nothing")
@@ -57,8 +59,15 @@ class Command(BaseCommand):
             raise CommandError(f"{_line(preview.problems[0])}; nothing imported")
         title = name or _tournament_name(data) or path.stem
         try:
-            saved = event_import_trf(league=league_obj, name=title, slug=event or slugify(path.stem),
-                                     data=data, user=user_obj, system=system, event=existing)
+            saved = event_import_trf(
+                league=league_obj,
+                name=title,
+                slug=event or slugify(path.stem),
+                data=data,
+                user=user_obj,
+                system=system,
+                event=existing,
+            )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
         verb = "updated" if existing is not None else "imported"
@@ -66,8 +75,9 @@ class Command(BaseCommand):
 
     def _print_preview(self, preview, existing):
         target = f"updates {existing.slug}" if existing is not None else "creates a new event"
-        self.stdout.write(f"preview ({target}): {len(preview.players)} players, {preview.rounds} rounds, "
-                          f"{preview.results} results")
+        self.stdout.write(
+            f"preview ({target}): {len(preview.players)} players, {preview.rounds} rounds, {preview.results} results"
+        )
         if preview.tiebreaks:
             self.stdout.write("tiebreaks: " + ", ".join(preview.tiebreaks))
         for number, player_name, rating in preview.players:

@@ -30,14 +30,33 @@ from leagues.models import (
 from leagues.recompute import standings_recompute_event
 
 CLUBS = [
-    ("Oslo Sjakkselskap", "oslo-sk", ["Hansen, Ingrid", "Berg, Magnus", "Johansen, Sigrid", "Lie, Henrik",
-                                      "Dahl, Tone", "Moe, Eirik"]),
-    ("Athens Chess Club", "athens-cc", ["Papadopoulos, Nikos", "Georgiou, Eleni", "Dimitriou, Kostas",
-                                        "Nikolaou, Maria", "Vlachos, Yannis", "Karalis, Sofia"]),
-    ("Kadıköy Satranç Kulübü", "kadikoy-sk", ["Yılmaz, Elif", "Kaya, Mehmet", "Demir, Zeynep", "Şahin, Emre",
-                                               "Çelik, Ayşe", "Aydın, Burak"]),
-    ("Haifa Chess Club", "haifa-cc", ["Cohen, Noa", "Levi, Itai", "Mizrahi, Tamar", "Peretz, Yonatan",
-                                      "Biton, Shira", "Friedman, Avi"]),
+    (
+        "Oslo Sjakkselskap",
+        "oslo-sk",
+        ["Hansen, Ingrid", "Berg, Magnus", "Johansen, Sigrid", "Lie, Henrik", "Dahl, Tone", "Moe, Eirik"],
+    ),
+    (
+        "Athens Chess Club",
+        "athens-cc",
+        [
+            "Papadopoulos, Nikos",
+            "Georgiou, Eleni",
+            "Dimitriou, Kostas",
+            "Nikolaou, Maria",
+            "Vlachos, Yannis",
+            "Karalis, Sofia",
+        ],
+    ),
+    (
+        "Kadıköy Satranç Kulübü",
+        "kadikoy-sk",
+        ["Yılmaz, Elif", "Kaya, Mehmet", "Demir, Zeynep", "Şahin, Emre", "Çelik, Ayşe", "Aydın, Burak"],
+    ),
+    (
+        "Haifa Chess Club",
+        "haifa-cc",
+        ["Cohen, Noa", "Levi, Itai", "Mizrahi, Tamar", "Peretz, Yonatan", "Biton, Shira", "Friedman, Avi"],
+    ),
 ]
 PASSWORD = "demo-chess-2026"
 
@@ -63,8 +82,10 @@ class Command(BaseCommand):
                 members = []
                 for index, player_name in enumerate(players):
                     player = Player.objects.create(
-                        name=player_name, rating=2150 - 60 * index - rng.randint(0, 80),
-                        birth_year=rng.randint(1960, 2012), sex=rng.choice("mw"),
+                        name=player_name,
+                        rating=2150 - 60 * index - rng.randint(0, 80),
+                        birth_year=rng.randint(1960, 2012),
+                        sex=rng.choice("mw"),
                     )
                     ClubMembership.objects.create(player=player, club=club)
                     members.append(player)
@@ -84,15 +105,24 @@ class Command(BaseCommand):
         users = []
         for username in names:
             User.objects.filter(username=username).delete()
-            users.append(User.objects.create_user(username=username, password=PASSWORD,
-                                                  is_staff=username == "organiser"))
+            users.append(
+                User.objects.create_user(username=username, password=PASSWORD, is_staff=username == "organiser")
+            )
         return users[0], users[1:]
 
     def _team_division(self, league, season, clubs, organiser, rng):
         event = Event.objects.create(
-            league=league, season=season, name="Division 1", slug="demo-division-1", kind=Event.Kind.TEAM,
-            system=Event.System.ROUND_ROBIN, rounds_count=3, boards=4, status=Event.Status.PUBLISHED,
-            starts_on=date(2026, 9, 10), tiebreak_criteria=["MPTS", "GPTS"],
+            league=league,
+            season=season,
+            name="Division 1",
+            slug="demo-division-1",
+            kind=Event.Kind.TEAM,
+            system=Event.System.ROUND_ROBIN,
+            rounds_count=3,
+            boards=4,
+            status=Event.Status.PUBLISHED,
+            starts_on=date(2026, 9, 10),
+            tiebreak_criteria=["MPTS", "GPTS"],
         )
         entries = []
         for number, (club, members) in enumerate(clubs, start=1):
@@ -112,17 +142,21 @@ class Command(BaseCommand):
                     h, a = home_roster[board - 1].player, away_roster[board - 1].player
                     home_white = board % 2 == 1
                     game = Game.objects.create(
-                        round=rnd, match=match, board=board,
+                        round=rnd,
+                        match=match,
+                        board=board,
                         white=entries[home] if home_white else entries[away],
                         black=entries[away] if home_white else entries[home],
-                        white_player=h if home_white else a, black_player=a if home_white else h,
+                        white_player=h if home_white else a,
+                        black_player=a if home_white else h,
                     )
                     if number <= 2:
                         result = _draw_result(rng, game.white_player.rating, game.black_player.rating)
                         if number == 2 and board == 4 and home == 3:
                             result = Result.WHITE_WINS_FORFEIT
-                        services.result_record(game_id=game.pk, result=result, user=organiser,
-                                               source=ResultChange.Source.DEMO)
+                        services.result_record(
+                            game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO
+                        )
                 if number <= 2:
                     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CONFIRMED)
         # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
@@ -133,13 +167,21 @@ class Command(BaseCommand):
 
     def _club_swiss(self, league, season, clubs, organiser, rng):
         event = Event.objects.create(
-            league=league, season=season, name="Autumn Open 2026", slug="demo-autumn-open",
-            system=Event.System.SWISS, rounds_count=5, status=Event.Status.PUBLISHED, starts_on=date(2026, 10, 1),
+            league=league,
+            season=season,
+            name="Autumn Open 2026",
+            slug="demo-autumn-open",
+            system=Event.System.SWISS,
+            rounds_count=5,
+            status=Event.Status.PUBLISHED,
+            starts_on=date(2026, 10, 1),
             tiebreak_criteria=["BH/C1", "BH", "SB"],
         )
         players = sorted((p for _, members in clubs for p in members[:4]), key=lambda p: -p.rating)[:11]
-        entries = [Entry.objects.create(event=event, start_number=n, player=p, rating=p.rating)
-                   for n, p in enumerate(players, start=1)]
+        entries = [
+            Entry.objects.create(event=event, start_number=n, player=p, rating=p.rating)
+            for n, p in enumerate(players, start=1)
+        ]
         points = {e.id: 0.0 for e in entries}
         met: set[tuple[int, int]] = set()
         had_bye: set[int] = set()
@@ -179,8 +221,14 @@ class Command(BaseCommand):
         fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
         for place, amount in ((1, 20000), (2, 10000), (3, 5000)):
             Prize.objects.create(fund=fund, place=place, amount=amount)
-        Prize.objects.create(fund=fund, kind=Prize.Kind.CATEGORY, category="U2000", eligibility_kind="rating_below",
-                             eligibility_value="2000", amount=4000)
+        Prize.objects.create(
+            fund=fund,
+            kind=Prize.Kind.CATEGORY,
+            category="U2000",
+            eligibility_kind="rating_below",
+            eligibility_value="2000",
+            amount=4000,
+        )
 
     def _bye(self, rnd, board, entry, result, organiser):
         game = Game.objects.create(round=rnd, board=board, white=entry)

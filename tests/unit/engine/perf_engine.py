@@ -1,6 +1,6 @@
 """Time compute_standings on a TRF file with the 26 golden criteria (not a test; no assertions).
 
-    .venv/bin/python -m tests.unit.engine.perf_engine ../shared/bench/swiss-1000-players.trf [--profile]
+    .venv/bin/python -m tests.unit.engine.perf_engine tests/bench/data/swiss-1000-players.trf [--profile]
 
 Prints the best CPU time of five runs. Reads the file with the golden tests' private mini TRF
 reader, so it measures the engine alone.

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.golden._trf_min import parse_trf
+from tests.paths import GOLDEN as GOLDEN_DIR
 from tiebreaks.engine import (
     RULE_SETS,
     CriterionNotAllowed,
@@ -32,8 +33,7 @@ from tiebreaks.engine.rules import FIDE_2026, OpponentUnplayed, OwnUnplayed
 
 from .test_spec_cases import NAMES, T9_TRF, _t2, _t4, _t5, _t7
 
-SHARED = Path(__file__).resolve().parents[3].parent / "shared"
-GOLDEN = sorted((SHARED / "golden" / "fide2026").glob("*.json"))
+GOLDEN = sorted(GOLDEN_DIR.glob("*.json"))
 
 
 def _value(build: Any, player: str, criterion: str, rules: str) -> F | None:
@@ -333,7 +333,7 @@ def test_golden_files_under_fide_2023(path: Path) -> None:
 
 
 def test_the_golden_folder_is_there() -> None:
-    assert len(GOLDEN) >= 40, f"golden files not found in {SHARED}"
+    assert len(GOLDEN) >= 40, f"golden files not found in {GOLDEN_DIR}"
 
 
 def test_some_golden_player_gains_under_fide_2023() -> None:
