@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -147,13 +146,6 @@ def names_for(codes) -> dict[str, CriterionName]:
     return {code.replace("/", "_"): criterion_name(code) for code in codes}
 
 
-def _long(code: str) -> str:
-    return criterion_name(code).long
-
-
-long_name_lazy = lazy(_long, str)
-
-
 def rule_set_name(name: str) -> str:
     """A rule set's name as readers know it."""
     return str(RULE_SET_NAMES.get(name, name))
@@ -170,7 +162,3 @@ RULE_SET_NAMES = {
     "chess-caddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
     "chesscaddy": _("Chess Caddy app (Buchholz, Sonneborn-Berger, cumulative; not FIDE rules)"),
 }
-
-
-def is_us_criterion(code: str) -> bool:
-    return code.strip().upper() in _US_NAMES

@@ -1,6 +1,10 @@
 """Engine benchmark: the whole ``python -m tiebreaks standings`` process against its peers.
 
     python tests/bench/bench_engine.py [--runs 3] [--sizes 100,1000,2000]
+    python tests/bench/bench_engine.py --read-only [--runs 15] [--sizes 2000]
+
+``--read-only`` times only the TRF reader (``read_trf_file``) inside one process, median of
+--runs reads per file (the first read, which compiles and caches, is not counted).
 
 For each of tests/bench/data/swiss-{100,1000,2000}-players.trf it times, as whole processes (median
 of --runs), with the 26 criteria of the golden files:
@@ -54,6 +58,25 @@ def measure(command: list[str], cwd: Path, runs: int) -> tuple[float, float]:
     return statistics.median(t for t, _ in results), max(m for _, m in results)
 
 
+def time_reading(sizes: list[int], runs: int) -> None:
+    """The TRF reader alone: median wall time of ``read_trf_file`` per file, in this process."""
+    from tiebreaks.trf import read_trf_file
+
+    print("| players | read_trf_file median (ms) | min (ms) | max (ms) |")
+    print("|---|---|---|---|")
+    for size in sizes:
+        path = str(BENCH / f"swiss-{size}-players.trf")
+        read_trf_file(path)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            read_trf_file(path)
+            times.append(time.perf_counter() - start)
+        print(
+            f"| {size:,} | {statistics.median(times) * 1000:.1f} | {min(times) * 1000:.1f} | {max(times) * 1000:.1f} |"
+        )
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -68,8 +91,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="100,1000,2000")
+    parser.add_argument("--read-only", action="store_true", help="time only the TRF reader")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.read_only:
+        sys.path.insert(0, str(ROOT))
+        time_reading(sizes, args.runs)
+        return 0
     python = sys.executable
     checker_dir = os.environ.get("FIDE_CHECKER_DIR")
     checker_python = os.environ.get("FIDE_CHECKER_PYTHON", "python3")

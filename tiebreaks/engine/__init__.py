@@ -12,7 +12,6 @@ exceptions :class:`EngineError`, :class:`UnknownCriterion`, :class:`CriterionNot
 
 from __future__ import annotations
 
-from . import uschess  # noqa: F401  (registers the US Chess rule 34 criteria)
 from .criteria import Criterion, parse_criterion
 from .errors import CriterionNotAllowed, EngineError, UnknownCriterion
 from .explain import Trace, TraceElement

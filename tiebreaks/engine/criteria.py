@@ -40,6 +40,20 @@ _CATALOGUE: dict[str, tuple[frozenset[str], bool, str]] = {
     "APPO": (frozenset({"U"}), True, "10.5"),
     "RTNG": (frozenset({"R", "U"}), True, "10.6"),
 }
+#: the names of FIDE C.07 (2026); the rest of the catalogue is US Chess rule 34E
+FIDE_NAMES = frozenset(_CATALOGUE)
+_CATALOGUE.update(
+    {
+        "MM": (frozenset(), True, "34E1"),
+        "SOLK": (frozenset(), True, "34E2"),
+        "CUM": (frozenset(), True, "34E3"),
+        "MED": (frozenset(), True, "34E4"),
+        "H2H": (frozenset(), True, "34E5"),
+        "BLK": (frozenset(), True, "34E6"),
+        "KASH": (frozenset(), True, "34E7"),
+        "OPPCUM": (frozenset(), True, "34E9"),
+    }
+)
 
 _ALIASES = {"GE": "REP", "SNO": "TPN", "PTN": "TPN", "BUCHHOLZ": "BH", "SONNEBORN-BERGER": "SB"}
 
@@ -122,18 +136,6 @@ class Criterion:
 
     def __str__(self) -> str:
         return self.code
-
-
-def known_names() -> frozenset[str]:
-    return frozenset(_CATALOGUE)
-
-
-def add_name(name: str, modifiers: frozenset[str], higher_is_better: bool, article: str) -> None:
-    """Make a criterion name parseable (e.g. US Chess ``MM``, ``SOLK``, ``CUM``); see
-    :func:`tiebreaks.engine.registry.register_criterion`, which also installs its functions."""
-    if name in _CATALOGUE:
-        raise ValueError(f"criterion {name} already exists")
-    _CATALOGUE[name.upper()] = (frozenset(modifiers), higher_is_better, article)
 
 
 def parse_criterion(code: str) -> Criterion:

@@ -19,7 +19,6 @@ from .model import Tournament
 
 # round kinds (small ints for speed; names match model.Kind)
 PLAYED, UNKNOWN, FORFEIT_WIN, FORFEIT_LOSS, PAB, FPB, HPB, ZPB, ABSENT = range(9)
-KIND_NAMES = ("played", "unknown", "forfeit_win", "forfeit_loss", "pab", "fpb", "hpb", "zpb", "absent")
 GAME_KINDS = frozenset({PLAYED, UNKNOWN})  # over the board
 FORFEIT_KINDS = frozenset({FORFEIT_WIN, FORFEIT_LOSS})
 REQUESTED_BYE_KINDS = frozenset({HPB, ZPB, ABSENT})  # 16.1.1 (with absences, note to 16.1.1)

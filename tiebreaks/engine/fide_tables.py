@@ -136,13 +136,3 @@ def _pd_for_difference(d: int) -> int:
 
 _PD = [_pd_for_difference(d) for d in range(801)]
 EXPECTED_BY_DIFF: tuple[int, ...] = tuple(_PD[d] if d >= 0 else 100 - _PD[-d] for d in range(-800, 801))
-
-
-def expected_hundredths(own: int, opponent: int) -> int:
-    """Expected score (x100) of a player rated ``own`` against ``opponent`` (difference clipped)."""
-    d = own - opponent
-    if d > 800:
-        d = 800
-    elif d < -800:
-        d = -800
-    return EXPECTED_BY_DIFF[d + 800]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .criteria import known_names
+from .criteria import FIDE_NAMES
 
 if TYPE_CHECKING:
     from .criteria import Criterion
@@ -104,7 +104,7 @@ FIDE_2026 = RuleSet(
     dummy_bye_cap=True,
     cut_vur_first=True,
     buchholz_in_round_robin=False,
-    criteria=known_names(),
+    criteria=FIDE_NAMES,
 )
 
 #: FIDE C.07 of 1 Sep 2023 (also the Apr/Aug 2024 texts), applied until 28 Feb 2026: dummies
@@ -118,7 +118,7 @@ FIDE_2023 = RuleSet(
     dummy_bye_cap=False,
     cut_vur_first=True,
     buchholz_in_round_robin=True,  # the ban on BH/AOB/FB in round robins is the 2026 note to Art. 8
-    criteria=known_names() - {"STD", "TPN", "RTNG"},
+    criteria=FIDE_NAMES - {"STD", "TPN", "RTNG"},
 )
 
 #: the US Chess systems of rule 34E offered by the engine (34E10, 34E11 lack a text; 34E12/13

@@ -16,7 +16,6 @@ from . import reasons as R
 from .context import Computed, Context
 from .criteria import Criterion
 from .explain import Trace, TraceElement
-from .rules import OpponentUnplayed
 from .unplayed import adjustments_of, cut_elements
 
 
@@ -64,16 +63,6 @@ def compute_sonneborn(ctx: Context, crit: Criterion) -> Computed:
 
 
 def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
-    """The SB trace: C.07 articles, or - when opponents' unplayed rounds all count as draws
-    (US Chess rule 34) - the same elements citing rule 34 (:func:`.uschess.explain_sonneborn_us`)."""
-    if ctx.rules.opponent_unplayed is OpponentUnplayed.ALL_AS_DRAWS:
-        from .uschess import explain_sonneborn_us
-
-        return explain_sonneborn_us(ctx, crit, i)
-    return sonneborn_trace(ctx, crit, i)
-
-
-def sonneborn_trace(ctx: Context, crit: Criterion, i: int) -> Trace:
     """Every round's element (9.1, 16.3, 16.4) with its contribution and the cuts (14.1.1, 16.5)."""
     ct = ctx.ct
     a16 = ctx.a16
@@ -110,4 +99,4 @@ def sonneborn_trace(ctx: Context, crit: Criterion, i: int) -> Trace:
     return Trace(ct.start_numbers[i], crit.code, total, elements, total, details={"own_score": frac(ct.score[i])})
 
 
-__all__ = ["compute_sonneborn", "explain_sonneborn", "sonneborn_trace", "R"]
+__all__ = ["compute_sonneborn", "explain_sonneborn", "R"]

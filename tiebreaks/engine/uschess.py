@@ -40,21 +40,9 @@ from .context import Computed, Context
 from .criteria import Criterion
 from .crosstable import GAME_KINDS, Crosstable
 from .explain import Adjustment, Trace, TraceElement
-from .registry import register_criterion
-from .sonneborn import sonneborn_trace
+from .sonneborn import explain_sonneborn
 from .unplayed import cut_elements, cut_sum_sorted
 
-#: rule-34 paragraph of each system (explanations cite it)
-ARTICLES = {
-    "MM": "34E1",
-    "SOLK": "34E2",
-    "CUM": "34E3",
-    "MED": "34E4",
-    "H2H": "34E5",
-    "BLK": "34E6",
-    "KASH": "34E7",
-    "OPPCUM": "34E9",
-}
 UNPLAYED_ARTICLE = "34"  # the unplayed-games paragraph of rule 34 (spec §11.1)
 SB_ARTICLE = "34E8"  # Sonneborn-Berger: the shared function, its US trace cites 34E8
 
@@ -139,7 +127,7 @@ def explain_opponent_sum(ctx: Context, crit: Criterion, i: int) -> Trace:
     for an own unplayed round) and what MM / MED dropped, with the rule that dropped it."""
     ct = ctx.ct
     a16 = ctx.a16
-    article = ARTICLES[crit.name]
+    article = crit.article
     values = _values(ctx, i)
     low, high = _lows_highs(ctx, crit, i)
     removals = cut_elements(
@@ -195,7 +183,7 @@ def explain_sonneborn_us(ctx: Context, crit: Criterion, i: int) -> Trace:
     counted as draws under 34), an own unplayed round an opponent with 0 (``dummy_zero``, 34)."""
     ct = ctx.ct
     adjusted = ctx.a16.adjusted
-    trace = sonneborn_trace(ctx, crit, i)
+    trace = explain_sonneborn(ctx, crit, i)
     elements = []
     for e in trace.elements:
         if e.dummy:  # worth 0 whatever the scheduled opponent scored: no adjustments to show
@@ -354,7 +342,7 @@ def compute_count(ctx: Context, crit: Criterion) -> Computed:
 
 def explain_count(ctx: Context, crit: Criterion, i: int) -> Trace:
     ct = ctx.ct
-    article = ARTICLES[crit.name]
+    article = crit.article
     elements = []
     for r, item in enumerate(_count_rounds(ct, crit.name, i)):
         if item is None:
@@ -382,17 +370,4 @@ def explain_count(ctx: Context, crit: Criterion, i: int) -> Trace:
     return Trace(ct.start_numbers[i], crit.code, total, tuple(elements), total, details=details)
 
 
-def _register() -> None:
-    register_criterion("MM", compute_opponent_sum, explain_opponent_sum, article="34E1")
-    register_criterion("SOLK", compute_opponent_sum, explain_opponent_sum, article="34E2")
-    register_criterion("MED", compute_opponent_sum, explain_opponent_sum, article="34E4")
-    register_criterion("CUM", compute_cumulative, explain_cumulative, article="34E3")
-    register_criterion("OPPCUM", compute_opposition_cumulative, explain_opposition_cumulative, article="34E9")
-    register_criterion("KASH", compute_count, explain_count, article="34E7", integer=True)
-    register_criterion("BLK", compute_count, explain_count, article="34E6", integer=True)
-    register_criterion("H2H", compute_count, explain_count, article="34E5", integer=True)
-
-
-_register()
-
-__all__ = ["ARTICLES", "adjustments", "explain_sonneborn_us", "score_class"]
+__all__ = ["adjustments", "explain_sonneborn_us", "score_class"]

@@ -245,7 +245,10 @@ def test_a_comma_separated_list_is_accepted_like_trf_record_212() -> None:
 
 
 def test_fide_tables_match_the_published_anchor_values() -> None:
-    from tiebreaks.engine.fide_tables import DP_BY_PERCENT, expected_hundredths
+    from tiebreaks.engine.fide_tables import DP_BY_PERCENT, EXPECTED_BY_DIFF
+
+    def expected_hundredths(own: int, opponent: int) -> int:  # the table is indexed from -800
+        return EXPECTED_BY_DIFF[max(-800, min(800, own - opponent)) + 800]
 
     # B.02 8.1(a): 0 % -> -800, 50 % -> 0, 63 % -> +95, 99 % -> +677, 100 % -> +800
     assert [DP_BY_PERCENT[p] for p in (0, 1, 37, 50, 63, 99, 100)] == [-800, -677, -95, 0, 95, 677, 800]

@@ -374,7 +374,9 @@ def test_a_new_rule_set_adds_its_own_criterion_as_data_plus_one_function() -> No
         value = F(compute_losses(ctx, crit).nums[i] or 0)
         return Trace(ctx.ct.start_numbers[i], crit.code, value, total=value)
 
-    registry.register_criterion("TESTLOSSES", compute_losses, explain_losses, higher_is_better=False, integer=True)
+    # a new criterion: its name in the catalogue, its functions in the registry
+    criteria_module._CATALOGUE["TESTLOSSES"] = (frozenset(), False, "")
+    registry.SCALAR_CRITERIA["TESTLOSSES"] = (compute_losses, explain_losses)
     RULE_SETS["test-club"] = dataclasses.replace(FIDE_2026, name="test-club", criteria=frozenset({"TESTLOSSES"}))
     try:
         standings = compute_standings(parse_trf(T9_TRF), ["TESTLOSSES"], rules="test-club")
@@ -388,5 +390,4 @@ def test_a_new_rule_set_adds_its_own_criterion_as_data_plus_one_function() -> No
     finally:
         RULE_SETS.pop("test-club")
         registry.SCALAR_CRITERIA.pop("TESTLOSSES")
-        registry.INTEGER_CRITERIA.discard("TESTLOSSES")
         criteria_module._CATALOGUE.pop("TESTLOSSES")

@@ -1,112 +1,30 @@
-"""TRF-16 / TRF-2026 reader and writer, to and from the engine's input model.
-
-Reference: shared/spec/trf-format.md (columns of every record in §2-§8, the import algorithm in
-§9, the export rules in §10). Pure Python, standard library only: the command line imports this
-module on every run, so it must stay cheap.
-
-    >>> tournament = read_trf(open("event.trf", "rb").read())
-    >>> text = write_trf(tournament)          # CRLF line ends, record 162 always written
-
-What is modelled (and therefore survives ``write_trf(read_trf(x))``): 001 player records (every
-field; the points column is recomputed and must agree), 012 name, 042/052 dates, 062/072/082
-(recomputed), 142 rounds (or ``XXR``), 162 game scoring (inferred from the points columns when
-absent, §5), 192 type, 202/212 tie-break lists, 013/310 teams, 362 match points and 240 byes
-(merged into the 001 rounds). Every other record (022, 092, 102, 132, 172 with its national
-rating records, comments, unknown tags, ...) is kept verbatim in ``Tournament.extra_records``
-and written back in the checker's record order.
-
-Consistency rules enforced on import (§4, §9): start numbers 1..N without gaps, opponents exist
-and point back in the same round with the opposite colour and the complementary code, byes have
-no opponent, at most one ``U`` per round, the points column equals the awarded points, 240
-records agree with the 001 records. Every violation raises :class:`TRFError` naming the line.
-"""
+"""TRF reader: bytes or text to the engine's :class:`~tiebreaks.engine.model.Tournament` (§9)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
-from math import lcm
-from typing import Any
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 
-__all__ = [
-    "TRFError",
-    "read_trf",
-    "read_trf_file",
-    "trf_problems",
-    "write_trf",
-    "encode_trf",
-    "decode_trf",
-    "apply_national_ratings",
-]
-
-
-class TRFError(ValueError):
-    """A TRF file that cannot be imported; ``str()`` is "line N: problem"."""
-
-    def __init__(self, line_number: int | None, message: str) -> None:
-        self.line_number = line_number
-        self.message = message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        if self.line_number is None:
-            return self.message
-        return f"line {self.line_number}: {self.message}"
-
-
-# --- codes (§4) ---------------------------------------------------------------------------
-
-#: codes of a game against an opponent (the opponent field is mandatory)
-GAME_CODES = frozenset("1=0WDLX?+-")
-#: codes without an opponent (opponent 0000, colour "-")
-BYE_CODES = frozenset("FHUZA ")
-VALID_CODES = GAME_CODES | BYE_CODES
-#: code -> codes the opponent's block may carry in the same round
-COMPLEMENT = {
-    "1": "0",
-    "0": "1",
-    "=": "=",
-    "W": "L",
-    "L": "W",
-    "D": "D",
-    "X": "X?",
-    "?": "X?",
-    "+": "-",
-    "-": "+-",
-}
-#: score key (record 162) of each code
-SCORE_KEY = {
-    "1": "W", "W": "W", "+": "W", "F": "W",
-    "=": "D", "D": "D", "H": "D",
-    "0": "L", "L": "L",
-    "-": "A", "Z": "A", "A": "A", " ": "A",
-    "U": "P",
-    "X": "X", "?": "X",
-}  # fmt: skip
-
-ROUND_ROBIN_TYPES = ("ROUNDROBIN", "SCHILLER", "SCHEVENINGEN")
-SWISS_TYPES = ("SWISS", "DUTCH", "DUBOV", "BURSTEIN", "KNOCKOUT")
-
-#: the checker's record order (§9 step 2); also the order in which records are written
-RECORD_ORDER = (
-    "###", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122",
-    "132", "142", "152", "162", "172", "182", "192", "202", "212", "222", "352", "362", "001",
-    "NRS", "310", "013", "250", "260", "240", "320", "330", "299", "300", "801", "802", "XXR",
-    "XXZ",
-)  # fmt: skip
-_ORDER_INDEX = {tag: i for i, tag in enumerate(RECORD_ORDER)}
-_MODELLED = frozenset({"001", "012", "042", "052", "062", "072", "082", "142", "162", "192",
-                       "202", "212", "013", "310", "362", "240", "XXR"})  # fmt: skip
-#: one parsed 001 record: line number, fields, points column and the list of RoundEntry
-_Player = dict[str, Any]
-RATING_METHODS = ("FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER")
-
-
-# --- decoding -----------------------------------------------------------------------------
+from .codes import (
+    COMPLEMENT,
+    GAME_CODES,
+    MODELLED,
+    ORDER_INDEX,
+    RECORD_ORDER,
+    SCORE_KEY,
+    VALID_CODES,
+    Player,
+    TRFError,
+    code_units,
+    int_field,
+    is_round_robin,
+    parse_date,
+    parse_scoring_line,
+    points_column,
+)
 
 
 def decode_trf(data: bytes | str) -> str:
@@ -132,165 +50,12 @@ def decode_trf(data: bytes | str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def encode_trf(text: str) -> bytes:
-    """Latin-1 when every character fits (what the FIDE checker reads by default), else UTF-8."""
-    try:
-        return text.encode("latin-1")
-    except UnicodeEncodeError:
-        return text.encode("utf-8")
-
-
-# --- small field parsers ------------------------------------------------------------------
-
-
-_NUMBER_RE = re.compile(r"(-?)(\d*)(?:\.(\d+))?")
-
-
-def _number(text: str) -> Fraction | None:
-    """A decimal number ("7.5", "7,5", ".5", "-1") as an exact Fraction built from integers
-    (no float, no Fraction string parsing); None when blank; ValueError otherwise."""
-    text = text.strip().replace(",", ".")
-    if not text:
-        return None
-    match = _NUMBER_RE.fullmatch(text)
-    if match is None:
-        raise ValueError(text)
-    sign, whole, decimals = match.groups()
-    if decimals is None:
-        if not whole:
-            raise ValueError(text)
-        value = int(whole)
-        return Fraction(-value if sign else value)
-    value = int(whole + decimals)
-    return Fraction(-value if sign else value, 10 ** len(decimals))
-
-
-#: the points column (cols 81-84) takes few distinct values: parse each once
-_points_column = lru_cache(maxsize=1024)(_number)
-
-
-def _int_field(text: str, lineno: int, what: str) -> int | None:
-    text = text.strip()
-    if not text:
-        return None
-    if not text.isdigit():
-        raise TRFError(lineno, f"{what} {text!r} is not a number")
-    return int(text)
-
-
-def _parse_date(text: str, lineno: int, what: str) -> str:
-    text = text.strip()
-    if not text:
-        return ""
-    patterns = (
-        (r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", ("y", "m", "d")),
-        (r"(\d{1,2})\.(\d{1,2})\.(\d{4})", ("d", "m", "y")),
-        (r"(\d{2})/(\d{1,2})/(\d{1,2})", ("y", "m", "d")),
-    )
-    for pattern, order in patterns:
-        match = re.fullmatch(pattern, text)
-        if match:
-            parts = dict(zip(order, (int(g) for g in match.groups()), strict=True))
-            year = parts["y"] + 2000 if parts["y"] < 100 else parts["y"]
-            if 1 <= parts["m"] <= 12 and 1 <= parts["d"] <= 31:
-                return f"{year:04d}-{parts['m']:02d}-{parts['d']:02d}"
-    raise TRFError(lineno, f"{what} {text!r} is not a date (YYYY/MM/DD)")
-
-
-def _fmt_points(value: Fraction, what: str) -> str:
-    if (value * 2).denominator != 1:
-        raise ValueError(f"{what} {value} cannot be written in TRF (only halves fit the 11.5 format)")
-    return f"{float(value):4.1f}"
-
-
-def _parse_scoring_line(line: str, lineno: int, *, team: bool) -> Scoring:
-    """Record 162 (or 362): code at col 6, value at cols 7-10, then every 9 columns (§5).
-
-    362 is also accepted with the TRF-2026 two-letter codes (TW, TD, TL)."""
-    values: dict[str, Fraction] = {}
-    for match in re.finditer(r"\b(T?[WDLAPX])\s*(-?\d+(?:[.,]\d+)?)", line[4:].upper()):
-        key = match.group(1)[-1]
-        try:
-            number = _number(match.group(2))
-        except ValueError:
-            raise TRFError(lineno, f"scoring value {match.group(2)!r} is not a number") from None
-        assert number is not None
-        values[key] = number
-    if not values and line[4:].strip():
-        raise TRFError(lineno, f"cannot read the scoring system {line[4:].strip()!r}")
-    base = Scoring(win=Fraction(2), draw=Fraction(1), loss=Fraction(0)) if team else Scoring()
-    return Scoring(
-        win=values.get("W", base.win),
-        draw=values.get("D", base.draw),
-        loss=values.get("L", base.loss),
-        absence=values.get("A", base.absence),
-        pab=values.get("P"),
-        unknown=values.get("X"),
-    )
-
-
-def _write_scoring(tag: str, scoring: Scoring) -> str:
-    pairs = [("W", scoring.win), ("D", scoring.draw), ("L", scoring.loss), ("A", scoring.absence)]
-    if scoring.pab is not None:
-        pairs.append(("P", scoring.pab))
-    if scoring.unknown is not None:
-        pairs.append(("X", scoring.unknown))
-    return tag + " " + "".join(f" {code}{_fmt_points(value, 'score'):>4}   " for code, value in pairs).rstrip()
-
-
-def _points_of(code: str, scoring: Scoring) -> Fraction:
-    key = SCORE_KEY[code]
-    return {
-        "W": scoring.win,
-        "D": scoring.draw,
-        "L": scoring.loss,
-        "A": scoring.absence,
-        "P": scoring.pab_points,
-        "X": scoring.unknown_points,
-    }[key]
-
-
-def _code_units(scoring: Scoring) -> tuple[dict[str, int], int]:
-    """Every result code's points as an integer on the scoring's common denominator.
-
-    Returns (units, denominator): code ``c`` is worth ``Fraction(units[c], denominator)``, so a
-    player's points are one integer sum instead of a chain of Fraction additions."""
-    values = {
-        "W": scoring.win,
-        "D": scoring.draw,
-        "L": scoring.loss,
-        "A": scoring.absence,
-        "P": scoring.pab_points,
-        "X": scoring.unknown_points,
-    }
-    denominator = 1
-    for value in values.values():
-        denominator = lcm(denominator, value.denominator)
-    units = {code: values[key].numerator * (denominator // values[key].denominator) for code, key in SCORE_KEY.items()}
-    return units, denominator
-
-
-def _is_round_robin(event_type: str, type_text: str) -> bool:
-    event_type = event_type.upper()
-    if any(word in event_type for word in ROUND_ROBIN_TYPES):
-        return True
-    if any(word in event_type for word in SWISS_TYPES):
-        return False
-    text = type_text.upper()
-    if "SWISS" in text:
-        return False
-    return bool(re.search(r"\bRR\b|ROBIN|BERGER", text))
-
-
-# --- reader -------------------------------------------------------------------------------
-
-
 def read_trf_file(path: str) -> Tournament:
     with open(path, "rb") as handle:
         return read_trf(handle.read())
 
 
-def _records_by_tag(data: bytes | str) -> dict[str, list[tuple[int, str]]]:
+def records_by_tag(data: bytes | str) -> dict[str, list[tuple[int, str]]]:
     """Every record of the file by its tag, each as (line number, text), in file order."""
     text = decode_trf(data)
     if "\r" in text:  # CRLF, or old Mac CR: the same lines as splitting at \r\n, \r or \n
@@ -308,119 +73,9 @@ def _records_by_tag(data: bytes | str) -> dict[str, list[tuple[int, str]]]:
     return by_tag
 
 
-def trf_problems(data: bytes | str) -> list[TRFError]:
-    """Every problem of a TRF file that :func:`read_trf` would refuse, each with its line number
-    (None for a problem of the whole file), in line order; an empty list for a readable file.
-
-    Where :func:`read_trf` stops at the first problem, this reads on: every header record and
-    every 001 and 240 record on its own, then the checks across lines (pairings, byes per round,
-    points columns, teams) for the players whose records could be read. A player record that
-    cannot be read is reported once; the pairings that name it are not reported again."""
-    by_tag = _records_by_tag(data)
-    problems: list[TRFError] = []
-
-    def collect(check, *args, **kwargs):
-        try:
-            return check(*args, **kwargs)
-        except TRFError as exc:
-            problems.append(exc)
-            return None
-
-    def single(tag: str) -> tuple[int, str] | None:
-        found = by_tag.get(tag)
-        return found[-1] if found else None
-
-    if rec := single("042"):
-        collect(_parse_date, rec[1][4:], rec[0], "start date")
-    if rec := single("052"):
-        collect(_parse_date, rec[1][4:], rec[0], "end date")
-    announced_rounds: int | None = None
-    for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
-        if rec := single(tag):
-            value = collect(_int_field, rec[1][4:], rec[0], what)
-            if value is not None:
-                announced_rounds = value
-    scoring: Scoring | None = None
-    if rec := single("162"):
-        scoring = collect(_parse_scoring_line, rec[1], rec[0], team=False)
-    if rec := single("362"):
-        collect(_parse_scoring_line, rec[1], rec[0], team=True)
-
-    player_lines = by_tag.get("001", [])
-    if not player_lines:
-        problems.append(TRFError(None, "no player records (001) in the file"))
-        return _in_line_order(problems)
-    parsed: dict[int, _Player] = {}
-    unreadable: set[int] = set()  # start numbers of player records that could not be read
-    blocks: dict[str, RoundEntry] = {}
-    for n, line in player_lines:
-        player = collect(_parse_player, n, line, blocks)
-        if player is None:
-            number = line[4:8].strip()
-            if number.isdigit():
-                unreadable.add(int(number))
-            continue
-        number = player["start_number"]
-        if number in parsed:
-            problems.append(TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})"))
-            continue
-        parsed[number] = player
-    count = len(player_lines)
-    known = set(parsed) | unreadable
-    for number in range(1, count + 1):
-        if number not in known and parsed:
-            biggest = max(parsed)
-            problems.append(
-                TRFError(
-                    parsed[biggest]["line"],
-                    f"start numbers must run 1..{count} without gaps, but {number} is missing",
-                )
-            )
-    for record in by_tag.get("240", []):
-        collect(_apply_240, [record], parsed)
-    _check_pairings(parsed, announced_rounds, problems=problems, unreadable=unreadable)
-    # each points column depends on its own record only, so unreadable records do not matter here
-    if scoring is None:
-        try:
-            scoring = _infer_scoring(parsed)
-        except TRFError as exc:
-            problems.extend(_points_problems(parsed, Scoring(), _NO_SCORING_FITS) or [exc])
-    if scoring is not None:
-        problems.extend(_points_problems(parsed, scoring))
-    collect(_parse_teams, by_tag, count)
-    return _in_line_order(problems)
-
-
-def _in_line_order(problems: list[TRFError]) -> list[TRFError]:
-    return sorted(problems, key=lambda p: (p.line_number is not None, p.line_number or 0))
-
-
-_NO_SCORING_FITS = " (no record 162, and no scoring system fits every player)"
-
-
-def _points_problems(parsed: dict[int, _Player], scoring: Scoring, suffix: str = "") -> list[TRFError]:
-    """A problem for every player whose points column differs from the points awarded."""
-    units, denominator = _code_units(scoring)
-    problems = []
-    for player in parsed.values():
-        stated = player["points"]
-        if stated is None:
-            continue
-        awarded = sum([units[e.code] for e in player["rounds"]])
-        if awarded * stated.denominator != stated.numerator * denominator:
-            problems.append(
-                TRFError(
-                    player["line"],
-                    f"player {player['start_number']} has {float(stated):g} in the points column "
-                    f"but the results add up to {float(Fraction(awarded, denominator)):g}{suffix}",
-                )
-            )
-    return problems
-
-
 def read_trf(data: bytes | str) -> Tournament:
     """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
-    by_tag = _records_by_tag(data)
+    by_tag = records_by_tag(data)
 
     def single(tag: str) -> tuple[int, str] | None:
         found = by_tag.get(tag)
@@ -429,20 +84,20 @@ def read_trf(data: bytes | str) -> Tournament:
     name = ""
     if rec := single("012"):
         name = rec[1][4:].strip()
-    start_date = _parse_date(rec[1][4:], rec[0], "start date") if (rec := single("042")) else ""
-    end_date = _parse_date(rec[1][4:], rec[0], "end date") if (rec := single("052")) else ""
+    start_date = parse_date(rec[1][4:], rec[0], "start date") if (rec := single("042")) else ""
+    end_date = parse_date(rec[1][4:], rec[0], "end date") if (rec := single("052")) else ""
 
     announced_rounds: int | None = None
     for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
         if rec := single(tag):
-            value = _int_field(rec[1][4:], rec[0], what)
+            value = int_field(rec[1][4:], rec[0], what)
             if value is not None:
                 announced_rounds = value
 
     scoring: Scoring | None = None
     if rec := single("162"):
-        scoring = _parse_scoring_line(rec[1], rec[0], team=False)
-    match_scoring = _parse_scoring_line(rec[1], rec[0], team=True) if (rec := single("362")) else None
+        scoring = parse_scoring_line(rec[1], rec[0], team=False)
+    match_scoring = parse_scoring_line(rec[1], rec[0], team=True) if (rec := single("362")) else None
 
     event_type = rec[1][4:].strip().upper() if (rec := single("192")) else ""
     type_text = rec[1][4:] if (rec := single("092")) else ""
@@ -457,10 +112,10 @@ def read_trf(data: bytes | str) -> Tournament:
     player_lines = by_tag.get("001", [])
     if not player_lines:
         raise TRFError(None, "no player records (001) in the file")
-    parsed: dict[int, _Player] = {}
+    parsed: dict[int, Player] = {}
     blocks: dict[str, RoundEntry] = {}  # round block text -> its validated entry, shared by the file
     for n, line in player_lines:
-        player = _parse_player(n, line, blocks)
+        player = parse_player(n, line, blocks)
         number = player["start_number"]
         if number in parsed:
             raise TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})")
@@ -474,13 +129,13 @@ def read_trf(data: bytes | str) -> Tournament:
                 f"start numbers must run 1..{count} without gaps, but {number} is missing",
             )
 
-    _apply_240(by_tag.get("240", []), parsed)
-    _check_pairings(parsed, announced_rounds)
+    apply_240(by_tag.get("240", []), parsed)
+    check_pairings(parsed, announced_rounds)
 
     if scoring is None:
-        scoring = _infer_scoring(parsed)
+        scoring = infer_scoring(parsed)
     # points column = awarded points, exactly: integers on the scoring's common denominator
-    units, denominator = _code_units(scoring)
+    units, denominator = code_units(scoring)
     for player in parsed.values():
         stated = player["points"]
         if stated is None:
@@ -496,16 +151,16 @@ def read_trf(data: bytes | str) -> Tournament:
     if announced_rounds is None:
         announced_rounds = _last_round_played(parsed)
 
-    teams = _parse_teams(by_tag, count)
+    teams = parse_teams(by_tag, count)
 
     extra: list[tuple[int, int, str]] = []  # (order key, file line, text)
     nrs_tag = ""
     if rec := single("172"):
         nrs_tag = rec[1][4:7].strip().upper()
     for tag, records in by_tag.items():
-        if tag in _MODELLED:
+        if tag in MODELLED:
             continue
-        key = _ORDER_INDEX.get("NRS" if tag == nrs_tag else tag, len(RECORD_ORDER))
+        key = ORDER_INDEX.get("NRS" if tag == nrs_tag else tag, len(RECORD_ORDER))
         for n, line in records:
             extra.append((key, n, line))
     extra.sort()
@@ -530,7 +185,7 @@ def read_trf(data: bytes | str) -> Tournament:
         total_rounds=announced_rounds,
         scoring=scoring,
         name=name,
-        round_robin=_is_round_robin(event_type, type_text),
+        round_robin=is_round_robin(event_type, type_text),
         tiebreaks=tiebreaks,
         teams=teams,
         match_scoring=match_scoring,
@@ -614,10 +269,10 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
     return RoundEntry(code=code, opponent=opponent or None, colour=colour_value)
 
 
-def _parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None) -> _Player:
+def parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None) -> Player:
     """One 001 record. ``blocks`` caches each distinct round block's validated entry (a game
     appears once per opponent and colour, so about half the blocks of a Swiss file repeat)."""
-    number = _int_field(line[4:8], n, "start number")
+    number = int_field(line[4:8], n, "start number")
     if not number:
         raise TRFError(n, "player record without a start number (columns 5-8)")
     if blocks is None:
@@ -638,14 +293,14 @@ def _parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None
     # rating, points and rank: the usual well-formed field without a call; anything else
     # (blank, or an error to report) through the general parsers
     text = line[48:52]
-    rating = int(text) if text.strip().isdigit() else _int_field(text, n, f"rating of player {number}")
+    rating = int(text) if text.strip().isdigit() else int_field(text, n, f"rating of player {number}")
     text = line[80:84]
     try:
-        points = _points_column(text)
+        points = points_column(text)
     except ValueError:
         raise TRFError(n, f"points {text.strip()!r} of player {number} are not a number") from None
     text = line[85:89]
-    rank = int(text) if text.strip().isdigit() else _int_field(text, n, f"rank of player {number}")
+    rank = int(text) if text.strip().isdigit() else int_field(text, n, f"rank of player {number}")
     return {
         "line": n,
         "start_number": number,
@@ -662,17 +317,17 @@ def _parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None
     }
 
 
-def _apply_240(records: list[tuple[int, str]], parsed: dict[int, _Player]) -> None:
+def apply_240(records: list[tuple[int, str]], parsed: dict[int, Player]) -> None:
     """240 byes (§7.3): add the bye where the 001 record lacks it; reject a contradiction."""
     for n, line in records:
         kind = (line[4:5].strip() or "Z").upper()
         if kind not in "FHZ":
             raise TRFError(n, f"bye type {kind!r} is not F, H or Z")
-        rnd = _int_field(line[6:9], n, "round")
+        rnd = int_field(line[6:9], n, "round")
         if not rnd:
             raise TRFError(n, "bye record without a round (columns 7-9)")
         for start in range(10, len(line), 5):
-            number = _int_field(line[start : start + 4], n, "player")
+            number = int_field(line[start : start + 4], n, "player")
             if not number:
                 continue
             if number not in parsed:
@@ -689,8 +344,8 @@ def _apply_240(records: list[tuple[int, str]], parsed: dict[int, _Player]) -> No
             rounds[rnd - 1] = RoundEntry(kind)
 
 
-def _check_pairings(
-    parsed: dict[int, _Player],
+def check_pairings(
+    parsed: dict[int, Player],
     announced_rounds: int | None,
     *,
     problems: list[TRFError] | None = None,
@@ -715,7 +370,7 @@ def _check_pairings(
 
 def _check_player_pairings(
     number: int,
-    player: _Player,
+    player: Player,
     rounds_of: dict[int, list[RoundEntry]],
     pab_in_round: dict[int, int],
     announced_rounds: int | None,
@@ -781,7 +436,7 @@ def _check_player_pairings(
             raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
 
 
-def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:
+def infer_scoring(parsed: dict[int, Player]) -> Scoring:
     """No record 162: find the first scoring system that explains every points column (§5).
 
     Candidates are multiples of one half, so the search runs on integers in half-points."""
@@ -814,7 +469,7 @@ def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:
                             pab=None if pab_choice == "W" else Fraction(pab, 2),
                         )
     default = Scoring()
-    units, denominator = _code_units(default)
+    units, denominator = code_units(default)
     for player in parsed.values():
         points = player["points"]
         if points is None:
@@ -830,7 +485,7 @@ def _infer_scoring(parsed: dict[int, _Player]) -> Scoring:
     raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
 
 
-def _last_round_played(parsed: dict[int, _Player]) -> int:
+def _last_round_played(parsed: dict[int, Player]) -> int:
     last = 0
     for player in parsed.values():
         for rnd, entry in enumerate(player["rounds"], start=1):
@@ -839,11 +494,11 @@ def _last_round_played(parsed: dict[int, _Player]) -> int:
     return last
 
 
-def _parse_teams(by_tag: dict[str, list[tuple[int, str]]], count: int) -> list[Team]:
+def parse_teams(by_tag: dict[str, list[tuple[int, str]]], count: int) -> list[Team]:
     teams: list[Team] = []
     if "310" in by_tag:
         for n, line in by_tag["310"]:
-            number = _int_field(line[4:7], n, "team number")
+            number = int_field(line[4:7], n, "team number")
             if not number:
                 raise TRFError(n, "team record without a team number (columns 5-7)")
             members = _members(line, 73, n, count)
@@ -864,90 +519,13 @@ def _parse_teams(by_tag: dict[str, list[tuple[int, str]]], count: int) -> list[T
 def _members(line: str, first: int, n: int, count: int) -> tuple[int, ...]:
     members = []
     for start in range(first, len(line), 5):
-        number = _int_field(line[start : start + 4], n, "team member")
+        number = int_field(line[start : start + 4], n, "team member")
         if not number:
             continue
         if number > count:
             raise TRFError(n, f"team member {number} has no 001 record")
         members.append(number)
     return tuple(members)
-
-
-# --- writer -------------------------------------------------------------------------------
-
-
-def write_trf(tournament: Tournament) -> str:
-    """The tournament as TRF text (CRLF line ends), following the export rules of §10.
-
-    Raises ValueError for what TRF cannot hold: names longer than 33 characters, points that
-    are not multiples of one half."""
-    t = tournament
-    scoring = t.scoring
-    out: list[tuple[int, int, str]] = []
-
-    def add(tag: str, text: str) -> None:
-        out.append((_ORDER_INDEX.get(tag, len(RECORD_ORDER)), len(out), text))
-
-    if t.name:
-        add("012", "012 " + t.name)
-    if t.start_date:
-        add("042", "042 " + t.start_date.replace("-", "/"))
-    if t.end_date:
-        add("052", "052 " + t.end_date.replace("-", "/"))
-    add("062", f"062 {len(t.participants)}")
-    add("072", f"072 {sum(1 for p in t.participants if p.rating)}")
-    if t.teams:
-        add("082", f"082 {len(t.teams)}")
-    add("142", f"142 {t.total_rounds}")
-    add("162", _write_scoring("162", scoring))
-    if t.event_type:
-        add("192", "192 " + t.event_type)
-    if t.tiebreaks:
-        if t.tiebreaks[0] == "PTS":
-            add("202", "202 " + ",".join(t.tiebreaks[1:]))
-        else:
-            add("212", "212 " + ",".join(t.tiebreaks))
-    if t.match_scoring is not None:
-        add("362", _write_scoring("362", t.match_scoring))
-    for p in sorted(t.participants, key=lambda p: p.start_number):
-        add("001", _player_line(p, scoring))
-    for team in t.teams:
-        members = "".join(f" {m:4d}" for m in team.members)
-        if len(team.name) > 32:
-            raise ValueError(f"team name {team.name!r} is longer than 32 characters")
-        add("310", f"310 {team.number:3d} {team.name:<32} {'':5} {'':6} {'':6} {'':6} {'':3} {members}")
-
-    nrs_tag = ""
-    for line in t.extra_records:
-        if line.startswith("172"):
-            nrs_tag = line[4:7].strip().upper()
-    for line in t.extra_records:
-        tag = "###" if line.startswith("###") else line[:3].upper()
-        add("NRS" if tag == nrs_tag else tag, line)
-    out.sort()
-    return "".join(text + "\r\n" for _, _, text in out)
-
-
-def _player_line(p: Participant, scoring: Scoring) -> str:
-    if len(p.name) > 33:
-        raise ValueError(f"name of player {p.start_number} is longer than 33 characters: {p.name!r}")
-    points = sum((_points_of(e.code, scoring) for e in p.rounds), Fraction(0))
-    head = (
-        f"001 {p.start_number:4d} {p.sex[:1]:1}{p.title:>3} {p.name:<33} {p.rating or 0:4d} "
-        f"{p.federation:<3} {p.fide_id:>11} {p.birth:<10} {_fmt_points(points, 'points'):>4} "
-        f"{'' if p.rank is None else p.rank:>4}"
-    )
-    blocks = []
-    for entry in p.rounds:
-        if entry.code == " " and entry.opponent is None:
-            blocks.append("  " + " " * 8)
-        else:
-            opponent = f"{entry.opponent:4d}" if entry.opponent else "0000"
-            blocks.append(f"  {opponent} {entry.colour or '-'} {entry.code}")
-    return head + "".join(blocks)
-
-
-# --- national ratings (§6) ----------------------------------------------------------------
 
 
 def apply_national_ratings(tournament: Tournament) -> Tournament:
