@@ -68,10 +68,16 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=env_int("CONN_MAX_AGE", 0)
+        env_secret("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=env_int("CONN_MAX_AGE", 0)
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# SQLite (the demo's database) cannot keep "one game per board of a match" for games without a match
+# (nulls not distinct); PostgreSQL, used in CI, compose and production, enforces the constraint.
+SILENCED_SYSTEM_CHECKS = ["models.W047"] if DATABASES["default"]["ENGINE"].endswith("sqlite3") else []
+
+# reverse proxies in front of gunicorn that set X-Forwarded-For/-Proto; 0 means those headers are not trusted
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -108,7 +114,7 @@ LOGIN_REDIRECT_URL = "manage:dashboard"
 LOGOUT_REDIRECT_URL = "leagues:home"
 
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+CELERY_BROKER_URL = env_secret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"  # eager: nothing is sent anywhere
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -125,7 +131,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 # Whole public pages are cached until the event changes (leagues/page_cache.py). Several web processes
 # must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
-CACHE_URL = env_str("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
+CACHE_URL = env_secret("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -158,6 +164,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "leagues.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "leagues.api.errors.api_exception_handler",
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "leagues.api.throttling.AnonThrottle",
         "leagues.api.throttling.UserThrottle",
@@ -185,5 +192,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django.utils.autoreload": {"level": "WARNING"},  # runserver prints its own line
+        # in-process tasks (no broker): one "task succeeded" line per saved result is noise
+        **({"celery.app.trace": {"level": "WARNING"}} if CELERY_TASK_ALWAYS_EAGER else {}),
+    },
 }

@@ -1,4 +1,4 @@
-"""Production: refuse to start without the settings that must not have defaults."""
+"""Production: refuse to start without the settings that must not have defaults, or with a placeholder."""
 
 import os
 
@@ -13,13 +13,40 @@ for _name in ("SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS"):
         raise ImproperlyConfigured(f"{_name} must be set in production")
 if DEBUG:  # noqa: F405
     raise ImproperlyConfigured("DEBUG must be off in production (DEBUG=false)")
+
+
+def _is_placeholder(key: str) -> bool:
+    """Too short, too few distinct characters, or a value copied from an example."""
+    lowered = key.lower()
+    return len(key) < 50 or len(set(key)) < 5 or any(word in lowered for word in ("insecure", "change-me", "changeme"))
+
+
+if _is_placeholder(SECRET_KEY):  # noqa: F405
+    raise ImproperlyConfigured(
+        "SECRET_KEY is a placeholder or shorter than 50 characters; production needs a random one, e.g. "
+        'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+    )
+if CELERY_TASK_ALWAYS_EAGER or not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # noqa: F405
+    raise ImproperlyConfigured(
+        "CELERY_BROKER_URL must name the Redis broker in production (redis://:PASSWORD@HOST:6379/0); "
+        "without it results would be recomputed inside the web process"
+    )
+
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)  # false only without TLS, e.g. a benchmark
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# health probes (the image's HEALTHCHECK, load balancers) ask over plain HTTP inside the network
+SECURE_REDIRECT_EXEMPT = [r"^ping$", r"^healthz$"]
+# X-Forwarded-Proto is a client's word unless a proxy we run sets it (NUM_PROXIES in base)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if NUM_PROXIES else None  # noqa: F405
 SESSION_COOKIE_HTTPONLY = True
+# collected at image build: hashed names (cached for ever by browsers), compressed copies, a manifest
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 # joining the browsers' HSTS preload list is a decision per domain (and hard to undo): SECURE_HSTS_PRELOAD=true
-SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, *([] if SECURE_HSTS_PRELOAD else ["security.W021"])]  # noqa: F405

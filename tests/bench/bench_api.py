@@ -107,6 +107,7 @@ def main() -> None:
         "CONN_MAX_AGE": "60",
         "API_ANON_RATE": "100000000/minute",
         "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12"),
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",  # production settings require a broker
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers)],

@@ -209,6 +209,7 @@ def test_production_settings_pass_the_deploy_check():
         "SECRET_KEY": secret,
         "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3",
         "ALLOWED_HOSTS": "league.example.org",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
         "DEBUG": "false",
     }
     run = subprocess.run(
