@@ -4,10 +4,10 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.language import switch_language
 from leagues.admin import worker_status_view
 from leagues.auth_views import ThrottledLoginView
 from leagues.health import healthz, ping
-from tiebreaks.views import switch_language
 
 urlpatterns = [
     path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),

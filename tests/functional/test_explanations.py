@@ -106,10 +106,10 @@ def test_guides_worked_example_gives_three_different_winners(client):
 
 
 def test_guides_examples_follow_the_engine_not_typed_numbers(client, monkeypatch):
-    import tiebreaks.views
+    import tiebreaks.examples
 
     monkeypatch.setattr(
-        tiebreaks.views,
+        tiebreaks.examples,
         "THREE_PLAYERS",
         [
             ("Ana", [("win", 1), ("win", 1), ("win", 1), ("win", 1), ("loss", 5)]),

@@ -36,9 +36,9 @@ def test_fide_vs_us_chess_guide_computes_the_us_values(client):
 
 
 def test_fide_vs_us_chess_guide_follows_the_engine(client, monkeypatch):
-    import tiebreaks.views
+    import tiebreaks.examples
 
-    monkeypatch.setattr(tiebreaks.views, "RULE_SET_CANDIDATES", ["BH", "SOLK", "MM"])
+    monkeypatch.setattr(tiebreaks.examples, "RULE_SET_CANDIDATES", ["BH", "SOLK", "MM"])
     text = text_of(client.get("/en/tiebreaks/fide-vs-us-chess/").content.decode()).replace(" :", ":")
     assert "US Chess rule 34: Solk 11 · MM 11" in text
     assert "Med 7.5" not in text
