@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from . import reasons as R
 from .context import Computed, Context
@@ -295,7 +295,7 @@ class Standings:
             if type(value) is int or type(value) is float:
                 return repr(value)
             if type(value) is str:
-                return encode_basestring(value)  # type: ignore[no-any-return]
+                return encode_basestring(value)
             if type(value) is list and all(type(v) is str for v in value):
                 return "[" + ", ".join([encode_basestring(v) for v in value]) + "]"
             import json
@@ -303,7 +303,7 @@ class Standings:
             return json.dumps(value, ensure_ascii=False)
 
         def name_text(name: Any) -> str:
-            return encode_basestring(name) if type(name) is str else text(name)  # type: ignore[no-any-return]
+            return encode_basestring(name) if type(name) is str else text(name)
 
         assert self._columns is not None and self._points is not None and self._order is not None
         ct = self._ctx.ct
@@ -312,7 +312,7 @@ class Standings:
             _json_texts(column.nums, column.den, names[code] in INTEGER_CRITERIA, encode_basestring(code) + ": ")
             for code, column in self._columns
         ]
-        points = _json_texts(self._points.nums, self._points.den, False, "")  # type: ignore[arg-type]
+        points = _json_texts(self._points.nums, self._points.den, False, "")
         values = [", ".join(row) for row in zip(*columns, strict=True)] if columns else [""] * ct.n_players
         if self.points_listed:
             values = [f'"PTS": {points[i]}' + (", " + v if v else "") for i, v in enumerate(values)]
@@ -341,7 +341,7 @@ class Standings:
         columns = [
             _json_column(column.nums, column.den, names[code] in INTEGER_CRITERIA) for code, column in self._columns
         ]
-        points = _json_column(self._points.nums, self._points.den, False)  # type: ignore[arg-type]
+        points = _json_column(self._points.nums, self._points.den, False)
         per_player: list[tuple[Any, ...]] = list(zip(*columns, strict=True)) if columns else [()] * ct.n_players
         start_numbers = ct.start_numbers
         player_names = ct.names
@@ -494,7 +494,7 @@ def _compute_standings(
             # without undefined values the key is the value itself (reverse=True keeps the sort
             # stable, as the negated key did)
             defined = None not in nums
-            value_of = nums.__getitem__
+            value_of = cast("list[int]", nums).__getitem__  # used only when every value is defined
             descending = bool(crit.higher_is_better)
             for g in groups:
                 if len(g) == 1:

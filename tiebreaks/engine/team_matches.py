@@ -186,10 +186,10 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
             opponent = next(iter(opponents)) if opponents else None
             boards: list[Board] = []
             if opponent is not None or paired:
-                for b, (_, sn, osn, code, i, o, otb) in enumerate(sorted(paired), start=1):
+                for b, (_, sn, opp_sn, code, i, o, otb) in enumerate(sorted(paired), start=1):
                     other_points = ind.frac(ind.pts[o][r]) if o >= 0 else None
                     boards.append(
-                        Board(b, sn, osn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r]))
+                        Board(b, sn, opp_sn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r]))
                     )
             raw[(team.number, r)] = (opponent, boards, bye_kinds)
 

@@ -17,14 +17,10 @@ from tiebreaks.engine.context import Context
 from tiebreaks.engine.crosstable import FORFEIT_LOSS, FORFEIT_WIN, PAB, PLAYED, Crosstable
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 from tiebreaks.engine.rules import get_rule_set
-from tiebreaks.engine.team import (
-    TEAM_PAB_DEFAULT,
-    TEAM_REASONS,
-    TeamContext,
-    compute_team_standings,
-    parse_team_criterion,
-    primary_from_event_type,
-)
+from tiebreaks.engine.team import compute_team_standings
+from tiebreaks.engine.team_criteria import parse_team_criterion, primary_from_event_type
+from tiebreaks.engine.team_engine import TeamContext
+from tiebreaks.engine.team_explain import TEAM_PAB_DEFAULT, TEAM_REASONS
 from tiebreaks.engine.team_matches import TeamCrosstable, derive_team_event
 from tiebreaks.trf import write_trf
 
