@@ -30,7 +30,7 @@ demo: $(STAMP) messages
 test: $(TEST_STAMP) messages
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy tiebreaks/engine
+	$(BIN)/mypy tiebreaks/engine pairings
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0 --settings=config.settings.test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -1,0 +1,194 @@
+"""The one entry point: :func:`pair_round` pairs one round of an event under a named system.
+
+Every input is checked first (:func:`state_problem`); a rejected state names its problem in one
+line and nothing is paired. FIDE Dutch runs in a child process with a deadline, so a pairing
+that fails or takes too long ends with a :class:`PairingError`, never with half a round.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import TypeVar
+
+from .berger import berger_round, berger_rounds
+from .dutch import gacrux_pairs, gacrux_trf
+from .model import (
+    REQUESTED_BYE_TYPES,
+    Board,
+    Bye,
+    ByeType,
+    PairingError,
+    PairingState,
+    RoundPairing,
+    System,
+)
+
+__all__ = ["DEFAULT_TIMEOUT", "pair_round", "state_problem"]
+
+#: seconds a Dutch pairing may take (a 1,000-player open takes about half a minute here)
+DEFAULT_TIMEOUT = 300.0
+
+T = TypeVar("T")
+
+
+def pair_round(
+    state: PairingState, system: System = System.DUTCH, *, timeout: float | None = DEFAULT_TIMEOUT
+) -> RoundPairing:
+    """Pair ``state.round``: the boards in FIDE order and the byes (the PAB, then the requested
+    byes by start number).
+
+    ``timeout``: seconds the Dutch engine may run (in a child process); None runs it in this
+    process without a deadline. Raises :class:`PairingError` when the state is inconsistent, when
+    no legal pairing exists, or when the engine fails or runs out of time."""
+    problem = state_problem(state, system)
+    if problem:
+        raise PairingError(problem)
+    if system is System.BERGER:
+        return _pair_berger(state)
+    requested = tuple(sorted((Bye(b.start_number, b.type) for b in state.requested_byes), key=lambda b: b.start_number))
+    text = gacrux_trf(state)
+    pairs = gacrux_pairs(text, state.round) if timeout is None else _in_child(gacrux_pairs, text, state.round, timeout)
+    boards = tuple(Board(i, w, b) for i, (w, b) in enumerate((p for p in pairs if p[1]), start=1))
+    pab = tuple(Bye(w, ByeType.PAB) for w, b in pairs if not b)
+    result = RoundPairing(state.round, _system_name(state, system), boards, pab + requested)
+    _check_complete(state, result)
+    return result
+
+
+def _system_name(state: PairingState, system: System) -> str:
+    if system is System.BERGER:
+        return "berger-double" if state.double_round_robin else "berger"
+    return "dutch-2026-baku" if state.acceleration is not None else "dutch-2026"
+
+
+def _pair_berger(state: PairingState) -> RoundPairing:
+    """The table's boards; a player paired with the dummy has the PAB. Pairings are fixed in a round
+    robin: an absent player keeps the board (the game is then scored as a forfeit), and is not
+    listed as a bye."""
+    count = len(state.players)
+    boards: list[Board] = []
+    byes: list[Bye] = []
+    for white, black in berger_round(count, state.round, double=state.double_round_robin):
+        if max(white, black) > count:
+            byes.append(Bye(min(white, black), ByeType.PAB))
+        else:
+            boards.append(Board(len(boards) + 1, white, black))
+    return RoundPairing(state.round, _system_name(state, System.BERGER), tuple(boards), tuple(byes))
+
+
+def _check_complete(state: PairingState, result: RoundPairing) -> None:
+    """Every present player exactly once, nobody absent paired: the engine's answer is whole."""
+    absent = set(state.withdrawn) | {b.start_number for b in state.requested_byes}
+    expected = {p.start_number for p in state.players} - absent
+    seen = [n for board in result.boards for n in (board.white, board.black)]
+    seen += [bye.start_number for bye in result.byes if bye.type is ByeType.PAB]
+    if Counter(seen) != Counter(expected):
+        raise PairingError(f"the pairing engine returned an incomplete round {state.round}; nothing was paired")
+
+
+def state_problem(state: PairingState, system: System = System.DUTCH) -> str | None:
+    """The first problem of the state in one line, or None when it can be paired."""
+    numbers = [p.start_number for p in state.players]
+    count = len(numbers)
+    if sorted(numbers) != list(range(1, count + 1)):
+        duplicates = sorted(n for n, k in Counter(numbers).items() if k > 1)
+        if duplicates:
+            return f"start number {duplicates[0]} is used twice"
+        return f"start numbers must run 1..{count} without gaps"
+    if count < 2:
+        return "a round needs at least two players"
+    rnd = state.round
+    if rnd < 1:
+        return f"round {rnd} does not exist"
+    rounds = berger_rounds(count, double=state.double_round_robin) if system is System.BERGER else state.total_rounds
+    if rnd > rounds:
+        return f"round {rnd} cannot be paired: the event has {rounds} rounds"
+    if state.initial_colour not in ("w", "b"):
+        return f"initial colour {state.initial_colour!r} is not w or b"
+    by_number = {p.start_number: p for p in state.players}
+    for player in state.players:
+        if len(player.rounds) >= rnd:
+            number, last = player.start_number, len(player.rounds)
+            return f"player {number} has a result in round {last}; round {rnd} is to be paired"
+        for r, entry in enumerate(player.rounds, start=1):
+            opponent = by_number.get(entry.opponent) if entry.opponent is not None else None
+            if entry.opponent is not None and (
+                opponent is None or len(opponent.rounds) < r or opponent.rounds[r - 1].opponent != player.start_number
+            ):
+                return f"round {r}: player {player.start_number} and player {entry.opponent} do not name each other"
+    withdrawn = Counter(state.withdrawn)
+    for number, times in withdrawn.items():
+        if number not in by_number:
+            return f"withdrawn player {number} is not in the event"
+        if times > 1:
+            return f"player {number} is withdrawn twice"
+    requested = Counter(b.start_number for b in state.requested_byes)
+    for bye in state.requested_byes:
+        if bye.start_number not in by_number:
+            return f"bye for player {bye.start_number}, who is not in the event"
+        if bye.type not in REQUESTED_BYE_TYPES:
+            return f"player {bye.start_number} cannot ask for a {bye.type} bye (only H, Z or F)"
+        if requested[bye.start_number] > 1:
+            return f"player {bye.start_number} has two byes in round {rnd}"
+        if bye.start_number in withdrawn:
+            return f"player {bye.start_number} is withdrawn and has a bye in round {rnd}"
+    for a, b in state.forbidden_pairs:
+        if a not in by_number or b not in by_number:
+            return f"forbidden pair {a}-{b} names a player who is not in the event"
+        if a == b:
+            return f"forbidden pair {a}-{b} names one player twice"
+    if state.acceleration is not None:
+        last_ga = state.acceleration.last_ga_player
+        if last_ga is not None and not 1 <= last_ga <= count:
+            return f"the last player of the accelerated group, {last_ga}, is not in the event"
+    if system is System.DUTCH and count - len(withdrawn) - len(requested) == 0:
+        return f"nobody is left to pair in round {rnd}"
+    return None
+
+
+def _in_child(function: Callable[[str, int], T], text: str, round_number: int, timeout: float) -> T:
+    """``function(text, round_number)`` in a forked child: its answer, or a PairingError when it
+    fails, dies or misses the deadline (the child is then killed)."""
+    if not hasattr(os, "fork"):  # pragma: no cover - no fork: run here, without a deadline
+        return function(text, round_number)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer through the pipe, then leave without cleanup handlers
+        os.close(read_end)
+        try:
+            answer: tuple[str, object] = ("ok", function(text, round_number))
+        except PairingError as error:
+            answer = ("error", str(error))
+        except BaseException as error:  # noqa: B036 - whatever happens, the parent hears of it
+            answer = ("error", f"the pairing engine failed on round {round_number}: {error!r}")
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(pickle.dumps(answer))
+        os._exit(0)
+    os.close(write_end)
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                    os.kill(pid, signal.SIGKILL)
+                    raise PairingError(f"pairing round {round_number} took over {timeout:g} s; nothing was paired")
+                chunk = pipe.read(1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    finally:
+        os.waitpid(pid, 0)
+    if not chunks:
+        raise PairingError(f"the pairing engine stopped without an answer on round {round_number}")
+    status, value = pickle.loads(b"".join(chunks))
+    if status != "ok":
+        raise PairingError(str(value))
+    return value  # type: ignore[no-any-return]
