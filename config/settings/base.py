@@ -116,7 +116,9 @@ LOGOUT_REDIRECT_URL = "leagues:home"
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
 CELERY_BROKER_URL = env_secret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"  # eager: nothing is sent anywhere
+CELERY_BROKER_URL = (
+    CELERY_BROKER_URL or "memory://localhost/"
+)  # eager: nothing is sent (with a host: kombu stays quiet)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

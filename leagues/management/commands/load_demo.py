@@ -1,5 +1,6 @@
 """Load a demo league: four clubs, a team division, an individual Swiss, and users to log in with."""
 
+import logging
 import random
 from datetime import date, timedelta
 
@@ -65,6 +66,15 @@ class Command(BaseCommand):
     help = "Load the demo league (replaces an earlier demo league)."
 
     def handle(self, *args, **options):
+        progress = logging.getLogger("leagues")
+        level = progress.level
+        progress.setLevel(logging.WARNING)  # the recomputes' progress lines: the summary at the end is what to read
+        try:
+            self._load()
+        finally:
+            progress.setLevel(level)
+
+    def _load(self):
         rng = random.Random(2026)
         with transaction.atomic():
             League.objects.filter(slug="demo-league").delete()
@@ -94,10 +104,12 @@ class Command(BaseCommand):
             self._club_swiss(league, season, clubs, organiser, rng)
         for event in Event.objects.filter(league__slug="demo-league"):
             standings_recompute_event(event.pk)
-        self.stdout.write(self.style.SUCCESS("Demo league loaded. Log in at http://127.0.0.1:8000/admin/ as:"))
-        self.stdout.write(f"  organiser            password {PASSWORD}")
-        for user in secretaries:
-            self.stdout.write(f"  {user.username:<20} password {PASSWORD}")
+        site = "http://127.0.0.1:8000"
+        self.stdout.write(self.style.SUCCESS(f"Demo league loaded: {site}/en/"))
+        self.stdout.write(f"Log in at {site}/en/accounts/login/; organisers and secretaries work at {site}/en/manage/")
+        self.stdout.write(f"  {'user':<21} password")
+        for user in [organiser, *secretaries]:
+            self.stdout.write(f"  {user.username:<21} {PASSWORD}")
 
     def _users(self):
         User = get_user_model()
