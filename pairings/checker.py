@@ -1,0 +1,98 @@
+"""FIDE's "free pairings checker": replay every round of a TRF and compare with the engine.
+
+Round r is paired from rounds 1..r-1 as recorded, with every player who has no game and no PAB in
+round r absent (their recorded bye, else Z). The recorded round and the engine's agree when they
+have the same games with the same colours (a forfeit with unknown colours matches either way)
+and the same pairing-allocated bye.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import DEFAULT_TIMEOUT, pair_round
+from .model import ByeType, PairingError, RoundPairing
+from .trf import TRFEvent, absent_in
+
+__all__ = ["RoundCheck", "check_event"]
+
+
+@dataclass(frozen=True)
+class RoundCheck:
+    round: int
+    recorded: tuple[tuple[int, int], ...]  # (white, black) as in the file; black 0 = the PAB
+    engine: tuple[tuple[int, int], ...]  # the engine's boards, then (PAB, 0); empty when it failed
+    problem: str | None = None  # why the engine could not pair the round
+
+    @property
+    def same(self) -> bool:
+        return self.problem is None and _key(self.recorded, self.unknown_colours) == _key(
+            self.engine, self.unknown_colours
+        )
+
+    @property
+    def unknown_colours(self) -> frozenset[frozenset[int]]:
+        return frozenset(frozenset(p) for p in self.recorded if p[1] < 0)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "same": self.same,
+            "recorded": [_pair_json(p) for p in self.recorded],
+            "engine": [_pair_json(p) for p in self.engine],
+            "problem": self.problem,
+        }
+
+
+def _pair_json(pair: tuple[int, int]) -> dict[str, int]:
+    white, black = pair
+    if black == 0:
+        return {"pab": white}
+    return {"white": white, "black": abs(black)}
+
+
+def _key(pairs: tuple[tuple[int, int], ...], unknown: frozenset[frozenset[int]]) -> frozenset[object]:
+    return frozenset(frozenset((w, abs(b))) if frozenset((w, abs(b))) in unknown else (w, abs(b)) for w, b in pairs)
+
+
+def recorded_round(event: TRFEvent, round_number: int) -> tuple[tuple[int, int], ...]:
+    """The file's round: (white, black) by white's start number; a forfeit with unknown colours is
+    (lower, -higher); the PAB is (player, 0)."""
+    pairs: list[tuple[int, int]] = []
+    for p in event.tournament.participants:
+        if len(p.rounds) < round_number:
+            continue
+        entry = p.rounds[round_number - 1]
+        if entry.code == "U":
+            pairs.append((p.start_number, 0))
+        elif entry.opponent is not None:
+            if entry.colour == "w":
+                pairs.append((p.start_number, entry.opponent))
+            elif entry.colour is None and p.start_number < entry.opponent:
+                pairs.append((p.start_number, -entry.opponent))
+    return tuple(pairs)
+
+
+def check_event(event: TRFEvent, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[RoundCheck]:
+    """Every round with games, replayed."""
+    checks: list[RoundCheck] = []
+    for rnd in range(1, event.last_round_with_games + 1):
+        recorded = recorded_round(event, rnd)
+        present = {abs(n) for pair in recorded for n in pair if n}
+        absent = {
+            p.start_number: absent_in(p.rounds[rnd - 1] if len(p.rounds) >= rnd else None)
+            for p in event.tournament.participants
+            if p.start_number not in present
+        }
+        try:
+            result = pair_round(event.state(rnd, absent=absent), event.system, timeout=timeout)
+        except PairingError as error:
+            checks.append(RoundCheck(rnd, recorded, (), str(error)))
+            continue
+        checks.append(RoundCheck(rnd, recorded, _engine_pairs(result)))
+    return checks
+
+
+def _engine_pairs(result: RoundPairing) -> tuple[tuple[int, int], ...]:
+    boards = tuple((b.white, b.black) for b in result.boards)
+    return boards + tuple((bye.start_number, 0) for bye in result.byes if bye.type is ByeType.PAB)
