@@ -6,8 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.language import switch_language
 from leagues.admin import worker_status_view
-from leagues.auth_views import ThrottledLoginView
 from leagues.health import healthz, ping
+from leagues.manage.login import ThrottledLoginView
 
 urlpatterns = [
     path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),
@@ -22,11 +22,10 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/en/", permanent=False)),
 ]
 urlpatterns += i18n_patterns(
-    path("manage/", include("leagues.entry_urls")),
+    path("manage/", include("leagues.manage.urls")),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("leagues.urls")),
-    path("", include("leagues.prize_urls")),
+    path("", include("leagues.public.urls")),
     path("", include("tiebreaks.urls")),
     prefix_default_language=True,
 )

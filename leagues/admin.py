@@ -1,9 +1,45 @@
+"""The Django admin, for site staff: pairings are checked like the pairing service checks them, results
+change only through the result service, and saving a prize fund shares the money out again."""
+
+from django import forms
 from django.contrib import admin, messages
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
-from . import models, services
+from . import models
 from .errors import ServiceError
-from .pairing_admin import GameAdminForm
+from .health import worker_status
+from .services.pairings import pairing_problems
+from .services.prizes import prizes_recompute
+from .services.results import event_results_changed
+
+
+class GameAdminForm(forms.ModelForm):
+    """The admin's check of a pairing: the same hard errors as the pairing service's `game_pair`."""
+
+    class Meta:
+        model = models.Game
+        fields = ["round", "match", "board", "white", "black", "white_player", "black_player"]
+
+    def clean(self):
+        cleaned = super().clean()
+        round_ = cleaned.get("round")
+        if round_ is None or self.has_error("round"):
+            return cleaned
+        problems = pairing_problems(
+            round=round_,
+            board=cleaned.get("board"),
+            white=cleaned.get("white"),
+            black=cleaned.get("black"),
+            match=cleaned.get("match"),
+            white_player=cleaned.get("white_player"),
+            black_player=cleaned.get("black_player"),
+            exclude_pk=self.instance.pk,
+        )
+        for problem in problems:
+            field = problem.field if problem.field in self.fields else None
+            self.add_error(field, forms.ValidationError(problem.message, code=problem.code))
+        return cleaned
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -123,7 +159,7 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
 def recompute_now(modeladmin, request, queryset):
     for event in queryset:
         try:
-            services.event_results_changed(event_id=event.pk)
+            event_results_changed(event_id=event.pk)
         except ServiceError as exc:
             messages.error(request, exc.message)
 
@@ -133,18 +169,47 @@ EventAdmin.actions = [recompute_now]
 
 def worker_status_view(request):
     """For organisers: is the standings pipeline keeping up?"""
-    from django.template.response import TemplateResponse
-
-    from .health import worker_status
-    from .models import Event
-
     context = {
         **admin.site.each_context(request),
         "title": _("Standings workers"),
         "status": worker_status(),
-        "stale": [str(e) for e in Event.objects.stale()],
+        "stale": [str(e) for e in models.Event.objects.stale()],
     }
     return TemplateResponse(request, "admin/worker_status.html", context)
 
 
-from . import prize_admin  # noqa: E402,F401
+class PrizeInline(admin.TabularInline):
+    model = models.Prize
+    extra = 1
+    fields = [
+        "kind",
+        "place",
+        "category",
+        "eligibility_kind",
+        "eligibility_value",
+        "rank",
+        "amount",
+        "item",
+        "team_size",
+    ]
+
+
+@admin.register(models.PrizeFund)
+class PrizeFundAdmin(admin.ModelAdmin):
+    list_display = ["event", "currency", "method", "published", "paid"]
+    list_filter = ["method", "published", "currency"]
+    list_select_related = ["event", "allocation"]
+    inlines = [PrizeInline]
+
+    @admin.display(description=_("paid (minor units)"))
+    def paid(self, fund):
+        allocation = getattr(fund, "allocation", None)
+        return allocation.total_paid if allocation else None
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # the standings have not changed, the prizes have: split again over the stored snapshot
+        try:
+            prizes_recompute(form.instance.event_id, strict=True)
+        except ValueError as exc:
+            messages.error(request, _("The prizes could not be shared out: %(reason)s") % {"reason": exc})

@@ -7,6 +7,8 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self):
+        # importing models-dependent modules is possible only once the app registry is ready
+        from . import tasks  # noqa: F401  (registers the tasks, which run in-process without a broker)
         from .page_cache import connect_invalidation
 
         connect_invalidation()

@@ -1,23 +1,12 @@
 """/healthz for load balancers, and what organisers see of the workers."""
 
-import time
-
 import redis
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 
+from .broker import heartbeat_age_seconds, redis_client
 from .models import StandingsSnapshot
-from .tasks import standings_recompute
-
-HEARTBEAT_KEY = "chess-league:worker-heartbeat"
-
-
-def _broker():
-    url = standings_recompute.app.conf.broker_url or ""
-    if not url.startswith(("redis://", "rediss://")):
-        return None
-    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
 
 def healthz(request):
@@ -29,7 +18,7 @@ def healthz(request):
         checks["database"] = "ok"
     except Exception as exc:  # any database error means unhealthy
         checks["database"] = f"error: {exc.__class__.__name__}"
-    client = _broker()
+    client = redis_client()
     if client is None:
         checks["broker"] = "in-process tasks"
     else:
@@ -42,12 +31,6 @@ def healthz(request):
     return JsonResponse({"status": "ok" if healthy else "unhealthy", "checks": checks}, status=200 if healthy else 503)
 
 
-def record_heartbeat() -> None:
-    client = _broker()
-    if client is not None:
-        client.set(HEARTBEAT_KEY, str(time.time()), ex=3600)
-
-
 def worker_status() -> dict:
     """Last recompute, last worker heartbeat and queue length, for organisers."""
     last = StandingsSnapshot.objects.order_by("-computed_at").values("computed_at", "duration_ms").first()
@@ -57,11 +40,10 @@ def worker_status() -> dict:
         "heartbeat_age_seconds": None,
         "queue_length": None,
     }
-    client = _broker()
+    client = redis_client()
     if client is not None:
         try:
-            beat = client.get(HEARTBEAT_KEY)
-            status["heartbeat_age_seconds"] = round(time.time() - float(beat)) if beat else None
+            status["heartbeat_age_seconds"] = heartbeat_age_seconds()
             status["queue_length"] = client.llen("celery")
         except redis.RedisError:
             pass
@@ -71,6 +53,4 @@ def worker_status() -> dict:
 
 def ping(request):
     """Liveness only: answers without touching the database (also the benchmarks' bare Django view)."""
-    from django.http import HttpResponse
-
     return HttpResponse("ok", content_type="text/plain")

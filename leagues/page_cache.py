@@ -11,9 +11,15 @@ import pickle
 import time
 import uuid
 
+import redis
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
+
+from .models import Event
 
 log = logging.getLogger(__name__)
 TTL = 24 * 3600
@@ -24,8 +30,6 @@ class _RedisStore:
     costs more than the lookup itself on this hot path)."""
 
     def __init__(self, url: str, prefix: str):
-        import redis
-
         self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
         self.prefix = prefix
 
@@ -150,9 +154,6 @@ def cached_page(*, slug: str, name: str, database_stamp, render, request=None) -
 def event_pages_changed_after_commit(*, event_id: int) -> None:
     """Renew the event's stamp once the current transaction commits (never before: a page rendered from
     the old data must not get the new stamp)."""
-    from django.db import transaction
-
-    from .models import Event
 
     def renew():
         slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
@@ -178,8 +179,6 @@ def _event_id_of(instance) -> int | None:
 
 def connect_invalidation() -> None:
     """Any save or delete of a row that event pages show (the admin included) renews the event's stamp."""
-    from django.apps import apps
-    from django.db.models.signals import post_delete, post_save
 
     def changed(sender, instance, **kwargs):
         event_id = _event_id_of(instance)

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from .models import Event, ResultChange, StandingsSnapshot
 from .page_cache import event_pages_changed_after_commit
-from .prize_services import prizes_recompute
-from .standings import event_engine_result, snapshot_fields
+from .services.prizes import prizes_recompute
+from .services.standings import event_engine_result, snapshot_fields
 
 log = logging.getLogger("leagues.recompute")
 

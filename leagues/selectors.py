@@ -21,6 +21,7 @@ from .models import (
     League,
     Player,
     Result,
+    ResultChange,
     Round,
     Season,
     StandingsSnapshot,
@@ -371,8 +372,6 @@ def seasons_list():
 
 def round_corrections(rnd) -> list:
     """Corrected results of a round, newest first, with what each changed in the standings."""
-    from .models import ResultChange
-
     return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game").order_by("-at"))
 
 
@@ -403,8 +402,6 @@ def event_stamp(*, slug: str) -> str | None:
 
 def unconfirmed_matches(event: Event) -> list:
     """Team matches whose card is entered but not confirmed (yet, or disputed): standings are provisional."""
-    from .models import TeamMatch
-
     if not event.is_team:
         return []
     return list(

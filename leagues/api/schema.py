@@ -3,11 +3,11 @@
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
+from .serializers import ErrorSerializer
+
 
 class AutoSchema(BaseAutoSchema):
     def _get_response_bodies(self, direction="response"):
-        from .serializers import ErrorSerializer
-
         responses = super()._get_response_bodies(direction)
         errors = {"400": "Invalid input", "404": "Not found", "429": "Too many requests"}
         if self.method != "GET":

@@ -15,6 +15,6 @@ router.register("matches", views.TeamMatchViewSet)
 
 urlpatterns = [
     path("events/<slug:slug>/standings/", views.StandingsView.as_view(), name="event-standings"),
-    path("", include("leagues.api.prize_views")),
+    path("", include("leagues.api.prizes")),
     path("", include(router.urls)),
 ]

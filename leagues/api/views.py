@@ -17,7 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .. import entry_services, selectors, services
+from .. import selectors
 from ..errors import Conflict, ServiceError
 from ..models import (
     Club,
@@ -35,6 +35,8 @@ from ..models import (
     TeamMatch,
 )
 from ..page_cache import cached_page
+from ..services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from ..services.results import result_record
 from . import serializers as s
 
 
@@ -195,7 +197,7 @@ class GameViewSet(FilteredReadOnly):
         expected = _version_from_if_match(request.headers.get("If-Match"))
         try:
             with transaction.atomic():
-                game = services.result_record(
+                game = result_record(
                     game_id=_int_or_404(pk),
                     result=body.validated_data["result"],
                     user=request.user,
@@ -350,7 +352,7 @@ class TeamMatchViewSet(FilteredReadOnly):
         data = body.validated_data
         results = {b["game"]: (b["result"], b["version"]) for b in data["boards"]}
         return self._answer(
-            lambda: entry_services.match_card_submit(
+            lambda: match_card_submit(
                 match_id=_int_or_404(pk),
                 results=results,
                 user=request.user,
@@ -364,7 +366,7 @@ class TeamMatchViewSet(FilteredReadOnly):
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def confirm(self, request, pk=None):
         """The other club's secretary (or the organiser) confirms a submitted card."""
-        return self._answer(lambda: entry_services.match_card_confirm(match_id=_int_or_404(pk), user=request.user))
+        return self._answer(lambda: match_card_confirm(match_id=_int_or_404(pk), user=request.user))
 
     @extend_schema(request=s.DisputeSerializer, responses={200: s.TeamMatchSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -373,7 +375,7 @@ class TeamMatchViewSet(FilteredReadOnly):
         body = s.DisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self._answer(
-            lambda: entry_services.match_card_dispute(
+            lambda: match_card_dispute(
                 match_id=_int_or_404(pk), user=request.user, reason=body.validated_data["reason"]
             )
         )

@@ -40,8 +40,8 @@ def percentile(values, share):
 def run(players: int, results: int) -> list[float]:
     from django.contrib.auth import get_user_model
 
-    from leagues import services
     from leagues.models import Entry, Event, Game, League, Player, Result, Role, Round, StandingsSnapshot
+    from leagues.services.results import result_record
 
     League.objects.filter(slug="bench-pipeline").delete()
     league = League.objects.create(name="Bench pipeline", slug="bench-pipeline")
@@ -72,7 +72,7 @@ def run(players: int, results: int) -> list[float]:
     outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
     for index, game in enumerate(games):
         started = time.perf_counter()
-        services.result_record(game_id=game.pk, result=outcomes[index % 3], user=user)
+        result_record(game_id=game.pk, result=outcomes[index % 3], user=user)
         version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
         while not StandingsSnapshot.objects.filter(event=event, version__gte=version).exists():
             time.sleep(0.005)

@@ -12,10 +12,10 @@ import pytest
 import redis
 from django.db import connection
 
-from leagues import services
 from leagues.models import Event, Game, Result, ResultChange, Round, StandingsSnapshot
 from leagues.recompute import standings_recompute_event
-from leagues.standings import compute_event_standings
+from leagues.services.results import result_record
+from leagues.services.standings import compute_event_standings
 from leagues.tasks import standings_sweep
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
@@ -46,7 +46,7 @@ def test_killed_worker_task_runs_again_and_the_snapshot_ends_current(broker):
     for log in (log1, log2):
         log.unlink(missing_ok=True)
     with celery_worker(broker, name="victim", log_path=log1, env_extra=slow) as victim:
-        services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+        result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
         assert wait_until(lambda: "recompute started" in log1.read_text(errors="replace"), timeout=20)
         os.killpg(victim.pid, signal.SIGKILL)  # in the middle of the recompute
         victim.wait()
@@ -68,7 +68,7 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
     user = organiser_of(event.league)
     with broker_for_this_process(own_broker):  # nothing listens there: Redis is down
         for game, result in zip(games, [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS], strict=True):
-            services.result_record(game_id=game.pk, result=result, user=user)
+            result_record(game_id=game.pk, result=result, user=user)
         assert Game.objects.filter(round__event=event).exclude(result="").count() == 3  # every result saved
         assert "Being updated" in client.get(f"/en/events/{event.slug}/").content.decode()
         server = subprocess.Popen(
@@ -110,7 +110,7 @@ def test_two_workers_and_a_burst_of_200_results(broker):
     def fire(chunk):
         try:
             for game in chunk:
-                services.result_record(game_id=game.pk, result=outcomes[game.pk % 3], user=user)
+                result_record(game_id=game.pk, result=outcomes[game.pk % 3], user=user)
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
         finally:

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from leagues import services
 from leagues.models import Result, StandingsSnapshot
+from leagues.services.results import result_record
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
@@ -31,7 +31,7 @@ def test_result_reaches_the_standings_page_through_the_worker(worker, client):
     user = organiser_of(event.league)
     url = f"/en/events/{event.slug}/"
 
-    services.result_record(game_id=games[1].pk, result=Result.BLACK_WINS, user=user)
+    result_record(game_id=games[1].pk, result=Result.BLACK_WINS, user=user)
 
     snapshot = wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=1).first())
     assert snapshot is not None, "the worker did not store standings within the timeout"

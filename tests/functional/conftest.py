@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from leagues.models import Entry, Event, Game, Result, Round
 from leagues.recompute import store_snapshot
-from leagues.standings import compute_event_standings
+from leagues.services.standings import compute_event_standings
 from tests.factories import ClubFactory, EventFactory, PlayerFactory
 
 LANGUAGES = ["en", "el", "tr", "he", "nb"]

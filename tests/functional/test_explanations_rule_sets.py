@@ -5,7 +5,7 @@ import pytest
 from django.utils import translation
 
 from leagues.models import Game, Result, Round
-from leagues.services import result_record
+from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
 from tests.functional.test_explanations import section, text_of
 from tiebreaks.engine import RULE_SETS
@@ -138,7 +138,7 @@ def test_us_chess_cumulative_takes_off_the_bye(client, us_event):
 
 @pytest.mark.django_db(transaction=True)
 def test_us_chess_sonneborn_berger_is_not_cited_as_a_fide_article(client, us_event):
-    from leagues.entry_services import event_policy_set
+    from leagues.services.policy import event_policy_set
 
     event_policy_set(
         event_id=us_event.pk,

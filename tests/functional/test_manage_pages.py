@@ -176,9 +176,9 @@ def test_organiser_draws_a_division_schedule_once(client):
     assert client.post(url).status_code == 302
     assert TeamMatch.objects.filter(round__event=event).count() == 6  # four teams: six pairings
     game = Game.objects.filter(round__event=event).first()
-    from leagues import services
+    from leagues.services.results import result_record
 
-    services.result_record(game_id=game.pk, result=Result.DRAW, user=organiser_of(event.league))
+    result_record(game_id=game.pk, result=Result.DRAW, user=organiser_of(event.league))
     refused = client.post(url)
     assert refused.status_code == 400
     assert TeamMatch.objects.filter(round__event=event).count() == 6
@@ -224,16 +224,14 @@ def test_production_settings_pass_the_deploy_check():
 
 @pytest.mark.django_db(transaction=True)
 def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
-    from leagues import entry_services as entry
+    from leagues.services.match_cards import match_card_confirm, match_card_submit
     from tests.integration.test_entry import _team_match
 
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(
-        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
-    )
+    match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     page = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "Provisional: these match cards are not confirmed by both clubs yet." in page
-    entry.match_card_confirm(match_id=match.pk, user=away)
+    match_card_confirm(match_id=match.pk, user=away)
     assert "Provisional" not in client.get(f"/en/events/{event.slug}/").content.decode()
 
 

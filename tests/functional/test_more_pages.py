@@ -147,7 +147,7 @@ def test_team_explanation_sentences_cover_the_team_engine_codes():
 def test_charts_are_well_formed_svg_with_escaped_labels():
     from xml.etree import ElementTree
 
-    from leagues import charts
+    from leagues.public import charts
 
     svg = charts.line_chart(
         title="Score <after> & round",

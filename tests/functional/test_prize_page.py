@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from leagues.models import Event, StandingsSnapshot
-from leagues.prize_services import prizes_recompute
+from leagues.services.prizes import prizes_recompute
 from tests.integration.test_prizes import fund_with, player, snapshot_event
 
 from .conftest import LANGUAGES

@@ -16,10 +16,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from leagues import services
-from leagues.board_stats import board_statistics
-from leagues.fixtures import fixtures_generate
 from leagues.models import Entry, Event, Game, Result, Team, TeamMember
+from leagues.public.board_stats import board_statistics
+from leagues.services.results import result_record
+from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +66,7 @@ def division():
         (3, 2): Result.BLACK_WINS,
     }
     for (round_number, board), result in results.items():
-        services.result_record(game_id=game(round_number, board).pk, result=result, user=user)
+        result_record(game_id=game(round_number, board).pk, result=result, user=user)
     return event, players, entries
 
 

@@ -3,8 +3,8 @@
 import pytest
 from django.db.models import Q
 
-from leagues import services
-from leagues.eligibility import (
+from leagues.models import Entry, Event, Game, Result, Team, TeamMatch, TeamMember
+from leagues.services.eligibility import (
     BOARD_ORDER,
     NOT_ON_ROSTER,
     PLAYED_FOR_HIGHER_TEAM,
@@ -15,8 +15,8 @@ from leagues.eligibility import (
     match_card_warnings,
     team_level,
 )
-from leagues.fixtures import fixtures_generate
-from leagues.models import Entry, Event, Game, Result, Team, TeamMatch, TeamMember
+from leagues.services.results import result_record
+from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -184,7 +184,7 @@ def _play_round_one_with_x_for_a1(event, entries, rosters, user, result):
     a1_card = _match(event, 1, entries["A 1"])
     game = _put(a1_card, entries["A 1"], 4, x)
     _put(_match(event, 1, entries["A 2"]), entries["A 2"], 1, None)
-    services.result_record(game_id=game.pk, result=result, user=user)
+    result_record(game_id=game.pk, result=result, user=user)
     return x, game
 
 
@@ -215,7 +215,7 @@ def test_player_of_the_higher_team_who_played_for_the_lower_one(division):
     a2_card = _match(event, 1, entries["A 2"])
     game = _put(a2_card, entries["A 2"], 4, y)
     _put(_match(event, 1, entries["A 1"]), entries["A 1"], 4, None)
-    services.result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    result_record(game_id=game.pk, result=Result.DRAW, user=user)
 
     a1_card = _match(event, 3, entries["A 1"])  # B1-A1: A 1 is away
     a1 = entries["A 1"].pk

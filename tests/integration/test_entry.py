@@ -5,8 +5,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from leagues import entry_services as entry
-from leagues import services
 from leagues.errors import Conflict, PermissionDenied, ServiceError
 from leagues.models import (
     Entry,
@@ -21,6 +19,14 @@ from leagues.models import (
     TeamMatch,
     TiebreakPolicyChange,
 )
+from leagues.services.match_cards import (
+    match_card_confirm,
+    match_card_dispute,
+    match_card_submit,
+    match_cards_auto_confirm,
+)
+from leagues.services.policy import event_policy_set
+from leagues.services.results import result_record, round_sheet_save
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,12 +43,12 @@ def test_round_sheet_saves_every_game_or_none():
     bad = {**good, games[2].pk: (Result.HALF_POINT_BYE, 0)}  # a bye code for a game
 
     with pytest.raises(ServiceError) as excinfo:
-        entry.round_sheet_save(event=event, round_number=1, results=bad, user=user)
+        round_sheet_save(event=event, round_number=1, results=bad, user=user)
     assert excinfo.value.code == "bye_for_game"
     assert _results(games) == ["", "", ""]  # nothing half-saved
     assert ResultChange.objects.count() == 0
 
-    entry.round_sheet_save(event=event, round_number=1, results=good, user=user)
+    round_sheet_save(event=event, round_number=1, results=good, user=user)
     assert _results(games) == ["1-0", "1/2-1/2", ""]
     assert Event.objects.get(pk=event.pk).results_version == 2
 
@@ -51,20 +57,20 @@ def test_round_sheet_names_the_problem():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     with pytest.raises(ServiceError) as not_paired:
-        entry.round_sheet_save(event=event, round_number=2, results={games[0].pk: ("1-0", 0)}, user=user)
+        round_sheet_save(event=event, round_number=2, results={games[0].pk: ("1-0", 0)}, user=user)
     assert not_paired.value.code == "round_not_paired"
     other_event, _, other_games = swiss_event(players=4)
     with pytest.raises(ServiceError) as foreign:
-        entry.round_sheet_save(event=event, round_number=1, results={other_games[0].pk: ("1-0", 0)}, user=user)
+        round_sheet_save(event=event, round_number=1, results={other_games[0].pk: ("1-0", 0)}, user=user)
     assert foreign.value.code == "game_not_in_round"
 
 
 def test_second_save_based_on_stale_data_is_refused():
     event, entries, games = swiss_event(players=4)
     first, second = organiser_of(event.league), organiser_of(event.league)
-    entry.round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=first)
+    round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=first)
     with pytest.raises(Conflict) as excinfo:  # the second secretary still had version 0 on screen
-        entry.round_sheet_save(
+        round_sheet_save(
             event=event, round_number=1, results={games[0].pk: (Result.BLACK_WINS, 0)}, user=second, reason="scoresheet"
         )
     assert excinfo.value.current.result == Result.WHITE_WINS
@@ -105,14 +111,14 @@ def _team_match(boards=2):
 def test_match_card_submitted_by_one_club_confirmed_by_the_other():
     event, match, games, (home, away) = _team_match()
     card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
-    match = entry.match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    match = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert match.status == TeamMatch.Status.SUBMITTED
     with pytest.raises(PermissionDenied):
-        entry.match_card_confirm(match_id=match.pk, user=home)  # not your own card
-    match = entry.match_card_confirm(match_id=match.pk, user=away)
+        match_card_confirm(match_id=match.pk, user=home)  # not your own card
+    match = match_card_confirm(match_id=match.pk, user=away)
     assert (match.status, match.confirmed_by) == (TeamMatch.Status.CONFIRMED, away)
     with pytest.raises(ServiceError) as excinfo:  # confirmed: only the organiser may change it now
-        entry.match_card_submit(
+        match_card_submit(
             match_id=match.pk,
             results={games[1].pk: (Result.BLACK_WINS, 1)},
             user=home,
@@ -124,16 +130,14 @@ def test_match_card_submitted_by_one_club_confirmed_by_the_other():
 
 def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused():
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(
-        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
-    )
+    match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     with pytest.raises(ServiceError):
-        entry.match_card_dispute(match_id=match.pk, user=away, reason="  ")
-    disputed = entry.match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw")
+        match_card_dispute(match_id=match.pk, user=away, reason="  ")
+    disputed = match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw")
     assert disputed.status == TeamMatch.Status.DISPUTED
     with pytest.raises(Conflict):
-        entry.match_card_submit(match_id=match.pk, results={}, user=organiser_of(event.league), expected_version=1)
-    settled = entry.match_card_submit(
+        match_card_submit(match_id=match.pk, results={}, user=organiser_of(event.league), expected_version=1)
+    settled = match_card_submit(
         match_id=match.pk,
         results={games[0].pk: (Result.DRAW, 1)},
         user=organiser_of(event.league),
@@ -146,12 +150,10 @@ def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused()
 
 def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
     event, match, games, (home, away) = _team_match()
-    entry.match_card_submit(
-        match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
-    )
+    match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     days = event.league.auto_confirm_days
-    assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0
-    assert entry.match_cards_auto_confirm(now=timezone.now() + timedelta(days=days, minutes=1)) == 1
+    assert match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0
+    assert match_cards_auto_confirm(now=timezone.now() + timedelta(days=days, minutes=1)) == 1
     assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.CONFIRMED
 
 
@@ -160,18 +162,18 @@ def test_tiebreak_policy_locks_at_the_first_result():
     organiser = organiser_of(event.league)
     arbiter = UserFactory()
     Role.objects.create(user=arbiter, kind=Role.Kind.ARBITER, event=event)
-    entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=arbiter)
+    event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=arbiter)
     with pytest.raises(ServiceError) as unknown:
-        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["XYZ"], user=organiser)
+        event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["XYZ"], user=organiser)
     assert unknown.value.code == "bad_tiebreak_policy"
 
-    services.result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
     with pytest.raises(PermissionDenied):  # locked: the arbiter alone may not change it any more
-        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=arbiter)
+        event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=arbiter)
     with pytest.raises(ServiceError) as no_reason:
-        entry.event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser)
+        event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser)
     assert no_reason.value.code == "reason_required"
-    entry.event_policy_set(
+    event_policy_set(
         event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser, reason="regulations said BH only"
     )
     change = TiebreakPolicyChange.objects.get(event=event)
@@ -182,18 +184,16 @@ def test_tiebreak_policy_locks_at_the_first_result():
 def test_buchholz_refused_for_a_round_robin_policy():
     event, entries, games = swiss_event(players=4, system=Event.System.ROUND_ROBIN)
     with pytest.raises(ServiceError) as excinfo:
-        entry.event_policy_set(
-            event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser_of(event.league)
-        )
+        event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser_of(event.league))
     assert "round robin" in excinfo.value.message
 
 
 def test_correction_records_what_it_changed_in_the_standings():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
-    services.result_record(game_id=games[1].pk, result=Result.WHITE_WINS, user=user)
-    services.result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="wrong sheet")
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    result_record(game_id=games[1].pk, result=Result.WHITE_WINS, user=user)
+    result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="wrong sheet")
     correction = ResultChange.objects.get(before="1-0")
     moved = {change["number"]: change for change in correction.standings_impact}
     assert moved[1]["points"] == [1.0, 0.0]  # start number 1 lost the point it had

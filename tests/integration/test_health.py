@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from leagues import services
 from leagues.models import Event, Result, StandingsSnapshot
+from leagues.services.results import result_record
 from tests.factories import UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +22,7 @@ def test_healthz_reports_database_and_broker(client):
 
 def test_sweep_command_recomputes_events_left_behind():
     event, entries, games = swiss_event(players=4)
-    services.result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser_of(event.league))
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser_of(event.league))
     Event.objects.filter(pk=event.pk).update(results_version=7)  # saved while the broker was down
     out = io.StringIO()
     call_command("standings_sweep", stdout=out)

@@ -3,10 +3,10 @@ finished event are refused, by the service and by the admin's form alike, and no
 
 import pytest
 
+from leagues.admin import GameAdminForm
 from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import ClubMembership, Entry, Event, Game, Role, Round, TeamMember
-from leagues.pairing_admin import GameAdminForm
-from leagues.pairing_services import game_pair
+from leagues.services.pairings import game_pair
 from tests.factories import PlayerFactory, UserFactory, organiser_of, swiss_event
 from tests.integration.test_entry import _team_match
 

@@ -15,8 +15,6 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leagues import entry_services as entry
-from leagues import services
 from leagues.errors import PermissionDenied
 from leagues.models import (
     ClubMembership,
@@ -34,7 +32,10 @@ from leagues.models import (
     TeamMatch,
     TiebreakPolicyChange,
 )
-from leagues.trf_services import event_import_trf
+from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from leagues.services.policy import event_policy_set
+from leagues.services.results import result_record
+from leagues.services.trf import event_import_trf
 from tests.factories import ClubFactory, EventFactory, LeagueFactory, PlayerFactory, UserFactory
 from tests.paths import GOLDEN
 
@@ -171,9 +172,7 @@ def _card(world, result=Result.WHITE_WINS):
 
 
 def _submitted_by_away(world):
-    entry.match_card_submit(
-        match_id=world.match.pk, results=_card(world), user=world.away_secretary, expected_version=0
-    )
+    match_card_submit(match_id=world.match.pk, results=_card(world), user=world.away_secretary, expected_version=0)
 
 
 # ---- through the services ----------------------------------------------------------------------
@@ -189,7 +188,7 @@ def test_enter_a_result(world, role):
         world,
         role,
         RESULT_WRITERS,
-        lambda user: services.result_record(game_id=world.game.pk, result=Result.DRAW, user=user),
+        lambda user: result_record(game_id=world.game.pk, result=Result.DRAW, user=user),
     )
     if game is not None:
         assert Game.objects.get(pk=world.game.pk).result == Result.DRAW
@@ -198,12 +197,12 @@ def test_enter_a_result(world, role):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_correct_a_result(world, role):
-    services.result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
+    result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
     game = check(
         world,
         role,
         RESULT_WRITERS,
-        lambda user: services.result_record(
+        lambda user: result_record(
             game_id=world.game.pk, result=Result.BLACK_WINS, user=user, reason="scoresheet says 0-1"
         ),
     )
@@ -218,9 +217,7 @@ def test_submit_a_match_card(world, role):
         world,
         role,
         RESULT_WRITERS,
-        lambda user: entry.match_card_submit(
-            match_id=world.match.pk, results=_card(world), user=user, expected_version=0
-        ),
+        lambda user: match_card_submit(match_id=world.match.pk, results=_card(world), user=user, expected_version=0),
     )
     if match is not None:
         # a secretary's card waits for the other club; the organiser's or arbiter's card is final
@@ -232,9 +229,7 @@ def test_submit_a_match_card(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_confirm_a_card(world, role):
     _submitted_by_away(world)  # so the home club's secretary is the other side
-    match = check(
-        world, role, RESULT_WRITERS, lambda user: entry.match_card_confirm(match_id=world.match.pk, user=user)
-    )
+    match = check(world, role, RESULT_WRITERS, lambda user: match_card_confirm(match_id=world.match.pk, user=user))
     if match is not None:
         stored = TeamMatch.objects.get(pk=world.match.pk)
         assert (stored.status, stored.confirmed_by) == (TeamMatch.Status.CONFIRMED, world.users[role])
@@ -244,22 +239,20 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
     _submitted_by_away(world)
     before = state()
     with pytest.raises(PermissionDenied):
-        entry.match_card_confirm(match_id=world.match.pk, user=world.away_secretary)
+        match_card_confirm(match_id=world.match.pk, user=world.away_secretary)
     assert state() == before
 
 
 @pytest.mark.parametrize("role", [r for r in ROLES if getattr(r, "values", [r])[0] != "secretary_in_game"])
 def test_settle_a_disputed_card(world, role):
     _submitted_by_away(world)
-    entry.match_card_dispute(
-        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw"
-    )
+    match_card_dispute(match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw")
     version = TeamMatch.objects.get(pk=world.match.pk).version
     match = check(
         world,
         role,
         MANAGERS,
-        lambda user: entry.match_card_submit(
+        lambda user: match_card_submit(
             match_id=world.match.pk,
             results=_card(world, Result.DRAW),
             user=user,
@@ -274,10 +267,10 @@ def test_settle_a_disputed_card(world, role):
 
 def test_a_secretary_cannot_settle_a_dispute_only_send_a_new_card(world):
     _submitted_by_away(world)
-    disputed = entry.match_card_dispute(
+    disputed = match_card_dispute(
         match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw"
     )
-    again = entry.match_card_submit(
+    again = match_card_submit(
         match_id=world.match.pk,
         results=_card(world, Result.DRAW),
         user=world.away_secretary,
@@ -294,9 +287,7 @@ def test_set_the_tiebreak_policy_before_the_lock(world, role):
         world,
         role,
         MANAGERS,
-        lambda user: entry.event_policy_set(
-            event_id=world.event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=user
-        ),
+        lambda user: event_policy_set(event_id=world.event.pk, rule_set="fide-2026", criteria=["SB", "BH"], user=user),
     )
     if event is not None:
         stored = Event.objects.get(pk=world.event.pk)
@@ -306,13 +297,13 @@ def test_set_the_tiebreak_policy_before_the_lock(world, role):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_override_the_tiebreak_policy_after_the_lock(world, role):
-    services.result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
+    result_record(game_id=world.game.pk, result=Result.WHITE_WINS, user=world.users["organiser"])
     assert Event.objects.get(pk=world.event.pk).tiebreak_locked
     event = check(
         world,
         role,
         ORGANISERS,
-        lambda user: entry.event_policy_set(
+        lambda user: event_policy_set(
             event_id=world.event.pk,
             rule_set="fide-2026",
             criteria=["SB", "BH"],

@@ -19,9 +19,9 @@ from leagues.models import (
     Round,
     StandingsSnapshot,
 )
-from leagues.prize_services import prizes_recompute
 from leagues.recompute import store_snapshot
-from leagues.standings import compute_event_standings
+from leagues.services.prizes import prizes_recompute
+from leagues.services.standings import compute_event_standings
 from tests.factories import ClubFactory, EventFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -593,7 +593,7 @@ def test_the_admin_refuses_a_category_prize_without_its_rule(client):
 
 
 def test_every_reason_code_reads_as_a_sentence():
-    from leagues.prize_split import REASONS
+    from tiebreaks.prizes import REASONS
 
     scenarios = [
         # no pooling: the tiebreak decides the money

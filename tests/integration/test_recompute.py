@@ -2,10 +2,10 @@
 
 import pytest
 
-from leagues import services
 from leagues.models import Event, Result, StandingsSnapshot
 from leagues.recompute import stale_event_ids, standings_recompute_event, store_snapshot
-from leagues.standings import compute_event_standings
+from leagues.services.results import result_record
+from leagues.services.standings import compute_event_standings
 from tests.factories import organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_recompute_twice_is_harmless():
     event, entries, games = swiss_event(players=4)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     first = StandingsSnapshot.objects.get(event=event)
 
     assert standings_recompute_event(event.pk) is False  # already current: nothing written
@@ -24,9 +24,9 @@ def test_recompute_twice_is_harmless():
 def test_older_computation_never_overwrites_a_newer_snapshot():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
     old = compute_event_standings(Event.objects.get(pk=event.pk))  # computed at version 1
-    services.result_record(game_id=games[1].pk, result=Result.BLACK_WINS, user=user)
+    result_record(game_id=games[1].pk, result=Result.BLACK_WINS, user=user)
     new = compute_event_standings(Event.objects.get(pk=event.pk))  # version 2
 
     StandingsSnapshot.objects.all().delete()
@@ -41,7 +41,7 @@ def test_older_computation_never_overwrites_a_newer_snapshot():
 
 def test_sweep_finds_events_whose_snapshot_is_behind():
     event, entries, games = swiss_event(players=4)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     assert stale_event_ids() == []
     Event.objects.filter(pk=event.pk).update(results_version=5)  # e.g. saved while the broker was down
     assert stale_event_ids() == [event.pk]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from leagues import services
 from leagues.errors import Conflict, NotFound, PermissionDenied, ServiceError
 from leagues.models import Event, Game, Result, ResultChange, Role, StandingsSnapshot
+from leagues.services.results import result_record
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def test_recorded_result_is_audited_and_standings_follow():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
 
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
 
     event.refresh_from_db()
     assert event.results_version == 1
@@ -52,7 +52,7 @@ def test_rejected_result_changes_nothing_and_says_why(target, result, error, cod
     before = _state(event)
 
     with pytest.raises(error) as excinfo:
-        services.result_record(game_id=game_id, result=result, user=user)
+        result_record(game_id=game_id, result=result, user=user)
 
     assert excinfo.value.code == code
     assert str(excinfo.value)
@@ -69,20 +69,20 @@ def test_secretary_of_another_club_is_refused():
     before = _state(event)
 
     with pytest.raises(PermissionDenied):
-        services.result_record(game_id=games[0].pk, result=Result.DRAW, user=outsider)
+        result_record(game_id=games[0].pk, result=Result.DRAW, user=outsider)
     assert _state(event) == before
 
-    services.result_record(game_id=games[0].pk, result=Result.DRAW, user=secretary)
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=secretary)
     assert Game.objects.get(pk=games[0].pk).result == Result.DRAW
 
 
 def test_stale_correction_is_refused_with_the_current_value():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user, expected_version=0)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user, expected_version=0)
 
     with pytest.raises(Conflict) as excinfo:
-        services.result_record(game_id=games[0].pk, result=Result.DRAW, user=user, expected_version=0, reason="typo")
+        result_record(game_id=games[0].pk, result=Result.DRAW, user=user, expected_version=0, reason="typo")
 
     assert excinfo.value.current.result == Result.WHITE_WINS
     assert Game.objects.get(pk=games[0].pk).result == Result.WHITE_WINS
@@ -91,13 +91,13 @@ def test_stale_correction_is_refused_with_the_current_value():
 def test_correction_needs_a_reason_and_is_marked():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
-    services.result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
 
     with pytest.raises(ServiceError) as excinfo:
-        services.result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user)
+        result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user)
     assert excinfo.value.code == "reason_required"
 
-    game = services.result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="sheet misread")
+    game = result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="sheet misread")
     assert game.corrected
     assert list(ResultChange.objects.values_list("before", "after", "reason")) == [
         ("1-0", "0-1", "sheet misread"),
@@ -109,5 +109,5 @@ def test_finished_event_refuses_results():
     event, entries, games = swiss_event(players=4, status=Event.Status.FINISHED)
     user = organiser_of(event.league)
     with pytest.raises(ServiceError) as excinfo:
-        services.result_record(game_id=games[0].pk, result=Result.DRAW, user=user)
+        result_record(game_id=games[0].pk, result=Result.DRAW, user=user)
     assert excinfo.value.code == "event_finished"

@@ -6,7 +6,7 @@ import pytest
 
 from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Event, Game, Player, ResultChange, StandingsSnapshot
-from leagues.trf_services import event_export_trf, event_import_trf
+from leagues.services.trf import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, UserFactory, organiser_of
 from tests.paths import GOLDEN
 from tiebreaks.trf import read_trf
@@ -117,7 +117,7 @@ def _imported_after(rounds, slug="autumn"):
 
 
 def test_update_adds_the_new_rounds_and_corrects_differing_results_with_a_reason():
-    from leagues.services import result_record
+    from leagues.services.results import result_record
 
     gold, event, user = _imported_after(3)
     assert event.rounds.count() == 3
@@ -172,7 +172,7 @@ def test_update_of_a_finished_event_is_refused():
 
 def test_update_that_fails_half_way_saves_nothing():
     """The file corrects a round 1 result, but round 2 pairs players differently: not even the correction stays."""
-    from leagues.services import result_record
+    from leagues.services.results import result_record
 
     gold, event, user = _imported_after(3)
     first = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).first()

@@ -6,11 +6,11 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from leagues.entry_services import event_policy_set
 from leagues.errors import ServiceError
 from leagues.models import Entry, Event, Game, Player, ResultChange
 from leagues.recompute import standings_recompute_event
-from leagues.trf_services import event_import_trf
+from leagues.services.policy import event_policy_set
+from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.paths import GOLDEN
 

@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from leagues.fixtures import berger_schedule
+from leagues.services.schedule import berger_schedule
 
 
 def _table(text: str) -> list[list[tuple[int, int]]]:

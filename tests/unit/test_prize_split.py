@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.prize_split import (
+from tiebreaks.prizes import (
     REASONS,
     CategoryPrize,
     ClubTeamPrize,

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from leagues.errors import ServiceError
 from leagues.models import Event, League
-from leagues.trf_services import event_import_trf, import_preview
+from leagues.services.trf import event_import_trf, import_preview
 
 
 class Command(BaseCommand):

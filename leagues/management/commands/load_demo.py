@@ -8,7 +8,6 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from leagues import services
 from leagues.models import (
     Club,
     ClubMembership,
@@ -29,6 +28,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.recompute import standings_recompute_event
+from leagues.services.results import result_record
 
 CLUBS = [
     (
@@ -166,9 +166,7 @@ class Command(BaseCommand):
                         result = _draw_result(rng, game.white_player.rating, game.black_player.rating)
                         if number == 2 and board == 4 and home == 3:
                             result = Result.WHITE_WINS_FORFEIT
-                        services.result_record(
-                            game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO
-                        )
+                        result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
                 if number <= 2:
                     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CONFIRMED)
         # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
@@ -223,7 +221,7 @@ class Command(BaseCommand):
                 result = _draw_result(rng, white.rating, black.rating)
                 if number == 3 and board == 6:
                     result = Result.BLACK_WINS_FORFEIT
-                services.result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
+                result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
                 white_points = {"1-0": 1, "1/2-1/2": 0.5, "0-1": 0, "-/+": 0}[result]
                 points[white.id] += white_points
                 points[black.id] += 1 - white_points
@@ -244,7 +242,7 @@ class Command(BaseCommand):
 
     def _bye(self, rnd, board, entry, result, organiser):
         game = Game.objects.create(round=rnd, board=board, white=entry)
-        services.result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
+        result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
 
 
 def _draw_result(rng, white_rating, black_rating):

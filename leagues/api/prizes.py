@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from ..errors import NotFound
 from ..models import Event
-from ..prize_services import prizes_for_event
-from ..prize_views import lines_with_text
+from ..public.prizes import lines_with_text
+from ..services.prizes import prizes_for_event
 from .serializers import ErrorSerializer
 
 
@@ -28,7 +28,7 @@ class PrizeSerializer(serializers.Serializer):
 
 
 class PrizeLineSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text=gettext_lazy("A reason code of leagues.prize_split.REASONS."))
+    code = serializers.CharField(help_text=gettext_lazy("A reason code of tiebreaks.prizes.REASONS."))
     params = serializers.DictField(
         help_text=gettext_lazy("The reason's parameters: money in minor units, tiebreak values as decimal strings.")
     )

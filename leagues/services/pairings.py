@@ -20,9 +20,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .errors import PermissionDenied, ServiceError
-from .models import ClubMembership, Entry, Event, Game, Player, Round, TeamMatch, TeamMember
-from .permissions import can_manage_event
+from ..errors import PermissionDenied, ServiceError
+from ..models import ClubMembership, Entry, Event, Game, Player, Round, TeamMatch, TeamMember
+from ..permissions import can_manage_event
 
 
 @dataclass(frozen=True)

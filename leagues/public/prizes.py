@@ -1,6 +1,6 @@
 """The prize page: the fund, then line by line who receives what and why.
 
-The stored allocation holds reason codes with parameters (:data:`leagues.prize_split.REASONS`); this
+The stored allocation holds reason codes with parameters (:data:`tiebreaks.prizes.REASONS`); this
 module is the one place that turns them into whole translated sentences with named placeholders, and
 minor units into money. The API serves the same lines with these sentences as ``text``.
 """
@@ -21,9 +21,8 @@ from django.utils.translation import ngettext, pgettext
 from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
 
-from .models import Event, Prize, PrizeFund
-from .prize_models import CURRENCIES
-from .prize_services import EventPrizes, prizes_for_event
+from ..models import CURRENCIES, Event, Prize, PrizeFund
+from ..services.prizes import EventPrizes, prizes_for_event
 
 
 def money(amount: int, currency: str) -> str:

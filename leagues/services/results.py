@@ -1,4 +1,6 @@
-"""Every write of a result goes through here: check, validate, save, audit, bump the version, enqueue."""
+"""Every write of a result goes through here: check, validate, save, audit, bump the version, enqueue.
+
+A round sheet (several results at once) is one transaction: all of it is saved, or nothing."""
 
 import logging
 
@@ -6,10 +8,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from .errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
-from .models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
-from .page_cache import event_pages_changed_after_commit
-from .permissions import can_enter_result
+from ..broker import enqueue_recompute
+from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
+from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
+from ..page_cache import event_pages_changed_after_commit
+from ..permissions import can_enter_result
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +26,6 @@ def event_results_changed(*, event_id: int) -> None:
 
 def _enqueue(event_id: int) -> None:
     """Send the recompute; if the broker is down the result is still saved and the sweep catches up."""
-    from .tasks import enqueue_recompute
-
     try:
         enqueue_recompute(event_id)
     except Exception:  # broker errors vary by transport
@@ -93,3 +94,39 @@ def result_record(
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         event_results_changed(event_id=event.pk)
     return game
+
+
+def round_sheet_save(
+    *,
+    event: Event,
+    round_number: int,
+    results: dict[int, tuple[str, int]],
+    user,
+    reason: str = "",
+    source: str = ResultChange.Source.FORM,
+) -> list[Game]:
+    """Record a round's results at once. `results` maps game id → (result code, version the user saw).
+
+    A game not in this round, a stale version or any refused result refuses the whole sheet."""
+    with transaction.atomic():
+        games = {g.pk: g for g in Game.objects.filter(round__event=event, round__number=round_number)}
+        if not games:
+            raise ServiceError(
+                _("Round %(number)s is not paired yet.") % {"number": round_number}, code="round_not_paired"
+            )
+        unknown = set(results) - set(games)
+        if unknown:
+            raise ServiceError(
+                _("Game %(id)s is not in round %(number)s.") % {"id": min(unknown), "number": round_number},
+                code="game_not_in_round",
+            )
+        saved = []
+        for game_id, (code, version) in sorted(results.items()):
+            if code == games[game_id].result:
+                continue
+            saved.append(
+                result_record(
+                    game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
+                )
+            )
+        return saved

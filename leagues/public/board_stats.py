@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from tiebreaks.engine.fide_tables import DP_BY_PERCENT
 
-from .models import Event, Game, Player, Result
+from ..models import Event, Game, Player, Result
 
 # result -> (white's halves, black's halves) on the 1/½/0 scale, for games over the board
 _OTB_HALVES = {Result.WHITE_WINS: (2, 0), Result.DRAW: (1, 1), Result.BLACK_WINS: (0, 2)}

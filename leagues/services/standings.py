@@ -7,7 +7,7 @@ from tiebreaks.engine import compute_standings
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 from tiebreaks.engine.team import compute_team_standings
 
-from .models import TRF_CODES, Event, Game, Player, Result
+from ..models import TRF_CODES, Event, Game, Player, Result
 
 
 def scoring_for(event: Event) -> Scoring:

@@ -3,7 +3,9 @@
 No page runs the tie-break engine: values and their explanations come from the standings snapshot.
 """
 
+import csv
 import dataclasses
+import io
 from decimal import Decimal
 
 from django.http import Http404, HttpResponse
@@ -15,9 +17,11 @@ from django.utils.translation import gettext as _
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
 from tiebreaks.names import criterion_name, rule_set_name
 
-from . import charts, selectors
-from .models import Club, Entry, Event, Season
-from .page_cache import cached_page
+from .. import selectors
+from ..models import Club, Entry, Event, Season
+from ..page_cache import cached_page
+from . import charts
+from .board_stats import board_statistics
 
 TEAM_SCORES = ["MPTS", "GPTS"]
 
@@ -60,7 +64,7 @@ def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict
 def _prizes_url(event: Event) -> str:
     """The event's prize page, when the prizes app is installed (its URLs are not ours)."""
     try:
-        return reverse("prizes:event-prizes", kwargs={"slug": event.slug})
+        return reverse("leagues:event-prizes", kwargs={"slug": event.slug})
     except NoReverseMatch:
         return ""
 
@@ -440,8 +444,6 @@ def season(request, league, slug):
 
 def event_boards(request, slug):
     """Board statistics of a team event: each player's points, games and performance, per board."""
-    from .board_stats import board_statistics
-
     event = _event_or_404(slug)
     if not event.is_team:
         raise Http404
@@ -458,9 +460,6 @@ def event_boards(request, slug):
 
 def event_standings_csv(request, slug):
     """The standings as CSV: a first comment line names the rule set and the criteria order."""
-    import csv
-    import io
-
     standings = _standings_or_404(slug)
     out = io.StringIO()
     rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set

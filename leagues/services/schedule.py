@@ -29,8 +29,8 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .errors import PermissionDenied, ServiceError
-from .models import Entry, Event, Game, Result, ResultChange, Role, Round, TeamMatch
+from ..errors import PermissionDenied, ServiceError
+from ..models import Entry, Event, Game, Result, ResultChange, Role, Round, TeamMatch
 
 
 def _turn(number: int, n: int) -> int:

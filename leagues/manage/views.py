@@ -1,4 +1,7 @@
-"""Secretaries' pages: thin views around leagues.entry_services."""
+"""Organisers' and secretaries' pages: thin views around the services (results, match cards, policy, TRF)."""
+
+import base64
+import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,12 +14,16 @@ from django.views.decorators.http import require_POST
 
 from tiebreaks.engine import recommended_criteria
 
-from . import entry_services as entry
-from .entry_forms import DisputeForm, ImportForm, PolicyForm, ResultsForm
-from .errors import Conflict, PermissionDenied, ServiceError
-from .models import Event, Game, League, ResultChange, Role, TeamMatch
-from .permissions import can_manage_event
-from .trf_services import event_export_trf, event_import_trf
+from ..errors import Conflict, PermissionDenied, ServiceError
+from ..models import Event, Game, League, Player, ResultChange, Role, TeamMatch
+from ..permissions import can_manage_event
+from ..services.eligibility import division_warnings, match_card_warnings
+from ..services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from ..services.policy import event_policy_set
+from ..services.results import round_sheet_save
+from ..services.schedule import fixtures_generate
+from ..services.trf import event_export_trf, event_import_trf, import_preview
+from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm
 
 
 def _roles(user):
@@ -88,7 +95,7 @@ def round_sheet(request, slug, number):
         if form.is_valid():
             status = _save(
                 request,
-                lambda: entry.round_sheet_save(
+                lambda: round_sheet_save(
                     event=event,
                     round_number=number,
                     results=form.results(),
@@ -122,7 +129,7 @@ def match_card(request, match_id):
         if form.is_valid():
             status = _save(
                 request,
-                lambda: entry.match_card_submit(
+                lambda: match_card_submit(
                     match_id=match.pk,
                     results=form.results(),
                     user=request.user,
@@ -152,14 +159,10 @@ def match_card(request, match_id):
 
 def _warnings(match):
     """The card's eligibility warnings as sentences for the secretary."""
-    from .eligibility import match_card_warnings
-
     return _warning_sentences(match_card_warnings(match=match))
 
 
 def _warning_sentences(warnings) -> list[str]:
-    from .models import Player
-
     names = dict(Player.objects.filter(pk__in={w.player_id for w in warnings}).values_list("pk", "name"))
     sentences = {
         "not_on_roster": _("Board %(board)s: %(player)s is not on the team's roster."),
@@ -174,7 +177,7 @@ def _warning_sentences(warnings) -> list[str]:
 @login_required
 @require_POST
 def match_confirm(request, match_id):
-    _save(request, lambda: entry.match_card_confirm(match_id=match_id, user=request.user), _("Match card confirmed."))
+    _save(request, lambda: match_card_confirm(match_id=match_id, user=request.user), _("Match card confirmed."))
     return redirect("manage:match-card", match_id=match_id)
 
 
@@ -185,7 +188,7 @@ def match_dispute(request, match_id):
     reason = form.data.get("reason", "")
     _save(
         request,
-        lambda: entry.match_card_dispute(match_id=match_id, user=request.user, reason=reason),
+        lambda: match_card_dispute(match_id=match_id, user=request.user, reason=reason),
         _("Dispute sent to the organiser."),
     )
     return redirect("manage:match-card", match_id=match_id)
@@ -204,7 +207,7 @@ def policy(request, slug):
         if form.is_valid():
             status = _save(
                 request,
-                lambda: entry.event_policy_set(
+                lambda: event_policy_set(
                     event_id=event.pk,
                     rule_set=form.cleaned_data["rule_set"],
                     criteria=form.cleaned_data["criteria"],
@@ -256,11 +259,6 @@ def import_trf(request, league):
     with their SHA-256 digest; the preview page sends back only that digest. Confirming imports
     the stored bytes only when the posted digest names them and they still hash to it, and reads
     them again: a second upload in another tab, or a tampered form, imports nothing."""
-    import base64
-    import hashlib
-
-    from .trf_services import import_preview
-
     league = get_object_or_404(League, slug=league)
     if request.method == "POST" and "confirm" in request.POST:
         pending = request.session.get(IMPORT_SESSION_KEY) or {}
@@ -359,9 +357,6 @@ def export_trf(request, slug):
 @login_required
 def fixtures(request, slug):
     """The organiser draws a team division's round-robin schedule (Berger tables) and sees its warnings."""
-    from .eligibility import division_warnings
-    from .fixtures import fixtures_generate
-
     event = get_object_or_404(Event, slug=slug, kind=Event.Kind.TEAM)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied

@@ -1,5 +1,5 @@
-"""Secretaries' writes beyond one result: whole round sheets and match cards, confirmation, the
-locked tiebreak policy, TRF import. Each is one transaction: all of it is saved, or nothing."""
+"""Match cards of team events: one club's secretary submits the card, the other club confirms or
+disputes it, and unanswered cards confirm themselves. Each write is one transaction."""
 
 from datetime import timedelta
 
@@ -7,49 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tiebreaks.engine import EngineError, compute_standings
-
-from .errors import Conflict, PermissionDenied, ServiceError
-from .models import Event, Game, League, ResultChange, Role, TeamMatch, TiebreakPolicyChange
-from .page_cache import event_pages_changed_after_commit
-from .permissions import can_manage_event
-from .services import result_record
-
-
-def round_sheet_save(
-    *,
-    event: Event,
-    round_number: int,
-    results: dict[int, tuple[str, int]],
-    user,
-    reason: str = "",
-    source: str = ResultChange.Source.FORM,
-) -> list[Game]:
-    """Record a round's results at once. `results` maps game id → (result code, version the user saw).
-
-    A game not in this round, a stale version or any refused result refuses the whole sheet."""
-    with transaction.atomic():
-        games = {g.pk: g for g in Game.objects.filter(round__event=event, round__number=round_number)}
-        if not games:
-            raise ServiceError(
-                _("Round %(number)s is not paired yet.") % {"number": round_number}, code="round_not_paired"
-            )
-        unknown = set(results) - set(games)
-        if unknown:
-            raise ServiceError(
-                _("Game %(id)s is not in round %(number)s.") % {"id": min(unknown), "number": round_number},
-                code="game_not_in_round",
-            )
-        saved = []
-        for game_id, (code, version) in sorted(results.items()):
-            if code == games[game_id].result:
-                continue
-            saved.append(
-                result_record(
-                    game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
-                )
-            )
-        return saved
+from ..errors import Conflict, PermissionDenied, ServiceError
+from ..models import League, ResultChange, Role, TeamMatch
+from ..page_cache import event_pages_changed_after_commit
+from ..permissions import can_manage_event
+from .results import result_record
 
 
 def _secretary_clubs(user) -> set[int]:
@@ -166,63 +128,3 @@ def match_cards_auto_confirm(*, now=None) -> int:
             event_pages_changed_after_commit(event_id=event_id)
         confirmed += due.update(status=TeamMatch.Status.CONFIRMED, confirmed_at=now)
     return confirmed
-
-
-def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user, reason: str = "") -> Event:
-    """Choose the event's tiebreak rule set and order. Locked from the first result (C.07 4.1): a later
-    change needs an organiser and a reason, and is logged publicly."""
-    with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event_id)
-        if not can_manage_event(user, event):
-            raise PermissionDenied(_("Only the league's organiser or the arbiter may set the tiebreak policy."))
-        try:
-            compute_standings_check(event, rule_set, criteria)
-        except EngineError as exc:
-            raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
-        if event.tiebreak_locked:
-            organiser = (
-                user.is_superuser
-                or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=event.league_id).exists()
-            )
-            if not organiser:
-                raise PermissionDenied(
-                    _(
-                        "The tiebreak policy is locked since the first result; only the "
-                        "league's organiser may override it."
-                    )
-                )
-            if not reason.strip():
-                raise ServiceError(_("Overriding a locked tiebreak policy needs a reason."), code="reason_required")
-            TiebreakPolicyChange.objects.create(
-                event=event,
-                user=user,
-                rule_set_before=event.rule_set,
-                rule_set_after=rule_set,
-                criteria_before=event.tiebreak_criteria,
-                criteria_after=criteria,
-                reason=reason.strip(),
-            )
-        event.rule_set, event.tiebreak_criteria = rule_set, list(criteria)
-        event.save(update_fields=["rule_set", "tiebreak_criteria"])
-        if event.tiebreak_locked:
-            from .services import event_results_changed
-
-            event_results_changed(event_id=event.pk)  # the standings follow the new policy
-        return event
-
-
-def compute_standings_check(event: Event, rule_set: str, criteria: list[str]) -> None:
-    """Let the engine validate the policy on an empty crosstable of the event's type."""
-    from tiebreaks.engine.model import Tournament
-
-    if event.is_team:
-        from tiebreaks.engine.team import parse_team_criterion
-
-        for code in criteria:
-            parse_team_criterion(code)
-        return
-    compute_standings(
-        Tournament(participants=[], total_rounds=event.rounds_count, round_robin=event.is_round_robin),
-        criteria,
-        rules=rule_set,
-    )

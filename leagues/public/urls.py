@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import prizes, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -16,4 +16,5 @@ urlpatterns = [
     path("events/<slug:slug>/teams/<int:number>/", views.event_team, name="event-team"),
     path("events/<slug:slug>/why/", views.event_why, name="event-why"),
     path("events/<slug:slug>/boards/", views.event_boards, name="event-boards"),
+    path("events/<slug:slug>/prizes/", prizes.event_prizes, name="event-prizes"),
 ]

@@ -3,7 +3,7 @@
 ``prizes_recompute`` is called by the standings recompute right after a snapshot is stored (and by the
 admin after a fund is edited). It reads the snapshot (rank order, points, tiebreak values in the
 published order) and the entries' players (rating at start, birth year, sex, club), runs the pure
-:func:`leagues.prize_split.split_prizes` and replaces the stored :class:`PrizeAllocation`. Running it
+:func:`tiebreaks.prizes.split_prizes` and replaces the stored :class:`PrizeAllocation`. Running it
 twice is harmless; an allocation is never replaced by one computed from an older snapshot.
 
 ``prizes_for_event`` is the read side for the page and the API.
@@ -20,9 +20,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from .models import ClubMembership, Entry, Event, StandingsSnapshot
-from .prize_models import Prize, PrizeAllocation, PrizeAward, PrizeFund
-from .prize_split import (
+from tiebreaks.prizes import (
     CategoryPrize,
     ClubTeamPrize,
     Eligibility,
@@ -31,7 +29,9 @@ from .prize_split import (
     Standing,
     split_prizes,
 )
-from .selectors import row_number, shared_places
+
+from ..models import ClubMembership, Entry, Event, Prize, PrizeAllocation, PrizeAward, PrizeFund, StandingsSnapshot
+from ..selectors import row_number, shared_places
 
 log = logging.getLogger("leagues.prizes")
 

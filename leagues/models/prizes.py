@@ -1,13 +1,11 @@
 """Prize funds: the prizes an event offers and, after every standings recompute, who receives what.
 
-The split itself is the pure algorithm in :mod:`leagues.prize_split` (spec tiebreak-rules.md §14);
+The split itself is the pure algorithm in :mod:`tiebreaks.prizes` (spec tiebreak-rules.md §14);
 these models hold its inputs (a fund with its place and category prizes, editable by organisers) and
 its stored output (a :class:`PrizeAllocation` keyed to the standings snapshot version it was computed
 from, with one :class:`PrizeAward` per player or team receiving money or an item).
 
 Money is always an integer of minor units (pence, cents, øre), never a float or a Decimal.
-
-Imported at the bottom of ``leagues/models.py`` so that Django finds the models in the app.
 """
 
 from django.core.exceptions import ValidationError
@@ -15,7 +13,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["PrizeFund", "Prize", "PrizeAllocation", "PrizeAward", "CURRENCIES"]
+from .events import Entry, Event
 
 # ISO 4217 code -> (symbol, number of decimals of the minor unit)
 CURRENCIES: dict[str, tuple[str, int]] = {
@@ -50,9 +48,7 @@ class PrizeFund(models.Model):
         LOT = "lot", _("drawing of lots")
         SHARED = "shared", _("shared by the players still tied")
 
-    event = models.OneToOneField(
-        "leagues.Event", on_delete=models.CASCADE, related_name="prize_fund", verbose_name=_("event")
-    )
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="prize_fund", verbose_name=_("event"))
     currency = models.CharField(
         _("currency"), max_length=3, default="GBP", choices=[(code, code) for code in CURRENCIES]
     )
@@ -230,8 +226,6 @@ class PrizeAllocation(models.Model):
 
     def is_provisional(self, event, snapshot_version: int | None) -> bool:
         """Final only when the event is finished and the allocation follows the latest standings."""
-        from .models import Event
-
         return event.status != Event.Status.FINISHED or snapshot_version != self.version
 
 
@@ -241,7 +235,7 @@ class PrizeAward(models.Model):
     allocation = models.ForeignKey(
         PrizeAllocation, on_delete=models.CASCADE, related_name="awards", verbose_name=_("allocation")
     )
-    entry = models.ForeignKey("leagues.Entry", on_delete=models.CASCADE, related_name="+", verbose_name=_("entry"))
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+", verbose_name=_("entry"))
     position = models.PositiveSmallIntegerField(_("position in the standings"))
     money = models.PositiveIntegerField(_("money in minor units"), default=0)
     items = models.JSONField(_("items"), default=list)

@@ -1,6 +1,7 @@
 """TRF import and export of an event: the import is one transaction, audited as source "import"."""
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
 from django.db import transaction
@@ -9,9 +10,10 @@ from django.utils.translation import gettext as _
 from tiebreaks.engine import EngineError, recommended_criteria
 from tiebreaks.trf import TRFError, read_trf, trf_problems, write_trf
 
-from .errors import PermissionDenied, ServiceError
-from .models import Entry, Event, Game, League, Player, Result, ResultChange, Role, Round
-from .services import result_record
+from ..errors import PermissionDenied, ServiceError
+from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Role, Round
+from .policy import compute_standings_check
+from .results import result_record
 from .standings import team_tournament_for, tournament_for
 
 PAIR_RESULTS = {
@@ -159,8 +161,6 @@ def event_import_trf(
                 )
             _record(game, result, user)
         try:
-            from .entry_services import compute_standings_check
-
             compute_standings_check(event, event.rule_set, criteria)
         except EngineError as exc:
             raise ServiceError(
@@ -321,8 +321,6 @@ def _record(game: Game, result: str, user) -> None:
 
 
 def _decimal(value: Fraction):
-    from decimal import Decimal
-
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tiebreaks.engine import RULE_SETS
 
-from .models import BYE_RESULTS, GAME_RESULTS, Event, Result
+from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result
 
 GAME_CHOICES = [(code, label) for code, label in Result.choices if code in GAME_RESULTS]
 BYE_CHOICES = [(code, label) for code, label in Result.choices if code in BYE_RESULTS]

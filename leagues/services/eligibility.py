@@ -36,7 +36,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .models import Entry, Event, Game, Player, Result, TeamMatch
+from ..models import Entry, Event, Game, Player, Result, TeamMatch
 
 NOT_ON_ROSTER = "not_on_roster"
 BOARD_ORDER = "board_order"

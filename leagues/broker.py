@@ -1,0 +1,72 @@
+"""The message broker: its URL, the one Redis client of a process, the queue of standings recomputes
+and the workers' heartbeat.
+
+Without a broker (``CELERY_BROKER_URL`` unset) there is no Redis: tasks run in-process and the
+coalescing marker and heartbeat are skipped. Writes send the recompute by its task name, so the
+services never import the tasks (which call the services).
+"""
+
+import time
+from functools import cache
+
+import redis
+from celery import current_app
+
+RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
+PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
+HEARTBEAT_KEY = "chess-league:worker-heartbeat"
+HEARTBEAT_TTL = 3600
+
+
+def broker_url() -> str:
+    """The URL tasks are sent to (read at call time: the end-to-end tests switch it)."""
+    return current_app.conf.broker_url or ""
+
+
+@cache
+def _client_for(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=1)
+
+
+def redis_client() -> redis.Redis | None:
+    """The broker's Redis, or None when tasks run in-process (or the broker is not Redis)."""
+    url = broker_url()
+    return _client_for(url) if url.startswith(("redis://", "rediss://")) else None
+
+
+def _pending_key(event_id: int) -> str:
+    return f"chess-league:recompute-pending:{event_id}"
+
+
+def enqueue_recompute(event_id: int) -> bool:
+    """Send one recompute for the event unless one is already waiting in the queue. True if sent."""
+    client = redis_client()
+    if client is not None and not client.set(_pending_key(event_id), 1, nx=True, ex=PENDING_TTL):
+        return False  # a queued recompute will read the newest results when it starts
+    try:
+        current_app.signature(RECOMPUTE_TASK, args=(event_id,)).delay()
+    except Exception:
+        if client is not None:
+            client.delete(_pending_key(event_id))
+        raise
+    return True
+
+
+def recompute_started(event_id: int) -> None:
+    """A worker took the event's recompute: results saved from now on send a new one."""
+    client = redis_client()
+    if client is not None:
+        client.delete(_pending_key(event_id))
+
+
+def record_heartbeat() -> None:
+    client = redis_client()
+    if client is not None:
+        client.set(HEARTBEAT_KEY, str(time.time()), ex=HEARTBEAT_TTL)
+
+
+def heartbeat_age_seconds() -> int | None:
+    """Seconds since a worker last ran a task (None without a broker or without a heartbeat)."""
+    client = redis_client()
+    beat = client.get(HEARTBEAT_KEY) if client is not None else None
+    return round(time.time() - float(beat)) if beat else None

@@ -1,0 +1,40 @@
+"""The league domain's models, one module per group of nouns; every model is importable from here."""
+
+from .audit import ResultChange, TiebreakPolicyChange
+from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
+from .idempotency import IdempotentRequest
+from .league import Club, ClubMembership, League, Player, Season
+from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
+from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
+from .roles import Role
+from .snapshots import StandingsSnapshot
+
+__all__ = [
+    "BYE_RESULTS",
+    "CURRENCIES",
+    "GAME_RESULTS",
+    "TRF_CODES",
+    "Club",
+    "ClubMembership",
+    "Entry",
+    "Event",
+    "EventQuerySet",
+    "Game",
+    "IdempotentRequest",
+    "League",
+    "Player",
+    "Prize",
+    "PrizeAllocation",
+    "PrizeAward",
+    "PrizeFund",
+    "Result",
+    "ResultChange",
+    "Role",
+    "Round",
+    "Season",
+    "StandingsSnapshot",
+    "Team",
+    "TeamMatch",
+    "TeamMember",
+    "TiebreakPolicyChange",
+]

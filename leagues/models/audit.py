@@ -1,0 +1,54 @@
+"""The public record of changes: every result change and every override of a locked tiebreak policy."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .events import Event
+from .results import Game
+
+
+class ResultChange(models.Model):
+    """The audit trail: every change of a result, who made it, from where and why."""
+
+    class Source(models.TextChoices):
+        FORM = "form", _("form")
+        API = "api", _("API")
+        IMPORT = "import", _("import")
+        ADMIN = "admin", _("admin")
+        DEMO = "demo", _("demo data")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes", verbose_name=_("game"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("user")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    before = models.CharField(_("before"), max_length=8, blank=True)
+    after = models.CharField(_("after"), max_length=8)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    # for corrections: what the correction changed in the standings (filled by the recompute)
+    standings_impact = models.JSONField(_("effect on the standings"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
+
+
+class TiebreakPolicyChange(models.Model):
+    """A change of a locked tiebreak policy: only by an organiser, with a reason, shown publicly."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="policy_changes", verbose_name=_("event"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, verbose_name=_("user"))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    rule_set_before = models.CharField(_("rule set before"), max_length=20)
+    rule_set_after = models.CharField(_("rule set after"), max_length=20)
+    criteria_before = models.JSONField(_("criteria before"), default=list)
+    criteria_after = models.JSONField(_("criteria after"), default=list)
+    reason = models.CharField(_("reason"), max_length=300)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name = _("tiebreak policy change")
+        verbose_name_plural = _("tiebreak policy changes")

@@ -1,0 +1,177 @@
+"""Events and their participants: an event's teams and rosters, entries (a player or a team) and rounds."""
+
+from decimal import Decimal
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .league import Club, League, Player, Season
+
+
+class EventQuerySet(models.QuerySet):
+    def public(self):
+        return self.exclude(status=Event.Status.DRAFT)
+
+    def stale(self):
+        """Events whose standings snapshot is older than their results."""
+        return self.filter(
+            models.Q(snapshot__isnull=True, results_version__gt=0)
+            | models.Q(snapshot__version__lt=models.F("results_version"))
+        )
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", _("individual")
+        TEAM = "team", _("team")
+
+    class System(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "rr", _("round robin")
+        DOUBLE_ROUND_ROBIN = "drr", _("double round robin")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class PrimaryScore(models.TextChoices):
+        MATCH_POINTS = "mp", _("match points")
+        GAME_POINTS = "gp", _("game points")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events", verbose_name=_("league"))
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="events", verbose_name=_("season")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), unique=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.INDIVIDUAL)
+    system = models.CharField(_("system"), max_length=5, choices=System.choices, default=System.SWISS)
+    rounds_count = models.PositiveSmallIntegerField(_("number of rounds"))
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    # game scoring (TRF 162) and, for team events, match points (TRF 362)
+    points_win = models.DecimalField(_("points for a win"), max_digits=4, decimal_places=2, default=Decimal("1"))
+    points_draw = models.DecimalField(_("points for a draw"), max_digits=4, decimal_places=2, default=Decimal("0.5"))
+    points_loss = models.DecimalField(_("points for a loss"), max_digits=4, decimal_places=2, default=Decimal("0"))
+    match_points_win = models.DecimalField(_("match points for a win"), max_digits=4, decimal_places=2, default=2)
+    match_points_draw = models.DecimalField(_("match points for a draw"), max_digits=4, decimal_places=2, default=1)
+    match_points_loss = models.DecimalField(_("match points for a loss"), max_digits=4, decimal_places=2, default=0)
+    primary_score = models.CharField(
+        _("primary score"), max_length=2, choices=PrimaryScore.choices, default=PrimaryScore.MATCH_POINTS
+    )
+    boards = models.PositiveSmallIntegerField(_("boards per match"), default=4)
+    board_one_white_for_home = models.BooleanField(_("home team has white on board 1"), default=True)
+    # tiebreak policy: a named rule set and the ordered criteria, locked from the first result (C.07 4.1)
+    rule_set = models.CharField(_("tiebreak rule set"), max_length=20, default="fide-2026")
+    tiebreak_criteria = models.JSONField(_("tiebreak criteria"), default=list, blank=True)
+    tiebreak_locked = models.BooleanField(_("tiebreak policy locked"), default=False)
+    unrated_rating = models.PositiveSmallIntegerField(_("rating for unrated players"), null=True, blank=True)
+    results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_team(self) -> bool:
+        return self.kind == self.Kind.TEAM
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.system != self.System.SWISS
+
+
+class Team(models.Model):
+    """A club's team in a team event, e.g. "Oslo SK 2"."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams", verbose_name=_("event"))
+    club = models.ForeignKey(Club, on_delete=models.RESTRICT, related_name="teams", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="team_name_per_event")]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self):
+        return self.name
+
+
+class TeamMember(models.Model):
+    """The roster: a team's players in board order."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members", verbose_name=_("team"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, verbose_name=_("player"))
+    board_order = models.PositiveSmallIntegerField(_("board order"))
+
+    class Meta:
+        ordering = ["team", "board_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "board_order"], name="roster_board_once"),
+            models.UniqueConstraint(fields=["team", "player"], name="roster_player_once"),
+        ]
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+
+
+class Entry(models.Model):
+    """A participant of an event: a player (individual events) or a team (team events)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries", verbose_name=_("event"))
+    start_number = models.PositiveSmallIntegerField(_("start number"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, null=True, blank=True, verbose_name=_("player"))
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("team"))
+    rating = models.PositiveSmallIntegerField(_("rating at start"), null=True, blank=True)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "start_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "start_number"], name="start_number_once"),
+            models.UniqueConstraint(fields=["event", "player"], name="player_once_per_event"),
+            models.CheckConstraint(
+                condition=models.Q(player__isnull=False, team__isnull=True)
+                | models.Q(player__isnull=True, team__isnull=False),
+                name="entry_is_player_or_team",
+            ),
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self):
+        return str(self.player or self.team)
+
+    @property
+    def name(self) -> str:
+        return self.player.name if self.player_id else self.team.name
+
+    @property
+    def club(self):
+        if self.team_id:
+            return self.team.club
+        membership = self.player.clubmembership_set.select_related("club").first()
+        return membership.club if membership else None
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("event"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    date = models.DateField(_("date"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_once")]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self):
+        return f"{self.event} R{self.number}"
