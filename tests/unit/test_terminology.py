@@ -1,0 +1,178 @@
+"""Every translation names chess concepts as its language's glossary (docs/glossary/<lang>.toml) says.
+
+For each glossary term, every catalogue entry whose English text contains the term must be translated
+with the native term (or one of its listed inflected stems) and with none of the terms listed as
+wrong; and no translation uses another form of address than the glossary's one.
+"""
+
+import re
+import tomllib
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GLOSSARY = ROOT / "docs" / "glossary"
+LOCALE = ROOT / "locale"
+LANGUAGES = ["el", "tr", "he", "nb"]
+
+# Every chess concept the site names; each glossary has a term for each of them.
+CONCEPTS = {
+    "pairing", "round", "bye", "pairing-allocated bye", "full-point bye", "half-point bye", "zero-point bye",
+    "requested bye", "forfeit", "win by forfeit", "loss by forfeit", "double forfeit", "dummy opponent",
+    "virtual opponent", "unplayed round", "free round", "Swiss", "round robin", "start number", "rating",
+    "performance", "title", "tiebreak", "Buchholz", "Sonneborn-Berger", "progressive score", "cumulative",
+    "direct encounter", "number of wins", "games with Black", "Koya", "average rating of opponents", "Cut-1",
+    "Median-1", "cut", "median", "Modified Median", "Solkoff", "match points", "game points", "board",
+    "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
+    "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
+    "withdraw", "team",
+}  # fmt: skip
+
+
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")  # %(rating)s is a name in the code, not a word of either language
+
+
+def normalise(text: str) -> str:
+    """Case-folded, without accents: «Κλήρωση» and «κληρωση», «Maç» and «mac» compare equal."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def unquote(line: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), line[1:-1])
+
+
+def catalogue(po_text: str) -> list[dict]:
+    """The entries of a .po file: msgid, msgid_plural and every msgstr, without the header and obsolete ones."""
+    entries = []
+    for block in po_text.split("\n\n"):
+        entry, field = {"msgstr": []}, None
+        for line in block.splitlines():
+            keyword = re.match(r'(msgid_plural|msgid|msgstr(?:\[\d+\])?) (".*")$', line)
+            if keyword:
+                field = keyword.group(1)
+                text = unquote(keyword.group(2))
+                if field.startswith("msgstr"):
+                    entry["msgstr"].append(text)
+                else:
+                    entry[field] = text
+            elif line.startswith('"') and field:
+                if field.startswith("msgstr"):
+                    entry["msgstr"][-1] += unquote(line)
+                else:
+                    entry[field] += unquote(line)
+        if entry.get("msgid"):
+            entries.append(entry)
+    return entries
+
+
+def glossary(lang: str) -> dict:
+    return tomllib.loads((GLOSSARY / f"{lang}.toml").read_text(encoding="utf-8"))
+
+
+def english_pattern(phrases: list[str]) -> re.Pattern:
+    """Whole-word (a hyphen belongs to the word) and case-insensitive."""
+    alternatives = "|".join(re.escape(phrase) for phrase in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+def native_pattern(patterns: list[str]) -> re.Pattern | None:
+    return re.compile("|".join(f"(?:{normalise(p)})" for p in patterns)) if patterns else None
+
+
+def names_term(english: str, term: dict) -> bool:
+    english = re.sub(r"<[^>]*>|\w+(?:\.\w+)+", " ", PLACEHOLDER.sub(" ", english))  # markup, code names
+    if term.get("except"):
+        english = english_pattern(term["except"]).sub(" ", english)
+    return bool(english_pattern(term["match"]).search(english))
+
+
+def terminology_problems(terms: list[dict], entries: list[dict]) -> list[str]:
+    problems = []
+    for term in terms:
+        stems, wrong = native_pattern(term["stems"]), native_pattern(term["wrong"])
+        for entry in entries:
+            english = entry["msgid"] + "\n" + entry.get("msgid_plural", "")
+            if not names_term(english, term):
+                continue
+            for translation in entry["msgstr"]:
+                text = normalise(PLACEHOLDER.sub(" ", translation))
+                if wrong and (found := wrong.search(text)):
+                    problems.append(f"{term['english']!r}: wrong term {found.group(0)!r} in: {translation!r}")
+                elif not stems.search(text):
+                    problems.append(f"{term['english']!r} is not {term['native']!r} in: {translation!r}")
+    return problems
+
+
+def address_problems(address: dict, entries: list[dict]) -> list[str]:
+    wrong = native_pattern(address["wrong"])
+    return [
+        f"another form of address than the glossary's: {found.group(0)!r} in {translation!r}"
+        for entry in entries
+        for translation in entry["msgstr"]
+        if (found := wrong.search(normalise(translation)))
+    ]
+
+
+def entries_of(lang: str) -> list[dict]:
+    return catalogue((LOCALE / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_glossary_covers_every_concept_with_its_source(lang):
+    terms = glossary(lang)["term"]
+    assert {term["english"] for term in terms} == CONCEPTS
+    for term in terms:
+        assert term["native"] and term["stems"] and term["source"], term["english"]
+        native_pattern(term["stems"] + term["wrong"])  # every pattern compiles
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalogue_uses_the_glossary_terms(lang):
+    problems = terminology_problems(glossary(lang)["term"], entries_of(lang))
+    assert not problems, f"{lang}: {len(problems)} entries off the glossary:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalogue_uses_one_form_of_address(lang):
+    problems = address_problems(glossary(lang)["address"], entries_of(lang))
+    assert not problems, f"{lang}:\n" + "\n".join(problems)
+
+
+SAMPLE = """msgid ""
+msgstr ""
+
+msgid "Your own unplayed round: the dummy opponent"
+msgstr "Kendi oynanmamış turunuz: sanal rakip"
+
+msgid "a dummy opponent with your score, capped"
+msgstr "sizin puanınızda, üst sınırlı bir kukla rakip"
+
+msgid "%(count)s dummy opponent"
+msgid_plural "%(count)s dummy opponents"
+msgstr[0] "%(count)s kukla rakip"
+msgstr[1] "%(count)s sanal "
+"rakip"
+
+msgid "Dummy opponents are not virtual opponents."
+msgstr "Kukla rakiplerin adı böyle."
+"""
+
+
+def test_checker_finds_a_wrong_term_and_accepts_inflected_forms():
+    dummy = next(term for term in glossary("tr")["term"] if term["english"] == "dummy opponent")
+    problems = terminology_problems([dummy], catalogue(SAMPLE))
+    assert len(problems) == 2
+    assert "'sanal'" in problems[0] and "Kendi oynanmamış" in problems[0]
+    assert "'sanal'" in problems[1] and "sanal rakip" in problems[1]  # the continued line of msgstr[1]
+
+
+def test_checker_reads_whole_words_only():
+    swiss = {"match": ["Swiss"], "except": [], "stems": ["sveits"], "wrong": [], "english": "Swiss", "native": "x"}
+    entries = catalogue('msgid "Swissair"\nmsgstr "Swissair"\n\nmsgid "a Swiss event"\nmsgstr "en monradturnering"\n')
+    assert terminology_problems([swiss], entries) == ["'Swiss' is not 'x' in: 'en monradturnering'"]
+    board = {"match": ["board"], "except": ["over the board"], "stems": ["bord"], "wrong": [], "english": "board"}
+    assert not names_term("Games won over the board", board) and names_term("Board 3", board)
+    assert not names_term("Draw the round-robin schedule", {"match": ["round"], "except": []})
