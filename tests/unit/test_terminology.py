@@ -24,7 +24,7 @@ CONCEPTS = {
     "virtual opponent", "unplayed round", "free round", "Swiss", "round robin", "start number", "rating",
     "performance", "title", "tiebreak", "Buchholz", "Sonneborn-Berger", "progressive score", "cumulative",
     "direct encounter", "number of wins", "games with Black", "Koya", "average rating of opponents", "Cut-1",
-    "Median-1", "cut", "median", "Modified Median", "Solkoff", "match points", "game points", "board",
+    "Median-1", "cut", "median", "modifier", "Modified Median", "Solkoff", "match points", "game points", "board",
     "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
     "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
     "withdraw", "team",
