@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tiebreaks.engine import RULE_SETS, EngineError, check_criterion, compute_standings, parse_criterion
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
+from tiebreaks.money import money
 from tiebreaks.prizes import PlacePrize, PrizeOptions, Standing, split_prizes
 
 from .explanations import ExplainedCriterion, explain_trace, fmt
@@ -336,7 +337,7 @@ def prize_example() -> dict:
                 "awards": [
                     {
                         "name": s.name,
-                        "money": decimal_text(Fraction(result.money_of(s.participant_id), 100)),
+                        "money": money(result.money_of(s.participant_id), "EUR"),
                         "items": ", ".join(result.items_of(s.participant_id)),
                     }
                     for s in standings
@@ -345,7 +346,7 @@ def prize_example() -> dict:
         )
     return {
         "methods": out,
-        "prizes": [(p.place, decimal_text(Fraction(p.amount, 100)), p.item or "") for p in prizes],
+        "prizes": [(p.place, money(p.amount, "EUR"), p.item or "") for p in prizes],
         "standings": [(s.name, decimal_text(s.points), decimal_text(s.tiebreak_values[0][1])) for s in standings],
     }
 

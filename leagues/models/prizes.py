@@ -13,21 +13,10 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tiebreaks.prizes import CURRENCIES
+
 from .events import Entry, Event
 
-# ISO 4217 code -> (symbol, number of decimals of the minor unit)
-CURRENCIES: dict[str, tuple[str, int]] = {
-    "GBP": ("£", 2),
-    "EUR": ("€", 2),
-    "USD": ("$", 2),
-    "NOK": ("kr", 2),
-    "SEK": ("kr", 2),
-    "DKK": ("kr", 2),
-    "TRY": ("₺", 2),
-    "ILS": ("₪", 2),
-    "CHF": ("CHF", 2),
-    "JPY": ("¥", 0),
-}
 RATING_KINDS = {"rating_below", "rating_at_least"}
 YEAR_KINDS = {"born_after", "born_before"}
 

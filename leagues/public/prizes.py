@@ -8,29 +8,20 @@ minor units into money. The API serves the same lines with these sentences as ``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 
 from tiebreaks.explanations import fmt
+from tiebreaks.money import money
 from tiebreaks.names import criterion_name
 
-from ..models import CURRENCIES, Event, Prize, PrizeFund
+from ..models import Event, Prize, PrizeFund
 from ..services.prizes import EventPrizes, prizes_for_event
-
-
-def money(amount: int, currency: str) -> str:
-    """Integer minor units as money: 15000 GBP -> "£150", 5833 GBP -> "£58.33" (never through a float)."""
-    symbol, decimals = CURRENCIES.get(currency, (currency, 2))
-    value = Decimal(amount).scaleb(-decimals)
-    shown = number_format(value, decimal_pos=0 if amount % 10**decimals == 0 else decimals, force_grouping=True)
-    return pgettext("money: currency symbol and amount", "%(symbol)s%(amount)s") % {"symbol": symbol, "amount": shown}
 
 
 def _names(names: Sequence[str]) -> str:

@@ -6,11 +6,13 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from leagues.models import Event, StandingsSnapshot
 from leagues.services.prizes import prizes_recompute
 from tests.integration.test_prizes import fund_with, player, snapshot_event
+from tiebreaks.money import money
 
 from .conftest import LANGUAGES
 
@@ -165,3 +167,14 @@ def test_page_queries_do_not_grow_with_the_number_of_winners(client, django_asse
         page(client, small)
     with django_assert_max_num_queries(len(few.captured_queries)):
         page(client, large)
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_prize_guide_writes_money_as_the_prize_pages_do(client, lang):
+    """The guide's example (places €200 + trophy, €100, €50; Ana and Bo tied first) in the site's money
+    format: the pooled share of places 1 and 2 is €150 each, written like the prize page writes it."""
+    content = client.get(f"/{lang}/tiebreaks/prizes/").content.decode()
+    with translation.override(lang):
+        first, shared = money(20000, "EUR"), money(15000, "EUR")
+    assert first in content and shared in content
+    assert "€€" not in content and "€ €" not in content

@@ -21,6 +21,7 @@ TIEBREAKS_DJANGO_SIDE = {
     "tiebreaks.examples",
     "tiebreaks.names",
     "tiebreaks.explanations",
+    "tiebreaks.money",
 }
 
 
