@@ -10,27 +10,27 @@ records), :mod:`.read`, :mod:`.problems` (every problem at once, for the import 
     >>> text = write_trf(tournament)          # CRLF line ends, record 162 always written
 
 What is modelled (and therefore survives ``write_trf(read_trf(x))``): 001 player records (every
-field; the points column is recomputed and must agree), 012 name, 042/052 dates, 062/072/082
-(recomputed), 142 rounds (or ``XXR``), 162 game scoring (inferred from the points columns when
-absent, §5), 192 type, 202/212 tie-break lists, 013/310 teams, 362 match points and 240 byes
-(merged into the 001 rounds). Every other record (022, 092, 102, 132, 172 with its national
-rating records, comments, unknown tags, ...) is kept verbatim in ``Tournament.extra_records``
-and written back in the checker's record order.
+field; the points column is recomputed on export), 012 name, 042/052 dates (kept as written
+when not a clear date), 062/072/082 (recomputed), 142 rounds (or ``XXR``), 162 game scoring
+(else JaVaFo's BBx records, else inferred from the points columns), 192 type, 202/212 tie-break
+lists, 013/310 teams, 362 match points and, in individual events, 240 byes (merged into the 001
+rounds). Every other record (022, 092, 102, 132, 172 with its national rating records, 240 of
+team files, 250, 260, 299, 300, 320, 330, XXA, XXC, BBx, comments, unknown tags, ...) is kept
+verbatim in ``Tournament.extra_records`` and written back in the checker's record order.
 
-Consistency rules enforced on import (§4, §9): start numbers 1..N without gaps, opponents exist
-and point back in the same round with the opposite colour and the complementary code, byes have
-no opponent, at most one ``U`` per round, the points column equals the awarded points, 240
-records agree with the 001 records. Every violation raises :class:`TRFError` naming the line.
+How real exporters' dialects are read, and what is refused: :mod:`.read`.
 """
 
-from .codes import TRFError
+from .codes import TRFError, TRFNote
 from .problems import trf_problems
-from .read import apply_national_ratings, decode_trf, read_trf, read_trf_file
+from .read import apply_national_ratings, decode_trf, read_trf, read_trf_file, read_trf_with_notes
 from .write import encode_trf, write_trf
 
 __all__ = [
     "TRFError",
+    "TRFNote",
     "read_trf",
+    "read_trf_with_notes",
     "read_trf_file",
     "trf_problems",
     "write_trf",

@@ -1,9 +1,10 @@
-"""TRF vocabulary: result codes (§4), the record order (§9), scoring records 162/362 (§5),
-number fields, and the error every part of the reader raises."""
+"""TRF vocabulary: result codes, the record order, scoring records (162/362 and JaVaFo's BBx),
+number and date fields, the error every part of the reader raises and the notes it keeps."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -13,11 +14,15 @@ from tiebreaks.engine.model import Scoring
 
 
 class TRFError(ValueError):
-    """A TRF file that cannot be imported; ``str()`` is "line N: problem"."""
+    """A TRF file that cannot be imported; ``str()`` is "line N: problem".
 
-    def __init__(self, line_number: int | None, message: str) -> None:
+    ``kind`` names problems an organiser may overrule: ``"points_column"`` (a points column that
+    differs from the results; :func:`~tiebreaks.trf.read_trf` with ``accept_points_column``)."""
+
+    def __init__(self, line_number: int | None, message: str, kind: str = "") -> None:
         self.line_number = line_number
         self.message = message
+        self.kind = kind
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -26,12 +31,36 @@ class TRFError(ValueError):
         return f"line {self.line_number}: {self.message}"
 
 
+@dataclass(frozen=True)
+class TRFNote:
+    """How the reader understood something a real exporter wrote (for the import preview).
+
+    ``kind``: ``date_unreadable``, ``date_ambiguous`` (``readings`` holds the candidate ISO
+    dates), ``unpaired_result`` (a result without an opponent, read as the bye it stands for),
+    ``bye_from_points_column`` (a blank result whose value the points column gives),
+    ``points_column_pre_entered_byes``, ``points_column_ignored``, ``points_column_accepted``,
+    ``team_byes`` (record 240 in a team file names teams), ``mid_event``."""
+
+    line_number: int | None
+    kind: str
+    message: str
+    readings: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message if self.line_number is None else f"line {self.line_number}: {self.message}"
+
+
 # --- codes (§4) ---------------------------------------------------------------------------
 
-#: codes of a game against an opponent (the opponent field is mandatory)
+#: codes of a game against an opponent; written without one (``0000 - +``, as Swiss-Manager,
+#: Swiss-Chess, lichess and the ICU exporter do) they stand for the bye of the same value:
+#: + 1 W an unplayed win (full-point bye), = D X ? a half-point bye, - 0 L a zero-point absence
+#: (FIDE's checker reads them so; so does the engine's crosstable)
 GAME_CODES = frozenset("1=0WDLX?+-")
-#: codes without an opponent (opponent 0000, colour "-")
+#: codes without an opponent (opponent 0000 or blank, colour "-" or blank)
 BYE_CODES = frozenset("FHUZA ")
+#: a game code written without an opponent -> the bye code of the same value
+UNPAIRED_AS_BYE = {"+": "F", "1": "F", "W": "F", "=": "H", "D": "H", "X": "H", "?": "H", "-": "Z", "0": "Z", "L": "Z"}
 VALID_CODES = GAME_CODES | BYE_CODES
 #: code -> codes the opponent's block may carry in the same round
 COMPLEMENT = {
@@ -69,6 +98,9 @@ RECORD_ORDER = (
 ORDER_INDEX = {tag: i for i, tag in enumerate(RECORD_ORDER)}
 MODELLED = frozenset({"001", "012", "042", "052", "062", "072", "082", "142", "162", "192",
                        "202", "212", "013", "310", "362", "240", "XXR"})  # fmt: skip
+#: records of TRF-2026 (not in TRF-16): left out of a TRF-16 export
+TRF26_ONLY = frozenset({"142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250",
+                        "260", "299", "300", "310", "320", "330", "352", "362", "801", "802"})  # fmt: skip
 #: one parsed 001 record: line number, fields, points column and the list of RoundEntry
 Player = dict[str, Any]
 
@@ -111,23 +143,60 @@ def int_field(text: str, lineno: int, what: str) -> int | None:
     return int(text)
 
 
-def parse_date(text: str, lineno: int, what: str) -> str:
-    text = text.strip()
+_MONTHS = {
+    m: i for i, m in enumerate(("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"), 1)
+}
+_NUMERIC_DATE = re.compile(r"(\d{1,4})\s*([./-])\s*(\d{1,2})\s*\2\s*(\d{1,4})\.?")
+_NAMED_DATE = re.compile(
+    r"(?:(\d{1,2})[ .-]*([A-Z]{3})[A-Z]*\.?[ .-]*(\d{4})|([A-Z]{3})[A-Z]*\.?\s*(\d{1,2}),?\s*(\d{4}))"
+)
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    if year < 100:
+        year += 2000
+    if not (1 <= month <= 12 and 1 <= day <= 31) or year < 1000:
+        return None
+    if (
+        day
+        > (31, 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[
+            month - 1
+        ]
+    ):
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def parse_date(text: str) -> tuple[str, ...]:
+    """Every reading of a date as real exporters write it (``2026/06/01``, ``2026-06-01``,
+    ``01.06.2026``, ``28. 07. 2005``, ``24/09/2010``, ``10.09.13``, ``May 29, 2020``, ...) as ISO
+    dates: one reading, several (ambiguous: ``10.09.13`` is 2010-09-13 or 2013-09-10), or none
+    (blank or not a date). A four-digit year first is Y-M-D; last with dots D.M.Y, with slashes
+    or hyphens D/M/Y or M/D/Y; two-digit years with slashes are YY/MM/DD (the TRF round-date
+    format, as FIDE's checker reads them), with dots or hyphens Y.M.D or D.M.Y."""
+    text = text.strip().upper()
     if not text:
-        return ""
-    patterns = (
-        (r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", ("y", "m", "d")),
-        (r"(\d{1,2})\.(\d{1,2})\.(\d{4})", ("d", "m", "y")),
-        (r"(\d{2})/(\d{1,2})/(\d{1,2})", ("y", "m", "d")),
-    )
-    for pattern, order in patterns:
-        match = re.fullmatch(pattern, text)
-        if match:
-            parts = dict(zip(order, (int(g) for g in match.groups()), strict=True))
-            year = parts["y"] + 2000 if parts["y"] < 100 else parts["y"]
-            if 1 <= parts["m"] <= 12 and 1 <= parts["d"] <= 31:
-                return f"{year:04d}-{parts['m']:02d}-{parts['d']:02d}"
-    raise TRFError(lineno, f"{what} {text!r} is not a date (YYYY/MM/DD)")
+        return ()
+    match = _NUMERIC_DATE.fullmatch(text.split(" ", 1)[0] if text[:4].isdigit() and len(text) > 10 else text)
+    if match:
+        first, separator, middle, last = match.groups()
+        a, b, c = int(first), int(middle), int(last)
+        if len(first) == 4:
+            orders = [(a, b, c)]
+        elif len(last) == 4:
+            orders = [(c, b, a)] if separator == "." else [(c, b, a), (c, a, b)]
+        elif separator == "/":
+            orders = [(a, b, c)]  # YY/MM/DD, the TRF round-date format (FIDE's checker reads it so)
+        else:
+            orders = [(a, b, c), (c, b, a)]
+        readings = [iso for iso in (_iso(*order) for order in orders) if iso]
+        return tuple(dict.fromkeys(readings))
+    match = _NAMED_DATE.fullmatch(text)
+    if match:
+        day, month, year = (match.group(1), match.group(2), match.group(3)) if match.group(1) else match.group(5, 4, 6)
+        iso = _iso(int(year), _MONTHS.get(month, 0), int(day))
+        return (iso,) if iso else ()
+    return ()
 
 
 def fmt_points(value: Fraction, what: str) -> str:

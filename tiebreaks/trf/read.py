@@ -1,10 +1,34 @@
-"""TRF reader: bytes or text to the engine's :class:`~tiebreaks.engine.model.Tournament` (§9)."""
+"""TRF reader: bytes or text to the engine's :class:`~tiebreaks.engine.model.Tournament`.
+
+Reads what real exporters write (Swiss-Manager, Swiss-Chess, Vega, lichess, JaVaFo, bbpPairings,
+the Irish Chess Union's exporter, FIDE's TRF-2026 sample), as FIDE's checker reads it:
+
+* dates in any common shape; one the reader cannot understand, or an ambiguous one
+  (``10.09.13``), is kept as written and reported in a note, never a reason to refuse the file;
+* results without an opponent (``0000 - +``, ``0000 - -``, ``0000 - =``, blank opponent with
+  ``-``) are kept as written and stand for the bye of the same value (notes say how each was
+  read); a blank result whose value only the points column gives (ICU) becomes that bye;
+* the points column may include or leave out the byes entered for a round not paired yet; an
+  all-zero column is ignored; any other difference is a problem naming the line and both
+  values (importable when the organiser accepts it: ``accept_points_column``);
+* standings are computed after the last round with a game between two players
+  (``Tournament.rounds_computed``); later byes entered before the pairing are kept;
+* in a team file the numbers of record 240 are team numbers (kept for the team engine);
+* every record the model does not hold (extension records, comments, unknown tags, a date kept
+  as text) is kept verbatim in ``Tournament.extra_records`` and written back on export.
+
+Refused, with the line: start numbers not 1..N, a player record that cannot be read (misaligned
+columns, an unknown result code, a game with one colour), pairings that do not point back with
+the complementary result and opposite colours, two pairing-allocated byes in one round, a 240
+record contradicting the 001 record, a points column that differs from the results.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 
@@ -14,10 +38,11 @@ from .codes import (
     MODELLED,
     ORDER_INDEX,
     RECORD_ORDER,
-    SCORE_KEY,
+    UNPAIRED_AS_BYE,
     VALID_CODES,
     Player,
     TRFError,
+    TRFNote,
     code_units,
     int_field,
     is_round_robin,
@@ -25,6 +50,10 @@ from .codes import (
     parse_scoring_line,
     points_column,
 )
+
+#: what a result written without an opponent stands for, in an individual and in a team event
+_UNPAIRED_MEANING = {"F": "an unplayed win (full-point bye)", "H": "a half-point bye", "Z": "a zero-point absence"}
+_UNPAIRED_BOARD = {"F": "a board won by default", "H": "a half point by default", "Z": "a board not played"}
 
 
 def decode_trf(data: bytes | str) -> str:
@@ -73,133 +102,445 @@ def records_by_tag(data: bytes | str) -> dict[str, list[tuple[int, str]]]:
     return by_tag
 
 
-def read_trf(data: bytes | str) -> Tournament:
-    """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`."""
-    by_tag = records_by_tag(data)
+def read_trf(data: bytes | str, *, accept_points_column: bool = False) -> Tournament:
+    """Parse a TRF file (bytes in UTF-8 or Latin-1, or text) into a :class:`Tournament`.
 
-    def single(tag: str) -> tuple[int, str] | None:
-        found = by_tag.get(tag)
+    Raises :class:`TRFError` (with the line) for the first problem; a points column that differs
+    from the results is accepted (and noted) with ``accept_points_column``."""
+    return read_trf_with_notes(data, accept_points_column=accept_points_column)[0]
+
+
+def read_trf_with_notes(data: bytes | str, *, accept_points_column: bool = False) -> tuple[Tournament, list[TRFNote]]:
+    """:func:`read_trf`, and the notes that say how the reader understood the file (line order)."""
+    reading = _Reading(data, collect=False, accept_points_column=accept_points_column)
+    tournament = reading.tournament()
+    assert tournament is not None
+    return tournament, reading.notes
+
+
+def trf_problems(data: bytes | str) -> list[TRFError]:
+    """Every problem of a TRF file that :func:`read_trf` would refuse, each with its line number
+    (None for a problem of the whole file), in line order; an empty list for a readable file.
+
+    Where :func:`read_trf` stops at the first problem, this reads on: every header record and
+    every 001 and 240 record on its own, then the checks across lines (pairings, byes per round,
+    points columns, teams) for the players whose records could be read. A player record that
+    cannot be read is reported once; the pairings that name it are not reported again."""
+    reading = _Reading(data, collect=True, accept_points_column=False)
+    reading.tournament()
+    return sorted(reading.problems, key=lambda p: (p.line_number is not None, p.line_number or 0))
+
+
+class _Reading:
+    """One reading of one file. With ``collect``, problems are gathered (``problems``) and the
+    reading goes on where it can; without, the first problem is raised."""
+
+    def __init__(self, data: bytes | str, *, collect: bool, accept_points_column: bool) -> None:
+        self.by_tag = records_by_tag(data)
+        self.collect = collect
+        self.accept_points_column = accept_points_column
+        self.problems: list[TRFError] = []
+        self.notes: list[TRFNote] = []
+        self.kept: list[tuple[int, str]] = []  # modelled records kept verbatim (a date kept as text)
+
+    def fail(self, problem: TRFError) -> None:
+        if not self.collect:
+            raise problem
+        self.problems.append(problem)
+
+    def attempt(self, check: Any, *args: Any, **kwargs: Any) -> Any:
+        """``check(*args)``, or None after recording its problem (collecting) - else it raises."""
+        if not self.collect:
+            return check(*args, **kwargs)
+        try:
+            return check(*args, **kwargs)
+        except TRFError as exc:
+            self.problems.append(exc)
+            return None
+
+    def single(self, tag: str) -> tuple[int, str] | None:
+        found = self.by_tag.get(tag)
         return found[-1] if found else None
 
-    name = ""
-    if rec := single("012"):
-        name = rec[1][4:].strip()
-    start_date = parse_date(rec[1][4:], rec[0], "start date") if (rec := single("042")) else ""
-    end_date = parse_date(rec[1][4:], rec[0], "end date") if (rec := single("052")) else ""
+    # --- header -----------------------------------------------------------------------------
+    def date(self, tag: str, what: str) -> str:
+        rec = self.single(tag)
+        if rec is None:
+            return ""
+        n, line = rec
+        text = line[4:].strip()
+        readings = parse_date(text)
+        if len(readings) == 1:
+            return readings[0]
+        if text:
+            self.kept.append(rec)  # written back as it was
+            if readings:
+                self.notes.append(
+                    TRFNote(
+                        n,
+                        "date_ambiguous",
+                        f"the {what} {text!r} is ambiguous: {' or '.join(readings)}; kept as written",
+                        readings,
+                    )
+                )
+            else:
+                self.notes.append(TRFNote(n, "date_unreadable", f"the {what} {text!r} is not a date; kept as written"))
+        return ""
 
-    announced_rounds: int | None = None
-    for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
-        if rec := single(tag):
-            value = int_field(rec[1][4:], rec[0], what)
-            if value is not None:
-                announced_rounds = value
+    def announced_rounds(self) -> int | None:
+        announced: int | None = None
+        for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
+            if rec := self.single(tag):
+                value = self.attempt(int_field, rec[1][4:].strip().split(" ", 1)[0], rec[0], what)
+                if value is not None:
+                    announced = value
+        return announced
 
-    scoring: Scoring | None = None
-    if rec := single("162"):
-        scoring = parse_scoring_line(rec[1], rec[0], team=False)
-    match_scoring = parse_scoring_line(rec[1], rec[0], team=True) if (rec := single("362")) else None
+    def scoring(self) -> tuple[Scoring | None, Scoring | None]:
+        """Game scoring (162, else JaVaFo's BBx records) and team match scoring (362)."""
+        scoring: Scoring | None = None
+        if rec := self.single("162"):
+            scoring = self.attempt(parse_scoring_line, rec[1], rec[0], team=False)
+        elif any(tag in self.by_tag for tag in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU")):
+            scoring = self.attempt(self._javafo_scoring)
+        match_scoring = None
+        if rec := self.single("362"):
+            match_scoring = self.attempt(parse_scoring_line, rec[1], rec[0], team=True)
+        return scoring, match_scoring
 
-    event_type = rec[1][4:].strip().upper() if (rec := single("192")) else ""
-    type_text = rec[1][4:] if (rec := single("092")) else ""
-
-    tiebreaks: list[str] = []
-    if rec := single("212"):
-        tiebreaks = [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
-    elif rec := single("202"):
-        tiebreaks = ["PTS"] + [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
-
-    # 001 records (§3)
-    player_lines = by_tag.get("001", [])
-    if not player_lines:
-        raise TRFError(None, "no player records (001) in the file")
-    parsed: dict[int, Player] = {}
-    blocks: dict[str, RoundEntry] = {}  # round block text -> its validated entry, shared by the file
-    for n, line in player_lines:
-        player = parse_player(n, line, blocks)
-        number = player["start_number"]
-        if number in parsed:
-            raise TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})")
-        parsed[number] = player
-    count = len(parsed)
-    for number in range(1, count + 1):
-        if number not in parsed:
-            biggest = max(parsed)
-            raise TRFError(
-                parsed[biggest]["line"],
-                f"start numbers must run 1..{count} without gaps, but {number} is missing",
-            )
-
-    apply_240(by_tag.get("240", []), parsed)
-    check_pairings(parsed, announced_rounds)
-
-    if scoring is None:
-        scoring = infer_scoring(parsed)
-    # points column = awarded points, exactly: integers on the scoring's common denominator
-    units, denominator = code_units(scoring)
-    for player in parsed.values():
-        stated = player["points"]
-        if stated is None:
-            continue
-        awarded = sum([units[e.code] for e in player["rounds"]])
-        if awarded * stated.denominator != stated.numerator * denominator:
-            raise TRFError(
-                player["line"],
-                f"player {player['start_number']} has {float(stated):g} in the points column "
-                f"but the results add up to {float(Fraction(awarded, denominator)):g}",
-            )
-
-    if announced_rounds is None:
-        announced_rounds = _last_round_played(parsed)
-
-    teams = parse_teams(by_tag, count)
-
-    extra: list[tuple[int, int, str]] = []  # (order key, file line, text)
-    nrs_tag = ""
-    if rec := single("172"):
-        nrs_tag = rec[1][4:7].strip().upper()
-    for tag, records in by_tag.items():
-        if tag in MODELLED:
-            continue
-        key = ORDER_INDEX.get("NRS" if tag == nrs_tag else tag, len(RECORD_ORDER))
-        for n, line in records:
-            extra.append((key, n, line))
-    extra.sort()
-
-    participants = [
-        Participant(
-            start_number=p["start_number"],
-            name=p["name"],
-            rating=p["rating"],
-            rounds=tuple(p["rounds"]),
-            sex=p["sex"],
-            title=p["title"],
-            federation=p["federation"],
-            fide_id=p["fide_id"],
-            birth=p["birth"],
-            rank=p["rank"],
+    def _javafo_scoring(self) -> Scoring:
+        """JaVaFo / bbpPairings scoring records: ``BBW 3.0`` (win), BBD, BBL, BBZ (zero-point bye),
+        BBF (forfeit loss), BBU (pairing-allocated bye); unset values are the defaults."""
+        values: dict[str, Fraction] = {}
+        for tag in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
+            if rec := self.single(tag):
+                text = rec[1][4:].strip()
+                try:
+                    value = points_column(text)
+                except ValueError:
+                    value = None
+                if value is None:
+                    raise TRFError(rec[0], f"scoring value {text!r} of {tag} is not a number")
+                values[tag[2]] = value
+        base = Scoring()
+        return Scoring(
+            win=values.get("W", base.win),
+            draw=values.get("D", base.draw),
+            loss=values.get("L", base.loss),
+            absence=values.get("Z", values.get("F", base.absence)),
+            pab=values.get("U"),
         )
-        for p in sorted(parsed.values(), key=lambda p: p["start_number"])
-    ]
-    return Tournament(
-        participants=participants,
-        total_rounds=announced_rounds,
-        scoring=scoring,
-        name=name,
-        round_robin=is_round_robin(event_type, type_text),
-        tiebreaks=tiebreaks,
-        teams=teams,
-        match_scoring=match_scoring,
-        start_date=start_date,
-        end_date=end_date,
-        event_type=event_type,
-        extra_records=tuple(line for _, _, line in extra),
-    )
+
+    # --- the whole file ---------------------------------------------------------------------
+    def tournament(self) -> Tournament | None:
+        by_tag = self.by_tag
+        name = rec[1][4:].strip() if (rec := self.single("012")) else ""
+        start_date = self.date("042", "start date")
+        end_date = self.date("052", "end date")
+        announced = self.announced_rounds()
+        scoring, match_scoring = self.scoring()
+        event_type = rec[1][4:].strip().upper() if (rec := self.single("192")) else ""
+        type_text = rec[1][4:] if (rec := self.single("092")) else ""
+        tiebreaks: list[str] = []
+        if rec := self.single("212"):
+            tiebreaks = [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
+        elif rec := self.single("202"):
+            tiebreaks = ["PTS"] + [item for item in re.split(r"[,\s]+", rec[1][4:].strip()) if item]
+
+        parsed = self.players()
+        if parsed is None:
+            return None
+        count = len(by_tag["001"])
+        teams = self.attempt(parse_teams, by_tag, count) or []
+        if teams:
+            if "240" in by_tag:  # team numbers: the team engine applies them to the matches
+                self.kept.extend(by_tag["240"])
+                self.notes.append(
+                    TRFNote(by_tag["240"][0][0], "team_byes", "record 240 names teams (byes of team matches)")
+                )
+        else:
+            for record in by_tag.get("240", []):
+                self.attempt(apply_240, [record], parsed)
+        check_pairings(parsed, announced, problems=self.problems if self.collect else None, unreadable=self.unreadable)
+        self.unpaired_results(parsed, bool(teams))
+        played = _last_round_with_a_game(parsed)
+        longest = max((len(p["rounds"]) for p in parsed.values()), default=0)
+        rounds_computed = played if 0 < played < longest else None
+        if rounds_computed is not None:
+            self.notes.append(
+                TRFNote(
+                    None,
+                    "mid_event",
+                    f"standings after round {played}: the byes entered for round {played + 1}"
+                    f"{'' if longest == played + 1 else f'-{longest}'} wait for its pairing",
+                )
+            )
+        scoring = self.points_columns(parsed, scoring, played)
+        if self.collect:
+            return None
+        assert scoring is not None
+        if announced is None:
+            announced = _last_round_played(parsed)
+        return Tournament(
+            participants=[
+                Participant(
+                    start_number=p["start_number"],
+                    name=p["name"],
+                    rating=p["rating"],
+                    rounds=tuple(p["rounds"]),
+                    sex=p["sex"],
+                    title=p["title"],
+                    federation=p["federation"],
+                    fide_id=p["fide_id"],
+                    birth=p["birth"],
+                    rank=p["rank"],
+                )
+                for p in sorted(parsed.values(), key=lambda p: p["start_number"])
+            ],
+            total_rounds=announced,
+            scoring=scoring,
+            name=name,
+            rounds_computed=rounds_computed,
+            round_robin=is_round_robin(event_type, type_text),
+            tiebreaks=tiebreaks,
+            teams=teams,
+            match_scoring=match_scoring,
+            start_date=start_date,
+            end_date=end_date,
+            event_type=event_type,
+            extra_records=self.extra_records(),
+        )
+
+    def players(self) -> dict[int, Player] | None:
+        """Every 001 record by start number; start numbers must run 1..N."""
+        player_lines = self.by_tag.get("001", [])
+        self.unreadable: set[int] = set()  # start numbers of player records that could not be read
+        if not player_lines:
+            self.fail(TRFError(None, "no player records (001) in the file"))
+            return None
+        parsed: dict[int, Player] = {}
+        blocks: dict[str, RoundEntry] = {}  # round block text -> its validated entry, shared by the file
+        for n, line in player_lines:
+            player = self.attempt(parse_player, n, line, blocks)
+            if player is None:
+                number = line[4:8].strip()
+                if number.isdigit():
+                    self.unreadable.add(int(number))
+                continue
+            number = player["start_number"]
+            if number in parsed:
+                self.fail(TRFError(n, f"start number {number} appears twice (also line {parsed[number]['line']})"))
+                continue
+            parsed[number] = player
+        count = len(player_lines)
+        known = set(parsed) | self.unreadable
+        for number in range(1, count + 1):
+            if number not in known and parsed:
+                self.fail(
+                    TRFError(
+                        parsed[max(parsed)]["line"],
+                        f"start numbers must run 1..{count} without gaps, but {number} is missing",
+                    )
+                )
+        return parsed
+
+    def unpaired_results(self, parsed: dict[int, Player], team_event: bool) -> None:
+        """A note for every result written without an opponent (``0000 - +``): what it stands for."""
+        meaning = _UNPAIRED_BOARD if team_event else _UNPAIRED_MEANING
+        for player in parsed.values():
+            if not player["unpaired"]:
+                continue
+            for rnd, entry in enumerate(player["rounds"], start=1):
+                if entry.opponent is None and entry.code in UNPAIRED_AS_BYE:
+                    self.notes.append(
+                        TRFNote(
+                            player["line"],
+                            "unpaired_result",
+                            f"round {rnd} of player {player['start_number']}: {entry.code!r} without an "
+                            f"opponent read as {meaning[UNPAIRED_AS_BYE[entry.code]]}",
+                        )
+                    )
+
+    def extra_records(self) -> tuple[str, ...]:
+        """Every record the model does not hold, in the checker's record order (then file order)."""
+        extra: list[tuple[int, int, str]] = []  # (order key, file line, text)
+        nrs_tag = rec[1][4:7].strip().upper() if (rec := self.single("172")) else ""
+        for tag, records in self.by_tag.items():
+            if tag in MODELLED:
+                continue
+            key = ORDER_INDEX.get("NRS" if tag == nrs_tag else tag, len(RECORD_ORDER))
+            for n, line in records:
+                extra.append((key, n, line))
+        for n, line in self.kept:
+            extra.append((ORDER_INDEX.get(line[:3], len(RECORD_ORDER)), n, line))
+        extra.sort()
+        return tuple(line for _, _, line in extra)
+
+    # --- points columns (cols 81-84) ---------------------------------------------------------
+    def points_columns(self, parsed: dict[int, Player], scoring: Scoring | None, played: int) -> Scoring | None:
+        """Check every points column against the results; without record 162 (or BBx), first
+        find the scoring system that explains them (the first candidate that fits every player,
+        else the one that fits most). Returns the scoring."""
+        stated = [p for p in parsed.values() if p["points"] is not None]
+        suffix = ""
+        if stated and all(p["points"] == 0 for p in stated):
+            reference = scoring or Scoring()
+            units, _ = code_units(reference)
+            if any(_awarded(p, units) for p in stated):
+                self.notes.append(
+                    TRFNote(None, "points_column_ignored", "every points column is 0: the results decide the points")
+                )
+                return reference
+        if scoring is None:
+            scoring, fitting = _infer_scoring(stated, played)
+            if not fitting:
+                suffix = " (no record 162, and no scoring system fits every player)"
+        units, den = code_units(scoring)
+        leaving_out: list[int] = []
+        for player in stated:
+            fit = _fit(player, units, den, played)
+            if fit == "all":
+                continue
+            if fit == "played":
+                leaving_out.append(player["start_number"])
+            elif fit is not None:
+                rounds = player["rounds"]
+                code = fit[0]
+                for r, entry in enumerate(rounds):
+                    if entry.code == " " and entry.opponent is None:
+                        rounds[r] = RoundEntry(code)
+                        which = "has no result" if len(fit) == 1 else "is the first round without a result"
+                        self.notes.append(
+                            TRFNote(
+                                player["line"],
+                                "bye_from_points_column",
+                                f"round {r + 1} of player {player['start_number']} {which}; the points "
+                                f"column makes it {_UNPAIRED_MEANING[code]} ({code})",
+                            )
+                        )
+                        if len(fit) > 1:
+                            break
+            else:
+                total = Fraction(_awarded(player, units), den)
+                message = (
+                    f"player {player['start_number']} has {float(player['points']):g} in the points column "
+                    f"but the results add up to {float(total):g}{suffix}"
+                )
+                if self.accept_points_column:
+                    self.notes.append(TRFNote(player["line"], "points_column_accepted", message + "; results kept"))
+                else:
+                    self.fail(TRFError(player["line"], message, kind="points_column"))
+        if leaving_out:
+            players = ", ".join(str(n) for n in sorted(leaving_out))
+            self.notes.append(
+                TRFNote(
+                    None,
+                    "points_column_pre_entered_byes",
+                    f"the points column of player{'s' if len(leaving_out) > 1 else ''} {players} leaves out the "
+                    f"byes entered after round {played}",
+                )
+            )
+        return scoring
+
+
+def _awarded(player: Player, units: dict[str, int], upto: int | None = None) -> int:
+    """The player's points on the scoring's denominator (rounds 1..upto; all without it)."""
+    rounds = player["rounds"] if upto is None else player["rounds"][:upto]
+    if player["unpaired"]:
+        return sum([units[UNPAIRED_AS_BYE.get(e.code, e.code) if e.opponent is None else e.code] for e in rounds])
+    return sum([units[e.code] for e in rounds])
+
+
+def _fit(player: Player, units: dict[str, int], den: int, played: int) -> str | None:
+    """How the points column agrees with the results: ``"all"`` rounds, the rounds ``"played"``
+    (leaving out byes entered after the last round with a game), ``"F"`` / ``"H"`` (every blank
+    result is that bye), ``"F1"`` / ``"H1"`` (one bye among several blank results: the first), or
+    None."""
+    stated = player["points"]
+    num, sden = stated.numerator, stated.denominator
+    total = _awarded(player, units)
+    if total * sden == num * den:
+        return "all"
+    rounds = player["rounds"]
+    if played < len(rounds) and _awarded(player, units, played) * sden == num * den:
+        return "played"
+    blanks = sum(1 for e in rounds if e.code == " " and e.opponent is None)
+    if blanks:
+        gap = num * den - total * sden
+        for code in ("F", "H"):
+            value = (units[code] - units[" "]) * sden
+            if value > 0 and gap == value * blanks:
+                return code
+            if value > 0 and gap == value:
+                return code + "1"
+    return None
+
+
+def _candidate_scorings() -> list[Scoring]:
+    """Scoring systems tried without record 162, most usual first (multiples of one half)."""
+    found = []
+    for pab_choice in ("W", "D", "L"):
+        for loss in (0, 1, 2):
+            for draw in range(loss + 1, loss + 5):
+                for win in range(2 * draw - loss, 2 * draw - loss + 5):
+                    pab = win if pab_choice == "W" else draw if pab_choice == "D" else loss
+                    found.append(
+                        Scoring(
+                            win=Fraction(win, 2),
+                            draw=Fraction(draw, 2),
+                            loss=Fraction(loss, 2),
+                            absence=Fraction(0),
+                            pab=None if pab_choice == "W" else Fraction(pab, 2),
+                        )
+                    )
+    return found
+
+
+_CANDIDATES = _candidate_scorings()
+
+
+def _infer_scoring(stated: list[Player], played: int) -> tuple[Scoring, bool]:
+    """No record 162: the first candidate that explains every points column (True), else the
+    one that explains most of them (False; the default scoring when none explains any)."""
+    best, best_count = Scoring(), 0
+    for candidate in _CANDIDATES:
+        units, den = code_units(candidate)
+        if all(_fit(p, units, den, played) for p in stated):
+            return candidate, True
+    for candidate in _CANDIDATES:
+        units, den = code_units(candidate)
+        count = sum(1 for p in stated if _fit(p, units, den, played))
+        if count > best_count:
+            best, best_count = candidate, count
+    return best, False
+
+
+def _last_round_with_a_game(parsed: dict[int, Player]) -> int:
+    """The last round in which two players were paired (a game or a forfeit between them); later
+    rounds hold only byes entered before their pairing. (FIDE's checker counts played games only:
+    the two differ only for a round whose every pairing was forfeited.)"""
+    last = 0
+    for player in parsed.values():
+        rounds = player["rounds"]
+        for rnd in range(len(rounds), last, -1):
+            if rounds[rnd - 1].opponent is not None:
+                last = rnd
+                break
+    return last
+
+
+def _last_round_played(parsed: dict[int, Player]) -> int:
+    last = 0
+    for player in parsed.values():
+        for rnd, entry in enumerate(player["rounds"], start=1):
+            if entry.opponent is not None or entry.code not in " AZ":
+                last = max(last, rnd)
+    return last
 
 
 def _block_shapes() -> dict[str, tuple[str, str | None, bool]]:
     """The last four characters of every well-formed round block (" C R": colour, result code)
-    -> (code, colour, whether the code needs an opponent), for the fast path of
-    :func:`_parse_block`."""
+    -> (code, colour, whether it is a game code), for the fast path of :func:`_parse_block`."""
     shapes: dict[str, tuple[str, str | None, bool]] = {}
     for raw_code in VALID_CODES | {c.lower() for c in VALID_CODES}:
         code = raw_code.upper()
@@ -209,10 +550,8 @@ def _block_shapes() -> dict[str, tuple[str, str | None, bool]]:
         for raw_colour in "wWbB- ":
             colour = raw_colour.lower()
             colour_value = colour if colour in "wb" else None
-            if game and colour_value is None and code not in "+-":
-                continue  # a played game needs a colour
-            if not game and colour_value is not None:
-                continue  # a bye has none
+            if colour_value is not None and not game:
+                continue  # a bye has no colour
             shapes[f" {raw_colour} {raw_code}"] = (code, colour_value, game)
     return shapes
 
@@ -227,13 +566,11 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
     if shape is not None and block[:2] == "  ":  # fast path: a well-formed block
         code, colour_value, game = shape
         opp_text = block[2:6]
-        if game:
-            if opp_text.strip().isdigit():
-                opponent = int(opp_text)
-                if opponent:
-                    return RoundEntry(code, opponent, colour_value)
-        elif opp_text == "0000" or opp_text == "    ":
-            return RoundEntry(code)
+        if opp_text == "0000" or opp_text == "    ":
+            if colour_value is None:
+                return RoundEntry(code)  # a bye, or a result without an opponent (0000 - +)
+        elif game and opp_text.strip().isdigit() and (colour_value is not None or code in "+-"):
+            return RoundEntry(code, int(opp_text), colour_value)
     # the general path, which names the problem
     c = 91 + 10 * (rnd - 1)
     if block[:2].strip() or block[6] != " " or block[8] != " ":
@@ -253,9 +590,10 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
     if code not in VALID_CODES:
         raise TRFError(n, f"round {rnd} of player {number}: unknown result code {block[9]!r}")
     colour_value = colour if colour in "wb" else None
-    if code in GAME_CODES:
-        if not opponent:
-            raise TRFError(n, f"round {rnd} of player {number}: result {code!r} needs an opponent")
+    if not opponent:
+        if colour_value is not None:
+            raise TRFError(n, f"round {rnd} of player {number}: {code!r} without an opponent has a colour")
+    elif code in GAME_CODES:
         if code not in "+-" and colour_value is None:
             raise TRFError(n, f"round {rnd} of player {number}: a played game needs colour w or b")
     else:
@@ -282,12 +620,17 @@ def parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None)
     rounds: list[RoundEntry] = []
     append = rounds.append
     get = blocks.get
+    unpaired = False  # a result written without an opponent (0000 - +)
     for rnd, c in enumerate(range(89, len(line) - 9, 10), start=1):
         block = line[c : c + 10]
         entry = get(block)
         if entry is None:
             entry = blocks[block] = _parse_block(block, n, rnd, number)
-        if entry.opponent == number:
+        opponent = entry.opponent
+        if opponent is None:
+            if entry.code in GAME_CODES:
+                unpaired = True
+        elif opponent == number:
             raise TRFError(n, f"round {rnd} of player {number} names the player as their own opponent")
         append(entry)
     # rating, points and rank: the usual well-formed field without a call; anything else
@@ -314,6 +657,7 @@ def parse_player(n: int, line: str, blocks: dict[str, RoundEntry] | None = None)
         "points": points,
         "rank": rank,
         "rounds": rounds,
+        "unpaired": unpaired,
     }
 
 
@@ -434,64 +778,6 @@ def _check_player_pairings(
             )
         if (colour is None) != (back_colour is None) and code not in "+-":
             raise TRFError(n, f"round {rnd}: only one of players {number} and {opp} has a colour")
-
-
-def infer_scoring(parsed: dict[int, Player]) -> Scoring:
-    """No record 162: find the first scoring system that explains every points column (§5).
-
-    Candidates are multiples of one half, so the search runs on integers in half-points."""
-    equations = []
-    for player in parsed.values():
-        points = player["points"]
-        if points is None:
-            continue
-        counts = {"W": 0, "D": 0, "L": 0, "P": 0, "X": 0, "A": 0}
-        for entry in player["rounds"]:
-            counts[SCORE_KEY[entry.code]] += 1
-        # absences score 0 in every candidate; points = halves / 2 <=> halves * den == 2 * num
-        equations.append(
-            (counts["W"], counts["D"], counts["L"], counts["P"], counts["X"], 2 * points.numerator, points.denominator)
-        )
-    for pab_choice in ("W", "D", "L"):
-        for loss in (0, 1, 2):
-            for draw in range(loss + 1, loss + 5):
-                for win in range(2 * draw - loss, 2 * draw - loss + 5):
-                    pab = win if pab_choice == "W" else draw if pab_choice == "D" else loss
-                    if all(
-                        (w * win + d * draw + lo * loss + p * pab + x * draw) * den == twice
-                        for w, d, lo, p, x, twice, den in equations
-                    ):
-                        return Scoring(
-                            win=Fraction(win, 2),
-                            draw=Fraction(draw, 2),
-                            loss=Fraction(loss, 2),
-                            absence=Fraction(0),
-                            pab=None if pab_choice == "W" else Fraction(pab, 2),
-                        )
-    default = Scoring()
-    units, denominator = code_units(default)
-    for player in parsed.values():
-        points = player["points"]
-        if points is None:
-            continue
-        awarded = sum([units[e.code] for e in player["rounds"]])
-        if awarded * points.denominator != points.numerator * denominator:
-            raise TRFError(
-                player["line"],
-                f"player {player['start_number']} has {float(points):g} in the points column but the "
-                f"results add up to {float(Fraction(awarded, denominator)):g} (no record 162, and no scoring system "
-                "fits every player)",
-            )
-    raise TRFError(None, "no scoring system fits the points columns")  # pragma: no cover
-
-
-def _last_round_played(parsed: dict[int, Player]) -> int:
-    last = 0
-    for player in parsed.values():
-        for rnd, entry in enumerate(player["rounds"], start=1):
-            if entry.opponent is not None or entry.code not in " AZ":
-                last = max(last, rnd)
-    return last
 
 
 def parse_teams(by_tag: dict[str, list[tuple[int, str]]], count: int) -> list[Team]:
