@@ -7,11 +7,11 @@ Rules (exact: Fraction for points, integers for ratings):
   event's game scoring. Forfeits are not games: a forfeit win counts in ``forfeits_won`` and adds
   a win's points to ``total_points`` (what the board gave the team); a forfeit loss (also a double
   forfeit) counts in ``forfeits_lost`` and scores nothing.
-* Performance (FIDE, as tiebreaks.engine.rating's TPR): over the games played over the board
-  only, ``opponents_rating`` = mean opponents' rating rounded half up, ``performance`` =
-  that + dp(percentage) from FIDE's table 8.1(a), the percentage on the 1/½/0 scale rounded half
-  up. An unrated opponent counts with ``event.unrated_rating``; without it (or without a named
-  opponent) the player's values are None, as are they without games.
+* Performance: the engine's TPR and ARO (tiebreaks.engine.rating) over the games played over the
+  board only: ``opponents_rating`` = mean opponents' rating rounded half up, ``performance`` =
+  that + dp(percentage) from FIDE's table 8.1(a). An unrated opponent counts with
+  ``event.unrated_rating``; without it (or without a named opponent) the player's values are None,
+  as are they without games.
 * A player is counted for the team whose side they sat on; a player who played for two teams
   has a row for each.
 * Order: per-board rows first (board, then total points, performance, games, name), then the
@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tiebreaks.engine.fide_tables import DP_BY_PERCENT
+from tiebreaks.engine.rating import average_rating, performance_rating
 
 from ..models import Event, Game, Player, Result
 
@@ -61,20 +61,6 @@ class _Tally:
     forfeits_won: int = 0
     forfeits_lost: int = 0
     opponents: list[int | None] = field(default_factory=list)
-
-
-def _round_half_up(total: int, count: int) -> int:
-    return (2 * total + count) // (2 * count)
-
-
-def performance(opponent_ratings: list[int], halves: int) -> tuple[int, int] | None:
-    """(ARO, TPR) of games over the board against these ratings, ``halves`` = points x 2."""
-    games = len(opponent_ratings)
-    if not games:
-        return None
-    percentage = (100 * halves + games) // (2 * games)
-    aro = _round_half_up(sum(opponent_ratings), games)
-    return aro, aro + DP_BY_PERCENT[percentage]
 
 
 def board_statistics(*, event: Event) -> list[BoardStat]:
@@ -118,7 +104,7 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
     stats = []
     for (player_id, entry_id, board), tally in tallies.items():
         opponents = tally.opponents
-        perf = None if None in opponents else performance(opponents, tally.halves)
+        rated = None not in opponents
         player = players[player_id]
         stats.append(
             BoardStat(
@@ -132,8 +118,8 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
                 forfeits_won=tally.forfeits_won,
                 forfeits_lost=tally.forfeits_lost,
                 total_points=tally.points + win * tally.forfeits_won,
-                opponents_rating=perf[0] if perf else None,
-                performance=perf[1] if perf else None,
+                opponents_rating=average_rating(opponents) if rated else None,
+                performance=performance_rating(opponents, tally.halves) if rated else None,
             )
         )
     stats.sort(

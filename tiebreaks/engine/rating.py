@@ -73,7 +73,14 @@ def _aro(opp_ratings: list[int], low: int, high: int) -> int | None:
     return _round_half_up(sum(opp_ratings), len(opp_ratings))
 
 
-def _tpr(opp_ratings: list[int], halves: int) -> int | None:
+def average_rating(opp_ratings: list[int]) -> int | None:
+    """ARO: the opponents' mean rating rounded half up (None without opponents)."""
+    return _aro(opp_ratings, 0, 0)
+
+
+def performance_rating(opp_ratings: list[int], halves: int) -> int | None:
+    """FIDE's TPR: ARO + dp(percentage) of table 8.1(a), ``halves`` = points x 2 on the 1/½/0 scale,
+    the percentage rounded half up (None without games). Board statistics use it too."""
     g = len(opp_ratings)
     if not g:
         return None
@@ -111,7 +118,7 @@ def _ptp(opp_ratings: list[int], halves: int) -> int | None:
 
     # bracket the answer near the performance rating, then bisect:
     # invariant expected(lo) < target <= expected(hi)
-    guess = _tpr(opp_ratings, halves) or 0
+    guess = performance_rating(opp_ratings, halves) or 0
     step = 2  # the PTP is usually within a few points of the TPR
     if expected(guess) >= target:
         hi = guess
@@ -145,7 +152,7 @@ def _per_player(ctx: Context, crit: Criterion, name: str) -> list[int | None] | 
         for games in _games(ctx):
             opp = [ratings[o] for _, o, _ in games]
             halves = sum([h for _, _, h in games])
-            out.append(_tpr(opp, halves) if name == "TPR" else _ptp(opp, halves))
+            out.append(performance_rating(opp, halves) if name == "TPR" else _ptp(opp, halves))
         return out
 
     key = ("perf", name, crit.unrated_rating)
