@@ -114,18 +114,21 @@ def public_event(*, slug: str) -> Event:
 
 
 def entries_with_clubs(event: Event) -> list[Entry]:
-    """The event's entries with `club_display` set (a player's first club, a team's club)."""
+    """The event's entries, each with `club_display`, its club: a team's club, or the club of the
+    player's first recorded membership (None without one). Pages, the API and the prizes use this rule."""
     entries = list(
         event.entries.select_related("player", "team__club").prefetch_related(
-            Prefetch("player__clubmembership_set", queryset=ClubMembership.objects.select_related("club"))
+            Prefetch(
+                "player__clubmembership_set", queryset=ClubMembership.objects.select_related("club").order_by("id")
+            )
         )
     )
     for entry in entries:
         if entry.team_id:
             entry.club_display = entry.team.club
         else:
-            memberships = list(entry.player.clubmembership_set.all())
-            entry.club_display = memberships[0].club if memberships else None
+            first = next(iter(entry.player.clubmembership_set.all()), None)
+            entry.club_display = first.club if first else None
     return entries
 
 

@@ -154,13 +154,6 @@ class Entry(models.Model):
     def name(self) -> str:
         return self.player.name if self.player_id else self.team.name
 
-    @property
-    def club(self):
-        if self.team_id:
-            return self.team.club
-        membership = self.player.clubmembership_set.select_related("club").first()
-        return membership.club if membership else None
-
 
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("event"))

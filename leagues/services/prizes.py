@@ -17,7 +17,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from tiebreaks.prizes import (
@@ -30,8 +29,8 @@ from tiebreaks.prizes import (
     split_prizes,
 )
 
-from ..models import ClubMembership, Entry, Event, Prize, PrizeAllocation, PrizeAward, PrizeFund, StandingsSnapshot
-from ..selectors import row_number, shared_places
+from ..models import Entry, Event, Prize, PrizeAllocation, PrizeAward, PrizeFund, StandingsSnapshot
+from ..selectors import entries_with_clubs, row_number, shared_places
 
 log = logging.getLogger("leagues.prizes")
 
@@ -44,30 +43,17 @@ def _exact(value: Any) -> Decimal | None:
 
 
 def _entries(event: Event) -> dict[int, Entry]:
-    entries = event.entries.select_related("player", "team__club").prefetch_related(
-        Prefetch("player__clubmembership_set", queryset=ClubMembership.objects.select_related("club").order_by("id"))
-    )
-    return {entry.start_number: entry for entry in entries}
-
-
-def _club(entry: Entry | None):
-    """The entry's club: a team's club, or the player's first club membership (None without one)."""
-    if entry is None:
-        return None
-    if entry.team_id:
-        return entry.team.club
-    memberships = list(entry.player.clubmembership_set.all())
-    return memberships[0].club if memberships else None
+    return {entry.start_number: entry for entry in entries_with_clubs(event)}
 
 
 def _club_slug(entry: Entry | None) -> str | None:
-    club = _club(entry)
+    club = entry.club_display if entry is not None else None
     return club.slug if club is not None else None
 
 
 def club_names(entries: dict[int, Entry]) -> dict[str, str]:
     """Club slug -> name, for the clubs of the entries (the best club team prizes are shown by name)."""
-    clubs = (_club(entry) for entry in entries.values())
+    clubs = (entry.club_display for entry in entries.values())
     return {club.slug: club.name for club in clubs if club is not None}
 
 

@@ -314,6 +314,22 @@ def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
     assert 'href="/en/clubs/fjord/"' in content and "Best club team, rank 2" in content
 
 
+def test_a_player_of_two_clubs_counts_for_the_first_recorded_one_on_the_page_and_in_the_prizes(client):
+    """Ana joined Oslo first, then Fjord: the standings show Oslo and Oslo's best team (Ana alone) wins."""
+    oslo, fjord = ClubFactory(slug="oslo", name="Oslo SK"), ClubFactory(slug="fjord", name="Fjord SK")
+    event, snapshot = snapshot_event([player("Ana", 4, club=oslo), player("Bo", 3, club=fjord)])
+    ana = Entry.objects.get(event=event, start_number=1).player
+    ClubMembership.objects.create(player=ana, club=fjord)
+    fund_with(event, clubs=[(1, 5000, 1)])
+
+    allocation = prizes_recompute(event.pk, snapshot)
+
+    assert [(a["club"], a["money"]) for a in allocation.club_awards] == [("oslo", 5000)]
+    standings = client.get(f"/en/events/{event.slug}/").content.decode()
+    ana_row = next(line for line in standings.split("<tr") if "Ana" in line)
+    assert 'href="/en/clubs/oslo/"' in ana_row and "fjord" not in ana_row
+
+
 def test_two_clubs_tied_on_their_best_two_pool_the_money():
     """N = 2: Fjord = Ana 4 + Cai 3 = 7, Oslo = Bo 4 + Dev 3 = 7: (£50 + £20) / 2 = £35 each."""
     fjord, oslo = ClubFactory(slug="fjord", name="Fjord SK"), ClubFactory(slug="oslo", name="Oslo SK")
