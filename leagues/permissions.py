@@ -13,15 +13,26 @@ def _roles(user):
     return cache
 
 
-def can_manage_event(user, event: Event) -> bool:
-    """Organisers of the event's league, its arbiters, and superusers."""
+def is_league_organiser(user, league_id: int) -> bool:
+    """The league's organisers and superusers (an event's arbiter is not one): they import events, draw
+    the schedule and override a locked tiebreak policy."""
     if user and user.is_authenticated and user.is_superuser:
         return True
-    return any(
-        (r.kind == Role.Kind.ORGANISER and r.league_id == event.league_id)
-        or (r.kind == Role.Kind.ARBITER and r.event_id == event.id)
-        for r in _roles(user)
+    return any(r.kind == Role.Kind.ORGANISER and r.league_id == league_id for r in _roles(user))
+
+
+def can_manage_event(user, event: Event) -> bool:
+    """Organisers of the event's league, its arbiters, and superusers."""
+    return is_league_organiser(user, event.league_id) or any(
+        r.kind == Role.Kind.ARBITER and r.event_id == event.id for r in _roles(user)
     )
+
+
+def is_league_organiser(user, league_id: int) -> bool:
+    """The league's organisers and superusers: the only ones who may override a locked or settled record."""
+    if user and user.is_authenticated and user.is_superuser:
+        return True
+    return any(r.kind == Role.Kind.ORGANISER and r.league_id == league_id for r in _roles(user))
 
 
 def clubs_of_game(game: Game) -> set[int]:

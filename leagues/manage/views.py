@@ -2,6 +2,7 @@
 
 import base64
 import hashlib
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,14 +17,15 @@ from tiebreaks.engine import recommended_criteria
 
 from ..errors import Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, League, Player, ResultChange, Role, TeamMatch
-from ..permissions import can_manage_event
+from ..permissions import can_manage_event, is_league_organiser
 from ..services.eligibility import division_warnings, match_card_warnings
-from ..services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from ..services.lineups import lineup_choices
+from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
 from ..services.trf import event_export_trf, event_import_trf, import_preview
-from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm
+from .forms import DisputeForm, ImportForm, MatchCardForm, PolicyForm, ResultsForm, match_score
 
 
 def _roles(user):
@@ -119,19 +121,45 @@ def round_sheet(request, slug, number):
     )
 
 
+def _card(match_id):
+    return get_object_or_404(
+        TeamMatch.objects.select_related("round__event__league", "home__team__club", "away__team__club"), pk=match_id
+    )
+
+
+def _card_form(match, data=None):
+    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
+    return MatchCardForm(
+        data,
+        match=match,
+        games=games,
+        home_choices=lineup_choices(match.home),
+        away_choices=lineup_choices(match.away),
+    )
+
+
 @login_required
 def match_card(request, match_id):
-    match = get_object_or_404(TeamMatch.objects.select_related("round__event", "home__team", "away__team"), pk=match_id)
-    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
-    form = ResultsForm(request.POST or None, games=games)
+    """The card: each board's players from the clubs' rosters, home | result | away, the match score.
+
+    The club that submitted waits for the other; the other club confirms or disputes; the organiser
+    may always correct. A user with no part in the match is refused."""
+    match = _card(match_id)
+    actions = match_card_actions(request.user, match)
+    if not (actions or can_manage_event(request.user, match.round.event) or _plays_in(request.user, match)):
+        raise DjangoPermissionDenied
+    form = _card_form(match, request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
+        if "edit" not in actions:
+            raise DjangoPermissionDenied
         if form.is_valid():
             status = _save(
                 request,
                 lambda: match_card_submit(
                     match_id=match.pk,
                     results=form.results(),
+                    lineup=form.lineup(),
                     user=request.user,
                     expected_version=int(request.POST.get("card_version", -1)),
                     reason=form.cleaned_data["reason"],
@@ -140,21 +168,40 @@ def match_card(request, match_id):
             )
             if status is None:
                 return redirect("manage:match-card", match_id=match.pk)
-            match.refresh_from_db()
-            form = ResultsForm(games=match.games.select_related("white_player", "black_player").order_by("board"))
+            match = _card(match_id)  # what is stored now; the form keeps what was typed
+            actions = match_card_actions(request.user, match)
         else:
             status = 400
+    rows = list(form.rows())
     return render(
         request,
         "leagues/manage/match_card.html",
         {
             "match": match,
             "form": form,
+            "rows": rows,
+            "score": match_score(match, rows),
+            "actions": actions,
             "dispute": DisputeForm(),
             "warnings": _warnings(match),
+            "confirms_on": _confirms_on(match),
+            "card_version": match.version,
         },
         status=status,
     )
+
+
+def _plays_in(user, match) -> bool:
+    """A secretary of one of the two clubs (who may read the card even when it is closed for them)."""
+    return Role.objects.filter(
+        user=user, kind=Role.Kind.SECRETARY, club__in=[match.home.team.club_id, match.away.team.club_id]
+    ).exists()
+
+
+def _confirms_on(match):
+    if match.status != TeamMatch.Status.SUBMITTED or not match.submitted_at:
+        return None
+    return match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days)
 
 
 def _warnings(match):
@@ -273,7 +320,7 @@ def import_trf(request, league):
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
             return render(request, "leagues/manage/import.html", {"league": league, "form": ImportForm()}, status=400)
         target = _import_target(league, pending["slug"])
-        preview = import_preview(data=data, system=pending["system"] or None, event=target)
+        preview = import_preview(data=data, system=pending["system"] or None, event=target, league=league)
         context = {"league": league, "preview": preview, "pending": pending, "event": target}
         if not preview.ok:
             messages.error(request, _("A file with problems cannot be imported."))
@@ -289,6 +336,7 @@ def import_trf(request, league):
                 user=request.user,
                 system=pending["system"] or None,
                 event=target,
+                same_players_confirmed=request.POST.get("same_players") == "1",
             )
 
         done = (
@@ -307,13 +355,13 @@ def import_trf(request, league):
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            if not _may_import(request.user, league):
+            if not is_league_organiser(request.user, league.pk):
                 messages.error(request, _("Only the league's organiser may import events."))
                 return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=403)
             data, slug = form.cleaned_data["file"], form.cleaned_data["slug"]
             system = form.cleaned_data["system"] or ""
             target = _import_target(league, slug)
-            preview = import_preview(data=data, system=system or None, event=target)
+            preview = import_preview(data=data, system=system or None, event=target, league=league)
             if target is None and Event.objects.filter(slug=slug).exists():
                 preview.problems.append(
                     (None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug})
@@ -336,10 +384,6 @@ def import_trf(request, league):
                 status=200 if preview.ok else 400,
             )
     return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
-
-
-def _may_import(user, league) -> bool:
-    return user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists()
 
 
 def _import_target(league, slug):

@@ -9,8 +9,8 @@ from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.team import parse_team_criterion
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Event, Role, TiebreakPolicyChange
-from ..permissions import can_manage_event
+from ..models import Event, TiebreakPolicyChange
+from ..permissions import can_manage_event, is_league_organiser
 from .results import event_results_changed
 
 
@@ -26,11 +26,7 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user,
         except EngineError as exc:
             raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
         if event.tiebreak_locked:
-            organiser = (
-                user.is_superuser
-                or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=event.league_id).exists()
-            )
-            if not organiser:
+            if not is_league_organiser(user, event.league_id):
                 raise PermissionDenied(
                     _(
                         "The tiebreak policy is locked since the first result; only the "

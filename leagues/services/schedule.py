@@ -30,7 +30,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, Result, ResultChange, Role, Round, TeamMatch
+from ..models import Entry, Event, Game, Result, ResultChange, Round, TeamMatch
+from ..permissions import is_league_organiser
 
 
 def _turn(number: int, n: int) -> int:
@@ -81,15 +82,6 @@ def berger_schedule(n_teams: int, *, double: bool = False) -> list[list[tuple[in
     return first + second
 
 
-def _can_schedule(user, event: Event) -> bool:
-    """The league's organisers and superusers (event arbiters may not redraw the schedule)."""
-    if not user or not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    return Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league_id=event.league_id).exists()
-
-
 def _schedule_is_played(event: Event) -> bool:
     """Any result recorded (also one reset later), or a match card beyond 'scheduled'."""
     games = Game.objects.filter(round__event=event)
@@ -108,7 +100,7 @@ def fixtures_generate(*, event: Event, starts_on: date | None = None, days_betwe
     ``not_team_event``, ``not_round_robin``, ``too_few_teams``, ``bad_days_between``,
     ``event_finished``, ``schedule_played`` (a result was recorded: the schedule stays).
     """
-    if not _can_schedule(user, event):
+    if not is_league_organiser(user, event.league_id):
         raise PermissionDenied(_("Only the league's organisers may draw the schedule."))
     if days_between < 0:
         raise ServiceError(_("The days between rounds cannot be negative."), code="bad_days_between")

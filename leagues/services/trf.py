@@ -5,13 +5,15 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError, recommended_criteria
 from tiebreaks.trf import TRFError, read_trf, trf_problems, write_trf
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Role, Round
+from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
+from ..permissions import is_league_organiser
 from .policy import compute_standings_check
 from .results import result_record
 from .standings import team_tournament_for, tournament_for
@@ -38,6 +40,8 @@ BYE_RESULTS = {
     " ": Result.ABSENT,
     "": Result.ABSENT,
 }
+#: TRF's title field (001, columns 11-13) as the titles players know
+TRF_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
 
 
 @dataclass
@@ -51,16 +55,22 @@ class ImportPreview:
     system: str = ""
     problems: list = field(default_factory=list)  # (line number or None, message)
     update: Event | None = None  # the event the file updates; None: a new event
+    # (start number, name in the file, the stored player) of FIDE ids already known from another league only:
+    # importing them joins the two records into one player, so the organiser confirms it first
+    other_leagues: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def import_preview(*, data: bytes, system: str | None = None, event: Event | None = None) -> ImportPreview:
+def import_preview(
+    *, data: bytes, system: str | None = None, event: Event | None = None, league: League | None = None
+) -> ImportPreview:
     """Every problem of the file (by line), and what importing it would create; saves nothing.
 
-    With `event`, the file updates that event: its participants must be the event's."""
+    With `event`, the file updates that event: its participants must be the event's. With `league`, the new
+    event's league: the preview lists the FIDE ids known from other leagues only."""
     preview = ImportPreview(update=event)
     problems = trf_problems(data)
     if problems:
@@ -70,6 +80,8 @@ def import_preview(*, data: bytes, system: str | None = None, event: Event | Non
     preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
     preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
+    if event is None:  # an update adds no players
+        preview.other_leagues = players_of_other_leagues(tournament, league)
     try:
         system, criteria = _system_and_criteria(tournament, system, event)
         preview.system = system
@@ -92,20 +104,20 @@ def event_import_trf(
     season=None,
     system: str | None = None,
     event: Event | None = None,
+    same_players_confirmed: bool = False,
 ) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
     `system` (Event.System) overrides what the file says: many files do not record a round robin.
     With `event` (an existing event of the league), update it instead: the file must list the
     event's participants; new rounds and games are added and results that differ are corrected
-    (reason "TRF import"); nothing else changes. Either all of it is saved or nothing."""
+    (reason "TRF import"); nothing else changes. Either all of it is saved or nothing.
+
+    A FIDE id known only from another league's events is the same player only when the organiser says so
+    (`same_players_confirmed`, after the preview listed them): never joined silently."""
     if event is not None:
         league = event.league
-    if not (
-        user
-        and user.is_authenticated
-        and (user.is_superuser or Role.objects.filter(user=user, kind=Role.Kind.ORGANISER, league=league).exists())
-    ):
+    if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     try:
         tournament = read_trf(data)
@@ -114,6 +126,13 @@ def event_import_trf(
     _check_importable(tournament, event)
     if event is not None:
         return _update_event(event, tournament, user)
+    others = players_of_other_leagues(tournament, league)
+    if others and not same_players_confirmed:
+        raise ServiceError(
+            _("These FIDE ids belong to players of another league: %(players)s. Confirm they are the same players.")
+            % {"players": ", ".join(f"{number} {name} = {player.name}" for number, name, player in others)},
+            code="players_of_other_leagues",
+        )
     if Event.objects.filter(slug=slug).exists():
         raise ServiceError(
             _("An event with the address “%(slug)s” exists already.") % {"slug": slug}, code="slug_taken"
@@ -136,14 +155,7 @@ def event_import_trf(
         )
         entries = {}
         for p in tournament.participants:
-            player = Player.objects.filter(fide_id=int(p.fide_id)).first() if p.fide_id.strip("0 ") else None
-            if player is None:
-                player = Player.objects.create(
-                    name=p.name,
-                    rating=p.rating,
-                    sex=p.sex if p.sex in "mw" else "",
-                    fide_id=int(p.fide_id) if p.fide_id.strip("0 ") else None,
-                )
+            player = player_from_trf(p)
             entries[p.start_number] = Entry.objects.create(
                 event=event, start_number=p.start_number, player=player, rating=p.rating
             )
@@ -167,6 +179,51 @@ def event_import_trf(
                 _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
             ) from None
         return event
+
+
+def _fide_id(p) -> int | None:
+    return int(p.fide_id) if p.fide_id.isdigit() and int(p.fide_id) else None
+
+
+def _registry_fields(p) -> dict:
+    """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year."""
+    birth = p.birth.strip()[:4]
+    return {
+        "title": TRF_TITLES.get(p.title.strip().lower(), ""),
+        "federation": p.federation.strip().upper()[:3],
+        "rating": p.rating or None,
+        "sex": p.sex if p.sex in ("m", "w") else "",
+        "birth_year": int(birth) if birth.isdigit() and int(birth) > 1900 else None,
+    }
+
+
+def player_from_trf(p) -> Player:
+    """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one."""
+    fields = _registry_fields(p)
+    fide_id = _fide_id(p)
+    player = Player.objects.filter(fide_id=fide_id).first() if fide_id else None
+    if player is None:
+        return Player.objects.create(name=p.name, fide_id=fide_id, **fields)
+    missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
+    if missing:
+        Player.objects.filter(pk=player.pk).update(**missing)
+    return player
+
+
+def players_of_other_leagues(tournament, league: League | None) -> list[tuple[int, str, Player]]:
+    """Participants whose FIDE id is a stored player who played in other leagues, never in `league`."""
+    by_fide_id = {_fide_id(p): p for p in tournament.participants if _fide_id(p)}
+    stored = (
+        Player.objects.filter(fide_id__in=by_fide_id)
+        .filter(Q(entry__isnull=False) | Q(teammember__isnull=False))
+        .distinct()
+    )
+    if league is not None:
+        stored = stored.exclude(entry__event__league=league).exclude(teammember__team__event__league=league)
+    return sorted(
+        ((by_fide_id[player.fide_id].start_number, by_fide_id[player.fide_id].name, player) for player in stored),
+        key=lambda item: item[0],
+    )
 
 
 def _system_and_criteria(tournament, system: str | None, event: Event | None) -> tuple[str, list[str]]:
