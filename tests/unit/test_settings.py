@@ -82,3 +82,24 @@ def test_development_without_a_broker_runs_tasks_in_process_quietly():
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "(True, 'WARNING')"
     assert run.stderr == ""
+
+
+@pytest.mark.parametrize("process", ["worker", "beat"])
+def test_a_worker_or_beat_without_a_broker_says_so_and_stops(tmp_path, process):
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "config.settings.dev",
+    }
+    arguments = ["--schedule", str(tmp_path / "celerybeat-schedule")] if process == "beat" else []
+    run = subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "config", process, *arguments],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0
+    assert "CELERY_BROKER_URL is not set" in run.stdout + run.stderr
