@@ -40,9 +40,12 @@ def result_record(
     source: str = ResultChange.Source.FORM,
     expected_version: int | None = None,
     reason: str = "",
+    card=None,
 ) -> Game:
     """Record or correct the result of one game (or bye) and audit it.
 
+    A board of a team match changes only through its match card: `card` is the TeamMatch whose
+    workflow (services.match_cards) makes this change; any other door is refused.
     Raises NotFound, PermissionDenied, Conflict (stale `expected_version`) or ServiceError, in which
     case nothing was written.
     """
@@ -58,6 +61,11 @@ def result_record(
         except Game.DoesNotExist:
             raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
         event = game.round.event
+        if game.match_id is not None and (card is None or card.pk != game.match_id):
+            raise ServiceError(
+                _("This game is a board of a team match; its result is entered on the match card."),
+                code="match_card_required",
+            )
         if not can_enter_result(user, game):
             raise PermissionDenied(DEFAULT_PERMISSION_MESSAGE)
         if event.status == Event.Status.FINISHED:
