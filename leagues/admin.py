@@ -10,6 +10,7 @@ from . import models
 from .errors import ServiceError
 from .health import worker_status
 from .services.pairings import pairing_problems
+from .services.players import player_set_anonymised
 from .services.prizes import prizes_recompute
 from .services.results import event_results_changed
 
@@ -76,8 +77,27 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(models.Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "rating", "fide_id", "birth_year", "sex"]
+    list_display = ["name", "title", "federation", "rating", "fide_id", "anonymised"]
+    list_filter = ["federation", "title", "anonymised"]
     search_fields = ["name", "fide_id", "national_id"]
+    readonly_fields = ["anonymised"]  # changed only by the actions below, which rewrite the stored standings
+    actions = ["show_by_initials", "show_by_name"]
+
+    def _set_anonymised(self, request, queryset, anonymised):
+        for player in queryset:
+            try:
+                player_set_anonymised(player_id=player.pk, anonymised=anonymised, user=request.user)
+            except ServiceError as exc:
+                self.message_user(request, f"{player.name}: {exc.message}", messages.ERROR)
+
+    @admin.action(description=_("Show by initials on every public page"))
+    def show_by_initials(self, request, queryset):
+        self._set_anonymised(request, queryset, True)
+
+    @admin.action(description=_("Show by name again"))
+    def show_by_name(self, request, queryset):
+        self._set_anonymised(request, queryset, False)
+
     inlines = [MembershipInline]
 
 

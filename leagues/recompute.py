@@ -85,7 +85,7 @@ def standings_recompute_event(event_id: int) -> bool:
         started = time.perf_counter()
         log.info("recompute started event=%s", event_id)
         event, result = _read_consistently(event_id)
-        data = snapshot_fields(result.to_dict())
+        data = snapshot_fields(result.to_dict(), event)
         if settings.RECOMPUTE_TEST_DELAY:
             time.sleep(settings.RECOMPUTE_TEST_DELAY)
         duration_ms = round((time.perf_counter() - started) * 1000)

@@ -28,9 +28,29 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player as the public sees them: never the birth year or sex; an anonymised player by initials only."""
+
+    name = serializers.CharField(source="public_name", read_only=True)
+    fide_id = serializers.SerializerMethodField()
+
     class Meta:
         model = Player
-        fields = ["id", "name", "fide_id", "rating", "birth_year", "sex"]
+        fields = [
+            "id",
+            "name",
+            "fide_id",
+            "federation",
+            "title",
+            "arbiter_title",
+            "rating",
+            "rating_rapid",
+            "rating_blitz",
+            "rating_national",
+        ]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_fide_id(self, player) -> int | None:
+        return None if player.anonymised else player.fide_id
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -155,7 +175,10 @@ class StandingsRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     start_number = serializers.IntegerField(required=False)
     team_number = serializers.IntegerField(required=False)
-    name = serializers.CharField()
+    name = serializers.CharField(help_text=_("An anonymised player's initials."))
+    title = serializers.CharField(required=False, allow_blank=True, help_text=_("GM, IM, FM, CM, WGM, WIM, WFM, WCM"))
+    federation = serializers.CharField(required=False, allow_blank=True, help_text=_("FIDE's three-letter code"))
+    rating = serializers.IntegerField(required=False, allow_null=True, help_text=_("The rating at the start"))
     points = serializers.FloatField()
     values = serializers.DictField(child=serializers.FloatField(allow_null=True))
 

@@ -107,6 +107,12 @@ class PlayerViewSet(FilteredReadOnly):
     serializer_class = s.PlayerSerializer
     filters = {"club": "clubs__slug", "name": "name__icontains"}
 
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.request.query_params.get("name"):
+            queryset = queryset.filter(anonymised=False)  # an anonymised player's name is not searchable
+        return queryset
+
 
 @_filter_parameters("event", "club")
 class TeamViewSet(FilteredReadOnly):

@@ -50,6 +50,8 @@ class Event(models.Model):
     system = models.CharField(_("system"), max_length=5, choices=System.choices, default=System.SWISS)
     rounds_count = models.PositiveSmallIntegerField(_("number of rounds"))
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    time_control = models.CharField(_("time control"), max_length=100, blank=True, help_text=_("E.g. 90 min + 30 s"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
     # game scoring (TRF 162) and, for team events, match points (TRF 362)
     points_win = models.DecimalField(_("points for a win"), max_digits=4, decimal_places=2, default=Decimal("1"))
@@ -152,7 +154,7 @@ class Entry(models.Model):
 
     @property
     def name(self) -> str:
-        return self.player.name if self.player_id else self.team.name
+        return self.player.public_name if self.player_id else self.team.name
 
 
 class Round(models.Model):

@@ -52,17 +52,49 @@ class Club(models.Model):
         return self.name
 
 
+FIDE_PROFILE_URL = "https://ratings.fide.com/profile/{fide_id}"
+
+
 class Player(models.Model):
     class Sex(models.TextChoices):
         MALE = "m", _("male")
         FEMALE = "w", _("female")
 
+    class Title(models.TextChoices):
+        """FIDE's over-the-board titles, as the standings show them (TRF writes g, m, f, c, wg, wm, wf, wc)."""
+
+        GM = "GM", _("Grandmaster")
+        IM = "IM", _("International Master")
+        FM = "FM", _("FIDE Master")
+        CM = "CM", _("Candidate Master")
+        WGM = "WGM", _("Woman Grandmaster")
+        WIM = "WIM", _("Woman International Master")
+        WFM = "WFM", _("Woman FIDE Master")
+        WCM = "WCM", _("Woman Candidate Master")
+
+    class ArbiterTitle(models.TextChoices):
+        IA = "IA", _("International Arbiter")
+        FA = "FA", _("FIDE Arbiter")
+        NA = "NA", _("National Arbiter")
+
     name = models.CharField(_("name"), max_length=200, help_text=_("Lastname, Firstname"))
     fide_id = models.PositiveBigIntegerField(_("FIDE id"), null=True, blank=True, unique=True)
     national_id = models.CharField(_("national id"), max_length=30, blank=True)
-    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)
+    federation = models.CharField(
+        _("federation"), max_length=3, blank=True, help_text=_("FIDE's three-letter code, e.g. NOR")
+    )
+    title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
+    arbiter_title = models.CharField(_("arbiter title"), max_length=2, choices=ArbiterTitle.choices, blank=True)
+    rating = models.PositiveSmallIntegerField(_("standard rating"), null=True, blank=True)
+    rating_rapid = models.PositiveSmallIntegerField(_("rapid rating"), null=True, blank=True)
+    rating_blitz = models.PositiveSmallIntegerField(_("blitz rating"), null=True, blank=True)
+    rating_national = models.PositiveSmallIntegerField(_("national rating"), null=True, blank=True)
+    # never shown publicly: category prizes read them, pages and the API do not
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    anonymised = models.BooleanField(
+        _("shown by initials"), default=False, help_text=_("Public pages and the API show only the initials.")
+    )
     clubs = models.ManyToManyField(Club, through="ClubMembership", related_name="players", verbose_name=_("clubs"))
 
     class Meta:
@@ -71,7 +103,23 @@ class Player(models.Model):
         verbose_name_plural = _("players")
 
     def __str__(self):
-        return self.name
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        """The name pages, snapshots and the API show: the initials of an anonymised player."""
+        return initials(self.name) if self.anonymised else self.name
+
+    @property
+    def fide_profile_url(self) -> str:
+        return FIDE_PROFILE_URL.format(fide_id=self.fide_id) if self.fide_id else ""
+
+
+def initials(name: str) -> str:
+    """ "Lastname, Firstname" as "F. L." (first names first, every part one letter)."""
+    last, _comma, first = name.partition(",")
+    parts = (first.split() + last.split()) if first else last.split()
+    return " ".join(f"{part[0].upper()}." for part in parts if part) or "?"
 
 
 class ClubMembership(models.Model):

@@ -55,11 +55,26 @@ def individual_standings(event: Event, games, entries):
     )
 
 
-def snapshot_fields(data: dict) -> dict:
-    return {
+def snapshot_fields(data: dict, event: Event | None = None) -> dict:
+    """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
+    title, federation and rating at the start, as the standings show them."""
+    fields = {
         key: data.get(key, default)
         for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
     }
+    if event is not None and not event.is_team:
+        fields["rows"] = with_registry(event, fields["rows"])
+    return fields
+
+
+def with_registry(event: Event, rows: list[dict]) -> list[dict]:
+    registry = {
+        number: {"title": title, "federation": federation, "rating": rating}
+        for number, title, federation, rating in event.entries.values_list(
+            "start_number", "player__title", "player__federation", "rating"
+        )
+    }
+    return [{**row, **registry.get(row.get("start_number"), {})} for row in rows]
 
 
 def team_tournament_for(event: Event, games, entries) -> Tournament:
@@ -86,8 +101,8 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
         if black:
             blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white), colour="b")
     people = {
-        pk: (name, rating)
-        for pk, name, rating in Player.objects.filter(pk__in=number).values_list("pk", "name", "rating")
+        player.pk: (player.public_name, player.rating)
+        for player in Player.objects.filter(pk__in=number).only("pk", "name", "rating", "anonymised")
     }
     participants = [
         Participant(
@@ -124,7 +139,7 @@ def team_standings(event: Event, games, entries):
 
 def compute_event_standings(event: Event, *, explain: bool = True) -> dict:
     """The event's standings as snapshot fields (with every explanation trace unless `explain` is off)."""
-    return snapshot_fields(event_engine_result(event).to_dict(explain=explain))
+    return snapshot_fields(event_engine_result(event).to_dict(explain=explain), event)
 
 
 def event_engine_result(event: Event):

@@ -30,9 +30,26 @@ class Command(BaseCommand):
         )
         parser.add_argument("--name", help="name of the new event (default: the file's 012 record)")
         parser.add_argument("--system", choices=["swiss", "rr", "drr"], help="overrides what the file says")
+        parser.add_argument(
+            "--same-players",
+            action="store_true",
+            help="FIDE ids known from another league are the same players (the preview lists them)",
+        )
         parser.add_argument("--dry-run", action="store_true", help="print the preview and every problem; save nothing")
 
-    def handle(self, *args, file, league, user, event=None, name=None, system=None, dry_run=False, **options):
+    def handle(
+        self,
+        *args,
+        file,
+        league,
+        user,
+        event=None,
+        name=None,
+        system=None,
+        dry_run=False,
+        same_players=False,
+        **options,
+    ):
         path = Path(file)
         if not path.is_file():
             raise CommandError(f"{file}: no such file")
@@ -48,7 +65,9 @@ class Command(BaseCommand):
         if existing is not None and existing.league_id != league_obj.pk:
             raise CommandError(f"event “{event}” belongs to another league")
         data = path.read_bytes()
-        preview = import_preview(data=data, system=system if existing is None else None, event=existing)
+        preview = import_preview(
+            data=data, system=system if existing is None else None, event=existing, league=league_obj
+        )
         if dry_run:
             self._print_preview(preview, existing)
             if preview.problems:
@@ -67,6 +86,7 @@ class Command(BaseCommand):
                 user=user_obj,
                 system=system,
                 event=existing,
+                same_players_confirmed=same_players,
             )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
