@@ -1,8 +1,14 @@
 """The engine's command line (DESIGN.md, "The engine's command line" - a contract).
 
     python -m tiebreaks standings FILE.trf [--rules R] [--criteria "BH/C1,BH,SB"]
-                                           [--round-robin] [--unrated-rating R] [--json]
-    python -m tiebreaks explain   FILE.trf --player START_NO [--rules ...] [--criteria ...] [--json]
+                                           [--round-robin] [--unrated-rating R] [--after-round N] [--json]
+    python -m tiebreaks explain   FILE.trf --player START_NO [--rules ...] [--criteria ...]
+                                           [--after-round N] [--json]
+
+Without ``--after-round`` the standings are after the last round with a pairing between two
+players (a later round holding only byes entered before its pairing is not counted);
+``--after-round N`` evaluates rounds 1..N. A points column that differs from the results is
+reported on stderr ("warning: line N: ...") and the results decide, as in FIDE's checker.
 
 Bad input exits with status 2 and one line on stderr naming the problem; nothing is printed on
 stdout unless the whole result was computed. Startup stays cheap (the benchmark times the whole
@@ -85,6 +91,12 @@ def _build_parser() -> argparse.ArgumentParser:
             metavar="R",
             help="rating announced for unrated players (Art. 10)",
         )
+        sub.add_argument(
+            "--after-round",
+            type=int,
+            metavar="N",
+            help="standings after round N (default: the last round with a pairing)",
+        )
         sub.add_argument("--json", action="store_true", help="machine-readable output")
 
     standings = commands.add_parser("standings", help="ranked table with every tie-break value")
@@ -96,8 +108,14 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 _FLAGS = {"--json": "json", "--round-robin": "round_robin"}
-_VALUES = {"--rules": "rules", "--criteria": "criteria", "--unrated-rating": "unrated_rating", "--player": "player"}
-_INTEGERS = frozenset({"unrated_rating", "player"})
+_VALUES = {
+    "--rules": "rules",
+    "--criteria": "criteria",
+    "--unrated-rating": "unrated_rating",
+    "--player": "player",
+    "--after-round": "after_round",
+}
+_INTEGERS = frozenset({"unrated_rating", "player", "after_round"})
 
 
 def _parse_simple(argv: list[str]) -> SimpleNamespace | None:
@@ -115,6 +133,7 @@ def _parse_simple(argv: list[str]) -> SimpleNamespace | None:
         "criteria": None,
         "round_robin": False,
         "unrated_rating": None,
+        "after_round": None,
         "json": False,
     }
     seen: set[str] = set()
@@ -165,7 +184,7 @@ def split_criteria(text: str) -> list[str]:
 
 
 def _load(path: str) -> Any:
-    from tiebreaks.trf import TRFError, read_trf
+    from tiebreaks.trf import TRFError, read_trf_with_notes
 
     try:
         with open(path, "rb") as handle:
@@ -173,9 +192,21 @@ def _load(path: str) -> Any:
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return read_trf(data)
+        tournament, notes = read_trf_with_notes(data, accept_points_column=True)
     except TRFError as exc:
         raise BadInput(f"{path}: {exc}") from None
+    for note in notes:
+        if note.kind == "points_column_accepted":
+            sys.stderr.write(f"warning: {path}: {note}\n")
+    return tournament
+
+
+def _after_round(tournament: Any, rounds: int) -> Any:
+    """The tournament evaluated after round ``rounds`` (1..the rounds in the file)."""
+    longest = max((len(p.rounds) for p in tournament.participants), default=0)
+    if not 1 <= rounds <= max(longest, 1):
+        raise BadInput(f"--after-round {rounds}: the file has rounds 1..{longest}")
+    return replace(tournament, rounds_computed=rounds)
 
 
 def _event_type(tournament: Any) -> str:
@@ -196,6 +227,8 @@ def run(argv: list[str]) -> str:
     tournament = apply_national_ratings(tournament)
     if args.round_robin:
         tournament = replace(tournament, round_robin=True)
+    if args.after_round is not None:
+        tournament = _after_round(tournament, args.after_round)
 
     if args.criteria is not None:
         criteria = split_criteria(args.criteria)

@@ -213,10 +213,56 @@ def test_unreadable_file_a_directory(tmp_path):
 def test_bad_trf_line_names_the_line(tmp_path):
     lines = EXAMPLE.read_text().splitlines()
     n = next(i for i, line in enumerate(lines) if line.startswith("001    1"))
-    lines[n] = lines[n][:80] + " 4.5" + lines[n][84:]
+    lines[n] = lines[n][:98] + "Q" + lines[n][99:]  # round 1 result code Q
     path = tmp_path / "bad.trf"
     path.write_text("\n".join(lines))
-    assert_one_line_error(run("standings", path, "--json"), f"line {n + 1}", "4.5")
+    assert_one_line_error(run("standings", path, "--json"), f"line {n + 1}", "'Q'")
+
+
+def test_a_wrong_points_column_is_a_warning_with_line_and_both_values_and_the_results_decide(tmp_path):
+    lines = EXAMPLE.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("001    1"))
+    lines[n] = lines[n][:80] + " 4.5" + lines[n][84:]
+    path = tmp_path / "wrong-points.trf"
+    path.write_text("\n".join(lines))
+    result = run("standings", path, "--json")
+    assert result.returncode == 0
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("warning:")
+    assert f"line {n + 1}" in result.stderr and "4.5" in result.stderr and "3.5" in result.stderr
+    rows = {r["start_number"]: r for r in json.loads(result.stdout)["rows"]}
+    assert rows[1]["points"] == 3.5 and rows[1]["values"]["BH/C1"] == 12.5  # spec §12.3
+
+
+# spec §12.2 by hand, rounds 1-3 only: 1+½+0, ½+½+1, 1+½+½, 0+1+½, ½+1+½, 0+0+½, 1+0+0
+POINTS_AFTER_ROUND_3 = {1: 1.5, 2: 2.0, 3: 2.0, 4: 1.5, 5: 2.0, 6: 0.5, 7: 1.0}
+
+
+def test_after_round_evaluates_the_first_rounds_only():
+    out = standings_json(EXAMPLE, "--after-round", "3")
+    assert {r["start_number"]: r["points"] for r in out["rows"]} == POINTS_AFTER_ROUND_3
+    assert standings_json(EXAMPLE, "--after-round", "5") == standings_json(EXAMPLE)
+
+
+def test_after_round_beyond_the_file_is_refused():
+    assert_one_line_error(run("standings", EXAMPLE, "--after-round", "9"), "--after-round 9", "1..5")
+    assert_one_line_error(run("standings", EXAMPLE, "--after-round", "0"), "--after-round 0")
+
+
+def test_byes_entered_before_the_pairing_of_the_next_round_do_not_count(tmp_path):
+    # round 6 holds only byes entered before its pairing: the standings stay after round 5
+    lines = EXAMPLE.read_text().splitlines()
+    out = []
+    for line in lines:
+        if line.startswith("001"):
+            number = int(line[4:8])
+            line = line.ljust(139) + ("  0000 - H" if number == 3 else "  0000 - Z" if number == 6 else "")
+            line = line.rstrip() if number not in (3, 6) else line
+            if number == 3:  # the points column includes the pre-entered half-point bye
+                line = line[:80] + " 3.5" + line[84:]
+        out.append(line.replace("142 5", "142 7"))
+    path = tmp_path / "pre-entered.trf"
+    path.write_text("\n".join(out))
+    assert standings_json(path)["rows"] == standings_json(EXAMPLE)["rows"]
 
 
 def test_unknown_criterion():
@@ -241,14 +287,11 @@ def test_unknown_command_and_missing_arguments():
     assert_one_line_error(run("standings", EXAMPLE, "--unrated-rating", "abc"), "abc")
 
 
-def test_a_team_file_gives_a_clear_message_until_team_ranking_exists(tmp_path):
-    path = write_golden_trf(tmp_path, "team/team-swiss-t08-b4-r05-s02000.json")
-    result = run("standings", path)
-    if result.returncode == 0:  # team ranking has landed: rows carry team numbers
-        out = standings_json(path)
-        assert all("team_number" in r for r in out["rows"])
-    else:
-        assert_one_line_error(result, "team")
+def test_a_team_file_ranks_the_teams_in_the_checkers_order(tmp_path):
+    name = "team/team-swiss-t08-b4-r05-s02000.json"
+    path = write_golden_trf(tmp_path, name)
+    out = standings_json(path, "--criteria", ",".join(golden(name)["criteria"]))
+    assert [r["team_number"] for r in out["rows"]] == golden(name)["rank"]
 
 
 def test_an_empty_criteria_list():

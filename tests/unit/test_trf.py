@@ -443,13 +443,34 @@ def test_a_built_tournament_round_trips():
     assert read_trf(write_trf(t)) == replace(t, rounds_computed=2)
 
 
-def test_writing_rejects_what_trf_cannot_hold():
+def test_writing_rejects_points_trf_cannot_hold():
     t = read_trf(EXAMPLE)
-    long_name = replace(t.participants[0], name="X" * 34)
-    with pytest.raises(ValueError, match="33"):
-        write_trf(replace(t, participants=[long_name, *t.participants[1:]]))
     with pytest.raises(ValueError, match="halves"):
         write_trf(replace(t, scoring=Scoring(draw=Fraction(1, 4))))
+
+
+@pytest.mark.parametrize("edition", ["2026", "2016"])
+def test_long_names_and_control_characters_never_break_the_written_file(edition):
+    t = read_trf(EXAMPLE)
+    odd = [
+        replace(t.participants[0], name="Wolfeschlegelsteinhausenbergerdorff, Hubert Blaine"),  # 50 characters
+        replace(t.participants[1], name="Bravo,\r\nBen\tthe\x00Second", title="GM\n", federation="N\rOR"),
+        replace(t.participants[2], fide_id="123456789012345", birth="1975.  .  extra"),
+        *t.participants[3:],
+    ]
+    text = write_trf(replace(t, participants=odd, name="Club\r\nOpen"), edition)
+    lines = text.split("\r\n")
+    assert lines[-1] == "" and all("\r" not in line and "\n" not in line for line in lines)
+    players = [line for line in lines if line.startswith("001")]
+    assert len(players) == 7
+    # every round block still starts at column 92 (index 91): the fixed columns held
+    assert all(line[89:91] == "  " and line[91:95].strip().isdigit() for line in players)
+    back = read_trf(text)
+    assert back.participants[0].name == "Wolfeschlegelsteinhausenbergerdorff, Hubert Blaine"[:33]
+    assert back.participants[1].name == "Bravo,  Ben the Second"
+    assert back.participants[1].title == "GM" and back.participants[1].federation == "N O"
+    assert back.name == "Club  Open"
+    assert [p.rounds for p in back.participants] == [p.rounds for p in t.participants]
 
 
 def test_writing_recomputes_player_counts_and_always_writes_162():

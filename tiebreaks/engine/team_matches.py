@@ -12,12 +12,15 @@ A team without an opposing team in a round has a team bye (PAB if its members go
 point bye ``F``, half-point bye ``H``, else a zero-point bye / absence); it gets the bye's match
 points and the same value in game points on every board.
 
-Records the 001 lines cannot express are read from ``Tournament.extra_records``: ``320`` (team
+Records the 001 lines cannot express are read from ``Tournament.extra_records``: ``240`` (team
+full-, half- and zero-point byes; in a team file its numbers are team numbers, §7.3), ``320`` (team
 PABs with their match and game points, trf-format §7.4) and ``330`` (forfeited matches, §7.5: the
-match is unplayed whatever board entries exist; the winner gets a win on every board). Without a
-320 value a team PAB gets a drawn match's MP (FIDE's checker's default) and the game scoring's
-PAB points on every board. ``300`` (out-of-order line-ups) is not read: boards follow the team
-record's member order.
+match is unplayed whatever board entries exist; the winner gets a win on every board). A member's
+``0000 - +`` is a board won by default (the other team left it empty: it counts for the match and
+game points); ``0000 - -`` is a member who did not play (no board). ``300`` gives a round's board
+order when it differs from the team record (board numbers then follow it, empty boards included).
+Without a 320 value a team PAB gets a drawn match's MP (FIDE's checker's default) and the game
+scoring's PAB points on every board.
 
 The derived matches become two crosstables of the individual engine with the teams as
 participants: one scored in match points, one in game points (``D`` = a drawn match's points, so
@@ -148,6 +151,8 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
     numbers = {t.number for t in tournament.teams}
     pab_320, pab_mp, pab_gp = _read_320(tournament, numbers)
     forced = _read_330(tournament, numbers, k)
+    byes_240 = _read_240(tournament, numbers, k)
+    lineups = _read_300(tournament, numbers, k)
     if pab_mp is not None:
         pab_default = False
 
@@ -174,10 +179,12 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
                         raise EngineError(f"round {r + 1}: player {sn} met {osn} of the same team {team.number}")
                     opponents.add(other)
                     paired.append((order[sn], sn, osn, code, i, o, kind in GAME_KINDS))
-                elif (code or " ").strip() in ("+", "-"):  # forfeit without an opponent: an empty board
+                elif code == "+":  # a board won by default: the other team left it empty
                     paired.append((order[sn], sn, None, code, i, -1, False))
-                else:
+                else:  # 0000 - - in a team file: a member who did not play (no board)
                     bye_kinds.append(kind)
+            if (team.number, r) in byes_240:
+                bye_kinds.append(byes_240[(team.number, r)])
             if len(opponents) > 1:
                 raise EngineError(
                     f"round {r + 1}: team {team.number} has boards against several teams "
@@ -185,11 +192,17 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:
                 )
             opponent = next(iter(opponents)) if opponents else None
             boards: list[Board] = []
+            lineup = lineups.get((team.number, r))
+            if lineup is not None:  # 300: this round's board order (0000: a board left empty)
+                paired = [(lineup.index(p[1]) + 1 if p[1] in lineup else len(lineup) + p[0], *p[1:]) for p in paired]
             if opponent is not None or paired:
                 for b, (_, sn, opp_sn, code, i, o, otb) in enumerate(sorted(paired), start=1):
                     other_points = ind.frac(ind.pts[o][r]) if o >= 0 else None
+                    board = b if lineup is None else sorted(paired)[b - 1][0]
                     boards.append(
-                        Board(b, sn, opp_sn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r]))
+                        Board(
+                            board, sn, opp_sn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r])
+                        )
                     )
             raw[(team.number, r)] = (opponent, boards, bye_kinds)
 
@@ -322,6 +335,47 @@ def _points_field(text: str, line: str) -> Fraction | None:
         return Fraction(text)
     except ValueError:
         raise EngineError(f"record 320: bad points {text!r} ({line.strip()!r})") from None
+
+
+_240_KINDS = {"F": FPB, "H": HPB, "Z": ZPB, "": ZPB}
+
+
+def _read_240(tournament: Tournament, numbers: set[int], k: int) -> dict[tuple[int, int], int]:
+    """Record 240 of a team file (trf-format §7.3; the numbers are team numbers): full-, half- and
+    zero-point byes of team matches -> {(team, round index): kind}."""
+    out: dict[tuple[int, int], int] = {}
+    for line in _records(tournament, "240"):
+        kind = _240_KINDS.get(line[4:5].strip().upper())
+        if kind is None:
+            raise EngineError(f"record 240: bye type {line[4:5]!r} is not F, H or Z ({line.strip()!r})")
+        rnd = _team_field(line[6:9], "round", line, set(range(1, max(k, 1) + 1)) | {0})
+        for pos in range(10, len(line), 5):
+            team = _team_field(line[pos : pos + 4], "team", line, numbers)
+            if team and rnd and rnd <= k:
+                out[(team, rnd - 1)] = kind
+    return out
+
+
+def _read_300(tournament: Tournament, numbers: set[int], k: int) -> dict[tuple[int, int], list[int]]:
+    """Record 300 (trf-format §7.6): a team's board order in one round, when it differs from the
+    team record -> {(team, round index): [player on board 1, 2, ...]} (0 = a board left empty)."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for line in _records(tournament, "300"):
+        rnd = _team_field(line[4:7], "round", line, set(range(1, max(k, 1) + 1)) | set(range(k + 1, 1000)))
+        team = _team_field(line[8:11], "team", line, numbers)
+        if not (rnd and team):
+            raise EngineError(f"record 300 needs a round and a team ({line.strip()!r})")
+        players = []
+        for pos in range(16, len(line), 5):
+            text = line[pos : pos + 4].strip()
+            if not text.isdigit():
+                if text:
+                    raise EngineError(f"record 300: player {text!r} is not a number ({line.strip()!r})")
+                continue
+            players.append(int(text))
+        if rnd <= k:
+            out[(team, rnd - 1)] = players
+    return out
 
 
 def _read_320(

@@ -405,27 +405,31 @@ class _Reading:
                 leaving_out.append(player["start_number"])
             elif fit is not None:
                 rounds = player["rounds"]
-                code = fit[0]
                 for r, entry in enumerate(rounds):
                     if entry.code == " " and entry.opponent is None:
-                        rounds[r] = RoundEntry(code)
-                        which = "has no result" if len(fit) == 1 else "is the first round without a result"
+                        rounds[r] = RoundEntry(fit)
                         self.notes.append(
                             TRFNote(
                                 player["line"],
                                 "bye_from_points_column",
-                                f"round {r + 1} of player {player['start_number']} {which}; the points "
-                                f"column makes it {_UNPAIRED_MEANING[code]} ({code})",
+                                f"round {r + 1} of player {player['start_number']} has no result; the points "
+                                f"column makes it {_UNPAIRED_MEANING[fit]} ({fit})",
                             )
                         )
-                        if len(fit) > 1:
-                            break
             else:
                 total = Fraction(_awarded(player, units), den)
                 message = (
                     f"player {player['start_number']} has {float(player['points']):g} in the points column "
                     f"but the results add up to {float(total):g}{suffix}"
                 )
+                blanks = [r for r, e in enumerate(player["rounds"], 1) if e.code == " " and e.opponent is None]
+                gap = player["points"] - total
+                for code in ("F", "H"):
+                    if len(blanks) > 1 and gap == Fraction(units[code] - units[" "], den):
+                        message += (
+                            f": one of rounds {', '.join(map(str, blanks))} (no result) is "
+                            f"{_UNPAIRED_MEANING[code]}, the file does not say which"
+                        )
                 if self.accept_points_column:
                     self.notes.append(TRFNote(player["line"], "points_column_accepted", message + "; results kept"))
                 else:
@@ -454,8 +458,7 @@ def _awarded(player: Player, units: dict[str, int], upto: int | None = None) -> 
 def _fit(player: Player, units: dict[str, int], den: int, played: int) -> str | None:
     """How the points column agrees with the results: ``"all"`` rounds, the rounds ``"played"``
     (leaving out byes entered after the last round with a game), ``"F"`` / ``"H"`` (every blank
-    result is that bye), ``"F1"`` / ``"H1"`` (one bye among several blank results: the first), or
-    None."""
+    result is that bye: the only reading that fits), or None."""
     stated = player["points"]
     num, sden = stated.numerator, stated.denominator
     total = _awarded(player, units)
@@ -471,8 +474,6 @@ def _fit(player: Player, units: dict[str, int], den: int, played: int) -> str | 
             value = (units[code] - units[" "]) * sden
             if value > 0 and gap == value * blanks:
                 return code
-            if value > 0 and gap == value:
-                return code + "1"
     return None
 
 

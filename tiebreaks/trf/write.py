@@ -1,19 +1,36 @@
-"""TRF writer: the engine's :class:`~tiebreaks.engine.model.Tournament` as TRF text (§10)."""
+"""TRF writer: the engine's :class:`~tiebreaks.engine.model.Tournament` as TRF text.
+
+``write_trf(t)`` writes TRF-2026 (records 142, 162 always, 192, 202/212, 310, 362 and every kept
+record); ``write_trf(t, edition="2016")`` writes TRF-16 for older readers: the same player
+records, ``XXR`` for the number of rounds, 013 team records, JaVaFo's BBx records for a scoring
+system other than 1 / ½ / 0, and none of the TRF-2026 records. Text fields never break the fixed
+columns: control characters (CR, LF, tabs, ...) become blanks and each field is cut to its width
+(a name to 33 characters). Points must be multiples of one half (the ``11.5`` format).
+"""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from tiebreaks.engine.model import Participant, Scoring, Tournament
+from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament
 
-from .codes import ORDER_INDEX, RECORD_ORDER, fmt_points, points_of, write_scoring
+from .codes import ORDER_INDEX, RECORD_ORDER, TRF26_ONLY, UNPAIRED_AS_BYE, fmt_points, points_of, write_scoring
+
+EDITIONS = ("2026", "2016")
+_CONTROL = {c: " " for c in (*range(32), *range(0x7F, 0xA0))}
 
 
-def write_trf(tournament: Tournament) -> str:
-    """The tournament as TRF text (CRLF line ends), following the export rules of §10.
+def field(text: str, width: int | None = None) -> str:
+    """A text field as TRF can hold it: control characters as blanks, at most ``width`` long."""
+    text = text.translate(_CONTROL).strip()
+    return text if width is None else text[:width].rstrip()
 
-    Raises ValueError for what TRF cannot hold: names longer than 33 characters, points that
-    are not multiples of one half."""
+
+def write_trf(tournament: Tournament, edition: str = "2026") -> str:
+    """The tournament as TRF text (CRLF line ends) in the given edition ("2026" or "2016")."""
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown TRF edition {edition!r} (known: {', '.join(EDITIONS)})")
+    trf16 = edition == "2016"
     t = tournament
     scoring = t.scoring
     out: list[tuple[int, int, str]] = []
@@ -22,7 +39,7 @@ def write_trf(tournament: Tournament) -> str:
         out.append((ORDER_INDEX.get(tag, len(RECORD_ORDER)), len(out), text))
 
     if t.name:
-        add("012", "012 " + t.name)
+        add("012", "012 " + field(t.name))
     if t.start_date:
         add("042", "042 " + t.start_date.replace("-", "/"))
     if t.end_date:
@@ -31,24 +48,35 @@ def write_trf(tournament: Tournament) -> str:
     add("072", f"072 {sum(1 for p in t.participants if p.rating)}")
     if t.teams:
         add("082", f"082 {len(t.teams)}")
-    add("142", f"142 {t.total_rounds}")
-    add("162", write_scoring("162", scoring))
-    if t.event_type:
-        add("192", "192 " + t.event_type)
-    if t.tiebreaks:
-        if t.tiebreaks[0] == "PTS":
-            add("202", "202 " + ",".join(t.tiebreaks[1:]))
-        else:
-            add("212", "212 " + ",".join(t.tiebreaks))
-    if t.match_scoring is not None:
-        add("362", write_scoring("362", t.match_scoring))
+    if trf16:
+        add("XXR", f"XXR {t.total_rounds}")
+        if scoring != Scoring():
+            for tag, value in (("BBW", scoring.win), ("BBD", scoring.draw), ("BBL", scoring.loss)):
+                add("BB", f"{tag} {fmt_points(value, 'score')}")
+            add("BB", f"BBZ {fmt_points(scoring.absence, 'score')}")
+            add("BB", f"BBF {fmt_points(scoring.absence, 'score')}")
+            add("BB", f"BBU {fmt_points(scoring.pab_points, 'score')}")
+    else:
+        add("142", f"142 {t.total_rounds}")
+        add("162", write_scoring("162", scoring))
+        if t.event_type:
+            add("192", "192 " + field(t.event_type))
+        if t.tiebreaks:
+            if t.tiebreaks[0] == "PTS":
+                add("202", "202 " + ",".join(t.tiebreaks[1:]))
+            else:
+                add("212", "212 " + ",".join(t.tiebreaks))
+        if t.match_scoring is not None:
+            add("362", write_scoring("362", t.match_scoring))
     for p in sorted(t.participants, key=lambda p: p.start_number):
         add("001", _player_line(p, scoring))
     for team in t.teams:
-        members = "".join(f" {m:4d}" for m in team.members)
-        if len(team.name) > 32:
-            raise ValueError(f"team name {team.name!r} is longer than 32 characters")
-        add("310", f"310 {team.number:3d} {team.name:<32} {'':5} {'':6} {'':6} {'':6} {'':3} {members}")
+        name = field(team.name, 32)
+        if trf16:
+            add("013", f"013 {name:<32}" + "".join(f"{m:4d} " for m in team.members).rstrip())
+        else:
+            members = "".join(f" {m:4d}" for m in team.members)
+            add("310", f"310 {team.number:3d} {name:<32} {'':5} {'':6} {'':6} {'':6} {'':3} {members}")
 
     nrs_tag = ""
     for line in t.extra_records:
@@ -56,19 +84,26 @@ def write_trf(tournament: Tournament) -> str:
             nrs_tag = line[4:7].strip().upper()
     for line in t.extra_records:
         tag = "###" if line.startswith("###") else line[:3].upper()
-        add("NRS" if tag == nrs_tag else tag, line)
+        if trf16 and (tag in TRF26_ONLY or tag == nrs_tag or (tag.startswith("BB") and scoring != Scoring())):
+            continue
+        add("NRS" if tag == nrs_tag else tag, line.translate(_CONTROL))
     out.sort()
     return "".join(text + "\r\n" for _, _, text in out)
 
 
+def _entry_points(entry: RoundEntry, scoring: Scoring) -> Fraction:
+    code = entry.code
+    if entry.opponent is None:
+        code = UNPAIRED_AS_BYE.get(code, code)  # 0000 - +: the bye it stands for
+    return points_of(code, scoring)
+
+
 def _player_line(p: Participant, scoring: Scoring) -> str:
-    if len(p.name) > 33:
-        raise ValueError(f"name of player {p.start_number} is longer than 33 characters: {p.name!r}")
-    points = sum((points_of(e.code, scoring) for e in p.rounds), Fraction(0))
+    points = sum((_entry_points(e, scoring) for e in p.rounds), Fraction(0))
     head = (
-        f"001 {p.start_number:4d} {p.sex[:1]:1}{p.title:>3} {p.name:<33} {p.rating or 0:4d} "
-        f"{p.federation:<3} {p.fide_id:>11} {p.birth:<10} {fmt_points(points, 'points'):>4} "
-        f"{'' if p.rank is None else p.rank:>4}"
+        f"001 {p.start_number:4d} {field(p.sex, 1):1}{field(p.title, 3):>3} {field(p.name, 33):<33} "
+        f"{p.rating or 0:4d} {field(p.federation, 3):<3} {field(p.fide_id, 11):>11} {field(p.birth, 10):<10} "
+        f"{fmt_points(points, 'points'):>4} {'' if p.rank is None else p.rank:>4}"
     )
     blocks = []
     for entry in p.rounds:
