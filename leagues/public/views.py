@@ -14,12 +14,14 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tiebreaks.engine.separation import first_difference
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
 from tiebreaks.names import criterion_name, rule_set_name
 
 from .. import selectors
 from ..models import Club, Entry, Event, Season
 from ..page_cache import cached_page
+from ..services.prizes import category_badges
 from . import charts
 from .board_stats import board_statistics
 
@@ -48,17 +50,35 @@ def _columns(standings: selectors.EventStandings) -> list[str]:
     return criteria
 
 
-def _table(standings: selectors.EventStandings, columns: list[str]) -> list[dict]:
+def _table(standings: selectors.EventStandings, columns: list[str], badges: dict | None = None) -> list[dict]:
     rows = []
     for row in standings.table:
+        entry = row["entry"]
+        player = entry.player if entry is not None and entry.player_id else None
         rows.append(
             {
                 **row,
                 "points_display": fmt(row["points"]),
                 "cells_display": [fmt(row["values"].get(code)) for code in columns],
+                "sort_values": [row["values"].get(code) for code in columns],
+                "title": player.title if player else row.get("title", ""),
+                "federation": player.federation if player else row.get("federation", ""),
+                "rating": entry.rating if entry is not None else row.get("rating"),
+                "categories": (badges or {}).get(row["number"], []),
             }
         )
     return rows
+
+
+def _filters(table: list[dict]) -> dict:
+    """The choices of the standings' filters: the clubs, federations and categories present."""
+    clubs = {row["entry"].club_display for row in table if row["entry"] is not None and row["entry"].club_display}
+    return {
+        "clubs": sorted(clubs, key=lambda club: club.name),
+        "federations": sorted({row["federation"] for row in table if row["federation"]}),
+        "categories": sorted({name for row in table for name in row["categories"]}),
+        "rated": any(row["rating"] for row in table),
+    }
 
 
 def _prizes_url(event: Event) -> str:
@@ -107,11 +127,15 @@ def _for_rule_set(name, standings):
 def _render_standings(request, slug):
     standings = _standings_or_404(slug)
     columns = _columns(standings)
+    badges = category_badges(standings.event, standings.snapshot, standings.entries)
+    table = _table(standings, columns, badges)
     context = _event_context(
         standings.event,
         standings=standings,
         columns=[_for_rule_set(criterion_name(code), standings) for code in columns],
-        table=_table(standings, columns),
+        table=table,
+        filters=_filters(table),
+        after_round=selectors.completed_rounds(standings.event),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
         notes=[standings_note(note) for note in standings.notes],
         has_shared=any(row["shared"] for row in standings.table),
@@ -376,15 +400,10 @@ def event_why(request, slug):
         raise Http404
     upper, lower = (row_a, row_b) if (row_a["rank"], a) <= (row_b["rank"], b) else (row_b, row_a)
     name_upper, name_lower = upper["name"], lower["name"]
-    deciding, value_upper, value_lower = None, None, None
-    if upper["points"] != lower["points"]:
-        deciding, value_upper, value_lower = "PTS", upper["points"], lower["points"]
-    else:
-        for code in standings.criteria:
-            va, vb = upper["values"].get(code), lower["values"].get(code)
-            if va != vb:
-                deciding, value_upper, value_lower = code, va, vb
-                break
+    deciding, value_upper, value_lower = first_difference(
+        [("PTS", upper["points"]), *((code, upper["values"].get(code)) for code in standings.criteria)],
+        [("PTS", lower["points"]), *((code, lower["values"].get(code)) for code in standings.criteria)],
+    ) or (None, None, None)
     comparison = [(criterion_name("PTS"), fmt(upper["points"]), fmt(lower["points"]), deciding == "PTS")]
     for code in standings.criteria:
         comparison.append(

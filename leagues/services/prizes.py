@@ -240,3 +240,25 @@ def prizes_for_event(*, slug: str) -> EventPrizes:
         prizes=prizes,
         awards=awards,
     )
+
+
+def category_badges(
+    event: Event, snapshot: StandingsSnapshot | None, entries: dict[int, Entry]
+) -> dict[int, list[str]]:
+    """Start number -> the categories of the event's published category prizes the player belongs to.
+
+    Nothing while the organiser has not published the prize fund: a badge tells a reader a player's age
+    band or sex, so it shows only what the organiser chose to publish."""
+    fund = PrizeFund.objects.filter(event=event, published=True).prefetch_related("prizes").first()
+    if fund is None or snapshot is None:
+        return {}
+    rules: dict[str, Eligibility] = {}
+    for prize in fund.prizes.all():
+        if prize.kind == Prize.Kind.CATEGORY:
+            rules.setdefault(prize.category, split_prize(prize).eligibility[0])
+    badges: dict[int, list[str]] = {}
+    for standing in prize_standings(snapshot, entries):
+        found = [name for name, rule in rules.items() if rule.admits(standing)]
+        if found:
+            badges[standing.participant_id] = found
+    return badges

@@ -1,0 +1,107 @@
+"""Standings with the registry's columns; what is never public; initials that reach every page at once."""
+
+import re
+
+import pytest
+
+from leagues.errors import PermissionDenied
+from leagues.models import Entry, Player, Prize, PrizeFund, StandingsSnapshot
+from leagues.services.players import player_set_anonymised
+from tests.factories import UserFactory, organiser_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _first_row(html):
+    body = re.search(r'<table class="standings"[^>]*>.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    return re.findall(r"<tr[ >].*?</tr>", body, re.S)
+
+
+def _registry(event):
+    aas = Entry.objects.get(event=event, start_number=1).player
+    Player.objects.filter(pk=aas.pk).update(title="IM", federation="NOR", birth_year=1937, sex="m")
+    return aas
+
+
+def test_standings_show_start_number_title_federation_rating_and_progress(client, bye_event):
+    aas = _registry(bye_event)
+    html = client.get("/en/events/bye-cup/").content.decode()
+    headers = re.findall(r"<abbr title=\"([^\"]+)\">", html.split("<tbody>")[0])
+    for heading in ("Rank", "Start number", "Federation", "Rating at the start"):
+        assert heading in headers
+    first = _first_row(html)[0]
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", first))
+    assert "IM" in text and "NOR" in text and str(aas.rating) in text and "Aas, Per" in text
+    assert 'data-sno="1"' in first
+    assert "After round 3 of 3" in html
+    assert "Last updated" in html
+    assert "<script>" not in html and "standings.js" in html  # behaviour from a static file, no inline script
+
+
+def test_birth_year_and_sex_are_never_public(client, bye_event):
+    aas = _registry(bye_event)
+    for url in ("/en/events/bye-cup/", "/en/events/bye-cup/players/1/", f"/api/v1/players/{aas.pk}/"):
+        body = client.get(url).content.decode()
+        assert "1937" not in body, url
+    player = client.get(f"/api/v1/players/{aas.pk}/").json()
+    assert "birth_year" not in player and "sex" not in player
+    assert (player["title"], player["federation"]) == ("IM", "NOR")
+    listing = client.get("/api/v1/players/").json()["results"]
+    assert all("birth_year" not in p and "sex" not in p for p in listing)
+
+
+def test_api_standings_rows_carry_start_number_title_federation_rating(client, bye_event):
+    _registry(bye_event)
+    from tests.functional.conftest import publish_results
+
+    publish_results(bye_event)
+    rows = client.get("/api/v1/events/bye-cup/standings/").json()["rows"]
+    aas = next(row for row in rows if row["start_number"] == 1)
+    assert (aas["title"], aas["federation"], aas["rating"]) == (
+        "IM",
+        "NOR",
+        bye_event.entries.get(start_number=1).rating,
+    )
+
+
+def test_category_badge_only_once_the_organiser_publishes_the_prize(
+    client, bye_event, django_capture_on_commit_callbacks
+):
+    _registry(bye_event)
+    with django_capture_on_commit_callbacks(execute=True):  # saving renews the pages' stamp on commit
+        fund = PrizeFund.objects.create(event=bye_event, published=False)
+        Prize.objects.create(
+            fund=fund,
+            kind=Prize.Kind.CATEGORY,
+            category="S65",
+            eligibility_kind="born_before",
+            eligibility_value="1950",
+        )
+    assert 'class="badge"' not in client.get("/en/events/bye-cup/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        fund.published = True
+        fund.save()
+    rows = _first_row(client.get("/en/events/bye-cup/").content.decode())
+    badged = [row for row in rows if '<span class="badge">S65</span>' in row]
+    assert len(badged) == 1 and "Aas, Per" in badged[0]
+
+
+def test_initials_reach_the_snapshot_the_cached_pages_and_the_api_at_once(
+    client, bye_event, django_capture_on_commit_callbacks
+):
+    aas = Entry.objects.get(event=bye_event, start_number=1).player
+    assert "Aas, Per" in client.get("/en/events/bye-cup/").content.decode()  # now cached
+    assert any(r["name"] == "Aas, Per" for r in client.get("/api/v1/events/bye-cup/standings/").json()["rows"])
+    with pytest.raises(PermissionDenied):
+        player_set_anonymised(player_id=aas.pk, anonymised=True, user=UserFactory())
+    with django_capture_on_commit_callbacks(execute=True):
+        player_set_anonymised(player_id=aas.pk, anonymised=True, user=organiser_of(bye_event.league))
+    snapshot = StandingsSnapshot.objects.get(event=bye_event)
+    assert [r["name"] for r in snapshot.rows if r["start_number"] == 1] == ["P. A."]
+    for url in ("/en/events/bye-cup/", "/he/events/bye-cup/", "/en/events/bye-cup/crosstable/"):
+        html = client.get(url).content.decode()
+        assert "Aas" not in html and "P. A." in html, url
+    api_rows = client.get("/api/v1/events/bye-cup/standings/").json()["rows"]
+    assert [r["name"] for r in api_rows if r["start_number"] == 1] == ["P. A."]
+    assert client.get(f"/api/v1/players/{aas.pk}/").json()["name"] == "P. A."
+    assert client.get("/api/v1/players/?name=Aas").json()["results"] == []
