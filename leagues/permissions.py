@@ -28,13 +28,6 @@ def can_manage_event(user, event: Event) -> bool:
     )
 
 
-def is_league_organiser(user, league_id: int) -> bool:
-    """The league's organisers and superusers: the only ones who may override a locked or settled record."""
-    if user and user.is_authenticated and user.is_superuser:
-        return True
-    return any(r.kind == Role.Kind.ORGANISER and r.league_id == league_id for r in _roles(user))
-
-
 def clubs_of_game(game: Game) -> set[int]:
     clubs = set()
     for entry in (game.white, game.black):

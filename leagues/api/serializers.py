@@ -167,7 +167,13 @@ class MatchCardSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
 
 
-class DisputeSerializer(serializers.Serializer):
+class CardVersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text=_("The match card's version you saw; a stale one gets 412.")
+    )
+
+
+class DisputeSerializer(CardVersionSerializer):
     reason = serializers.CharField(max_length=300)
 
 

@@ -368,20 +368,31 @@ class TeamMatchViewSet(FilteredReadOnly):
             )
         )
 
-    @extend_schema(request=None, responses={200: s.TeamMatchSerializer})
+    @extend_schema(
+        request=s.CardVersionSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
+    )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def confirm(self, request, pk=None):
-        """The other club's secretary (or the organiser) confirms a submitted card."""
-        return self._answer(lambda: match_card_confirm(match_id=_int_or_404(pk), user=request.user))
+        """The other club's secretary (or the organiser) confirms a submitted card (`version` = the one you saw)."""
+        body = s.CardVersionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._answer(
+            lambda: match_card_confirm(
+                match_id=_int_or_404(pk), user=request.user, expected_version=body.validated_data["version"]
+            )
+        )
 
-    @extend_schema(request=s.DisputeSerializer, responses={200: s.TeamMatchSerializer})
+    @extend_schema(request=s.DisputeSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def dispute(self, request, pk=None):
-        """The other club's secretary disputes a submitted card, saying why."""
+        """The other club's secretary disputes a submitted card, saying why (`version` = the one you saw)."""
         body = s.DisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self._answer(
             lambda: match_card_dispute(
-                match_id=_int_or_404(pk), user=request.user, reason=body.validated_data["reason"]
+                match_id=_int_or_404(pk),
+                user=request.user,
+                reason=body.validated_data["reason"],
+                expected_version=body.validated_data["version"],
             )
         )

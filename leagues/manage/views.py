@@ -161,7 +161,7 @@ def match_card(request, match_id):
                     results=form.results(),
                     lineup=form.lineup(),
                     user=request.user,
-                    expected_version=int(request.POST.get("card_version", -1)),
+                    expected_version=_posted_card_version(request),
                     reason=form.cleaned_data["reason"],
                 ),
                 _("Match card saved."),
@@ -221,10 +221,24 @@ def _warning_sentences(warnings) -> list[str]:
     return [sentences.get(w.code, w.code) % {"board": w.board, "player": names.get(w.player_id, "?")} for w in warnings]
 
 
+def _posted_card_version(request) -> int:
+    """The card version the user saw (the form's hidden `card_version`); anything else is refused."""
+    value = request.POST.get("card_version", "")
+    if not (value.isascii() and value.isdigit() and len(value) < 10):
+        raise ServiceError(_("The form is incomplete; reload the match card."), code="bad_card_version")
+    return int(value)
+
+
 @login_required
 @require_POST
 def match_confirm(request, match_id):
-    _save(request, lambda: match_card_confirm(match_id=match_id, user=request.user), _("Match card confirmed."))
+    _save(
+        request,
+        lambda: match_card_confirm(
+            match_id=match_id, user=request.user, expected_version=_posted_card_version(request)
+        ),
+        _("Match card confirmed."),
+    )
     return redirect("manage:match-card", match_id=match_id)
 
 
@@ -235,7 +249,9 @@ def match_dispute(request, match_id):
     reason = form.data.get("reason", "")
     _save(
         request,
-        lambda: match_card_dispute(match_id=match_id, user=request.user, reason=reason),
+        lambda: match_card_dispute(
+            match_id=match_id, user=request.user, reason=reason, expected_version=_posted_card_version(request)
+        ),
         _("Dispute sent to the organiser."),
     )
     return redirect("manage:match-card", match_id=match_id)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, PermissionDenied, ServiceError
 from ..models import League, ResultChange, Role, TeamMatch
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_manage_event
+from ..permissions import can_manage_event, is_league_organiser
 from .results import result_record
 
 
@@ -35,23 +35,24 @@ def match_card_submit(
 ) -> TeamMatch:
     """One club's secretary (or an organiser) submits a card; the other club then confirms or disputes."""
     with transaction.atomic():
-        match = (
-            TeamMatch.objects.select_for_update(of=("self",))
-            .select_related("round__event", "home__team", "away__team")
-            .get(pk=match_id)
-        )
-        if match.version != expected_version:
-            raise Conflict(
-                _("Someone changed this match card meanwhile; reload it to see the current results."), current=match
-            )
+        match = _locked_card(match_id, None)
         event = match.round.event
         manager = can_manage_event(user, event)
         if not manager and not (_secretary_clubs(user) & set(_match_clubs(match))):
             raise PermissionDenied(_("You may not enter results for this match."))
-        if match.status == TeamMatch.Status.CONFIRMED and not manager:
-            raise ServiceError(
-                _("This match card is confirmed; only the organiser can change it now."), code="card_confirmed"
+        if match.version != expected_version:
+            if _same_card_again(match, results, user):
+                return match  # a double click or a retry: the card is already as sent
+            raise Conflict(
+                _("Someone changed this match card meanwhile; reload it to see the current results."), current=match
             )
+        if match.status == TeamMatch.Status.CONFIRMED:
+            if not is_league_organiser(user, event.league_id):
+                raise ServiceError(
+                    _("This match card is confirmed; only the organiser can change it now."), code="card_confirmed"
+                )
+            if not reason.strip():
+                raise ServiceError(_("A correction needs a reason."), code="reason_required")
         games = {g.pk: g for g in match.games.all()}
         unknown = set(results) - set(games)
         if unknown:
@@ -61,7 +62,13 @@ def match_card_submit(
         for game_id, (code, version) in sorted(results.items()):
             if code != games[game_id].result:
                 result_record(
-                    game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
+                    game_id=game_id,
+                    result=code,
+                    user=user,
+                    source=source,
+                    expected_version=version,
+                    reason=reason.strip(),
+                    card=match,
                 )
         match.status = TeamMatch.Status.CONFIRMED if manager else TeamMatch.Status.SUBMITTED
         match.submitted_by, match.submitted_at = user, timezone.now()
@@ -73,19 +80,40 @@ def match_card_submit(
         return match
 
 
+def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
+    """The card, locked for this transaction; Conflict when the user saw another version of it."""
+    match = (
+        TeamMatch.objects.select_for_update(of=("self",))
+        .select_related("round__event", "home__team", "away__team")
+        .get(pk=match_id)
+    )
+    if expected_version is not None and match.version != expected_version:
+        raise Conflict(
+            _("Someone changed this match card meanwhile; reload it to see the current results."), current=match
+        )
+    return match
+
+
+def _same_card_again(match: TeamMatch, results: dict, user) -> bool:
+    """The user's own submitted card sent again with the same results (a double click, a retry)."""
+    stored = dict(match.games.values_list("pk", "result"))
+    return (
+        match.status == TeamMatch.Status.SUBMITTED
+        and match.submitted_by_id == getattr(user, "pk", None)
+        and all(stored.get(game_id, None) == code for game_id, (code, _version) in results.items())
+    )
+
+
 def _other_side(user, match: TeamMatch) -> bool:
     submitter_clubs = _secretary_clubs(match.submitted_by) if match.submitted_by else set()
     mine = _secretary_clubs(user) & set(_match_clubs(match))
     return bool(mine - submitter_clubs) or (bool(mine) and not submitter_clubs)
 
 
-def match_card_confirm(*, match_id: int, user) -> TeamMatch:
+def match_card_confirm(*, match_id: int, user, expected_version: int) -> TeamMatch:
+    """The other club (or the organiser) confirms the card in the version they saw."""
     with transaction.atomic():
-        match = (
-            TeamMatch.objects.select_for_update(of=("self",))
-            .select_related("round__event", "home__team", "away__team")
-            .get(pk=match_id)
-        )
+        match = _locked_card(match_id, expected_version)
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be confirmed."), code="card_not_submitted")
         if not (can_manage_event(user, match.round.event) or _other_side(user, match)):
@@ -96,15 +124,12 @@ def match_card_confirm(*, match_id: int, user) -> TeamMatch:
         return match
 
 
-def match_card_dispute(*, match_id: int, user, reason: str) -> TeamMatch:
+def match_card_dispute(*, match_id: int, user, reason: str, expected_version: int) -> TeamMatch:
+    """The other club disputes the card in the version they saw, saying why."""
     if not reason.strip():
         raise ServiceError(_("Say what is wrong with the card."), code="reason_required")
     with transaction.atomic():
-        match = (
-            TeamMatch.objects.select_for_update(of=("self",))
-            .select_related("round__event", "home__team", "away__team")
-            .get(pk=match_id)
-        )
+        match = _locked_card(match_id, expected_version)
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be disputed."), code="card_not_submitted")
         if not _other_side(user, match):

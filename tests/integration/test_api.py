@@ -123,11 +123,14 @@ def test_match_card_submit_confirm_and_dispute_through_the_api():
     submitted = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
     assert submitted.status_code == 200
     assert submitted.json()["status"] == "submitted"
-    stale = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
+    again = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
+    assert again.status_code == 200  # a double click changes nothing
+    changed = {"version": 0, "boards": [{"game": games[0].pk, "result": "0-1", "version": 0}]}
+    stale = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", changed, format="json")
     assert stale.status_code == 412
     assert stale.json()["current"]["version"] == 1
-    assert client_for(home).post(f"/api/v1/matches/{match.pk}/confirm/").status_code == 403
-    disputed = client_for(away).post(f"/api/v1/matches/{match.pk}/dispute/", {"reason": "board 1 drawn"}, format="json")
+    assert client_for(home).post(f"/api/v1/matches/{match.pk}/confirm/", {"version": 1}, format="json").status_code == 403
+    disputed = client_for(away).post(f"/api/v1/matches/{match.pk}/dispute/", {"reason": "board 1 drawn", "version": 1}, format="json")
     assert disputed.json()["status"] == "disputed"
     assert disputed.json()["dispute_reason"] == "board 1 drawn"
 

@@ -114,8 +114,8 @@ def test_match_card_submitted_by_one_club_confirmed_by_the_other():
     match = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert match.status == TeamMatch.Status.SUBMITTED
     with pytest.raises(PermissionDenied):
-        match_card_confirm(match_id=match.pk, user=home)  # not your own card
-    match = match_card_confirm(match_id=match.pk, user=away)
+        match_card_confirm(match_id=match.pk, user=home, expected_version=1)  # not your own card
+    match = match_card_confirm(match_id=match.pk, user=away, expected_version=1)
     assert (match.status, match.confirmed_by) == (TeamMatch.Status.CONFIRMED, away)
     with pytest.raises(ServiceError) as excinfo:  # confirmed: only the organiser may change it now
         match_card_submit(
@@ -132,8 +132,8 @@ def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused()
     event, match, games, (home, away) = _team_match()
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     with pytest.raises(ServiceError):
-        match_card_dispute(match_id=match.pk, user=away, reason="  ")
-    disputed = match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw")
+        match_card_dispute(match_id=match.pk, user=away, reason="  ", expected_version=1)
+    disputed = match_card_dispute(match_id=match.pk, user=away, reason="board 1 was a draw", expected_version=1)
     assert disputed.status == TeamMatch.Status.DISPUTED
     with pytest.raises(Conflict):
         match_card_submit(match_id=match.pk, results={}, user=organiser_of(event.league), expected_version=1)

@@ -229,7 +229,8 @@ def test_submit_a_match_card(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_confirm_a_card(world, role):
     _submitted_by_away(world)  # so the home club's secretary is the other side
-    match = check(world, role, RESULT_WRITERS, lambda user: match_card_confirm(match_id=world.match.pk, user=user))
+    match = check(world, role, RESULT_WRITERS, lambda user: match_card_confirm(match_id=world.match.pk, user=user, expected_version=TeamMatch.objects.get(pk=world.match.pk).version)
+    )
     if match is not None:
         stored = TeamMatch.objects.get(pk=world.match.pk)
         assert (stored.status, stored.confirmed_by) == (TeamMatch.Status.CONFIRMED, world.users[role])
@@ -239,14 +240,16 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
     _submitted_by_away(world)
     before = state()
     with pytest.raises(PermissionDenied):
-        match_card_confirm(match_id=world.match.pk, user=world.away_secretary)
+        match_card_confirm(match_id=world.match.pk, user=world.away_secretary, expected_version=TeamMatch.objects.get(pk=world.match.pk).version)
     assert state() == before
 
 
 @pytest.mark.parametrize("role", [r for r in ROLES if getattr(r, "values", [r])[0] != "secretary_in_game"])
 def test_settle_a_disputed_card(world, role):
     _submitted_by_away(world)
-    match_card_dispute(match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw")
+    match_card_dispute(
+        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw", expected_version=TeamMatch.objects.get(pk=world.match.pk).version
+    )
     version = TeamMatch.objects.get(pk=world.match.pk).version
     match = check(
         world,
@@ -268,7 +271,7 @@ def test_settle_a_disputed_card(world, role):
 def test_a_secretary_cannot_settle_a_dispute_only_send_a_new_card(world):
     _submitted_by_away(world)
     disputed = match_card_dispute(
-        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw"
+        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw", expected_version=TeamMatch.objects.get(pk=world.match.pk).version
     )
     again = match_card_submit(
         match_id=world.match.pk,
@@ -370,7 +373,9 @@ def test_api_allows_the_clubs_secretary_and_refuses_a_stranger_card(world):
     )
     assert accepted.status_code == 200
     assert accepted.json()["status"] == "submitted"
-    confirm = api_client(world.users["secretary_in_game"]).post(f"/api/v1/matches/{world.match.pk}/confirm/")
+    confirm = api_client(world.users["secretary_in_game"]).post(
+        f"/api/v1/matches/{world.match.pk}/confirm/", {"version": 1}, format="json"
+    )
     assert confirm.status_code == 403  # the submitting club does not confirm its own card
     assert TeamMatch.objects.get(pk=world.match.pk).status == TeamMatch.Status.SUBMITTED
 

@@ -1,0 +1,195 @@
+"""Issue 17: holes an attacker or a careless user found, each closed at its root (services), tried at every door."""
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from leagues.errors import Conflict, ServiceError
+from leagues.models import Entry, Event, Game, Result, ResultChange, Role, Round, Team, TeamMatch
+from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from leagues.services.results import result_record
+from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def client_for(user=None):
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def team_match(boards=4, **event_fields):
+    """A team match of two clubs, each with a secretary; returns (event, match, games, (home, away))."""
+    clubs = ClubFactory(), ClubFactory()
+    event = EventFactory(
+        kind=Event.Kind.TEAM,
+        system=Event.System.ROUND_ROBIN,
+        rounds_count=1,
+        boards=boards,
+        tiebreak_criteria=["GPTS"],
+        **event_fields,
+    )
+    sides = []
+    for number, club in enumerate(clubs, start=1):
+        team = Team.objects.create(event=event, club=club, name=f"{club.name} 1")
+        sides.append(Entry.objects.create(event=event, start_number=number, team=team))
+    rnd = Round.objects.create(event=event, number=1)
+    match = TeamMatch.objects.create(round=rnd, home=sides[0], away=sides[1])
+    games = [
+        Game.objects.create(
+            round=rnd,
+            match=match,
+            board=b,
+            white=sides[(b + 1) % 2],
+            black=sides[b % 2],
+            white_player=PlayerFactory(),
+            black_player=PlayerFactory(),
+        )
+        for b in range(1, boards + 1)
+    ]
+    secretaries = []
+    for club in clubs:
+        user = UserFactory()
+        Role.objects.create(user=user, kind=Role.Kind.SECRETARY, club=club)
+        secretaries.append(user)
+    return event, match, games, tuple(secretaries)
+
+
+def _boards(games):
+    return list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("board").values_list("result", flat=True))
+
+
+# 1. match cards bypassed through the API
+
+
+def test_one_club_cannot_post_board_results_of_a_team_match_through_the_game_api():
+    event, match, games, (home, away) = team_match()
+    home_wins = Result.WHITE_WINS_FORFEIT if games[0].white.team.club_id else Result.BLACK_WINS_FORFEIT
+    for game in games:
+        answer = client_for(home).post(f"/api/v1/games/{game.pk}/result/", {"result": home_wins}, format="json")
+        assert answer.status_code == 400, answer.content
+        assert answer.json()["code"] == "match_card_required"
+    assert _boards(games) == [""] * 4
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.SCHEDULED
+    assert not ResultChange.objects.exists()
+    assert Event.objects.get(pk=event.pk).results_version == 0
+
+
+def test_confirmed_card_changes_only_by_the_organiser_with_a_reason_and_visibly():
+    event, match, games, (home, away) = team_match(boards=2)
+    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    match = match_card_confirm(match_id=match.pk, user=away, expected_version=1)
+    organiser = organiser_of(event.league)
+
+    # the game door refuses even the organiser: a card's boards change through the card
+    answer = client_for(organiser).post(
+        f"/api/v1/games/{games[0].pk}/result/", {"result": Result.BLACK_WINS, "reason": "typo"}, format="json"
+    )
+    assert answer.status_code == 400
+    with pytest.raises(ServiceError):
+        result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=organiser, reason="typo")
+    assert _boards(games) == ["1-0", "1/2-1/2"]
+
+    # an arbiter of the event is not the organiser
+    arbiter = UserFactory()
+    Role.objects.create(user=arbiter, kind=Role.Kind.ARBITER, event=event)
+    with pytest.raises(ServiceError) as not_organiser:
+        match_card_submit(
+            match_id=match.pk,
+            results={games[0].pk: (Result.BLACK_WINS, 1)},
+            user=arbiter,
+            expected_version=match.version,
+            reason="typo",
+        )
+    assert not_organiser.value.code == "card_confirmed"
+    with pytest.raises(ServiceError) as no_reason:
+        match_card_submit(
+            match_id=match.pk,
+            results={games[0].pk: (Result.BLACK_WINS, 1)},
+            user=organiser,
+            expected_version=match.version,
+        )
+    assert no_reason.value.code == "reason_required"
+    changed = match_card_submit(
+        match_id=match.pk,
+        results={games[0].pk: (Result.BLACK_WINS, 1)},
+        user=organiser,
+        expected_version=match.version,
+        reason="scoresheet says 0-1",
+    )
+    assert changed.status == TeamMatch.Status.CONFIRMED
+    assert _boards(games) == ["0-1", "1/2-1/2"]
+    correction = ResultChange.objects.get(game=games[0], before="1-0")
+    assert (correction.user, correction.reason) == (organiser, "scoresheet says 0-1")
+    round_page = client_for().get(f"/en/events/{event.slug}/rounds/1/")
+    assert "scoresheet says 0-1" in round_page.content.decode()
+
+
+# 3. confirm and dispute carry the card version the user saw
+
+
+def test_confirming_or_disputing_a_card_changed_since_it_was_read_is_refused():
+    event, match, games, (home, away) = team_match(boards=2)
+    match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
+    seen = TeamMatch.objects.get(pk=match.pk).version
+    # the home club corrects its card while the away secretary still has the old one on screen
+    match_card_submit(
+        match_id=match.pk, results={games[0].pk: (Result.BLACK_WINS, 1)}, user=home, expected_version=seen, reason="x"
+    )
+    with pytest.raises(Conflict):
+        match_card_confirm(match_id=match.pk, user=away, expected_version=seen)
+    with pytest.raises(Conflict):
+        match_card_dispute(match_id=match.pk, user=away, reason="board 1", expected_version=seen)
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SUBMITTED
+    api = client_for(away).post(f"/api/v1/matches/{match.pk}/confirm/", {"version": seen}, format="json")
+    assert api.status_code == 412
+    assert api.json()["current"]["version"] == seen + 1
+    api = client_for(away).post(
+        f"/api/v1/matches/{match.pk}/dispute/", {"version": seen, "reason": "board 1"}, format="json"
+    )
+    assert api.status_code == 412
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SUBMITTED
+
+
+def test_the_confirm_page_sends_the_version_it_showed(client):
+    event, match, games, (home, away) = team_match(boards=2)
+    match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
+    client.force_login(away)
+    page = client.get(f"/en/manage/matches/{match.pk}/").content.decode()
+    assert 'name="card_version" value="1"' in page
+    stale = client.post(f"/en/manage/matches/{match.pk}/confirm/", {"card_version": "0"})
+    assert stale.status_code == 302
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SUBMITTED
+    client.post(f"/en/manage/matches/{match.pk}/confirm/", {"card_version": "1"})
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.CONFIRMED
+
+
+# 12. a non-integer card version answers 400; 13. a double-clicked card submit is idempotent
+
+
+def test_a_card_form_with_a_non_integer_version_answers_400(client):
+    event, match, games, (home, away) = team_match(boards=2)
+    client.force_login(home)
+    answer = client.post(
+        f"/en/manage/matches/{match.pk}/",
+        {"card_version": "x1", f"result_{games[0].pk}": "1-0", f"version_{games[0].pk}": "0"},
+    )
+    assert answer.status_code == 400
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SCHEDULED
+
+
+def test_a_double_clicked_card_submit_is_saved_once_and_answers_as_the_first():
+    event, match, games, (home, away) = team_match(boards=2)
+    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    first = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    second = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    assert (second.pk, second.version, second.status) == (first.pk, first.version, TeamMatch.Status.SUBMITTED)
+    assert ResultChange.objects.count() == 2
+    with pytest.raises(Conflict):  # a different card on the old version is still stale
+        match_card_submit(
+            match_id=match.pk, results={games[0].pk: (Result.BLACK_WINS, 0)}, user=home, expected_version=0
+        )
