@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from leagues.models import (
     Club,
@@ -28,6 +29,7 @@ from leagues.models import (
     TeamMember,
 )
 from leagues.recompute import standings_recompute_event
+from leagues.services.match_cards import match_card_dispute, match_card_submit
 from leagues.services.results import result_record
 
 CLUBS = [
@@ -117,8 +119,9 @@ class Command(BaseCommand):
         users = []
         for username in names:
             User.objects.filter(username=username).delete()
+            # nobody of the demo is site staff: organisers and secretaries work under /<lang>/manage/
             users.append(
-                User.objects.create_user(username=username, password=PASSWORD, is_staff=username == "organiser")
+                User.objects.create_user(username=username, password=PASSWORD, email=f"{username}@example.org")
             )
         return users[0], users[1:]
 
@@ -148,6 +151,7 @@ class Command(BaseCommand):
             rnd = Round.objects.create(event=event, number=number, date=event.starts_on + timedelta(weeks=number - 1))
             for home, away in pairs:
                 match = TeamMatch.objects.create(round=rnd, home=entries[home], away=entries[away])
+                card = {}
                 home_roster = list(entries[home].team.members.select_related("player"))
                 away_roster = list(entries[away].team.members.select_related("player"))
                 for board in range(1, 5):
@@ -166,14 +170,35 @@ class Command(BaseCommand):
                         result = _draw_result(rng, game.white_player.rating, game.black_player.rating)
                         if number == 2 and board == 4 and home == 3:
                             result = Result.WHITE_WINS_FORFEIT
-                        result_record(game_id=game.pk, result=result, user=organiser, source=ResultChange.Source.DEMO)
-                if number <= 2:
-                    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CONFIRMED)
+                        card[game.pk] = (result, game.version)
+                if card:  # the organiser's card is confirmed at once
+                    match_card_submit(
+                        match_id=match.pk,
+                        results=card,
+                        user=organiser,
+                        expected_version=0,
+                        source=ResultChange.Source.DEMO,
+                    )
+        self._open_cards(event, rng)
         # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
         # the trophy goes by the published tiebreak, game points (5½ against 5)
         fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
         Prize.objects.create(fund=fund, place=1, amount=10000, item="Division trophy")
         Prize.objects.create(fund=fund, place=2, amount=5000)
+
+    def _open_cards(self, event, rng):
+        """Round 3 is today: one card submitted and waiting for the other club, one disputed."""
+        rnd = event.rounds.get(number=3)
+        Round.objects.filter(pk=rnd.pk).update(date=timezone.localdate())
+        waiting, disputed = rnd.matches.select_related("home__team__club", "away__team__club").order_by("pk")
+        for match, reason in ((waiting, ""), (disputed, "Board 2 was a draw, not a win for the home team.")):
+            home_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.home.team.club).user
+            away_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.away.team.club).user
+            games = match.games.select_related("white_player", "black_player").order_by("board")
+            card = {g.pk: (_draw_result(rng, g.white_player.rating, g.black_player.rating), g.version) for g in games}
+            match_card_submit(match_id=match.pk, results=card, user=home_secretary, expected_version=match.version)
+            if reason:
+                match_card_dispute(match_id=match.pk, user=away_secretary, reason=reason)
 
     def _club_swiss(self, league, season, clubs, organiser, rng):
         event = Event.objects.create(
