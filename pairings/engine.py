@@ -7,6 +7,7 @@ that fails or takes too long ends with a :class:`PairingError`, never with half 
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -158,8 +159,11 @@ def _in_child(function: Callable[[str, int], T], text: str, round_number: int, t
     if not hasattr(os, "fork"):  # pragma: no cover - no fork: run here, without a deadline
         return function(text, round_number)
     read_end, write_end = os.pipe()
+    gc.freeze()  # the child's collections skip (and so do not copy) the parent's objects
     pid = os.fork()
-    if pid == 0:  # the child: answer through the pipe, then leave without cleanup handlers
+    if pid:
+        gc.unfreeze()
+    else:  # the child: answer through the pipe, then leave without cleanup handlers
         os.close(read_end)
         try:
             answer: tuple[str, object] = ("ok", function(text, round_number))
