@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tiebreaks.engine.separation import first_difference
 from tiebreaks.prizes import (
     REASONS,
     CategoryPrize,
@@ -18,7 +19,6 @@ from tiebreaks.prizes import (
     PlacePrize,
     PrizeOptions,
     Standing,
-    first_difference,
     split_prizes,
 )
 
@@ -406,8 +406,8 @@ def test_invalid_input_is_rejected(standings, prizes, options):
 
 def test_first_difference_and_every_emitted_code_is_documented():
     ana, bo, cai = t1_ana_bo_cai()
-    assert first_difference(bo, cai) == ("BH", F(27, 2), F(25, 2))
-    assert first_difference(ana, ana) is None
+    assert first_difference(bo.tiebreak_values, cai.tiebreak_values) == ("BH", F(27, 2), F(25, 2))
+    assert first_difference(ana.tiebreak_values, ana.tiebreak_values) is None
     for result in (split_prizes(*ladder(2500)), split_prizes(t1_ana_bo_cai(), [PlacePrize(1, 1, "cup")])):
         assert set(codes(result)) <= set(REASONS)
 

@@ -24,6 +24,7 @@ from .explain import Trace, TraceElement
 from .model import Tournament
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
 from .rules import check_criterion, get_rule_set
+from .separation import first_difference
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,6 @@ class Standings:
         rows: list[Row] | None = None,
         notes: list[Note],
         ctx: Context,
-        stage_groups: list[list[list[int]]],
         de_groups: dict[str, dict[int, list[int]]],
         de_values: dict[str, dict[int, int]],
         columns: list[tuple[str, Computed]] | None = None,
@@ -147,8 +147,6 @@ class Standings:
         self._order = order
         self.notes = notes
         self._ctx = ctx
-        self._stage_groups = stage_groups  # per stage (0 = points): the tied groups after it
-        self._stage_ids: dict[int, list[int]] = {}
         self._de_groups = de_groups
         self._de_values = de_values
         self._by_sn_cache: dict[int, Row] | None = None
@@ -220,22 +218,12 @@ class Standings:
 
     def separation(self, a: int, b: int) -> Separation:
         """The first criterion that separated participants ``a`` and ``b`` (start numbers)."""
-        ct = self._ctx.ct
-        ia, ib = ct.index[a], ct.index[b]
         ra, rb = self._by_sn[a], self._by_sn[b]
-        if self._group_ids(0)[ia] != self._group_ids(0)[ib]:
-            return Separation("PTS", ra.points, rb.points)
-        for stage, code in enumerate(self.criteria, start=1):
-            groups = self._group_ids(stage)
-            if groups[ia] != groups[ib]:
-                return Separation(code, ra.values[code], rb.values[code])
-        return Separation(None, None, None)
-
-    def _group_ids(self, stage: int) -> list[int]:
-        ids = self._stage_ids.get(stage)
-        if ids is None:
-            ids = self._stage_ids[stage] = _group_ids(self._stage_groups[stage], self._ctx.ct.n_players)
-        return ids
+        found = first_difference(
+            [("PTS", ra.points), *((c, ra.values[c]) for c in self.criteria)],
+            [("PTS", rb.points), *((c, rb.values[c]) for c in self.criteria)],
+        )
+        return Separation(*found) if found else Separation(None, None, None)
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
         if self._rows is None:
@@ -467,7 +455,6 @@ def _compute_standings(
             groups[-1].append(i)
         else:
             groups.append([i])
-    stage_groups: list[list[list[int]]] = [groups]
     de_groups: dict[str, dict[int, list[int]]] = {}
     de_values: dict[str, dict[int, int]] = {}
     for crit in crits:
@@ -476,7 +463,6 @@ def _compute_standings(
             dg = de_groups.setdefault(crit.code, {})
             dv = de_values.setdefault(crit.code, {})
         if len(groups) == n:  # nobody is tied any more: nothing left to split
-            stage_groups.append(groups)
             continue
         if crit.name == "DE":
             for g in groups:
@@ -513,7 +499,6 @@ def _compute_standings(
                         current = [i]
                 new_groups.append(current)
         groups = new_groups
-        stage_groups.append(groups)
 
     columns: list[tuple[str, Computed]] = []
     for crit in crits:
@@ -528,7 +513,6 @@ def _compute_standings(
         criteria=crits,
         notes=notes,
         ctx=ctx,
-        stage_groups=stage_groups,
         de_groups=de_groups,
         de_values=de_values,
         columns=columns,

@@ -72,7 +72,6 @@ from .model import (
     PrizeOptions,
     PrizeResult,
     Standing,
-    first_difference,
 )
 from .players import PlayerSplit
 
@@ -88,7 +87,6 @@ __all__ = [
     "PrizeOptions",
     "PrizeResult",
     "Standing",
-    "first_difference",
     "split_prizes",
 ]
 

@@ -209,14 +209,6 @@ class PrizeResult:
         return next((a.items for a in self.awards if a.participant_id == participant_id), ())
 
 
-def first_difference(a: Standing, b: Standing) -> tuple[str, Any, Any] | None:
-    """The first published tie-break on which a and b differ: (code, a's value, b's value), or None."""
-    for (code, va), (_, vb) in zip(a.tiebreak_values, b.tiebreak_values, strict=False):
-        if va != vb:
-            return (code, va, vb)
-    return None
-
-
 def share_equally(total: int, members: Sequence[tuple[Hashable, str]], remainder_rule: str) -> tuple[int, dict, int]:
     """Split `total` among `members` ((id, name), in tie-break order): the equal share rounded down,
     the extra minor units paid to the first members under "by_tiebreak" (id -> 1), and the remainder

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..engine.separation import first_difference
 from .model import (
     Award,
     CategoryPrize,
@@ -12,7 +13,6 @@ from .model import (
     PlacePrize,
     PrizeOptions,
     Standing,
-    first_difference,
     remainder_lines,
     share_equally,
     who,
@@ -117,7 +117,7 @@ class PlayerSplit:
         i = self.standings.index(s)
         if i + 1 < len(self.standings) and self.standings[i + 1].points == s.points:
             other = self.standings[i + 1]
-            diff = first_difference(s, other)
+            diff = first_difference(s.tiebreak_values, other.tiebreak_values)
             self.lines.append(
                 Line(
                     "money_by_tiebreak",
@@ -310,7 +310,7 @@ class PlayerSplit:
         s = seq[i]
 
         def same(t):
-            return t.points == s.points and first_difference(s, t) is None
+            return t.points == s.points and first_difference(s.tiebreak_values, t.tiebreak_values) is None
 
         lo, hi = i, i
         while lo > 0 and same(seq[lo - 1]):
@@ -348,7 +348,7 @@ class PlayerSplit:
         if other is None:
             self.lines.append(Line(plain_code, params))
             return
-        code, value, other_value = first_difference(s, other)
+        code, value, other_value = first_difference(s.tiebreak_values, other.tiebreak_values)
         self.lines.append(
             Line(
                 "item_by_tiebreak",
