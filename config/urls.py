@@ -7,10 +7,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config.language import switch_language
 from leagues.admin import worker_status_view
 from leagues.health import healthz, ping
-from leagues.manage.login import ThrottledLoginView
+from leagues.manage.login import login_view, refuse_when_locked
 
 urlpatterns = [
     path("admin/worker/", admin.site.admin_view(worker_status_view), name="worker-status"),
+    path("admin/login/", refuse_when_locked(admin.site.login)),  # the same throttle as the site's login
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
@@ -23,7 +24,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("manage/", include("leagues.manage.urls")),
-    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
+    path("accounts/login/", login_view, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("leagues.public.urls")),
     path("", include("tiebreaks.urls")),

@@ -9,6 +9,7 @@ class LeaguesConfig(AppConfig):
     def ready(self):
         # importing models-dependent modules is possible only once the app registry is ready
         from . import tasks  # noqa: F401  (registers the tasks, which run in-process without a broker)
+        from .manage import login  # noqa: F401  (counts failed logins at every login door)
         from .page_cache import connect_invalidation
 
         connect_invalidation()

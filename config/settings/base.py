@@ -85,7 +85,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# the login throttle of every login door (leagues/manage/login.py), counted in the shared cache
+AUTHENTICATION_BACKENDS = ["leagues.manage.login.ThrottledModelBackend"]
 LOGIN_ATTEMPTS = env_int("LOGIN_ATTEMPTS", 5)  # failed logins per username and address ...
+LOGIN_ADDRESS_ATTEMPTS = env_int("LOGIN_ADDRESS_ATTEMPTS", 30)  # ... or per address, whatever the names ...
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)  # ... within this time, then refused
 
 LANGUAGE_CODE = "en"
