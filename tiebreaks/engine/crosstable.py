@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import lcm
 
 from .errors import EngineError
-from .model import Tournament
+from .model import Tournament, last_paired_round
 
 # round kinds (small ints for speed; names match model.Kind)
 PLAYED, UNKNOWN, FORFEIT_WIN, FORFEIT_LOSS, PAB, FPB, HPB, ZPB, ABSENT = range(9)
@@ -43,7 +43,7 @@ class Crosstable:
             self.index[sn] = i
         k = tournament.rounds_computed
         if k is None:
-            k = max((len(p.rounds) for p in participants), default=0)
+            k = last_paired_round(p.rounds for p in participants)
         self.k = k
         self.round_robin = bool(tournament.round_robin)
         self.fore = False

@@ -6,6 +6,7 @@ The Django side (leagues) and the TRF reader (tiebreaks.trf) both build these ob
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -88,7 +89,8 @@ class Tournament:
     total_rounds: int  # rounds announced (n)
     scoring: Scoring = field(default_factory=Scoring)
     name: str = ""
-    rounds_computed: int | None = None  # k: the last round to compute; None = every round in the data
+    #: k: the last round to compute; None = the last round with a pairing (:func:`last_paired_round`)
+    rounds_computed: int | None = None
     round_robin: bool = False  # pre-determined pairings (Art. 15.2)
     tiebreaks: list[str] = field(default_factory=list)  # list published in the file (202/212), if any
     teams: list[Team] = field(default_factory=list)
@@ -97,3 +99,19 @@ class Tournament:
     end_date: str = ""  # ISO date (TRF 052)
     event_type: str = ""  # encoded tournament type (TRF 192), e.g. "FIDE_DUTCH_2025"
     extra_records: tuple[str, ...] = ()  # other TRF lines (022, 102, 132, 172, NRS, ...) kept for export
+
+
+def last_paired_round(rounds_of: Iterable[Sequence[RoundEntry]]) -> int:
+    """The last round in which two participants were paired, by a game or a forfeit (``rounds_of``:
+    each participant's rounds): the round standings are computed after by default. A later round
+    holding only byes entered before its pairing (``0000 - H``, ``0000 - Z``) is not counted. (FIDE's checker counts played
+    games only; the two differ only for a round whose every pairing was forfeited.) Without any
+    pairing, every round in the data."""
+    last = longest = 0
+    for rounds in rounds_of:
+        longest = max(longest, len(rounds))
+        for r in range(len(rounds), last, -1):
+            if rounds[r - 1].opponent is not None:
+                last = r
+                break
+    return last or longest

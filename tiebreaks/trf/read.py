@@ -11,8 +11,9 @@ the Irish Chess Union's exporter, FIDE's TRF-2026 sample), as FIDE's checker rea
 * the points column may include or leave out the byes entered for a round not paired yet; an
   all-zero column is ignored; any other difference is a problem naming the line and both
   values (importable when the organiser accepts it: ``accept_points_column``);
-* standings are computed after the last round with a game between two players
-  (``Tournament.rounds_computed``); later byes entered before the pairing are kept;
+* standings are computed after the last round with a pairing between two players (the engine's
+  default, :func:`~tiebreaks.engine.model.last_paired_round`); later byes entered before that
+  round's pairing are kept for it, and a note says so;
 * in a team file the numbers of record 240 are team numbers (kept for the team engine);
 * every record the model does not hold (extension records, comments, unknown tags, a date kept
   as text) is kept verbatim in ``Tournament.extra_records`` and written back on export.
@@ -30,7 +31,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
+from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament, last_paired_round
 
 from .codes import (
     COMPLEMENT,
@@ -263,10 +264,9 @@ class _Reading:
                 self.attempt(apply_240, [record], parsed)
         check_pairings(parsed, announced, problems=self.problems if self.collect else None, unreadable=self.unreadable)
         self.unpaired_results(parsed, bool(teams))
-        played = _last_round_with_a_game(parsed)
+        played = last_paired_round(p["rounds"] for p in parsed.values())
         longest = max((len(p["rounds"]) for p in parsed.values()), default=0)
-        rounds_computed = played if 0 < played < longest else None
-        if rounds_computed is not None:
+        if 0 < played < longest:
             self.notes.append(
                 TRFNote(
                     None,
@@ -300,7 +300,6 @@ class _Reading:
             total_rounds=announced,
             scoring=scoring,
             name=name,
-            rounds_computed=rounds_computed,
             round_robin=is_round_robin(event_type, type_text),
             tiebreaks=tiebreaks,
             teams=teams,
@@ -514,20 +513,6 @@ def _infer_scoring(stated: list[Player], played: int) -> tuple[Scoring, bool]:
         if count > best_count:
             best, best_count = candidate, count
     return best, False
-
-
-def _last_round_with_a_game(parsed: dict[int, Player]) -> int:
-    """The last round in which two players were paired (a game or a forfeit between them); later
-    rounds hold only byes entered before their pairing. (FIDE's checker counts played games only:
-    the two differ only for a round whose every pairing was forfeited.)"""
-    last = 0
-    for player in parsed.values():
-        rounds = player["rounds"]
-        for rnd in range(len(rounds), last, -1):
-            if rounds[rnd - 1].opponent is not None:
-                last = rnd
-                break
-    return last
 
 
 def _last_round_played(parsed: dict[int, Player]) -> int:

@@ -96,4 +96,7 @@ class TournamentBuilder:
         for label in self.labels:
             rounds = tuple(self.entries[label].get(r, RoundEntry(" ")) for r in range(1, self.rounds + 1))
             participants.append(Participant(self.sn(label), label, self.ratings[label], rounds))
-        return Tournament(participants, self.rounds, scoring=self.scoring, round_robin=self.round_robin)
+        # every round of the builder counts, also one where nobody was paired (all absent)
+        return Tournament(
+            participants, self.rounds, scoring=self.scoring, round_robin=self.round_robin, rounds_computed=self.rounds
+        )
