@@ -9,7 +9,9 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError, recommended_criteria
-from tiebreaks.trf import TRFError, read_trf, trf_problems, write_trf
+from tiebreaks.engine.model import last_paired_round
+from tiebreaks.trf import TRFError, read_trf, read_trf_with_notes, trf_problems, write_trf
+from tiebreaks.trf.codes import UNPAIRED_AS_BYE
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
@@ -58,6 +60,13 @@ class ImportPreview:
     # (start number, name in the file, the stored player) of FIDE ids already known from another league only:
     # importing them joins the two records into one player, so the organiser confirms it first
     other_leagues: list = field(default_factory=list)
+    # how the reader understood what real exporters write (dates, results without an opponent,
+    # byes from the points column, ...): (line number or None, kind, message), see tiebreaks.trf.TRFNote
+    notes: list = field(default_factory=list)
+    after_round: int = 0  # the standings are after this round (later rounds: byes entered before their pairing)
+    total_rounds: int = 0  # the rounds the file announces
+    # (line, message) of points columns that differ from the results: importable when the organiser accepts
+    points_questions: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -65,18 +74,30 @@ class ImportPreview:
 
 
 def import_preview(
-    *, data: bytes, system: str | None = None, event: Event | None = None, league: League | None = None
+    *,
+    data: bytes,
+    system: str | None = None,
+    event: Event | None = None,
+    league: League | None = None,
+    accept_points_column: bool = False,
 ) -> ImportPreview:
     """Every problem of the file (by line), and what importing it would create; saves nothing.
 
     With `event`, the file updates that event: its participants must be the event's. With `league`, the new
-    event's league: the preview lists the FIDE ids known from other leagues only."""
+    event's league: the preview lists the FIDE ids known from other leagues only. A points column that differs
+    from the results is a problem (also listed in `points_questions`) unless `accept_points_column`."""
     preview = ImportPreview(update=event)
     problems = trf_problems(data)
+    preview.points_questions = [(p.line_number, p.message) for p in problems if p.kind == "points_column"]
+    if accept_points_column:
+        problems = [p for p in problems if p.kind != "points_column"]
     if problems:
         preview.problems = [(p.line_number, p.message) for p in problems]
         return preview
-    tournament = read_trf(data)
+    tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
+    preview.notes = [(n.line_number, n.kind, n.message) for n in notes]
+    preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
+    preview.total_rounds = tournament.total_rounds
     preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
     preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
@@ -105,6 +126,7 @@ def event_import_trf(
     system: str | None = None,
     event: Event | None = None,
     same_players_confirmed: bool = False,
+    accept_points_column: bool = False,
 ) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
@@ -114,13 +136,14 @@ def event_import_trf(
     (reason "TRF import"); nothing else changes. Either all of it is saved or nothing.
 
     A FIDE id known only from another league's events is the same player only when the organiser says so
-    (`same_players_confirmed`, after the preview listed them): never joined silently."""
+    (`same_players_confirmed`, after the preview listed them): never joined silently. A points column that
+    differs from the results refuses the file unless the organiser accepted it (`accept_points_column`)."""
     if event is not None:
         league = event.league
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     try:
-        tournament = read_trf(data)
+        tournament = read_trf(data, accept_points_column=accept_points_column)
     except TRFError as exc:
         raise ServiceError(_("The file cannot be read: %(problem)s") % {"problem": exc}, code="bad_trf") from None
     _check_importable(tournament, event)
@@ -256,8 +279,9 @@ def _games(tournament):
             if number > len(p.rounds):
                 continue
             block = p.rounds[number - 1]
-            if block.opponent is None:
-                yield number, p.start_number, None, BYE_RESULTS.get(block.code.strip(), Result.ABSENT)
+            if block.opponent is None:  # a bye; 0000 - + and the like: the bye of the same value
+                code = UNPAIRED_AS_BYE.get(block.code, block.code).strip()
+                yield number, p.start_number, None, BYE_RESULTS.get(code, Result.ABSENT)
             elif block.colour == "w" or (block.colour != "b" and p.start_number < block.opponent):
                 other = by_number[block.opponent].rounds[number - 1]
                 result = PAIR_RESULTS.get((block.code, other.code))

@@ -151,8 +151,8 @@ def test_the_checker_gives_the_same_values_for_the_published_file(name: str):
     )
     differences = _differences(_ours(t, criteria), checker)
     if name == "icu-valid.trf":
-        # `0000 - =` of player 1 in round 1: a half-point bye for us (ICU; a VUR, cut first), a
-        # played draw without an opponent for the checker; only Cut-1 values can differ
+        # `0000 - =` in round 1 of players 1 and 8: a half-point bye for us (ICU; a VUR, cut first),
+        # a played draw without an opponent for the checker; only their own Cut-1 values differ
         assert {(number, criteria[i - 1]) for number, i, _, _ in differences} == {(1, "BH/C1"), (8, "BH/C1")}
     else:
         assert differences == []
@@ -195,7 +195,7 @@ def test_the_checker_reads_our_export_and_gives_our_values(path: Path, edition: 
         exported, ["PTS", *criteria], rounds=_rounds(t), round_robin=t.round_robin, encoding=_encoding(data)
     )
     differences = _differences(ours, checker)
-    if path.name == "icu-valid.trf":  # the half-point bye `0000 - =`, as above
+    if path.name == "icu-valid.trf":  # the half-point byes `0000 - =`, as above
         assert {(number, criteria[i - 1]) for number, i, _, _ in differences} == {(1, "BH/C1"), (8, "BH/C1")}
     else:
         assert differences == []
