@@ -36,6 +36,7 @@ test: $(TEST_STAMP) messages
 
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_engine.py
+	$(BIN)/python tests/bench/bench_pairings.py
 
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info

@@ -1,5 +1,7 @@
 """Bad input: a clear one-line PairingError, and nothing paired (no result at all)."""
 
+import os
+
 import pytest
 
 from pairings import ByeType, PairingError, PairingState, Player, RequestedBye, RoundEntry, pair_round
@@ -78,3 +80,18 @@ def test_the_engine_out_of_time_is_an_error_not_half_a_round():
     players = tuple(Player(n, 2500 - n) for n in range(1, 201))
     with pytest.raises(PairingError, match=r"^pairing round 1 took over 0.001 s; nothing was paired$"):
         pair_round(PairingState(players, round=1, total_rounds=9), timeout=0.001)
+
+
+def test_a_failing_or_dying_engine_is_an_error_not_half_a_round():
+    from pairings.engine import _in_child
+
+    def crash(text: str, round_number: int) -> int:
+        raise KeyError("missing")
+
+    def die(text: str, round_number: int) -> int:
+        os._exit(3)
+
+    with pytest.raises(PairingError, match=r"^the pairing engine failed on round 4: KeyError\('missing'\)$"):
+        _in_child(crash, "", 4, 30)
+    with pytest.raises(PairingError, match="^the pairing engine stopped without an answer on round 4$"):
+        _in_child(die, "", 4, 30)

@@ -107,6 +107,23 @@ def test_check_replays_every_round(played):
     assert run("check", played[0]).stdout.splitlines()[-1] == "0 of 5 rounds differ"
 
 
+def test_without_record_152_the_initial_colour_is_read_from_round_one(played, tmp_path):
+    # file 1 of the generator starts with black on top; without 152 the colour comes from round 1
+    trf = tmp_path / "no-152.trf"
+    text = played[1].read_text()
+    assert "\n152 B\n" in text
+    trf.write_text(text.replace("\n152 B\n", "\n"))
+    done = run("check", trf)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.splitlines()[-1] == "0 of 5 rounds differ"
+
+
+def test_a_finished_event_has_no_next_round(played):
+    done = run("next", played[0])
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.strip() == "error: round 6 cannot be paired: the event has 5 rounds"
+
+
 def test_check_reports_a_round_paired_otherwise(played, tmp_path):
     # exchange the colours of one round-5 game in both records: the round no longer matches
     lines = played[0].read_text().splitlines()
