@@ -146,7 +146,6 @@ CACHES = {
     }
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 
 # how long a web process trusts an event's page stamp before asking the shared cache again (seconds)

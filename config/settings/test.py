@@ -63,6 +63,5 @@ CACHES = {
     }
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
 }
 PAGE_STAMP_SECONDS = 0  # tests read pages right after another process changed them

@@ -1,13 +1,36 @@
-"""Throttles that count in process memory: a shared-cache round trip per request would cost more than
-the requests they protect. Each web process enforces the rate on its own share of the traffic."""
+"""API throttles counted per client across every web process and host (leagues/rate_limits.py, in Redis),
+failing open when Redis does not answer. The client is the address the configured proxies report."""
 
-from django.core.cache import caches
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
-
-class AnonThrottle(AnonRateThrottle):
-    cache = caches["throttle"]
+from .. import rate_limits
 
 
-class UserThrottle(UserRateThrottle):
-    cache = caches["throttle"]
+class SharedCounter:
+    """DRF's rate throttle with its history kept in the shared counter instead of process memory."""
+
+    def get_ident(self, request):
+        return rate_limits.client_address(request)
+
+    def allow_request(self, request, view):
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        counted = rate_limits.hit(f"api-{self.key}", self.duration)
+        if counted is None:
+            return True  # fail open: the counter is down
+        hits, self.seconds_left = counted
+        return hits <= self.num_requests
+
+    def wait(self):
+        return self.seconds_left
+
+
+class AnonThrottle(SharedCounter, AnonRateThrottle):
+    pass
+
+
+class UserThrottle(SharedCounter, UserRateThrottle):
+    pass

@@ -193,3 +193,60 @@ def test_a_double_clicked_card_submit_is_saved_once_and_answers_as_the_first():
         match_card_submit(
             match_id=match.pk, results={games[0].pk: (Result.BLACK_WINS, 0)}, user=home, expected_version=0
         )
+
+
+# 16. API throttles count per client across processes, X-Forwarded-For only from configured proxies
+
+
+def _throttled_to_three(monkeypatch):
+    from leagues.api.throttling import AnonThrottle
+
+    monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/minute", "user": "100/minute"})
+
+
+def _forget_process_memory():
+    """What another web process would see: nothing of this process's memory."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    for alias in settings.CACHES:
+        if not settings.CACHES[alias]["BACKEND"].endswith("RedisCache"):
+            caches[alias].clear()
+
+
+def test_api_throttle_counts_across_processes(monkeypatch):
+    _throttled_to_three(monkeypatch)
+    reader = client_for()
+    assert [reader.get("/api/v1/leagues/").status_code for _ in range(3)] == [200, 200, 200]
+    _forget_process_memory()
+    refused = reader.get("/api/v1/leagues/")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled"
+
+
+def test_api_throttle_trusts_forwarded_for_only_from_the_configured_proxies(monkeypatch, settings):
+    _throttled_to_three(monkeypatch)
+    settings.NUM_PROXIES = 0
+    reader = client_for()
+    answers = [
+        reader.get("/api/v1/leagues/", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}").status_code for n in range(4)
+    ]  # a client inventing a new address each time is still one client
+    assert answers == [200, 200, 200, 429]
+    settings.NUM_PROXIES = 1
+    behind_proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    other = reader.get("/api/v1/leagues/", HTTP_X_FORWARDED_FOR="198.51.100.7", **behind_proxy)
+    assert other.status_code == 200  # another client behind our proxy has its own count
+
+
+def test_api_throttle_fails_open_when_redis_is_down(monkeypatch, settings):
+    _throttled_to_three(monkeypatch)
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
+    }
+    reader = client_for()
+    assert [reader.get("/api/v1/leagues/").status_code for _ in range(4)] == [200] * 4
