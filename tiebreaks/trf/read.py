@@ -264,8 +264,10 @@ class _Reading:
                 self.attempt(apply_240, [record], parsed)
         check_pairings(parsed, announced, problems=self.problems if self.collect else None, unreadable=self.unreadable)
         self.unpaired_results(parsed, bool(teams))
-        played = last_paired_round(p["rounds"] for p in parsed.values())
         longest = max((len(p["rounds"]) for p in parsed.values()), default=0)
+        played = longest  # usually someone is paired in the last round; else the engine's rule decides
+        if not any(len(r) == longest and r[-1].opponent is not None for r in (p["rounds"] for p in parsed.values())):
+            played = last_paired_round(p["rounds"] for p in parsed.values())
         if 0 < played < longest:
             self.notes.append(
                 TRFNote(
@@ -319,8 +321,9 @@ class _Reading:
             return None
         parsed: dict[int, Player] = {}
         blocks: dict[str, RoundEntry] = {}  # round block text -> its validated entry, shared by the file
+        parse = parse_player if not self.collect else lambda *args: self.attempt(parse_player, *args)
         for n, line in player_lines:
-            player = self.attempt(parse_player, n, line, blocks)
+            player = parse(n, line, blocks)
             if player is None:
                 number = line[4:8].strip()
                 if number.isdigit():
@@ -397,6 +400,10 @@ class _Reading:
         units, den = code_units(scoring)
         leaving_out: list[int] = []
         for player in stated:
+            points = player["points"]
+            if not player["unpaired"]:  # the usual case without a call: the column is the results' sum
+                if sum([units[e.code] for e in player["rounds"]]) * points.denominator == points.numerator * den:
+                    continue
             fit = _fit(player, units, den, played)
             if fit == "all":
                 continue
