@@ -25,7 +25,8 @@ def broker_url() -> str:
 
 @cache
 def _client_for(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=1)
+    # short timeouts: requests use this client after their commit; a hung Redis must not hold them
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
 
 def redis_client() -> redis.Redis | None:

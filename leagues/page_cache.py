@@ -15,10 +15,10 @@ import redis
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse
 
+from .after_commit import once_after_commit
 from .models import Event
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,8 @@ class _RedisStore:
     costs more than the lookup itself on this hot path)."""
 
     def __init__(self, url: str, prefix: str):
-        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        # short timeouts: a hung Redis costs a request half a second, then the page is rendered
+        self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self.prefix = prefix
 
     def get(self, key):
@@ -160,7 +161,7 @@ def event_pages_changed_after_commit(*, event_id: int) -> None:
         if slug:
             event_pages_changed(slug=slug)
 
-    transaction.on_commit(renew)
+    once_after_commit(("pages", event_id), renew)
 
 
 def _event_id_of(instance) -> int | None:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from ..after_commit import once_after_commit
 from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
@@ -21,7 +22,7 @@ def event_results_changed(*, event_id: int) -> None:
     """Raise the event's results version and enqueue its recompute once the transaction commits."""
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
     event_pages_changed_after_commit(event_id=event_id)  # pages now say "being updated"
-    transaction.on_commit(lambda: _enqueue(event_id))
+    once_after_commit(("recompute", event_id), lambda: _enqueue(event_id))
 
 
 def _enqueue(event_id: int) -> None:
