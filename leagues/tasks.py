@@ -2,11 +2,15 @@
 :mod:`leagues.broker`, which sends the recompute."""
 
 import logging
+import smtplib
 
 from celery import shared_task
+from django.conf import settings
+from django.core.mail import EmailMessage
 
-from . import broker
+from . import broker, notifications
 from .recompute import LockBusy, stale_event_ids, standings_recompute_event
+from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 
 log = logging.getLogger(__name__)
@@ -39,3 +43,33 @@ def standings_sweep() -> int:
 def match_cards_auto_confirm() -> int:
     """Confirm match cards the other club left unanswered for the league's number of days."""
     return auto_confirm()
+
+
+@shared_task
+def match_cards_remind() -> int:
+    """Remind the other club a day before an unanswered match card confirms itself."""
+    return remind()
+
+
+@shared_task(acks_late=True)
+def send_notification(kind: str, params: dict) -> int:
+    """Write the emails of one notification (each in its recipient's language) and queue each one."""
+    return notifications.queue_messages(kind, params)
+
+
+#: seconds before the n-th retry of an email: 10, 20, 40 ... at most an hour, for about a day
+EMAIL_RETRY_MAX_SECONDS = 3600
+
+
+@shared_task(bind=True, acks_late=True, max_retries=30)
+def send_email(self, message: dict) -> None:
+    """Deliver one email; while the mail server fails, retry with exponential backoff. In-process (no
+    broker: `make demo`, tests) a failure is logged instead, so no request waits for a mail server."""
+    try:
+        EmailMessage(message["subject"], message["body"], settings.DEFAULT_FROM_EMAIL, message["to"]).send()
+    except (OSError, smtplib.SMTPException) as exc:
+        if self.request.is_eager:
+            log.warning("email to %s not delivered: %s", message["to"], exc)
+            return
+        countdown = min(EMAIL_RETRY_MAX_SECONDS, 10 * 2**self.request.retries)
+        raise self.retry(exc=exc, countdown=countdown) from None

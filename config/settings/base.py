@@ -6,6 +6,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.email import email_settings
 from config.env import env_bool, env_int, env_list, env_secret, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -61,6 +62,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "leagues.manage.context.manage",
             ],
         },
     },
@@ -116,6 +118,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "manage:dashboard"
 LOGOUT_REDIRECT_URL = "leagues:home"
 
+# Email (config/email.py): EMAIL_URL or EMAIL_HOST…; the console in `make demo`. Links in emails start with SITE_URL.
+globals().update(email_settings(DEBUG))
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
 CELERY_BROKER_URL = env_secret("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
@@ -160,6 +166,7 @@ RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
 CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {"task": "leagues.tasks.standings_sweep", "schedule": env_int("SWEEP_SECONDS", 60)},
     "match-cards-auto-confirm": {"task": "leagues.tasks.match_cards_auto_confirm", "schedule": 3600},
+    "match-cards-remind": {"task": "leagues.tasks.match_cards_remind", "schedule": 3600},
 }
 
 REST_FRAMEWORK = {

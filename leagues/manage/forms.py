@@ -26,10 +26,11 @@ class ResultsForm(forms.Form):
         self.games = list(games)
         for game in self.games:
             self.fields[f"result_{game.pk}"] = forms.ChoiceField(
-                label=str(game.board),
+                label=_("Result on board %(board)s") % {"board": game.board},
                 choices=BYE_CHOICES if game.is_bye else GAME_CHOICES,
                 initial=game.result,
                 required=False,
+                widget=forms.Select(attrs={"class": "result"}),
             )
             self.fields[f"version_{game.pk}"] = forms.IntegerField(widget=forms.HiddenInput, initial=game.version)
 
@@ -44,6 +45,136 @@ class ResultsForm(forms.Form):
             for g in self.games
             if data.get(f"result_{g.pk}") is not None
         }
+
+
+#: the result codes of a game and who scores: (white's points, black's points) as game results count
+_WHITE_SCORE = {
+    Result.WHITE_WINS: ("win", "loss"),
+    Result.DRAW: ("draw", "draw"),
+    Result.BLACK_WINS: ("loss", "win"),
+    Result.WHITE_WINS_FORFEIT: ("win", "loss"),
+    Result.BLACK_WINS_FORFEIT: ("loss", "win"),
+    Result.DOUBLE_FORFEIT: ("loss", "loss"),
+}
+
+
+def _home_labels():
+    """A match card's result choices as the home team reads them (home score first)."""
+    return {
+        "home_win": "1-0",
+        "draw": "½-½",
+        "away_win": "0-1",
+        "home_forfeit_win": "+/- " + str(_("(forfeit)")),
+        "away_forfeit_win": "-/+ " + str(_("(forfeit)")),
+        "double_forfeit": "-/- " + str(_("(double forfeit)")),
+    }
+
+
+def card_result_options(event, home_white: bool):
+    """(code, label from the home side, home points, away points) for each result of a board."""
+    points = {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss}
+    labels = _home_labels()
+    as_home = {
+        Result.WHITE_WINS: "home_win" if home_white else "away_win",
+        Result.BLACK_WINS: "away_win" if home_white else "home_win",
+        Result.DRAW: "draw",
+        Result.WHITE_WINS_FORFEIT: "home_forfeit_win" if home_white else "away_forfeit_win",
+        Result.BLACK_WINS_FORFEIT: "away_forfeit_win" if home_white else "home_forfeit_win",
+        Result.DOUBLE_FORFEIT: "double_forfeit",
+    }
+    order = ["home_win", "draw", "away_win", "home_forfeit_win", "away_forfeit_win", "double_forfeit"]
+    options = [(Result.PENDING.value, "–", "", "")]
+    for key in order:
+        code = next(c for c, k in as_home.items() if k == key)
+        white, black = (points[s] for s in _WHITE_SCORE[code])
+        home, away = (white, black) if home_white else (black, white)
+        options.append((code.value, labels[key], home, away))
+    options.append((Result.UNKNOWN.value, "?", "", ""))
+    return options
+
+
+class MatchCardForm(forms.Form):
+    """A team match card: each board's two players (from the clubs' rosters) and its result."""
+
+    reason = ResultsForm.base_fields["reason"]
+
+    def __init__(self, *args, match, games, home_choices, away_choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.match, self.games = match, list(games)
+
+        def player_field(choices, label):
+            groups = {
+                "roster": _("Roster"),
+                "reserve": _("Reserves"),
+                "club": _("Other club players (not on the roster)"),
+            }
+            grouped = [("", "–")]
+            for group, title in groups.items():
+                members = [(c.player.pk, c.player.name) for c in choices if c.group == group]
+                if members:
+                    grouped.append((title, members))
+            return forms.TypedChoiceField(label=label, choices=grouped, coerce=int, empty_value=None, required=False)
+
+        for game in self.games:
+            home_white = game.white_id == match.home_id
+            home_player, away_player = (
+                (game.white_player_id, game.black_player_id)
+                if home_white
+                else (game.black_player_id, game.white_player_id)
+            )
+            self.fields[f"home_{game.pk}"] = player_field(
+                home_choices, _("Home player, board %(board)s") % {"board": game.board}
+            )
+            self.fields[f"away_{game.pk}"] = player_field(
+                away_choices, _("Away player, board %(board)s") % {"board": game.board}
+            )
+            self.fields[f"home_{game.pk}"].initial = home_player
+            self.fields[f"away_{game.pk}"].initial = away_player
+            self.fields[f"result_{game.pk}"] = forms.ChoiceField(
+                label=_("Result on board %(board)s") % {"board": game.board},
+                choices=GAME_CHOICES,
+                initial=game.result,
+                required=False,
+            )
+            self.fields[f"version_{game.pk}"] = forms.IntegerField(widget=forms.HiddenInput, initial=game.version)
+
+    def rows(self):
+        event = self.match.round.event
+        for game in self.games:
+            home_white = game.white_id == self.match.home_id
+            result = self[f"result_{game.pk}"]
+            yield {
+                "game": game,
+                "home_white": home_white,
+                "home": self[f"home_{game.pk}"],
+                "away": self[f"away_{game.pk}"],
+                "result": result,
+                "version": self[f"version_{game.pk}"],
+                "options": card_result_options(event, home_white),
+                "chosen": result.value() or "",
+            }
+
+    def lineup(self) -> dict[int, tuple[int | None, int | None]]:
+        data = self.cleaned_data
+        return {g.board: (data.get(f"home_{g.pk}"), data.get(f"away_{g.pk}")) for g in self.games}
+
+    def results(self) -> dict[int, tuple[str, int]]:
+        data = self.cleaned_data
+        return {
+            g.pk: (data[f"result_{g.pk}"], data[f"version_{g.pk}"])
+            for g in self.games
+            if data.get(f"result_{g.pk}") is not None
+        }
+
+
+def match_score(match, rows) -> tuple:
+    """The running match score (home, away) in game points from the rows' chosen results."""
+    home = away = 0
+    for row in rows:
+        for code, _label, h, a in row["options"]:
+            if code == row["chosen"] and h != "":
+                home, away = home + h, away + a
+    return home, away
 
 
 class PolicyForm(forms.Form):

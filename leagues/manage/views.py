@@ -7,7 +7,6 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -15,52 +14,25 @@ from django.views.decorators.http import require_POST
 
 from tiebreaks.engine import recommended_criteria
 
-from ..errors import Conflict, PermissionDenied, ServiceError
+from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, League, Player, ResultChange, Role, TeamMatch
-from ..permissions import can_manage_event, is_league_organiser
+from ..permissions import can_enter_result, can_manage_event, is_league_organiser
 from ..services.eligibility import division_warnings, match_card_warnings
-from ..services.lineups import lineup_choices
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
 from ..services.trf import event_export_trf, event_import_trf, import_preview
-from .forms import DisputeForm, ImportForm, MatchCardForm, PolicyForm, ResultsForm, match_score
-
-
-def _roles(user):
-    return Role.objects.filter(user=user)
+from .cards import card_form, card_of
+from .dashboard import dashboard_for
+from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
 
 
 @login_required
 def dashboard(request):
-    roles = list(_roles(request.user).select_related("league", "club", "event"))
-    clubs = [r.club_id for r in roles if r.kind == Role.Kind.SECRETARY]
-    leagues = [r.league_id for r in roles if r.kind == Role.Kind.ORGANISER]
-    events = Event.objects.exclude(status=Event.Status.DRAFT)
-    if not request.user.is_superuser:
-        events = events.filter(
-            Q(league__in=leagues)
-            | Q(pk__in=[r.event_id for r in roles if r.event_id])
-            | Q(entries__player__clubs__in=clubs)
-            | Q(teams__club__in=clubs)
-        ).distinct()
-    to_confirm = (
-        TeamMatch.objects.filter(status=TeamMatch.Status.SUBMITTED)
-        .filter(Q(home__team__club__in=clubs) | Q(away__team__club__in=clubs))
-        .exclude(submitted_by=request.user)
-        .select_related("round__event", "home", "away")
-    )
-    return render(
-        request,
-        "leagues/manage/dashboard.html",
-        {
-            "roles": roles,
-            "events": events.select_related("league").prefetch_related("rounds"),
-            "to_confirm": to_confirm,
-            "organiser_leagues": League.objects.filter(pk__in=leagues),
-        },
-    )
+    """What needs this user now, every item one click from its page, nothing the role cannot open."""
+    board = dashboard_for(request.user)
+    return render(request, "leagues/manage/dashboard.html", {"board": board, "events": board.managed})
 
 
 def _save(request, action, success_message):
@@ -80,61 +52,68 @@ def _save(request, action, success_message):
     return None
 
 
-@login_required
-def round_sheet(request, slug, number):
-    event = get_object_or_404(Event, slug=slug)
-    games = list(
+def _sheet_games(event, number):
+    return list(
         Game.objects.filter(round__event=event, round__number=number, match__isnull=True)
-        .select_related("white__player", "black__player")
+        .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
         .order_by("board")
     )
+
+
+@login_required
+def round_sheet(request, slug, number):
+    """A round's results on one sheet: only the games this user may change are editable. A refusal names
+    the board and keeps what was typed (the refused board shows what is stored now)."""
+    event = get_object_or_404(Event, slug=slug)
+    games = _sheet_games(event, number)
     if not games:
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
         return redirect("manage:dashboard")
-    form = ResultsForm(request.POST or None, games=games)
+    editable = [g for g in games if can_enter_result(request.user, g)] if event.status != Event.Status.FINISHED else []
+    if not editable and not can_manage_event(request.user, event) and request.method == "GET":
+        raise DjangoPermissionDenied
+    data = request.POST.copy() if request.method == "POST" else None
+    form = ResultsForm(data, games=editable)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
-            status = _save(
-                request,
-                lambda: round_sheet_save(
-                    event=event,
-                    round_number=number,
-                    results=form.results(),
-                    user=request.user,
-                    reason=form.cleaned_data["reason"],
-                ),
-                _("Round saved. The standings are being updated."),
-            )
+        posted = {key.split("_", 1)[1] for key in request.POST if key.startswith("result_")}
+        if not editable or posted - {str(g.pk) for g in editable}:
+            messages.error(request, DEFAULT_PERMISSION_MESSAGE)
+            status = 403
+        elif form.is_valid():
+            refusal = {}
+
+            def save():
+                try:
+                    round_sheet_save(
+                        event=event,
+                        round_number=number,
+                        results=form.results(),
+                        user=request.user,
+                        reason=form.cleaned_data["reason"],
+                    )
+                except ServiceError as exc:
+                    game = exc.current if isinstance(exc.current, Game) else None
+                    refusal["game"] = game
+                    if game is not None:
+                        exc.message = _("Board %(board)s: %(problem)s") % {"board": game.board, "problem": exc.message}
+                    raise
+
+            status = _save(request, save, _("Round saved. The standings are being updated."))
             if status is None:
                 return redirect("manage:round-sheet", slug=slug, number=number)
-            games = list(
-                Game.objects.filter(pk__in=[g.pk for g in games])
-                .select_related("white__player", "black__player")
-                .order_by("board")
-            )
-            form = ResultsForm(games=games)  # show what is stored now
+            game = refusal.get("game")
+            if game is not None:  # the refused board shows what is stored now; the others keep what was typed
+                data[f"result_{game.pk}"], data[f"version_{game.pk}"] = game.result, game.version
+                form = ResultsForm(data, games=editable)
+                form.is_valid()
         else:
             status = 400
     return render(
-        request, "leagues/manage/round_sheet.html", {"event": event, "number": number, "form": form}, status=status
-    )
-
-
-def _card(match_id):
-    return get_object_or_404(
-        TeamMatch.objects.select_related("round__event__league", "home__team__club", "away__team__club"), pk=match_id
-    )
-
-
-def _card_form(match, data=None):
-    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
-    return MatchCardForm(
-        data,
-        match=match,
-        games=games,
-        home_choices=lineup_choices(match.home),
-        away_choices=lineup_choices(match.away),
+        request,
+        "leagues/manage/round_sheet.html",
+        {"event": event, "number": number, "form": form, "games": games, "editable": {g.pk for g in editable}},
+        status=status,
     )
 
 
@@ -144,11 +123,11 @@ def match_card(request, match_id):
 
     The club that submitted waits for the other; the other club confirms or disputes; the organiser
     may always correct. A user with no part in the match is refused."""
-    match = _card(match_id)
+    match = card_of(match_id)
     actions = match_card_actions(request.user, match)
     if not (actions or can_manage_event(request.user, match.round.event) or _plays_in(request.user, match)):
         raise DjangoPermissionDenied
-    form = _card_form(match, request.POST if request.method == "POST" else None)
+    form = card_form(match, request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         if "edit" not in actions:
@@ -168,7 +147,7 @@ def match_card(request, match_id):
             )
             if status is None:
                 return redirect("manage:match-card", match_id=match.pk)
-            match = _card(match_id)  # what is stored now; the form keeps what was typed
+            match = card_of(match_id)  # what is stored now; the form keeps what was typed
             actions = match_card_actions(request.user, match)
         else:
             status = 400

@@ -6,7 +6,7 @@ from .idempotency import IdempotentRequest
 from .league import Club, ClubMembership, League, Player, Season
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
-from .roles import Role
+from .roles import Profile, Role
 from .snapshots import StandingsSnapshot
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "PrizeAllocation",
     "PrizeAward",
     "PrizeFund",
+    "Profile",
     "Result",
     "ResultChange",
     "Role",

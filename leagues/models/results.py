@@ -38,6 +38,18 @@ class TeamMatch(models.Model):
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     dispute_reason = models.CharField(_("reason for the dispute"), max_length=300, blank=True)
+    # the organiser's settlement of a dispute, shown to both clubs
+    decision = models.CharField(_("organiser's decision"), max_length=500, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("settled by"),
+    )
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+    reminder_sent_at = models.DateTimeField(_("reminder sent at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:

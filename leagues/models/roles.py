@@ -38,3 +38,16 @@ class Role(models.Model):
 
     def __str__(self):
         return f"{self.user} {self.get_kind_display()}"
+
+
+class Profile(models.Model):
+    """A user's language: the language of the emails the site sends them."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
+    )
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")

@@ -9,8 +9,10 @@ from django.utils.translation import gettext as _
 
 from ..errors import Conflict, PermissionDenied, ServiceError
 from ..models import League, ResultChange, Role, TeamMatch
+from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import can_manage_event, is_league_organiser
+from .lineups import lineup_apply
 from .results import result_record
 
 
@@ -32,8 +34,12 @@ def match_card_submit(
     expected_version: int,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
+    lineup: dict[int, tuple[int | None, int | None]] | None = None,
+    notify: bool = True,
 ) -> TeamMatch:
-    """One club's secretary (or an organiser) submits a card; the other club then confirms or disputes."""
+    """One club's secretary (or an organiser) submits a card; the other club then confirms or disputes.
+
+    ``lineup`` ({board: (home player id, away player id)}) names the players first, in the same transaction."""
     with transaction.atomic():
         match = _locked_card(match_id, None)
         event = match.round.event
@@ -53,6 +59,8 @@ def match_card_submit(
                 )
             if not reason.strip():
                 raise ServiceError(_("A correction needs a reason."), code="reason_required")
+        if lineup:
+            lineup_apply(match, lineup)
         games = {g.pk: g for g in match.games.all()}
         unknown = set(results) - set(games)
         if unknown:
@@ -77,6 +85,8 @@ def match_card_submit(
         match.dispute_reason = ""
         match.version += 1
         match.save()
+        if notify:
+            notify_after_commit("card_confirmed" if manager else "card_submitted", match_id=match.pk)
         return match
 
 
@@ -110,6 +120,24 @@ def _other_side(user, match: TeamMatch) -> bool:
     return bool(mine - submitter_clubs) or (bool(mine) and not submitter_clubs)
 
 
+def match_card_actions(user, match: TeamMatch) -> set[str]:
+    """What this user may do with the card now, for the pages: "edit", "confirm", "dispute" (the services
+    check again). The club that submitted a card waits; the other club answers it."""
+    manager = can_manage_event(user, match.round.event)
+    mine = bool(_secretary_clubs(user) & set(_match_clubs(match)))
+    if match.round.event.status == match.round.event.Status.FINISHED:
+        return set()
+    actions = set()
+    answering = match.status == TeamMatch.Status.SUBMITTED and _other_side(user, match)
+    if manager or (mine and match.status != TeamMatch.Status.CONFIRMED and not answering):
+        actions.add("edit")
+    if answering or (manager and match.status == TeamMatch.Status.SUBMITTED):
+        actions.add("confirm")
+    if answering:
+        actions.add("dispute")
+    return actions
+
+
 def match_card_confirm(*, match_id: int, user, expected_version: int) -> TeamMatch:
     """The other club (or the organiser) confirms the card in the version they saw."""
     with transaction.atomic():
@@ -121,6 +149,7 @@ def match_card_confirm(*, match_id: int, user, expected_version: int) -> TeamMat
         match.status, match.confirmed_by, match.confirmed_at = TeamMatch.Status.CONFIRMED, user, timezone.now()
         match.version += 1
         match.save()
+        notify_after_commit("card_confirmed", match_id=match.pk)
         return match
 
 
@@ -137,6 +166,7 @@ def match_card_dispute(*, match_id: int, user, reason: str, expected_version: in
         match.status, match.dispute_reason = TeamMatch.Status.DISPUTED, reason.strip()
         match.version += 1
         match.save()
+        notify_after_commit("card_disputed", match_id=match.pk)
         return match
 
 

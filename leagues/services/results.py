@@ -133,9 +133,13 @@ def round_sheet_save(
         for game_id, (code, version) in sorted(results.items()):
             if code == games[game_id].result:
                 continue
-            saved.append(
-                result_record(
-                    game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
+            try:
+                saved.append(
+                    result_record(
+                        game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
+                    )
                 )
-            )
+            except ServiceError as exc:
+                exc.current = exc.current or games[game_id]  # the sheet names the refused board
+                raise
         return saved

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from leagues.models import (
@@ -72,7 +73,8 @@ class Command(BaseCommand):
         level = progress.level
         progress.setLevel(logging.WARNING)  # the recomputes' progress lines: the summary at the end is what to read
         try:
-            self._load()
+            with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+                self._load()  # the demo's own match cards email nobody
         finally:
             progress.setLevel(level)
 
@@ -196,9 +198,13 @@ class Command(BaseCommand):
             away_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.away.team.club).user
             games = match.games.select_related("white_player", "black_player").order_by("board")
             card = {g.pk: (_draw_result(rng, g.white_player.rating, g.black_player.rating), g.version) for g in games}
-            match_card_submit(match_id=match.pk, results=card, user=home_secretary, expected_version=match.version)
+            submitted = match_card_submit(
+                match_id=match.pk, results=card, user=home_secretary, expected_version=match.version
+            )
             if reason:
-                match_card_dispute(match_id=match.pk, user=away_secretary, reason=reason)
+                match_card_dispute(
+                    match_id=match.pk, user=away_secretary, reason=reason, expected_version=submitted.version
+                )
 
     def _club_swiss(self, league, season, clubs, organiser, rng):
         event = Event.objects.create(

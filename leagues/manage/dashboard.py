@@ -1,0 +1,110 @@
+"""What needs a secretary or an organiser now: the dashboard's reads (no writes here).
+
+Every item links to a page the user may open: cards of the user's clubs, round sheets with a game of
+the user's clubs, and, for organisers and arbiters, their events' set-up pages and disputes."""
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import Event, Game, League, Result, Role, Round, TeamMatch
+
+
+@dataclass
+class Dashboard:
+    results_due: list = field(default_factory=list)  # cards to submit whose round date has come
+    coming: list = field(default_factory=list)  # cards of the next two weeks (deadlines)
+    waiting: list = field(default_factory=list)  # (card, other team, submitted at, confirms on)
+    to_confirm: list = field(default_factory=list)  # (card, confirms on)
+    disputes: list = field(default_factory=list)
+    sheets: list = field(default_factory=list)  # (round, games still without a result)
+    managed: list = field(default_factory=list)  # events the user manages
+    leagues: list = field(default_factory=list)  # leagues the user organises
+    overdue: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not (self.results_due or self.waiting or self.to_confirm or self.disputes or self.sheets)
+
+
+def _confirms_on(match: TeamMatch):
+    return match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days)
+
+
+def secretary_clubs(user) -> set[int]:
+    return set(Role.objects.filter(user=user, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
+
+
+def dashboard_for(user, today: date | None = None) -> Dashboard:
+    today = today or timezone.localdate()
+    board = Dashboard()
+    clubs = secretary_clubs(user)
+    live = Q(round__event__status__in=[Event.Status.PUBLISHED, Event.Status.RUNNING])
+    cards = (
+        TeamMatch.objects.filter(live)
+        .filter(Q(home__team__club__in=clubs) | Q(away__team__club__in=clubs))
+        .select_related("round__event__league", "home__team", "away__team", "submitted_by")
+        .order_by("round__date", "round__number", "pk")
+    )
+    for match in cards:
+        due = match.round.date is None or match.round.date <= today
+        if match.status == TeamMatch.Status.SCHEDULED:
+            if due:
+                board.results_due.append(match)
+            elif match.round.date <= today + timedelta(days=14):
+                board.coming.append(match)
+        elif match.status == TeamMatch.Status.SUBMITTED:
+            submitter_clubs = secretary_clubs(match.submitted_by) if match.submitted_by else set()
+            ours = clubs & {match.home.team.club_id, match.away.team.club_id}
+            if ours & submitter_clubs:
+                other = match.away if match.home.team.club_id in submitter_clubs else match.home
+                board.waiting.append((match, other, match.submitted_at, _confirms_on(match)))
+            else:
+                board.to_confirm.append((match, _confirms_on(match)))
+        elif match.status == TeamMatch.Status.DISPUTED:
+            board.disputes.append(match)
+    organised = [r.league_id for r in Role.objects.filter(user=user, kind=Role.Kind.ORGANISER)]
+    arbitrated = [r.event_id for r in Role.objects.filter(user=user, kind=Role.Kind.ARBITER)]
+    managed = (
+        Event.objects.all()
+        if user.is_superuser
+        else Event.objects.filter(Q(league__in=organised) | Q(pk__in=arbitrated))
+    )
+    board.managed = list(managed.select_related("league", "season").prefetch_related("rounds"))
+    board.leagues = list(League.objects.all() if user.is_superuser else League.objects.filter(pk__in=organised))
+    managed_ids = [e.pk for e in board.managed]
+    for match in (
+        TeamMatch.objects.filter(round__event__in=managed_ids, status=TeamMatch.Status.DISPUTED)
+        .exclude(pk__in=[m.pk for m in board.disputes])
+        .select_related("round__event__league", "home__team", "away__team")
+    ):
+        board.disputes.append(match)
+    board.overdue = overdue_cards(managed_ids, today).count()
+    # individual events: rounds with a game of the user's clubs (or of a managed event) still to enter
+    pending = (
+        Game.objects.filter(
+            match__isnull=True,
+            result=Result.PENDING,
+            round__event__status__in=[Event.Status.PUBLISHED, Event.Status.RUNNING],
+        )
+        .filter(Q(round__event__in=managed_ids) | Q(white__player__clubs__in=clubs) | Q(black__player__clubs__in=clubs))
+        .values_list("round_id", flat=True)
+    )
+    counts: dict[int, int] = {}
+    for round_id in pending:
+        counts[round_id] = counts.get(round_id, 0) + 1
+    rounds = Round.objects.filter(pk__in=counts).select_related("event").order_by("event__name", "number")
+    board.sheets = [(rnd, counts[rnd.pk]) for rnd in rounds if rnd.date is None or rnd.date <= today]
+    return board
+
+
+def overdue_cards(event_ids, today: date):
+    """Cards whose round date is more than a day past with no card submitted."""
+    return TeamMatch.objects.filter(
+        round__event__in=event_ids,
+        round__event__status__in=[Event.Status.PUBLISHED, Event.Status.RUNNING],
+        status=TeamMatch.Status.SCHEDULED,
+        round__date__lt=today - timedelta(days=1),
+    )

@@ -1,0 +1,266 @@
+"""Organisers' forms: what they type, validated field by field; the services validate again and write."""
+
+from datetime import timedelta
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Club, Event, Player, Prize, PrizeFund, Role, Season
+from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, major_units, player_fields
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+MAX_ROUNDS = 30
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = ["name", "slug", "starts_on", "ends_on"]
+        widgets = {"starts_on": DATE, "ends_on": DATE}
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.league = league
+
+
+class EventForm(forms.ModelForm):
+    """An event's settings and one date per round (empty dates: weekly from the start date)."""
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "slug",
+            "season",
+            "kind",
+            "system",
+            "rounds_count",
+            "starts_on",
+            "venue",
+            "time_control",
+            "boards",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "primary_score",
+            "match_points_win",
+            "match_points_draw",
+            "match_points_loss",
+            "board_one_white_for_home",
+        ]
+        widgets = {"starts_on": DATE}
+        help_texts = {
+            "boards": _("Team events: boards per match."),
+            "rounds_count": _("A round robin of n teams or players has n−1 rounds (odd n: n), twice that double."),
+        }
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        assert set(self._meta.fields) <= EVENT_FIELDS | {"name", "slug"}
+        self.instance.league = league
+        self.fields["season"].queryset = Season.objects.filter(league=league)
+        self.fields["rounds_count"].min_value = 1
+        try:
+            count = int(self.data.get("rounds_count") or self.instance.rounds_count or 0)
+        except ValueError:
+            count = 0
+        dates = {r.number: r.date for r in self.instance.rounds.all()} if self.instance.pk else {}
+        for number in range(1, min(max(count, 1), MAX_ROUNDS) + 1):
+            self.fields[f"round_{number}"] = forms.DateField(
+                label=_("Round %(number)s date") % {"number": number},
+                required=False,
+                widget=DATE,
+                initial=dates.get(number),
+            )
+
+    def round_fields(self):
+        return [self[name] for name in self.fields if name.startswith("round_")]
+
+    def clean_rounds_count(self):
+        count = self.cleaned_data["rounds_count"]
+        if not 1 <= count <= MAX_ROUNDS:
+            raise forms.ValidationError(_("Between 1 and %(max)s rounds.") % {"max": MAX_ROUNDS})
+        return count
+
+    def round_dates(self):
+        """The dates typed; the empty ones weekly after the one before (or the start date)."""
+        data = self.cleaned_data
+        previous = data.get("starts_on") and data["starts_on"] - timedelta(weeks=1)
+        dates = []
+        for number in range(1, data["rounds_count"] + 1):
+            day = data.get(f"round_{number}")
+            if day is None and previous:
+                day = previous + timedelta(weeks=1)
+            dates.append(day)
+            previous = day
+        return dates
+
+    def service_fields(self):
+        return {name: self.cleaned_data[name] for name in self._meta.fields}
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "short_name"]
+
+
+class PlayerForm(forms.ModelForm):
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), required=False)
+
+    class Meta:
+        model = Player
+        fields = player_fields()
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = league.clubs.all()
+        if not self.instance.pk:
+            self.fields["club"].required = True
+
+    def service_fields(self):
+        return {name: self.cleaned_data[name] for name in self._meta.fields}
+
+
+class EntryForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    rating = forms.IntegerField(
+        label=_("Rating at start"),
+        required=False,
+        min_value=0,
+        max_value=3500,
+        help_text=_("Empty: the player's rating."),
+    )
+    late_bye = forms.ChoiceField(
+        label=_("Rounds already played"),
+        choices=[("zero", _("zero-point bye in each")), ("half", _("half-point bye in each"))],
+        initial="zero",
+        help_text=_("Only for a late entry."),
+    )
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        assert set(dict(self.fields["late_bye"].choices)) == set(LATE_BYES)
+        self.fields["player"].queryset = (
+            Player.objects.filter(clubmembership__club__leagues=event.league)
+            .exclude(pk__in=event.entries.filter(player__isnull=False).values("player"))
+            .distinct()
+            .order_by("name")
+        )
+
+
+class TeamForm(forms.Form):
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none())
+    name = forms.CharField(
+        label=_("Team name"), max_length=200, help_text=_("E.g. “Oslo SK 2”: the number orders the club's teams.")
+    )
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = event.league.clubs.all()
+
+
+class RosterForm(forms.Form):
+    """The roster in board order: one choice per place; the places after the event's boards are reserves."""
+
+    def __init__(self, *args, team, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = list(team.club.players.order_by("name"))
+        current = [m.player_id for m in team.members.order_by("board_order")]
+        boards = team.event.boards
+        for place in range(1, max(len(players), 1) + 1):
+            label = (
+                _("Board %(place)s") % {"place": place}
+                if place <= boards
+                else _("Reserve %(place)s") % {"place": place - boards}
+            )
+            self.fields[f"place_{place}"] = forms.ModelChoiceField(
+                label=label,
+                queryset=team.club.players.all(),
+                required=False,
+                initial=current[place - 1] if place <= len(current) else None,
+            )
+        self.players = players
+
+    def roster(self):
+        return [self.cleaned_data[name] for name in self.fields if self.cleaned_data.get(name)]
+
+
+class PrizeFundForm(forms.ModelForm):
+    class Meta:
+        model = PrizeFund
+        fields = sorted(FUND_FIELDS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.order_fields(
+            ["currency", "method", "one_prize_per_player", "places_first", "remainder", "item_tie", "published"]
+        )
+        self.fields["published"].help_text = _("Readers see the prizes and today's winners once published.")
+
+
+class PrizeForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Kind"), choices=Prize.Kind.choices, initial=Prize.Kind.PLACE)
+    place = forms.IntegerField(label=_("Place"), required=False, min_value=1)
+    category = forms.CharField(label=_("Category"), required=False, max_length=100)
+    eligibility_kind = forms.ChoiceField(
+        label=_("Eligibility"), required=False, choices=[("", "–")] + list(Prize.Eligibility.choices)
+    )
+    eligibility_value = forms.CharField(label=_("Eligibility value"), required=False, max_length=100)
+    rank = forms.IntegerField(label=_("Rank in the category"), required=False, min_value=1, initial=1)
+    amount = forms.DecimalField(label=_("Amount"), min_value=0, decimal_places=2, max_digits=12, initial=0)
+    item = forms.CharField(label=_("Indivisible item"), required=False, max_length=200)
+    team_size = forms.IntegerField(label=_("Players counted"), required=False, min_value=1, initial=3)
+
+
+PrizeFormSet = forms.formset_factory(PrizeForm, extra=2, can_delete=True)
+
+
+def prize_initial(fund):
+    if fund is None:
+        return []
+    return [
+        {
+            "kind": p.kind,
+            "place": p.place,
+            "category": p.category,
+            "eligibility_kind": p.eligibility_kind,
+            "eligibility_value": p.eligibility_value,
+            "rank": p.rank,
+            "amount": major_units(p.amount, fund.currency),
+            "item": p.item,
+            "team_size": p.team_size,
+        }
+        for p in fund.prizes.all()
+    ]
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label=_("Email address"))
+    kind = forms.ChoiceField(label=_("Role"), choices=Role.Kind.choices)
+    club = forms.ModelChoiceField(label=_("Club (secretaries)"), queryset=Club.objects.none(), required=False)
+    event = forms.ModelChoiceField(label=_("Event (arbiters)"), queryset=Event.objects.none(), required=False)
+    language = forms.ChoiceField(label=_("Language of the emails"), choices=settings.LANGUAGES)
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = league.clubs.all()
+        self.fields["event"].queryset = league.events.all()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == Role.Kind.SECRETARY and not data.get("club"):
+            self.add_error("club", _("A secretary works for a club: choose it."))
+        if data.get("kind") == Role.Kind.ARBITER and not data.get("event"):
+            self.add_error("event", _("An arbiter works for an event: choose it."))
+        return data
+
+
+class DecisionForm(forms.Form):
+    decision = forms.CharField(
+        label=_("Decision"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Both clubs read it on the card and by email."),
+    )

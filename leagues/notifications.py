@@ -1,0 +1,156 @@
+"""Emails the site sends, each in its recipient's language: match cards (submitted, confirmed, disputed,
+settled, the reminder before a card confirms itself), invitations and password resets.
+
+Services call :func:`notify_after_commit`; once the transaction commits, the Celery task
+``leagues.tasks.send_notification`` (sent by name) writes the messages and hands each to
+``leagues.tasks.send_email``, which retries with backoff while the mail server fails. A result is
+saved before any mail is written, so a failing mail server never loses it nor blocks a request.
+"""
+
+import logging
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from .models import Profile, Role, TeamMatch
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+SEND_NOTIFICATION = "leagues.tasks.send_notification"
+SEND_EMAIL = "leagues.tasks.send_email"
+
+
+def notify_after_commit(kind: str, **params) -> None:
+    """Send the ``kind`` emails once the current transaction has committed (at once outside one)."""
+    transaction.on_commit(lambda: _send_task(SEND_NOTIFICATION, kind=kind, params=params))
+
+
+def _send_task(name: str, **kwargs) -> None:
+    try:
+        current_app.signature(name, kwargs=kwargs).delay()
+    except Exception:  # the broker or, in-process, the mail server: the saved data stays saved
+        log.warning("email task %s not sent: %s", name, kwargs, exc_info=True)
+
+
+def language_of(user) -> str:
+    profile = Profile.objects.filter(user=user).first()
+    return profile.language if profile else settings.LANGUAGE_CODE
+
+
+def remember_language(user, language: str) -> None:
+    """The language the user works in, for the emails sent to them."""
+    if language in dict(settings.LANGUAGES):
+        Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def _url(name: str, language: str, *args) -> str:
+    with translation.override(language):
+        return settings.SITE_URL + reverse(name, args=args)
+
+
+def _message(user, template: str, context: dict) -> dict | None:
+    """One email for one user, written in the user's language; None for a user without an address."""
+    if not user or not user.email:
+        return None
+    language = language_of(user)
+    with translation.override(language):
+        context = {**context, "user": user, "language": language, "site_url": settings.SITE_URL}
+        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+        body = render_to_string(f"emails/{template}.txt", context)
+    return {"to": [user.email], "subject": " ".join(subject.split()), "body": body}
+
+
+def _secretaries(club_ids) -> list:
+    return list(
+        User.objects.filter(roles__kind=Role.Kind.SECRETARY, roles__club__in=club_ids).distinct().order_by("pk")
+    )
+
+
+def _organisers(league_id) -> list:
+    return list(User.objects.filter(roles__kind=Role.Kind.ORGANISER, roles__league=league_id).distinct().order_by("pk"))
+
+
+def card_messages(kind: str, match_id: int) -> list[dict]:
+    """The emails about one match card: who receives which, in their language."""
+    match = TeamMatch.objects.select_related(
+        "round__event__league", "home__team", "away__team", "submitted_by", "settled_by"
+    ).get(pk=match_id)
+    home, away = match.home.team.club_id, match.away.team.club_id
+    submitter_clubs = (
+        set(Role.objects.filter(user=match.submitted_by, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
+        if match.submitted_by
+        else set()
+    )
+    other_clubs = {home, away} - submitter_clubs or {home, away}
+    recipients = {
+        "card_submitted": _secretaries(other_clubs),
+        "card_reminder": _secretaries(other_clubs),
+        "card_confirmed": _secretaries({home, away}),
+        "card_disputed": _secretaries({home, away}) + _organisers(match.round.event.league_id),
+        "card_settled": _secretaries({home, away}),
+    }[kind]
+    seen, messages = set(), []
+    for user in recipients:
+        if user.pk in seen:
+            continue
+        seen.add(user.pk)
+        language = language_of(user)
+        context = {
+            "match": match,
+            "event": match.round.event,
+            "card_url": _url("manage:match-card", language, match.pk),
+            "confirms_on": match.submitted_at
+            and match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days),
+        }
+        message = _message(user, kind, context)
+        if message:
+            messages.append(message)
+    return messages
+
+
+def password_link(user, language: str) -> str:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    with translation.override(language):
+        return settings.SITE_URL + reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+
+
+def invitation_messages(role_id: int, inviter_id: int | None) -> list[dict]:
+    role = Role.objects.select_related("user", "league", "club", "event").get(pk=role_id)
+    inviter = User.objects.filter(pk=inviter_id).first()
+    language = language_of(role.user)
+    context = {"role": role, "inviter": inviter, "link": password_link(role.user, language)}
+    message = _message(role.user, "invitation", context)
+    return [message] if message else []
+
+
+def password_reset_messages(user_id: int) -> list[dict]:
+    user = User.objects.get(pk=user_id)
+    message = _message(user, "password_reset", {"link": password_link(user, language_of(user))})
+    return [message] if message else []
+
+
+def messages_for(kind: str, params: dict) -> list[dict]:
+    if kind == "invitation":
+        return invitation_messages(params["role_id"], params.get("inviter_id"))
+    if kind == "password_reset":
+        return password_reset_messages(params["user_id"])
+    return card_messages(kind, params["match_id"])
+
+
+def queue_messages(kind: str, params: dict) -> int:
+    """Write the emails and hand each to its own delivery task (retried on its own)."""
+    messages = messages_for(kind, params)
+    for message in messages:
+        _send_task(SEND_EMAIL, message=message)
+    return len(messages)

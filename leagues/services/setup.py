@@ -1,0 +1,515 @@
+"""An organiser sets a season up: seasons, events and their rounds, clubs, players, entries, teams and
+rosters, prize funds, and the event's life (draft → published → running → finished).
+
+Every function checks that the user organises the league, validates everything before writing, and
+writes in one transaction: a refused call changes nothing. Errors are ServiceError with a code and a
+sentence; field errors carry ``field`` so a form can show them next to the field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tiebreaks.prizes import CURRENCIES, split_prizes
+
+from ..errors import PermissionDenied, ServiceError
+from ..models import (
+    Club,
+    ClubMembership,
+    Entry,
+    Event,
+    Game,
+    League,
+    Player,
+    Prize,
+    PrizeFund,
+    Result,
+    ResultChange,
+    Round,
+    Season,
+    StandingsSnapshot,
+    Team,
+    TeamMember,
+)
+from ..page_cache import event_pages_changed_after_commit
+from ..permissions import is_league_organiser
+from ..selectors import entries_with_clubs, row_number
+from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
+from .results import event_results_changed, result_record
+
+
+class FieldError(ServiceError):
+    """A refusal that belongs to one field of the form."""
+
+    def __init__(self, field: str, message, *, code: str = "invalid"):
+        super().__init__(message, code=code)
+        self.field = field
+
+
+def _organiser(user, league_id: int) -> None:
+    if not is_league_organiser(user, league_id):
+        raise PermissionDenied(_("Only the league's organisers may set the league up."))
+
+
+def _validated(instance, exclude=()):
+    """Model validation as ServiceErrors: the first field's first message."""
+    try:
+        instance.full_clean(exclude=list(exclude))
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise FieldError(field if field != "__all__" else "", messages[0]) from None
+    return instance
+
+
+def _assign(instance, fields: dict, allowed):
+    for name, value in fields.items():
+        if name not in allowed:
+            raise ServiceError(_("“%(field)s” cannot be set here.") % {"field": name}, code="unknown_field")
+        setattr(instance, name, value)
+
+
+# ------------------------------------------------------------------------------------------ seasons
+
+SEASON_FIELDS = {"name", "slug", "starts_on", "ends_on"}
+
+
+def season_save(*, league: League, user, fields: dict, season: Season | None = None) -> Season:
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        season = season or Season(league=league)
+        if season.league_id != league.pk:
+            raise PermissionDenied(_("This season belongs to another league."))
+        _assign(season, fields, SEASON_FIELDS)
+        if season.starts_on and season.ends_on and season.ends_on < season.starts_on:
+            raise FieldError("ends_on", _("The season cannot end before it starts."))
+        _validated(season)
+        season.save()
+        return season
+
+
+# ------------------------------------------------------------------------------------------ events
+
+EVENT_FIELDS = {
+    "season",
+    "name",
+    "slug",
+    "kind",
+    "system",
+    "rounds_count",
+    "starts_on",
+    "venue",
+    "time_control",
+    "boards",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "match_points_win",
+    "match_points_draw",
+    "match_points_loss",
+    "primary_score",
+    "board_one_white_for_home",
+}
+#: what may no longer change once a result is in
+FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss"}
+
+
+def _has_results(event: Event) -> bool:
+    return event.pk is not None and Game.objects.filter(round__event=event).exclude(result=Result.PENDING).exists()
+
+
+def event_save(
+    *, league: League, user, fields: dict, round_dates: list[date | None] | None = None, event: Event | None = None
+) -> Event:
+    """Create or edit an event (individual or team; Swiss, round robin, double round robin) and its rounds'
+    dates. Rounds are numbered 1..rounds_count; a round with games is never removed."""
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        if event is not None:
+            event = Event.objects.select_for_update().get(pk=event.pk)
+            if event.league_id != league.pk:
+                raise PermissionDenied(_("This event belongs to another league."))
+            if event.status == Event.Status.FINISHED:
+                raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+            before = {name: getattr(event, name) for name in FIXED_AFTER_FIRST_RESULT}
+        else:
+            event, before = Event(league=league), None
+        _assign(event, fields, EVENT_FIELDS)
+        if event.season_id and event.season.league_id != league.pk:
+            raise FieldError("season", _("This season belongs to another league."))
+        if before is not None and _has_results(event):
+            changed = [name for name, value in before.items() if getattr(event, name) != value]
+            if changed:
+                raise FieldError(
+                    changed[0],
+                    _("Results are in: the kind, system, boards and scoring can no longer change."),
+                    code="event_played",
+                )
+        if event.rounds_count < 1:
+            raise FieldError("rounds_count", _("An event has at least one round."))
+        if event.points_loss > event.points_draw or event.points_draw > event.points_win:
+            raise FieldError("points_draw", _("A win must score at least a draw, and a draw at least a loss."))
+        if event.match_points_loss > event.match_points_draw or event.match_points_draw > event.match_points_win:
+            raise FieldError(
+                "match_points_draw", _("A match won must score at least a drawn one, a drawn one at least a lost one.")
+            )
+        _validated(event, exclude=["results_version"])
+        event.save()
+        _rounds_save(event, round_dates or [])
+        event_pages_changed_after_commit(event_id=event.pk)
+        return event
+
+
+def _rounds_save(event: Event, round_dates: list[date | None]) -> None:
+    rounds = {r.number: r for r in Round.objects.filter(event=event)}
+    for number in range(1, event.rounds_count + 1):
+        day = round_dates[number - 1] if number <= len(round_dates) else None
+        if number in rounds:
+            if round_dates and rounds[number].date != day:
+                rounds[number].date = day
+                rounds[number].save(update_fields=["date"])
+        else:
+            Round.objects.create(event=event, number=number, date=day)
+    extra = [r for number, r in rounds.items() if number > event.rounds_count]
+    if any(r.games.exists() for r in extra):
+        raise FieldError("rounds_count", _("A round that is already paired cannot be removed."), code="round_paired")
+    Round.objects.filter(pk__in=[r.pk for r in extra]).delete()
+    dated = [d for d in round_dates[: event.rounds_count] if d]
+    if dated != sorted(dated):
+        raise FieldError("round_dates", _("The rounds' dates must follow each other."), code="round_dates_order")
+
+
+#: the moves of an event's life
+TRANSITIONS = {
+    Event.Status.DRAFT: {Event.Status.PUBLISHED},
+    Event.Status.PUBLISHED: {Event.Status.DRAFT, Event.Status.RUNNING},
+    Event.Status.RUNNING: {Event.Status.FINISHED},
+    Event.Status.FINISHED: set(),
+}
+
+
+def event_status_set(*, event: Event, user, status: str) -> Event:
+    """Publish, start or finish an event. Finishing freezes it: results, policy, cards and prizes stay as
+    they are, and the prize split becomes final."""
+    _organiser(user, event.league_id)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if status not in TRANSITIONS[event.status]:
+            raise ServiceError(
+                _("An event that is %(now)s cannot become %(next)s.")
+                % {"now": event.get_status_display(), "next": Event.Status(status).label},
+                code="bad_transition",
+            )
+        if status == Event.Status.DRAFT and _has_results(event):
+            raise ServiceError(_("Results are in: the event stays public."), code="event_played")
+        if status == Event.Status.PUBLISHED and not event.entries.exists():
+            raise ServiceError(_("Register the participants before publishing the event."), code="no_entries")
+        event.status = status
+        if status == Event.Status.FINISHED:
+            event.tiebreak_locked = True
+        event.save(update_fields=["status", "tiebreak_locked"])
+        event_pages_changed_after_commit(event_id=event.pk)
+    if status == Event.Status.FINISHED:
+        prizes_recompute(event.pk)  # the allocation now says the event is finished: final
+    return event
+
+
+# ------------------------------------------------------------------------------------------ clubs, players
+
+CLUB_FIELDS = {"name", "slug", "short_name"}
+
+
+def club_save(*, league: League, user, fields: dict, club: Club | None = None) -> Club:
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        if club is not None and not league.clubs.filter(pk=club.pk).exists():
+            raise PermissionDenied(_("This club does not play in the league."))
+        club = club or Club()
+        _assign(club, fields, CLUB_FIELDS)
+        _validated(club)
+        club.save()
+        league.clubs.add(club)
+        return club
+
+
+PLAYER_FIELDS = {
+    "name",
+    "fide_id",
+    "national_id",
+    "federation",
+    "title",
+    "rating",
+    "rating_rapid",
+    "rating_blitz",
+    "rating_national",
+    "birth_year",
+    "sex",
+    "anonymised",
+}
+
+
+def player_fields() -> list[str]:
+    """The player registry's fields this installation has, in form order."""
+    names = {f.name for f in Player._meta.get_fields()}
+    order = [
+        "name",
+        "fide_id",
+        "federation",
+        "title",
+        "rating",
+        "rating_rapid",
+        "rating_blitz",
+        "rating_national",
+        "national_id",
+        "birth_year",
+        "sex",
+        "anonymised",
+    ]
+    return [name for name in order if name in names]
+
+
+def player_save(*, league: League, user, fields: dict, club: Club | None, player: Player | None = None) -> Player:
+    """Create or edit a player of one of the league's clubs; ``club`` adds a membership."""
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        if club is not None and not league.clubs.filter(pk=club.pk).exists():
+            raise FieldError("club", _("This club does not play in the league."))
+        if player is not None and not ClubMembership.objects.filter(player=player, club__leagues=league).exists():
+            raise PermissionDenied(_("This player belongs to no club of the league."))
+        player = player or Player()
+        _assign(player, fields, set(player_fields()))
+        if player.federation:
+            player.federation = player.federation.upper()
+        _validated(player)
+        player.save()
+        if club is not None:
+            ClubMembership.objects.get_or_create(player=player, club=club)
+        return player
+
+
+# ------------------------------------------------------------------------------------------ entries
+
+LATE_BYES = {"zero": Result.ZERO_POINT_BYE, "half": Result.HALF_POINT_BYE}
+
+
+def _editable_event(event: Event, user) -> Event:
+    _organiser(user, event.league_id)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+    return event
+
+
+def entry_register(*, event: Event, user, player: Player, rating: int | None = None, late_bye: str = "zero") -> Entry:
+    """Register a player in an individual event with the next start number. A late entry (rounds already
+    paired) receives a zero-point (or, as the organiser decides, half-point) bye in each round it missed."""
+    if late_bye not in LATE_BYES:
+        raise FieldError("late_bye", _("Choose the bye for the rounds missed."))
+    with transaction.atomic():
+        event = _editable_event(event, user)
+        if event.is_team:
+            raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
+        if not ClubMembership.objects.filter(player=player, club__leagues=event.league).exists():
+            raise FieldError("player", _("This player belongs to no club of the league."))
+        if Entry.objects.filter(event=event, player=player).exists():
+            raise FieldError("player", _("%(player)s is registered already.") % {"player": player.name})
+        number = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
+        entry = Entry.objects.create(
+            event=event, start_number=number, player=player, rating=rating if rating is not None else player.rating
+        )
+        for rnd in Round.objects.filter(event=event, games__isnull=False).distinct().order_by("number"):
+            board = (rnd.games.aggregate(b=Max("board"))["b"] or 0) + 1
+            game = Game.objects.create(round=rnd, board=board, white=entry)
+            result_record(
+                game_id=game.pk,
+                result=LATE_BYES[late_bye],
+                user=user,
+                source=ResultChange.Source.FORM,
+                reason=_("late entry"),
+            )
+        event_results_changed(event_id=event.pk)
+        return entry
+
+
+def entry_withdraw(*, entry: Entry, user, after_round: int | None) -> Entry:
+    with transaction.atomic():
+        event = _editable_event(entry.event, user)
+        if after_round is not None and not 0 <= after_round <= event.rounds_count:
+            raise FieldError("after_round", _("No such round."))
+        entry.withdrawn_after_round = after_round
+        entry.save(update_fields=["withdrawn_after_round"])
+        event_results_changed(event_id=event.pk)
+        return entry
+
+
+def team_save(*, event: Event, user, club: Club, name: str, team: Team | None = None) -> Team:
+    """A club's team in a team event, registered with the next start number."""
+    with transaction.atomic():
+        event = _editable_event(event, user)
+        if not event.is_team:
+            raise ServiceError(_("Teams play in team events only."), code="not_team_event")
+        if not event.league.clubs.filter(pk=club.pk).exists():
+            raise FieldError("club", _("This club does not play in the league."))
+        if not name.strip():
+            raise FieldError("name", _("The team needs a name."))
+        if Team.objects.filter(event=event, name=name.strip()).exclude(pk=team.pk if team else None).exists():
+            raise FieldError("name", _("The event has a team of this name already."))
+        if team is None:
+            team = Team.objects.create(event=event, club=club, name=name.strip())
+            number = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
+            Entry.objects.create(event=event, start_number=number, team=team)
+        else:
+            team.name, team.club = name.strip(), club
+            team.save(update_fields=["name", "club"])
+        event_pages_changed_after_commit(event_id=event.pk)
+        return team
+
+
+def roster_set(*, team: Team, user, players: list[Player]) -> list[TeamMember]:
+    """The team's roster in board order: the first ``event.boards`` are its regular players, the rest its
+    reserves. Players of the team's club only, each once."""
+    with transaction.atomic():
+        _editable_event(team.event, user)
+        ids = [p.pk for p in players]
+        if len(ids) != len(set(ids)):
+            raise FieldError("players", _("A player is on the roster twice."))
+        members = set(ClubMembership.objects.filter(club=team.club_id, player__in=ids).values_list("player", flat=True))
+        for player in players:
+            if player.pk not in members:
+                raise FieldError(
+                    "players", _("%(player)s is not a player of %(club)s.") % {"player": player.name, "club": team.club}
+                )
+        TeamMember.objects.filter(team=team).delete()
+        saved = TeamMember.objects.bulk_create(
+            TeamMember(team=team, player=player, board_order=order) for order, player in enumerate(players, start=1)
+        )
+        event_pages_changed_after_commit(event_id=team.event_id)
+        return saved
+
+
+# ------------------------------------------------------------------------------------------ prizes
+
+FUND_FIELDS = {"currency", "method", "one_prize_per_player", "remainder", "places_first", "item_tie", "published"}
+
+
+def minor_units(amount: Decimal, currency: str) -> int:
+    """An amount in the currency's units (e.g. 150.50 pounds) as minor units (15050 pence)."""
+    decimals = CURRENCIES.get(currency, (currency, 2))[1]
+    scaled = (Decimal(amount) * 10**decimals).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    if scaled != Decimal(amount) * 10**decimals:
+        raise ServiceError(_("%(currency)s has no smaller unit than this.") % {"currency": currency}, code="bad_amount")
+    return int(scaled)
+
+
+def major_units(amount: int, currency: str) -> Decimal:
+    decimals = CURRENCIES.get(currency, (currency, 2))[1]
+    return Decimal(amount) / 10**decimals if decimals else Decimal(amount)
+
+
+@dataclass
+class PrizeInput:
+    kind: str
+    place: int | None = None
+    category: str = ""
+    eligibility_kind: str = ""
+    eligibility_value: str = ""
+    rank: int = 1
+    amount: Decimal = Decimal(0)  # in the currency's units
+    item: str = ""
+    team_size: int = 3
+
+
+def _prizes(fund: PrizeFund, prizes: list[PrizeInput]) -> list[Prize]:
+    built = []
+    for index, given in enumerate(prizes, start=1):
+        if given.amount < 0:
+            raise FieldError(f"prizes-{index}", _("An amount cannot be negative."))
+        prize = Prize(
+            fund=fund,
+            kind=given.kind,
+            place=given.place if given.kind == Prize.Kind.PLACE else None,
+            category=given.category,
+            eligibility_kind=given.eligibility_kind,
+            eligibility_value=given.eligibility_value,
+            rank=given.rank or 1,
+            amount=minor_units(given.amount, fund.currency),
+            item=given.item,
+            team_size=given.team_size or 3,
+        )
+        try:
+            prize.full_clean(exclude=["fund"], validate_constraints=False)
+        except ValidationError as exc:
+            messages = [m for ms in exc.message_dict.values() for m in ms]
+            raise FieldError(f"prizes-{index}", messages[0]) from None
+        built.append(prize)
+    keys = [(p.kind, p.place, p.category, p.rank) for p in built]
+    if len(keys) != len(set(keys)):
+        raise FieldError("prizes", _("Two prizes have the same place or the same category and rank."))
+    return built
+
+
+def prize_fund_save(*, event: Event, user, fields: dict, prizes: list[PrizeInput]) -> PrizeFund:
+    """Replace the event's prize fund and prizes (amounts in the currency's units) and split it again."""
+    with transaction.atomic():
+        event = _editable_event(event, user)
+        fund = PrizeFund.objects.filter(event=event).first() or PrizeFund(event=event)
+        _assign(fund, fields, FUND_FIELDS)
+        _validated(fund, exclude=["event", "lot_order"])
+        fund.save()
+        built = _prizes(fund, prizes)
+        fund.prizes.all().delete()
+        try:
+            with transaction.atomic():
+                Prize.objects.bulk_create(built)
+        except IntegrityError:
+            raise FieldError("prizes", _("Two prizes have the same place or the same category and rank.")) from None
+        try:
+            prizes_recompute(event.pk, strict=True)
+        except ValueError as exc:
+            raise FieldError("prizes", str(exc), code="prize_split_refused") from None
+        event_pages_changed_after_commit(event_id=event.pk)
+        return fund
+
+
+@dataclass
+class PrizePreview:
+    currency: str
+    awards: list  # (place, name, money in minor units, items)
+    lines: list  # the split's reason lines (code, params)
+    total_paid: int
+    fund_total: int
+    problem: str = ""
+
+
+def prizes_preview(*, event: Event, fields: dict, prizes: list[PrizeInput]) -> PrizePreview:
+    """Who would receive what if the standings ended today, with these prizes: nothing is saved."""
+    fund = PrizeFund(event=event)
+    _assign(fund, fields, FUND_FIELDS)
+    built = _prizes(fund, prizes)
+    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    if snapshot is None:
+        return PrizePreview(fund.currency, [], [], 0, sum(p.amount for p in built), _("No standings yet."))
+    entries = {entry.start_number: entry for entry in entries_with_clubs(event)}
+    try:
+        result = split_prizes(
+            prize_standings(snapshot, entries),
+            [split_prize(p) for p in built],
+            prize_options(fund),
+            club_names(entries),
+        )
+    except ValueError as exc:
+        return PrizePreview(fund.currency, [], [], 0, sum(p.amount for p in built), str(exc))
+    place = {row_number(row): index for index, row in enumerate(snapshot.rows, start=1)}
+    awards = sorted(
+        (place.get(a.participant_id, 0), entries[a.participant_id].name, a.money, list(a.items))
+        for a in result.awards
+        if a.participant_id in entries
+    )
+    awards += [(0, a.name, a.money, list(a.items)) for a in result.club_awards]
+    lines = [(line.code, line.params) for line in result.lines]
+    return PrizePreview(fund.currency, awards, lines, result.total_paid, result.fund)

@@ -1,0 +1,32 @@
+// Result selects: "=" or "5" (as arbiters' programs accept) choose the draw; the match score follows the card.
+(function () {
+  "use strict";
+  var DRAW = "1/2-1/2";
+  function points(text) { return text === "" ? 0 : parseFloat(text); }
+  function format(value) {
+    var whole = Math.floor(value), half = value - whole >= 0.5;
+    return half ? (whole ? String(whole) : "") + "½" : String(whole);
+  }
+  function updateScore(table) {
+    var home = 0, away = 0;
+    table.querySelectorAll("select.result").forEach(function (select) {
+      var option = select.options[select.selectedIndex];
+      if (option) { home += points(option.dataset.home || ""); away += points(option.dataset.away || ""); }
+    });
+    var out = document.getElementById(table.dataset.scoreTarget);
+    if (out) { out.textContent = format(home) + " – " + format(away); }
+  }
+  document.addEventListener("keydown", function (event) {
+    var select = event.target;
+    if (!(select instanceof HTMLSelectElement) || !select.classList.contains("result")) { return; }
+    if (event.key === "=" || event.key === "5" || event.key === "½") {
+      event.preventDefault();
+      select.value = DRAW;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
+  document.addEventListener("change", function (event) {
+    var table = event.target.closest && event.target.closest("table[data-score-target]");
+    if (table) { updateScore(table); }
+  });
+})();
