@@ -266,8 +266,9 @@ class _Reading:
         self.unpaired_results(parsed, bool(teams))
         longest = max((len(p["rounds"]) for p in parsed.values()), default=0)
         played = longest  # usually someone is paired in the last round; else the engine's rule decides
-        if not any(len(r) == longest and r[-1].opponent is not None for r in (p["rounds"] for p in parsed.values())):
-            played = last_paired_round(p["rounds"] for p in parsed.values())
+        rounds = [p["rounds"] for p in parsed.values()]
+        if longest and not any(len(r) == longest and r[-1].opponent is not None for r in rounds):
+            played = last_paired_round(rounds)
         if 0 < played < longest:
             self.notes.append(
                 TRFNote(
