@@ -5,6 +5,7 @@ with the native term (or one of its listed inflected stems) and with none of the
 wrong; and no translation uses another form of address than the glossary's one.
 """
 
+import functools
 import re
 import tomllib
 import unicodedata
@@ -72,21 +73,32 @@ def glossary(lang: str) -> dict:
     return tomllib.loads((GLOSSARY / f"{lang}.toml").read_text(encoding="utf-8"))
 
 
-def english_pattern(phrases: list[str]) -> re.Pattern:
+@functools.cache
+def english_pattern(phrases: tuple[str, ...]) -> re.Pattern:
     """Whole-word (a hyphen belongs to the word) and case-insensitive."""
     alternatives = "|".join(re.escape(phrase) for phrase in sorted(phrases, key=len, reverse=True))
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
 def native_pattern(patterns: list[str]) -> re.Pattern | None:
-    return re.compile("|".join(f"(?:{normalise(p)})" for p in patterns)) if patterns else None
+    return compiled(tuple(patterns)) if patterns else None
+
+
+@functools.cache
+def compiled(patterns: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(f"(?:{normalise(p)})" for p in patterns))
+
+
+@functools.cache
+def words_of(english: str) -> str:
+    return re.sub(r"<[^>]*>|\w+(?:\.\w+)+", " ", PLACEHOLDER.sub(" ", english))  # no markup, no code names
 
 
 def names_term(english: str, term: dict) -> bool:
-    english = re.sub(r"<[^>]*>|\w+(?:\.\w+)+", " ", PLACEHOLDER.sub(" ", english))  # markup, code names
+    english = words_of(english)
     if term.get("except"):
-        english = english_pattern(term["except"]).sub(" ", english)
-    return bool(english_pattern(term["match"]).search(english))
+        english = english_pattern(tuple(term["except"])).sub(" ", english)
+    return bool(english_pattern(tuple(term["match"])).search(english))
 
 
 def terminology_problems(terms: list[dict], entries: list[dict]) -> list[str]:
@@ -103,6 +115,24 @@ def terminology_problems(terms: list[dict], entries: list[dict]) -> list[str]:
                     problems.append(f"{term['english']!r}: wrong term {found.group(0)!r} in: {translation!r}")
                 elif not stems.search(text):
                     problems.append(f"{term['english']!r} is not {term['native']!r} in: {translation!r}")
+    return problems
+
+
+def stray_wrong_terms(terms: list[dict], entries: list[dict]) -> list[str]:
+    """A term's wrong words outside the entries that name it, unless another term of the entry uses them
+    (el εικονικός is wrong for the dummy opponent but right for the virtual opponent)."""
+    problems = []
+    for entry in entries:
+        english = entry["msgid"] + "\n" + entry.get("msgid_plural", "")
+        named = [term for term in terms if names_term(english, term)]
+        for term in terms:
+            wrong = native_pattern(term["wrong"])
+            if not wrong or term in named:
+                continue
+            for translation in entry["msgstr"]:
+                found = wrong.search(normalise(PLACEHOLDER.sub(" ", translation)))
+                if found and not any(native_pattern(other["stems"]).search(found.group(0)) for other in named):
+                    problems.append(f"{term['english']!r}: wrong term {found.group(0)!r} in: {translation!r}")
     return problems
 
 
@@ -133,6 +163,12 @@ def test_glossary_covers_every_concept_with_its_source(lang):
 def test_catalogue_uses_the_glossary_terms(lang):
     problems = terminology_problems(glossary(lang)["term"], entries_of(lang))
     assert not problems, f"{lang}: {len(problems)} entries off the glossary:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_wrong_terms_appear_nowhere_else(lang):
+    problems = stray_wrong_terms(glossary(lang)["term"], entries_of(lang))
+    assert not problems, f"{lang}:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -167,6 +203,14 @@ def test_checker_finds_a_wrong_term_and_accepts_inflected_forms():
     assert len(problems) == 2
     assert "'sanal'" in problems[0] and "Kendi oynanmamış" in problems[0]
     assert "'sanal'" in problems[1] and "sanal rakip" in problems[1]  # the continued line of msgstr[1]
+
+
+def test_a_wrong_term_is_found_where_the_entry_does_not_name_the_concept():
+    terms = glossary("nb")["term"]
+    entries = catalogue('msgid "Tiebreak-like values"\nmsgstr "Kvalitetspoengene"\n\nmsgid "Monrad"\nmsgstr "Monrad"\n')
+    assert [problem.split(":")[0] for problem in stray_wrong_terms(terms, entries)] == ["'tiebreak'", "'Swiss'"]
+    dummy = catalogue('msgid "The dummy opponent"\nmsgstr "Dummymotstanderen"\n')
+    assert stray_wrong_terms(terms, dummy) == []  # «dummy» is wrong only for the virtual opponent
 
 
 def test_checker_reads_whole_words_only():
