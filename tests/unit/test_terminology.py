@@ -2,7 +2,8 @@
 
 For each glossary term, every catalogue entry whose English text contains the term must be translated
 with the native term (or one of its listed inflected stems) and with none of the terms listed as
-wrong; and no translation uses another form of address than the glossary's one.
+wrong; those wrong terms appear in no other entry either (unless another term of that entry uses
+them); and no translation uses another form of address than the glossary's one.
 """
 
 import functools
