@@ -613,3 +613,168 @@ def test_a_player_record_that_cannot_be_read_is_reported_once():
 def test_a_file_without_players_is_one_problem_of_the_whole_file():
     problems = trf_problems("012 Nothing here\n")
     assert [(p.line_number, "no player records" in p.message) for p in problems] == [(None, True)]
+
+
+# --- what real exporters write (issue: real tournament files) -------------------------------------
+@pytest.mark.parametrize(
+    ("text", "readings"),
+    [
+        ("2026/06/01", ("2026-06-01",)),
+        ("2026-06-01", ("2026-06-01",)),
+        ("01.06.2026", ("2026-06-01",)),  # dots with the year last: day first
+        ("28. 07. 2005", ("2005-07-28",)),
+        ("24/09/2010", ("2010-09-24",)),  # 24 cannot be a month
+        ("May 29, 2020", ("2020-05-29",)),
+        ("2026/06/01   ", ("2026-06-01",)),
+        ("26/11/29", ("2026-11-29",)),  # YY/MM/DD, the TRF round-date format
+        ("10.09.13", ("2010-09-13", "2013-09-10")),  # ambiguous: YY.MM.DD or DD.MM.YY
+        ("03/04/2011", ("2011-04-03", "2011-03-04")),  # ambiguous: day or month first
+        ("", ()),
+        ("next tuesday", ()),
+        ("2026/02/30", ()),  # no such day
+    ],
+)
+def test_dates_in_the_shapes_exporters_write(text, readings):
+    from tiebreaks.trf.codes import parse_date
+
+    assert parse_date(text) == readings
+
+
+def test_an_ambiguous_start_date_is_kept_and_reported_with_its_readings():
+    lines = edit(example_lines(), "042", "042 03/04/2026")
+    t, notes = read_trf_with_notes("\n".join(lines))
+    assert t.start_date == "" and "042 03/04/2026" in t.extra_records
+    assert [(n.kind, n.readings) for n in notes] == [("date_ambiguous", ("2026-04-03", "2026-03-04"))]
+    assert read_trf(write_trf(t)) == t
+
+
+@pytest.mark.parametrize(
+    ("block", "points", "meaning"),
+    [
+        ("0000 - +", "3.5", "an unplayed win"),  # player 1's round 4 F written as 0000 - +: same value
+        ("0000 - =", "3.0", "a half-point bye"),
+        ("0000 - -", "2.5", "a zero-point absence"),
+        ("     - -", "2.5", "a zero-point absence"),  # lichess: blank opponent
+    ],
+)
+def test_results_without_an_opponent_stand_for_the_bye_of_the_same_value(block, points, meaning):
+    # player 1: 4 w 1, 3 b =, 2 w 0, [round 4], 5 b 1 -> 2.5 before round 4
+    lines, n = set_block(example_lines(), 1, 4, block)
+    lines[n - 1] = lines[n - 1][:80] + f"{points:>4}" + lines[n - 1][84:]
+    t, notes = read_trf_with_notes("\n".join(lines))
+    assert t.participants[0].rounds[3] == RoundEntry(block[-1])
+    assert [n.kind for n in notes] == ["unpaired_result"] and meaning in notes[0].message
+    from tiebreaks.engine import compute_standings
+
+    assert compute_standings(t, ["BH"]).row(1).points == Fraction(points)
+    assert read_trf(write_trf(t)) == t
+
+
+def test_a_blank_result_whose_value_only_the_points_column_gives_becomes_that_bye():
+    lines, n = set_block(example_lines(), 1, 4, "0000 -  ")  # F with its code left blank (ICU)
+    t, notes = read_trf_with_notes("\n".join(lines))  # points column 3.5 = 2.5 + the bye
+    assert t.participants[0].rounds[3] == RoundEntry("F")
+    assert [n.kind for n in notes] == ["bye_from_points_column"]
+
+
+def test_a_points_column_with_or_without_the_pre_entered_bye_of_the_next_round():
+    from tiebreaks.engine import compute_standings
+
+    for points, leaves_out in (("4.5", False), ("4.0", True)):
+        lines, n = set_block(example_lines(), 2, 6, "0000 - H")  # player 2 (4.0) asks for a bye in round 6
+        lines = edit(lines, "142", "142 7")
+        lines[n - 1] = lines[n - 1][:80] + f"{points:>4}" + lines[n - 1][84:]
+        t, notes = read_trf_with_notes("\n".join(lines))
+        assert ("points_column_pre_entered_byes" in [x.kind for x in notes]) is leaves_out
+        assert "mid_event" in [x.kind for x in notes]
+        assert compute_standings(t, ["BH"]).row(2).points == 4  # round 6 is not counted yet
+        assert t.participants[1].rounds[5] == RoundEntry("H")  # but kept for its pairing
+
+
+def test_an_all_zero_points_column_is_ignored():
+    lines = [line[:80] + " 0.0" + line[84:] if line.startswith("001") else line for line in example_lines()]
+    t, notes = read_trf_with_notes("\n".join(lines))
+    assert [n.kind for n in notes] == ["points_column_ignored"]
+    assert t.scoring == read_trf(EXAMPLE).scoring  # record 162
+
+
+def test_a_wrong_points_column_is_a_question_with_the_line_and_both_values():
+    lines = example_lines()
+    n = line_number(lines, "001    1")
+    lines[n - 1] = lines[n - 1][:80] + " 4.5" + lines[n - 1][84:]
+    text = "\n".join(lines)
+    problems = trf_problems(text)
+    assert [(p.line_number, p.kind) for p in problems] == [(n, "points_column")]
+    assert "4.5" in problems[0].message and "add up to 3.5" in problems[0].message
+    with pytest.raises(TRFError):
+        read_trf(text)
+    t, notes = read_trf_with_notes(text, accept_points_column=True)
+    assert [x.kind for x in notes] == ["points_column_accepted"] and t == read_trf(EXAMPLE)
+
+
+def test_javafo_scoring_records_stand_for_162():
+    # the spec example without 162 but with football scoring in JaVaFo's records: the points
+    # columns (1 / ½ / 0) no longer fit, so the records decide and each column is a question
+    lines = edit(example_lines(), "162", None) + ["BBW  3.0", "BBD  1.0", "BBL  0.0", "BBZ  0.0", "BBF  0.0"]
+    problems = trf_problems("\n".join(lines))
+    assert problems and {p.kind for p in problems} == {"points_column"}
+    t = read_trf("\n".join(lines), accept_points_column=True)
+    assert t.scoring == Scoring(win=Fraction(3), draw=Fraction(1))
+    # and TRF-16 writes a scoring system as those records
+    sixteen = write_trf(t, "2016")
+    assert "BBW  3.0" in sixteen.splitlines() and "162" not in [line[:3] for line in sixteen.splitlines()]
+    assert read_trf(sixteen).scoring == t.scoring
+
+
+def test_every_extension_record_is_kept_and_written_back():
+    extension = [
+        "### a comment",
+        "102 IA Ada Arbiter 1234567",
+        "152 W",
+        "172 NOR NIDOF",
+        "182 Our Pairing Program",
+        "222 5400+30",
+        "250     1.0   1   2    1    3",
+        "260   1   5    1    2",
+        "299 -  0.0  1.5",
+        "XXA    1  1.0",
+        "XXC white1",
+        "XXZ 4 7",
+        "DAT Tornelo line",
+    ]
+    text = "\n".join(example_lines() + extension)
+    t = read_trf(text)
+    written = write_trf(t).splitlines()
+    assert all(line in written for line in extension)
+    assert read_trf(write_trf(t)) == t
+    sixteen = write_trf(t, "2016").splitlines()
+    assert "152 W" not in sixteen and "222 5400+30" not in sixteen and "XXR 5" in sixteen
+    assert "### a comment" in sixteen and "XXC white1" in sixteen
+
+
+def test_club_codes_local_ids_and_odd_birth_dates_are_kept():
+    lines = example_lines()
+    n = line_number(lines, "001    1")
+    line = lines[n - 1]
+    lines[n - 1] = line[:53] + "KIL" + line[56:57] + "       5193" + line[68:69] + "1975.  .  " + line[79:]
+    t = read_trf("\n".join(lines))
+    p = t.participants[0]
+    assert (p.federation, p.fide_id, p.birth) == ("KIL", "5193", "1975.  .")
+    assert read_trf(write_trf(t)) == t
+
+
+def test_greek_and_hebrew_names_are_written_in_utf8_and_read_back():
+    t = read_trf(EXAMPLE)
+    names = ["Παπαδόπουλος, Γιώργος", "כהן, דוד"]
+    t2 = replace(t, participants=[replace(p, name=nm) for p, nm in zip(t.participants[:2], names, strict=True)]
+                 + t.participants[2:])  # fmt: skip
+    data = encode_trf(write_trf(t2))
+    assert data.decode("utf-8").count("\r\n") == len(write_trf(t2).splitlines())
+    assert [p.name for p in read_trf(data).participants[:2]] == names
+    assert read_trf(data) == t2
+
+
+def test_cr_only_and_bom_files_read_like_the_spec_example():
+    expected = read_trf(EXAMPLE)
+    assert read_trf("\r".join(example_lines())) == expected
+    assert read_trf(b"\xef\xbb\xbf" + "\r\n".join(example_lines()).encode("utf-8")) == expected

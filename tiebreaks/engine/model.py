@@ -104,9 +104,9 @@ class Tournament:
 def last_paired_round(rounds_of: Iterable[Sequence[RoundEntry]]) -> int:
     """The last round in which two participants were paired, by a game or a forfeit (``rounds_of``:
     each participant's rounds): the round standings are computed after by default. A later round
-    holding only byes entered before its pairing (``0000 - H``, ``0000 - Z``) is not counted. (FIDE's checker counts played
-    games only; the two differ only for a round whose every pairing was forfeited.) Without any
-    pairing, every round in the data."""
+    holding only byes entered before its pairing (``0000 - H``, ``0000 - Z``) is not counted.
+    (FIDE's checker counts played games only; the two differ only for a round whose every pairing
+    was forfeited.) Without any pairing, every round in the data."""
     last = longest = 0
     for rounds in rounds_of:
         longest = max(longest, len(rounds))

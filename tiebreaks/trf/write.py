@@ -55,7 +55,8 @@ def write_trf(tournament: Tournament, edition: str = "2026") -> str:
                 add("BB", f"{tag} {fmt_points(value, 'score')}")
             add("BB", f"BBZ {fmt_points(scoring.absence, 'score')}")
             add("BB", f"BBF {fmt_points(scoring.absence, 'score')}")
-            add("BB", f"BBU {fmt_points(scoring.pab_points, 'score')}")
+            if scoring.pab is not None:
+                add("BB", f"BBU {fmt_points(scoring.pab, 'score')}")
     else:
         add("142", f"142 {t.total_rounds}")
         add("162", write_scoring("162", scoring))
