@@ -33,7 +33,7 @@ HALF = Fraction(1, 2)
 
 #: a sample of criteria that every file can carry (ratings are missing in most real files)
 CRITERIA = ["BH/C1", "BH", "SB", "PS", "WIN", "DE"]
-TEAM_CRITERIA = ["GPTS", "EDE", "BH:MP", "BH:GP", "SB:MP", "EMGSB"]
+TEAM_CRITERIA = ["GPTS", "EDE", "BH:MP", "BH:GP", "SB:MP", "EMGSB", "EGGSB", "BC", "TBR", "BBE", "SSSC"]
 
 #: files the checker reads as published (the others: see CHECKER_CANNOT_READ)
 CHECKER_READS = [

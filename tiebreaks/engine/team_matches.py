@@ -123,7 +123,8 @@ class TeamEvent:
                     if b.board <= self.boards:
                         bp[b.board - 1] += b.points
             elif m.opponent is None and self.boards:
-                per_board = m.game_points / self.boards
+                # a PAB is a win on every board, whatever game points record 320 gives the match
+                per_board = self.game_scoring.win if m.kind == PAB else m.game_points / self.boards
                 for j in range(self.boards):
                     bp[j] += per_board
         return bp
