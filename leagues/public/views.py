@@ -13,15 +13,21 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from tiebreaks.engine.separation import first_difference
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
 from tiebreaks.names import criterion_name, rule_set_name
 
 from .. import selectors
-from ..models import Club, Entry, Event, Season
+from ..errors import ServiceError
+from ..models import Club, Entry, Event, Player, Season
 from ..page_cache import cached_page
+from ..permissions import is_league_organiser
+from ..selectors import search_players
+from ..services.players import leagues_of_player, player_set_anonymised
 from ..services.prizes import category_badges
+from ..services.ratings import event_record, player_events
 from . import charts
 from .board_stats import board_statistics
 
@@ -319,6 +325,10 @@ def event_player(request, slug, number):
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
+    record = event_record(entry.player, event)
+    changes = {g.round: signed(g.change) for g in record.games if g.change is not None} if record else {}
+    for round_row in round_rows:
+        round_row["change"] = changes.get(round_row["number"], "")
     explained = _explained_for(standings, number)
     row = standings.row_of(number)
     tied = [r for r in standings.table if row and r["points"] == row["points"] and r["number"] != number]
@@ -332,6 +342,8 @@ def event_player(request, slug, number):
         tied=tied,
         active="players",
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
+        rating_result=record.result if record else None,
+        rating_change=signed(record.result.change) if record and record.result else "",
     )
     if played:
         max_points = event.points_win * played
@@ -502,3 +514,79 @@ def event_standings_csv(request, slug):
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{standings.event.slug}-standings.csv"'
     return response
+
+
+def _player_or_404(pk: int) -> Player:
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+def player_profile(request, pk):
+    """A player across every event and season: results, points, performance and rating change per event."""
+    player = _player_or_404(pk)
+    records = player_events(player)
+    memberships = player.clubmembership_set.select_related("club").order_by("since", "id")
+    may_anonymise = any(is_league_organiser(request.user, league.pk) for league in leagues_of_player(player))
+    return render(
+        request,
+        "leagues/profile.html",
+        {
+            "player": player,
+            "records": [_record_context(record) for record in records],
+            "memberships": memberships,
+            "may_anonymise": may_anonymise,
+            "ratings": [
+                (label, value)
+                for label, value in (
+                    (_("Standard"), player.rating),
+                    (_("Rapid"), player.rating_rapid),
+                    (_("Blitz"), player.rating_blitz),
+                    (_("National"), player.rating_national),
+                )
+                if value
+            ],
+        },
+    )
+
+
+def _record_context(record) -> dict:
+    result = record.result
+    return {
+        "record": record,
+        "points": fmt(record.points),
+        "change": signed(result.change) if result else "",
+        "change_class": change_class(result.change) if result else "",
+        "performance": result.performance if result else None,
+        "games": [{"played": g, "change": signed(g.change) if g.change is not None else ""} for g in record.games],
+    }
+
+
+def signed(value) -> str:
+    """A rating change as players read it: +12.4, −3.0 (one decimal, a real minus sign)."""
+    text = f"{abs(float(value)):.1f}"
+    return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else text)
+
+
+def change_class(value) -> str:
+    return "gain" if value > 0 else ("loss" if value < 0 else "")
+
+
+@require_POST
+def player_anonymise(request, pk):
+    """An organiser shows a player by initials (or by name again); the service checks who may."""
+    try:
+        player_set_anonymised(player_id=pk, anonymised=request.POST.get("anonymised") == "1", user=request.user)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=exc.status)
+    return redirect("leagues:player-profile", pk=pk)
+
+
+def player_search(request):
+    """Players by name (part of it) or FIDE id; a player shown by initials is found by neither."""
+    query = request.GET.get("q", "").strip()[:100]
+    players = search_players(query) if query else []
+    if len(players) == 1 and query.isdigit():
+        return redirect("leagues:player-profile", pk=players[0].pk)
+    return render(request, "leagues/player_search.html", {"query": query, "players": players})

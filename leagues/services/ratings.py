@@ -1,0 +1,149 @@
+"""A player's rated games, points, performance and rating change per event: one rule for the player pages and
+the profile. The arithmetic is FIDE's (tiebreaks.engine.rating_change); this module says which games count.
+
+Rated: a game played over the board (1-0, ½-½, 0-1; never a forfeit or a bye) against a rated opponent, by a
+rated player, the ratings at the start of the event. K: 10 from 2400 (and for GM and IM titles, which need
+2400), 40 up to the year of the 18th birthday below 2300 (the birth year stays private: only K shows it),
+else 20, limited to 700 / games. The site does not know a player's games on FIDE's list, so a player with a
+rating counts as established (30 games or more).
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db.models import Q
+
+from tiebreaks.engine.rating_change import EventRating, RatedGame, event_rating, game_change, k_factor, period_k
+
+from ..models import TRF_CODES, Entry, Event, Game, Player, Result
+
+SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
+POINTS_2400 = {Player.Title.GM, Player.Title.IM}
+
+
+@dataclass
+class PlayedGame:
+    """One of the player's games of an event, as the profile lists it."""
+
+    game: Game
+    round: int
+    colour: str  # "w" / "b"
+    opponent_name: str
+    opponent_entry: Entry | None  # individual events: the opponent's entry (for the link)
+    opponent_rating: int | None
+    code: str  # the player's TRF code: 1 = 0 + - ...
+    change: Fraction | None = None  # rating change of this game (rated games only)
+
+    @property
+    def symbol(self) -> str:
+        return {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−"}.get(self.code, "")
+
+
+@dataclass
+class EventRecord:
+    """The player's event: entry (individual) or team, games, points, performance and rating change."""
+
+    event: Event
+    entry: Entry | None
+    team_name: str
+    games: list[PlayedGame] = field(default_factory=list)
+    points: Decimal = Decimal(0)
+    rating: int | None = None
+    result: EventRating | None = None
+
+
+def _k(player: Player, rating: int, year: int | None, games: int) -> int:
+    age = year - player.birth_year if year and player.birth_year else None
+    k = k_factor(rating=rating, age_at_year_end=age, reached_2400=player.title in POINTS_2400)
+    return period_k(k, games)
+
+
+def _points(code: str, event: Event) -> Decimal:
+    if code in ("1", "+", "U", "F"):
+        return event.points_win
+    if code in ("=", "H"):
+        return event.points_draw
+    return event.points_loss if code in ("0", "-") else Decimal(0)
+
+
+def player_events(player: Player) -> list[EventRecord]:
+    """Every published event the player played in, oldest first, with games and rating results."""
+    entries = {
+        e.event_id: e for e in Entry.objects.filter(player=player, event__status__in=_PUBLIC).select_related("event")
+    }
+    games = (
+        Game.objects.filter(round__event__status__in=_PUBLIC)
+        .filter(Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player))
+        .exclude(result=Result.PENDING)
+        .select_related(
+            "round__event__season",
+            "round__event__league",
+            "white__player",
+            "black__player",
+            "white_player",
+            "black_player",
+            "white__team",
+            "black__team",
+        )
+        .order_by("round__event__starts_on", "round__event_id", "round__number")
+    )
+    records: dict[int, EventRecord] = {}
+    for event_id, entry in entries.items():
+        records[event_id] = EventRecord(event=entry.event, entry=entry, team_name="", rating=entry.rating)
+    for game in games:
+        event = game.round.event
+        record = records.setdefault(event.pk, EventRecord(event=event, entry=None, team_name="", rating=player.rating))
+        record.games.append(_played(game, player))
+        if not record.team_name and game.match_id:
+            side = game.white if game.white_player_id == player.pk else game.black
+            record.team_name = side.team.name if side is not None and side.team_id else ""
+    out = sorted(records.values(), key=lambda r: (r.event.starts_on is None, r.event.starts_on, r.event.pk))
+    for record in out:
+        _rate(record, player)
+    return out
+
+
+_PUBLIC = [Event.Status.PUBLISHED, Event.Status.RUNNING, Event.Status.FINISHED]
+
+
+def _played(game: Game, player: Player) -> PlayedGame:
+    white_code, black_code = TRF_CODES[game.result]
+    if game.match_id:  # team event: the board's players
+        is_white = game.white_player_id == player.pk
+        opponent = game.black_player if is_white else game.white_player
+        opponent_entry = None
+        opponent_rating = opponent.rating if opponent else None
+    else:
+        is_white = game.white is not None and game.white.player_id == player.pk
+        opponent_entry = game.black if is_white else game.white
+        opponent = opponent_entry.player if opponent_entry is not None else None
+        opponent_rating = opponent_entry.rating if opponent_entry is not None else None
+    return PlayedGame(
+        game=game,
+        round=game.round.number,
+        colour="w" if is_white else "b",
+        opponent_name=opponent.public_name if opponent else "",
+        opponent_entry=opponent_entry,
+        opponent_rating=opponent_rating if opponent else None,
+        code=(white_code if is_white else black_code) or "",
+    )
+
+
+def _rate(record: EventRecord, player: Player) -> None:
+    event = record.event
+    record.points = sum((_points(g.code, event) for g in record.games), Decimal(0))
+    rated = [g for g in record.games if g.code in SCORES and g.opponent_rating and g.opponent_name]
+    if record.rating is None or not rated:
+        return
+    year = event.starts_on.year if event.starts_on else None
+    k = _k(player, record.rating, year, len(rated))
+    rated_games = [RatedGame(g.opponent_rating, SCORES[g.code]) for g in rated]
+    record.result = event_rating(record.rating, rated_games, k)
+    for played, rated_game in zip(rated, rated_games, strict=True):
+        played.change = game_change(record.rating, rated_game, k)
+
+
+def event_record(player: Player, event: Event) -> EventRecord | None:
+    """The player's record of one event (the event's player page)."""
+    return next((r for r in player_events(player) if r.event.pk == event.pk), None)
