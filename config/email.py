@@ -23,6 +23,8 @@ def email_settings(debug: bool) -> dict:
     url = env_secret("EMAIL_URL")
     settings = {
         "EMAIL_TIMEOUT": env_int("EMAIL_TIMEOUT", 10),
+        # the first retry of an email the mail server refused, in seconds; each next one waits twice as long
+        "EMAIL_RETRY_SECONDS": env_int("EMAIL_RETRY_SECONDS", 10),
         "DEFAULT_FROM_EMAIL": env_str("DEFAULT_FROM_EMAIL", "chess-league <noreply@localhost>"),
     }
     settings["SERVER_EMAIL"] = env_str("SERVER_EMAIL", settings["DEFAULT_FROM_EMAIL"])

@@ -96,11 +96,14 @@ def event_pages_changed(*, slug: str) -> None:
             pass
 
 
-def cached_page(*, slug: str, name: str, database_stamp, render, request=None) -> HttpResponse:
+def cached_page(*, slug: str, name: str, database_stamp, render, request=None, user=None) -> HttpResponse:
     """Serve page `name` of event `slug` from the cache if it is current, else render and store it.
 
     `database_stamp()` gives a stamp from the database when the cache has none (None: no such event).
-    With `request`, the answer carries an ETag made from the stamp and a matching If-None-Match gets 304."""
+    With `request`, the answer carries an ETag made from the stamp and a matching If-None-Match gets 304.
+    A page for a logged-in `user` names the user (and carries a form token): rendered, never cached."""
+    if user is not None and user.is_authenticated:
+        return render()
     cache = _store()
     stamp, fresh_until = _local_stamps.get(slug, (None, 0.0))
     if time.monotonic() >= fresh_until:

@@ -57,7 +57,7 @@ def send_notification(kind: str, params: dict) -> int:
     return notifications.queue_messages(kind, params)
 
 
-#: seconds before the n-th retry of an email: 10, 20, 40 ... at most an hour, for about a day
+#: the longest wait between two tries of an email (the waits double from EMAIL_RETRY_SECONDS)
 EMAIL_RETRY_MAX_SECONDS = 3600
 
 
@@ -71,5 +71,5 @@ def send_email(self, message: dict) -> None:
         if self.request.is_eager:
             log.warning("email to %s not delivered: %s", message["to"], exc)
             return
-        countdown = min(EMAIL_RETRY_MAX_SECONDS, 10 * 2**self.request.retries)
+        countdown = min(EMAIL_RETRY_MAX_SECONDS, settings.EMAIL_RETRY_SECONDS * 2**self.request.retries)
         raise self.retry(exc=exc, countdown=countdown) from None

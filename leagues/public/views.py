@@ -119,6 +119,7 @@ def event_standings(request, slug):
         name=f"standings-{get_language()}",
         database_stamp=lambda: selectors.event_stamp(slug=slug),
         render=lambda: _render_standings(request, slug),
+        user=request.user,
     )
 
 

@@ -181,7 +181,7 @@ class Command(BaseCommand):
                         expected_version=0,
                         source=ResultChange.Source.DEMO,
                     )
-        self._open_cards(event, rng)
+        self._open_cards(event, random.Random(15))  # its own draws: the other events stay as they were
         # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
         # the trophy goes by the published tiebreak, game points (5½ against 5)
         fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
