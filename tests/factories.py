@@ -1,7 +1,33 @@
+"""One factory per model; each builds a valid row with the fewest choices a test must make."""
+
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
-from leagues.models import Club, ClubMembership, Entry, Event, Game, League, Player, Role, Round
+from leagues.models import (
+    Club,
+    ClubMembership,
+    Entry,
+    Event,
+    Game,
+    IdempotentRequest,
+    League,
+    Player,
+    Prize,
+    PrizeAllocation,
+    PrizeAward,
+    PrizeFund,
+    Profile,
+    ResultChange,
+    Role,
+    Round,
+    Season,
+    StandingsSnapshot,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TiebreakPolicyChange,
+)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -12,12 +38,28 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("pw")
 
 
+class ProfileFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Profile
+
+    user = factory.SubFactory(UserFactory)
+
+
 class LeagueFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = League
 
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+
+    league = factory.SubFactory(LeagueFactory)
+    name = factory.Sequence(lambda n: f"{2020 + n}/{2021 + n}")
+    slug = factory.Sequence(lambda n: f"season-{n}")
 
 
 class ClubFactory(factory.django.DjangoModelFactory):
@@ -36,6 +78,25 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     rating = factory.Sequence(lambda n: 2000 - n)
 
 
+class ClubMembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubMembership
+
+    player = factory.SubFactory(PlayerFactory)
+    club = factory.SubFactory(ClubFactory)
+
+
+class RoleFactory(factory.django.DjangoModelFactory):
+    """A league organiser unless told otherwise (give `kind` with its club or event)."""
+
+    class Meta:
+        model = Role
+
+    user = factory.SubFactory(UserFactory)
+    kind = Role.Kind.ORGANISER
+    league = factory.SubFactory(LeagueFactory)
+
+
 class EventFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Event
@@ -47,6 +108,153 @@ class EventFactory(factory.django.DjangoModelFactory):
     status = Event.Status.PUBLISHED
 
 
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Team
+
+    event = factory.SubFactory(EventFactory, kind=Event.Kind.TEAM)
+    club = factory.SubFactory(ClubFactory)
+    name = factory.LazyAttribute(lambda team: f"{team.club.name} 1")
+
+
+class TeamMemberFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TeamMember
+
+    team = factory.SubFactory(TeamFactory)
+    player = factory.SubFactory(PlayerFactory)
+    board_order = factory.Sequence(lambda n: n + 1)
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    """A player's entry with the player's rating (pass `team=` and `player=None` for a team's)."""
+
+    class Meta:
+        model = Entry
+
+    event = factory.SubFactory(EventFactory)
+    start_number = factory.Sequence(lambda n: n + 1)
+    player = factory.SubFactory(PlayerFactory)
+    rating = factory.LazyAttribute(lambda entry: entry.player.rating if entry.player else None)
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    event = factory.SubFactory(EventFactory)
+    number = 1
+
+
+class TeamMatchFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TeamMatch
+
+    round = factory.SubFactory(RoundFactory, event__kind=Event.Kind.TEAM)
+    home = factory.SubFactory(
+        EntryFactory, event=factory.SelfAttribute("..round.event"), player=None, team=factory.SubFactory(TeamFactory)
+    )
+    away = factory.SubFactory(
+        EntryFactory, event=factory.SelfAttribute("..round.event"), player=None, team=factory.SubFactory(TeamFactory)
+    )
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A game of two new entries of the round's event (pass `black=None` for a bye)."""
+
+    class Meta:
+        model = Game
+
+    round = factory.SubFactory(RoundFactory)
+    board = factory.Sequence(lambda n: n + 1)
+    white = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..round.event"))
+    black = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..round.event"))
+
+
+class ResultChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ResultChange
+
+    game = factory.SubFactory(GameFactory)
+    after = "1-0"
+    source = ResultChange.Source.FORM
+
+
+class TiebreakPolicyChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TiebreakPolicyChange
+
+    event = factory.SubFactory(EventFactory)
+    user = factory.SubFactory(UserFactory)
+    rule_set_before = "fide-2026"
+    rule_set_after = "fide-2026"
+    criteria_after = factory.LazyFunction(lambda: ["BH/C1", "BH"])
+    reason = "agreed at the captains' meeting"
+
+
+class StandingsSnapshotFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = StandingsSnapshot
+
+    event = factory.SubFactory(EventFactory)
+    version = 1
+    computed_at = factory.LazyFunction(timezone.now)
+    rules = "fide-2026"
+
+
+class IdempotentRequestFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = IdempotentRequest
+
+    user = factory.SubFactory(UserFactory)
+    key = factory.Sequence(lambda n: f"key-{n}")
+    fingerprint = "0" * 64
+    status = 200
+    body = factory.LazyFunction(dict)
+
+
+class PrizeFundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PrizeFund
+
+    event = factory.SubFactory(EventFactory)
+    published = True
+
+
+class PrizeFactory(factory.django.DjangoModelFactory):
+    """A place prize (give `kind` and its fields for a category or best club team prize)."""
+
+    class Meta:
+        model = Prize
+
+    fund = factory.SubFactory(PrizeFundFactory)
+    place = factory.Sequence(lambda n: n + 1)
+    amount = 10000
+
+
+class PrizeAllocationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PrizeAllocation
+
+    fund = factory.SubFactory(PrizeFundFactory)
+    version = 1
+    computed_at = factory.LazyFunction(timezone.now)
+    currency = "GBP"
+    fund_total = 0
+    total_paid = 0
+    remainder = 0
+    unawarded = 0
+
+
+class PrizeAwardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PrizeAward
+
+    allocation = factory.SubFactory(PrizeAllocationFactory)
+    entry = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..allocation.fund.event"))
+    position = 1
+
+
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
     """An individual Swiss event with `players` entries (all in `club` if given) and round 1 paired."""
     event = EventFactory(rounds_count=rounds, **kwargs)
@@ -54,19 +262,15 @@ def swiss_event(players=4, rounds=5, club=None, **kwargs):
     for n in range(1, players + 1):
         player = PlayerFactory()
         if club is not None:
-            ClubMembership.objects.create(player=player, club=club)
-        entries.append(Entry.objects.create(event=event, start_number=n, player=player, rating=player.rating))
-    rnd = Round.objects.create(event=event, number=1)
+            ClubMembershipFactory(player=player, club=club)
+        entries.append(EntryFactory(event=event, start_number=n, player=player))
+    rnd = RoundFactory(event=event)
     half = players // 2
-    games = [
-        Game.objects.create(round=rnd, board=b + 1, white=entries[b], black=entries[b + half]) for b in range(half)
-    ]
+    games = [GameFactory(round=rnd, board=b + 1, white=entries[b], black=entries[b + half]) for b in range(half)]
     if players % 2:
-        games.append(Game.objects.create(round=rnd, board=half + 1, white=entries[-1]))
+        games.append(GameFactory(round=rnd, board=half + 1, white=entries[-1], black=None))
     return event, entries, games
 
 
 def organiser_of(league):
-    user = UserFactory()
-    Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
-    return user
+    return RoleFactory(league=league).user

@@ -60,8 +60,6 @@ class CardWarning:
     params: dict = field(default_factory=dict, hash=False)
 
 
-Warning = CardWarning  # noqa: A001  (the name the callers use)
-
 # a side that lost the board by forfeit did not appear there
 _OWN_FORFEIT = {
     "white": {Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT},

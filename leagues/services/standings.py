@@ -137,11 +137,6 @@ def team_standings(event: Event, games, entries):
     return compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set, primary=primary)
 
 
-def compute_event_standings(event: Event, *, explain: bool = True) -> dict:
-    """The event's standings as snapshot fields (with every explanation trace unless `explain` is off)."""
-    return snapshot_fields(event_engine_result(event).to_dict(explain=explain), event)
-
-
 def event_engine_result(event: Event):
     """The engine's standings of the event; explanations are computed when asked for."""
     entries = list(

@@ -9,19 +9,12 @@ and player-he-phone.png.
 """
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import require
-
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 def artifact(name: str) -> Path:
@@ -37,41 +30,6 @@ def save_png(driver, name: str) -> Path:
     assert driver.save_screenshot(str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
     return path
-
-
-@pytest.fixture
-def browser():
-    require(
-        Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(),
-        "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
-    )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-e2e-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--window-size=1280,900",
-        "--lang=en-US",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture

@@ -1,13 +1,13 @@
 """A secretary enters a whole round with the keyboard alone: log in, the first result has the focus, type or
 arrow to a result, Tab to the next board, Enter to save; the results are stored and the standings follow.
 
-Drives Debian's Chromium through chromedriver like tests/e2e/test_browser.py; on CI a missing browser fails.
+Drives Debian's Chromium through chromedriver (the `browser` fixture of tests/e2e/conftest.py); on CI a
+missing browser fails.
 """
 
 import pytest
 
 from leagues.models import Game, Result, Role
-from tests.e2e.test_browser import browser  # noqa: F401  (the Chromium fixture)
 from tests.factories import ClubFactory, UserFactory, swiss_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -15,11 +15,11 @@ from django.db import connection
 from leagues.models import Event, Game, Result, ResultChange, Round, StandingsSnapshot
 from leagues.recompute import standings_recompute_event
 from leagues.services.results import result_record
-from leagues.services.standings import compute_event_standings
 from leagues.tasks import standings_sweep
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
+from tests.helpers import engine_snapshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LOGS = Path(tempfile.gettempdir())
@@ -84,7 +84,7 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
             server.wait()
     assert snapshot is not None
     assert "Being updated" not in client.get(f"/en/events/{event.slug}/").content.decode()
-    assert snapshot.rows == compute_event_standings(Event.objects.get(pk=event.pk))["rows"]
+    assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
 
 
 def test_two_workers_and_a_burst_of_200_results(broker):
@@ -130,7 +130,7 @@ def test_two_workers_and_a_burst_of_200_results(broker):
     assert final_version == 200
     assert ResultChange.objects.filter(game__round__event=event).count() == 200  # each stored exactly once
     assert snapshot is not None
-    assert snapshot.rows == compute_event_standings(Event.objects.get(pk=event.pk))["rows"]
+    assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
     recomputes = _recomputes_logged(*logs)
     print(f"\n200 results -> {recomputes} recomputes")  # reported in the closing note
     assert recomputes <= 50, f"{recomputes} recomputes for 200 results: bursts do not coalesce"

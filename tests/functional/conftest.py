@@ -5,8 +5,8 @@ from django.core.management import call_command
 
 from leagues.models import Entry, Event, Game, Result, Round
 from leagues.recompute import store_snapshot
-from leagues.services.standings import compute_event_standings
 from tests.factories import ClubFactory, EventFactory, PlayerFactory
+from tests.helpers import engine_snapshot
 
 LANGUAGES = ["en", "el", "tr", "he", "nb"]
 
@@ -32,7 +32,7 @@ def publish_results(event):
     snapshot (the recompute's own transaction settings cannot run inside a test's transaction)."""
     Event.objects.filter(pk=event.pk).update(results_version=event.results_version + 1)
     event.refresh_from_db()
-    store_snapshot(event.pk, event.results_version, compute_event_standings(event), 0)
+    store_snapshot(event.pk, event.results_version, engine_snapshot(event), 0)
 
 
 @pytest.fixture

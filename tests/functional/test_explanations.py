@@ -5,26 +5,10 @@ import re
 import pytest
 from django.utils import translation
 
+from tests.helpers import section, text_of
 from tiebreaks.explanations import explain_trace
 
 pytestmark = pytest.mark.django_db
-
-
-def text_of(html):
-    """The page as a reader sees it: tags dropped, entities decoded, spaces collapsed."""
-    import html as html_lib
-
-    html = re.sub(r"(?s)<svg.*?</svg>", " ", html)
-    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", html)))
-
-
-def section(html, title):
-    """The explanation block whose heading contains `title`."""
-    for block in re.findall(r'<section class="explained".*?</section>', html, re.S):
-        heading = re.search(r"<h3>(.*?)</h3>", block, re.S).group(1)
-        if title in text_of(heading):
-            return text_of(block)
-    raise AssertionError(f"no explanation titled {title!r}")
 
 
 def test_player_page_explains_a_bye_capped_at_half_the_rounds(client, bye_event):

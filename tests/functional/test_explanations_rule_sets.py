@@ -7,7 +7,7 @@ from django.utils import translation
 from leagues.models import Game, Result, Round
 from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
-from tests.functional.test_explanations import section, text_of
+from tests.helpers import section, text_of
 from tiebreaks.engine import RULE_SETS
 from tiebreaks.engine.reasons import ALL_REASONS
 from tiebreaks.engine.team import TEAM_REASONS

@@ -13,7 +13,7 @@ from leagues.models import Event
 from leagues.recompute import standings_recompute_event
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
-from tests.functional.test_explanations import section, text_of
+from tests.helpers import section, text_of
 from tests.paths import GOLDEN as _FIDE2026
 
 GOLDEN = _FIDE2026.parent

@@ -153,9 +153,9 @@ def test_public_pages_show_corrections_and_policy_overrides(client):
 
 
 def test_match_card_page_warns_about_a_player_not_on_the_roster(client):
-    from tests.integration.test_entry import _team_match
+    from tests.helpers import team_match
 
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     client.force_login(home)
     page = client.get(f"/en/manage/matches/{match.pk}/")
     assert page.status_code == 200
@@ -225,9 +225,9 @@ def test_production_settings_pass_the_deploy_check():
 @pytest.mark.django_db(transaction=True)
 def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
     from leagues.services.match_cards import match_card_confirm, match_card_submit
-    from tests.integration.test_entry import _team_match
+    from tests.helpers import team_match
 
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     page = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "Provisional: these match cards are not confirmed by both clubs yet." in page

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from leagues.models import Event, StandingsSnapshot
 from leagues.services.prizes import prizes_recompute
-from tests.integration.test_prizes import fund_with, player, snapshot_event
+from tests.helpers import fund_with, player, snapshot_event
 from tiebreaks.money import money
 
 from .conftest import LANGUAGES

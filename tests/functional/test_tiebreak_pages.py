@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.functional.test_explanations import section, text_of
+from tests.helpers import section, text_of
 
 pytestmark = pytest.mark.django_db
 

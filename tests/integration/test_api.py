@@ -116,9 +116,9 @@ def test_bad_input_gets_a_code_and_a_message_and_changes_nothing():
 
 
 def test_match_card_submit_confirm_and_dispute_through_the_api():
-    from tests.integration.test_entry import _team_match
+    from tests.helpers import team_match
 
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     card = {"version": 0, "boards": [{"game": games[0].pk, "result": "1-0", "version": 0}]}
     submitted = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
     assert submitted.status_code == 200

@@ -7,15 +7,12 @@ from django.utils import timezone
 
 from leagues.errors import Conflict, PermissionDenied, ServiceError
 from leagues.models import (
-    Entry,
     Event,
     Game,
     Result,
     ResultChange,
     Role,
-    Round,
     StandingsSnapshot,
-    Team,
     TeamMatch,
     TiebreakPolicyChange,
 )
@@ -27,7 +24,8 @@ from leagues.services.match_cards import (
 )
 from leagues.services.policy import event_policy_set
 from leagues.services.results import result_record, round_sheet_save
-from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of, swiss_event
+from tests.factories import UserFactory, organiser_of, swiss_event
+from tests.helpers import team_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,39 +75,8 @@ def test_second_save_based_on_stale_data_is_refused():
     assert _results(games[:1]) == ["1-0"]
 
 
-def _team_match(boards=2):
-    home_club, away_club = ClubFactory(), ClubFactory()
-    event = EventFactory(
-        kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=1, boards=boards, tiebreak_criteria=["GPTS"]
-    )
-    sides = []
-    for number, club in enumerate((home_club, away_club), start=1):
-        team = Team.objects.create(event=event, club=club, name=f"{club.name} 1")
-        sides.append(Entry.objects.create(event=event, start_number=number, team=team))
-    rnd = Round.objects.create(event=event, number=1)
-    match = TeamMatch.objects.create(round=rnd, home=sides[0], away=sides[1])
-    games = [
-        Game.objects.create(
-            round=rnd,
-            match=match,
-            board=b,
-            white=sides[(b + 1) % 2],
-            black=sides[b % 2],
-            white_player=PlayerFactory(),
-            black_player=PlayerFactory(),
-        )
-        for b in range(1, boards + 1)
-    ]
-    secretaries = []
-    for club in (home_club, away_club):
-        user = UserFactory()
-        Role.objects.create(user=user, kind=Role.Kind.SECRETARY, club=club)
-        secretaries.append(user)
-    return event, match, games, secretaries
-
-
 def test_match_card_submitted_by_one_club_confirmed_by_the_other():
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     match = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert match.status == TeamMatch.Status.SUBMITTED
@@ -129,7 +96,7 @@ def test_match_card_submitted_by_one_club_confirmed_by_the_other():
 
 
 def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused():
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     with pytest.raises(ServiceError):
         match_card_dispute(match_id=match.pk, user=away, reason="  ", expected_version=1)
@@ -149,7 +116,7 @@ def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused()
 
 
 def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
-    event, match, games, (home, away) = _team_match()
+    event, match, games, (home, away) = team_match()
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     days = event.league.auto_confirm_days
     assert match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0

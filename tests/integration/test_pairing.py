@@ -8,7 +8,7 @@ from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import ClubMembership, Entry, Event, Game, Role, Round, TeamMember
 from leagues.services.pairings import game_pair
 from tests.factories import PlayerFactory, UserFactory, organiser_of, swiss_event
-from tests.integration.test_entry import _team_match
+from tests.helpers import team_match
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_a_taken_board_is_refused(open_round):
 
 def _team_round():
     """A team match in round 1 with its two boards; a second, empty board set to fill."""
-    event, match, games, secretaries = _team_match(boards=2)
+    event, match, games, secretaries = team_match(boards=2)
     home, away = match.home, match.away
     players = {}
     for side in (home, away):

@@ -229,7 +229,13 @@ def test_submit_a_match_card(world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_confirm_a_card(world, role):
     _submitted_by_away(world)  # so the home club's secretary is the other side
-    match = check(world, role, RESULT_WRITERS, lambda user: match_card_confirm(match_id=world.match.pk, user=user, expected_version=TeamMatch.objects.get(pk=world.match.pk).version)
+    match = check(
+        world,
+        role,
+        RESULT_WRITERS,
+        lambda user: match_card_confirm(
+            match_id=world.match.pk, user=user, expected_version=TeamMatch.objects.get(pk=world.match.pk).version
+        ),
     )
     if match is not None:
         stored = TeamMatch.objects.get(pk=world.match.pk)
@@ -240,7 +246,11 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
     _submitted_by_away(world)
     before = state()
     with pytest.raises(PermissionDenied):
-        match_card_confirm(match_id=world.match.pk, user=world.away_secretary, expected_version=TeamMatch.objects.get(pk=world.match.pk).version)
+        match_card_confirm(
+            match_id=world.match.pk,
+            user=world.away_secretary,
+            expected_version=TeamMatch.objects.get(pk=world.match.pk).version,
+        )
     assert state() == before
 
 
@@ -248,7 +258,10 @@ def test_the_submitting_club_cannot_confirm_its_own_card(world):
 def test_settle_a_disputed_card(world, role):
     _submitted_by_away(world)
     match_card_dispute(
-        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw", expected_version=TeamMatch.objects.get(pk=world.match.pk).version
+        match_id=world.match.pk,
+        user=world.users["secretary_in_game"],
+        reason="board 1 was a draw",
+        expected_version=TeamMatch.objects.get(pk=world.match.pk).version,
     )
     version = TeamMatch.objects.get(pk=world.match.pk).version
     match = check(
@@ -271,7 +284,10 @@ def test_settle_a_disputed_card(world, role):
 def test_a_secretary_cannot_settle_a_dispute_only_send_a_new_card(world):
     _submitted_by_away(world)
     disputed = match_card_dispute(
-        match_id=world.match.pk, user=world.users["secretary_in_game"], reason="board 1 was a draw", expected_version=TeamMatch.objects.get(pk=world.match.pk).version
+        match_id=world.match.pk,
+        user=world.users["secretary_in_game"],
+        reason="board 1 was a draw",
+        expected_version=TeamMatch.objects.get(pk=world.match.pk).version,
     )
     again = match_card_submit(
         match_id=world.match.pk,

@@ -21,72 +21,13 @@ from leagues.models import (
 )
 from leagues.recompute import store_snapshot
 from leagues.services.prizes import prizes_recompute
-from leagues.services.standings import compute_event_standings
 from tests.factories import ClubFactory, EventFactory, PlayerFactory
+from tests.helpers import engine_snapshot, fund_with, player, snapshot_event
 
 pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------------------------------ helpers
-
-
-def snapshot_event(rows, criteria=("BH/C1",), version=1, **event_fields):
-    """An event whose stored snapshot has `rows`: (name, points, {criterion: value}, player fields).
-
-    Ranks are competition ranks: equal points and equal values share a rank, as the engine stores them.
-    """
-    event = EventFactory(tiebreak_criteria=list(criteria), results_version=version, **event_fields)
-    snapshot_rows, previous = [], None
-    for number, (name, points, values, player_fields) in enumerate(rows, start=1):
-        rating = player_fields.pop("rating", 1800)
-        club = player_fields.pop("club", None)
-        player = PlayerFactory(name=name, rating=rating, **player_fields)
-        if club is not None:
-            ClubMembership.objects.create(player=player, club=club)
-        Entry.objects.create(event=event, start_number=number, player=player, rating=rating)
-        key = (points, tuple(values.get(c) for c in criteria))
-        rank = previous[1] if previous and previous[0] == key else number
-        previous = (key, rank)
-        snapshot_rows.append(
-            {"rank": rank, "start_number": number, "name": name, "points": points, "values": dict(values)}
-        )
-    snapshot = StandingsSnapshot.objects.create(
-        event=event,
-        version=version,
-        computed_at="2026-11-01T12:00Z",
-        rules="fide-2026",
-        criteria=list(criteria),
-        rows=snapshot_rows,
-    )
-    return event, snapshot
-
-
-def player(name, points, values=None, **fields):
-    return (name, points, values or {}, fields)
-
-
-def fund_with(event, places=(), categories=(), clubs=(), **options):
-    """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]]);
-    clubs (best club team): (rank, amount, players counted[, item])."""
-    fund = PrizeFund.objects.create(event=event, published=True, **options)
-    for rank, amount, size, *item in clubs:
-        Prize.objects.create(
-            fund=fund, kind=Prize.Kind.CLUB_TEAM, rank=rank, amount=amount, team_size=size, item=item[0] if item else ""
-        )
-    for place, amount, *item in places:
-        Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
-    for name, kind, value, amount, *rest in categories:
-        Prize.objects.create(
-            fund=fund,
-            kind=Prize.Kind.CATEGORY,
-            category=name,
-            eligibility_kind=kind,
-            eligibility_value=value,
-            amount=amount,
-            rank=rest[0] if rest else 1,
-            item=rest[1] if len(rest) > 1 else "",
-        )
-    return fund
 
 
 def money_by_name(allocation):
@@ -396,7 +337,7 @@ def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation
     record(event, 2, 2, p4, p2, Result.WHITE_WINS)
     fund_with(event, places=[(1, 20000, "Trophy"), (2, 10000), (3, 5000)])
     Event.objects.filter(pk=event.pk).update(results_version=1)
-    store_snapshot(event.pk, 1, compute_event_standings(event), 0)
+    store_snapshot(event.pk, 1, engine_snapshot(event), 0)
 
     allocation = prizes_recompute(event.pk, StandingsSnapshot.objects.get(event=event))
 
@@ -408,7 +349,7 @@ def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation
     # BH: P3 = P4 ½ + P1 1½ = 2, P1 = P2 ½ + P3 1½ = 2: nothing separates the leaders, the trophy needs lots
     Game.objects.filter(white=p4).update(result=Result.DRAW)
     Event.objects.filter(pk=event.pk).update(results_version=2)
-    store_snapshot(event.pk, 2, compute_event_standings(event), 0)
+    store_snapshot(event.pk, 2, engine_snapshot(event), 0)
     again = prizes_recompute(event.pk, None)
 
     assert again.pk == allocation.pk and again.version == 2

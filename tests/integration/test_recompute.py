@@ -5,8 +5,8 @@ import pytest
 from leagues.models import Event, Result, StandingsSnapshot
 from leagues.recompute import stale_event_ids, standings_recompute_event, store_snapshot
 from leagues.services.results import result_record
-from leagues.services.standings import compute_event_standings
 from tests.factories import organiser_of, swiss_event
+from tests.helpers import engine_snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +25,9 @@ def test_older_computation_never_overwrites_a_newer_snapshot():
     event, entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
-    old = compute_event_standings(Event.objects.get(pk=event.pk))  # computed at version 1
+    old = engine_snapshot(Event.objects.get(pk=event.pk))  # computed at version 1
     result_record(game_id=games[1].pk, result=Result.BLACK_WINS, user=user)
-    new = compute_event_standings(Event.objects.get(pk=event.pk))  # version 2
+    new = engine_snapshot(Event.objects.get(pk=event.pk))  # version 2
 
     StandingsSnapshot.objects.all().delete()
     assert store_snapshot(event.pk, 2, new, 5) is True

@@ -1,0 +1,135 @@
+"""Helpers several test modules share: reading pages as a reader does, and small worlds to test in.
+
+Test modules import these from here, never from one another."""
+
+import html as html_lib
+import re
+
+from leagues.models import Event, Prize, PrizeFund, Role
+from leagues.services.standings import event_engine_result, snapshot_fields
+from tests.factories import (
+    ClubFactory,
+    ClubMembershipFactory,
+    EntryFactory,
+    EventFactory,
+    GameFactory,
+    PlayerFactory,
+    RoleFactory,
+    RoundFactory,
+    StandingsSnapshotFactory,
+    TeamFactory,
+    TeamMatchFactory,
+)
+
+# ------------------------------------------------------------------------------------------- pages
+
+
+def text_of(html):
+    """The page as a reader sees it: tags dropped, entities decoded, spaces collapsed."""
+    html = re.sub(r"(?s)<svg.*?</svg>", " ", html)
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def section(html, title):
+    """The explanation block whose heading contains `title`."""
+    for block in re.findall(r'<section class="explained".*?</section>', html, re.S):
+        heading = re.search(r"<h3>(.*?)</h3>", block, re.S).group(1)
+        if title in text_of(heading):
+            return text_of(block)
+    raise AssertionError(f"no explanation titled {title!r}")
+
+
+# ------------------------------------------------------------------------------------------ events
+
+
+def engine_snapshot(event, *, explain=True):
+    """The event's standings computed now, as the recompute stores them (snapshot fields)."""
+    return snapshot_fields(event_engine_result(event).to_dict(explain=explain), event)
+
+
+def team_match(boards=2):
+    """A one-round team event: two clubs' teams, one match of `boards` games, a secretary per club."""
+    home_club, away_club = ClubFactory(), ClubFactory()
+    event = EventFactory(
+        kind=Event.Kind.TEAM, system=Event.System.ROUND_ROBIN, rounds_count=1, boards=boards, tiebreak_criteria=["GPTS"]
+    )
+    sides = [
+        EntryFactory(event=event, start_number=number, player=None, team=TeamFactory(event=event, club=club))
+        for number, club in enumerate((home_club, away_club), start=1)
+    ]
+    rnd = RoundFactory(event=event)
+    match = TeamMatchFactory(round=rnd, home=sides[0], away=sides[1])
+    games = [
+        GameFactory(
+            round=rnd,
+            match=match,
+            board=b,
+            white=sides[(b + 1) % 2],
+            black=sides[b % 2],
+            white_player=PlayerFactory(),
+            black_player=PlayerFactory(),
+        )
+        for b in range(1, boards + 1)
+    ]
+    secretaries = [
+        RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=club).user for club in (home_club, away_club)
+    ]
+    return event, match, games, secretaries
+
+
+# ------------------------------------------------------------------------------------------- prizes
+
+
+def player(name, points, values=None, **fields):
+    """A standings line for `snapshot_event`: name, points, {criterion: value}, player fields."""
+    return (name, points, values or {}, fields)
+
+
+def snapshot_event(rows, criteria=("BH/C1",), version=1, **event_fields):
+    """An event whose stored snapshot has `rows` (see `player`).
+
+    Ranks are competition ranks: equal points and equal values share a rank, as the engine stores them.
+    """
+    event = EventFactory(tiebreak_criteria=list(criteria), results_version=version, **event_fields)
+    snapshot_rows, previous = [], None
+    for number, (name, points, values, player_fields) in enumerate(rows, start=1):
+        rating = player_fields.pop("rating", 1800)
+        club = player_fields.pop("club", None)
+        person = PlayerFactory(name=name, rating=rating, **player_fields)
+        if club is not None:
+            ClubMembershipFactory(player=person, club=club)
+        EntryFactory(event=event, start_number=number, player=person)
+        key = (points, tuple(values.get(c) for c in criteria))
+        rank = previous[1] if previous and previous[0] == key else number
+        previous = (key, rank)
+        snapshot_rows.append(
+            {"rank": rank, "start_number": number, "name": name, "points": points, "values": dict(values)}
+        )
+    snapshot = StandingsSnapshotFactory(
+        event=event, version=version, computed_at="2026-11-01T12:00Z", criteria=list(criteria), rows=snapshot_rows
+    )
+    return event, snapshot
+
+
+def fund_with(event, places=(), categories=(), clubs=(), **options):
+    """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]]);
+    clubs (best club team): (rank, amount, players counted[, item])."""
+    fund = PrizeFund.objects.create(event=event, published=True, **options)
+    for rank, amount, size, *item in clubs:
+        Prize.objects.create(
+            fund=fund, kind=Prize.Kind.CLUB_TEAM, rank=rank, amount=amount, team_size=size, item=item[0] if item else ""
+        )
+    for place, amount, *item in places:
+        Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
+    for name, kind, value, amount, *rest in categories:
+        Prize.objects.create(
+            fund=fund,
+            kind=Prize.Kind.CATEGORY,
+            category=name,
+            eligibility_kind=kind,
+            eligibility_value=value,
+            amount=amount,
+            rank=rest[0] if rest else 1,
+            item=rest[1] if len(rest) > 1 else "",
+        )
+    return fund
