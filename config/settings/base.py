@@ -74,9 +74,6 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# SQLite (the demo's database) cannot keep "one game per board of a match" for games without a match
-# (nulls not distinct); PostgreSQL, used in CI, compose and production, enforces the constraint.
-SILENCED_SYSTEM_CHECKS = ["models.W047"] if DATABASES["default"]["ENGINE"].endswith("sqlite3") else []
 
 # reverse proxies in front of gunicorn that set X-Forwarded-For/-Proto; 0 means those headers are not trusted
 NUM_PROXIES = env_int("NUM_PROXIES", 0)

@@ -49,4 +49,4 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 # joining the browsers' HSTS preload list is a decision per domain (and hard to undo): SECURE_HSTS_PRELOAD=true
-SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, *([] if SECURE_HSTS_PRELOAD else ["security.W021"])]  # noqa: F405
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]

@@ -141,8 +141,13 @@ class Game(models.Model):
     class Meta:
         ordering = ["round", "match", "board"]
         constraints = [
+            # one game per board of a match, and per board of a round outside matches (two partial
+            # indexes instead of NULLS NOT DISTINCT, which SQLite, the demo's database, cannot keep)
             models.UniqueConstraint(
-                fields=["round", "match", "board"], name="board_once_per_match", nulls_distinct=False
+                fields=["round", "match", "board"], condition=models.Q(match__isnull=False), name="board_once_per_match"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "board"], condition=models.Q(match__isnull=True), name="board_once_per_round"
             ),
         ]
         verbose_name = _("game")
