@@ -4,6 +4,7 @@ from .audit import ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
 from .idempotency import IdempotentRequest
 from .league import Club, ClubMembership, League, Player, Season
+from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
@@ -22,6 +23,8 @@ __all__ = [
     "Game",
     "IdempotentRequest",
     "League",
+    "PairingChange",
+    "PairingSettings",
     "Player",
     "Prize",
     "PrizeAllocation",
@@ -32,6 +35,7 @@ __all__ = [
     "ResultChange",
     "Role",
     "Round",
+    "RoundPairing",
     "Season",
     "StandingsSnapshot",
     "Team",
