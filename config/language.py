@@ -6,7 +6,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.http import HttpResponseRedirect
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language_from_request
 
 
 def switch_language(request):
@@ -38,4 +40,11 @@ def switch_language(request):
         max_age=settings.LANGUAGE_COOKIE_AGE,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE or "Lax",
     )
+    return response
+
+
+def root(request):
+    """The bare ``/``: the reader's language (the language cookie, else Accept-Language, else English)."""
+    response = HttpResponseRedirect(f"/{get_language_from_request(request)}/")
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response

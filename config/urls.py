@@ -2,9 +2,9 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.language import root as language_root
 from config.language import switch_language
 from leagues.admin import worker_status_view
 from leagues.health import healthz, ping
@@ -22,7 +22,7 @@ urlpatterns = [
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("", RedirectView.as_view(url="/en/", permanent=False)),
+    path("", language_root, name="root"),
 ]
 urlpatterns += i18n_patterns(
     path("manage/", include("leagues.manage.urls")),

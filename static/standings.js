@@ -1,11 +1,28 @@
 // Standings: filters (club, federation, category, rating band) and sorting by any column, on the client.
-// Without JavaScript the table is complete and in rank order; the filter form stays hidden.
+// Without JavaScript the table is complete and in rank order; the filter form stays hidden. When the live
+// refresh brings a new table, the reader's filters and sorting apply to it again.
 (function () {
   "use strict";
+  var sorting = {}; // table name -> {key, ascending}
+  var ASCENDING_FIRST = ["rank", "sno", "name", "fed", "club"]; // numbers (points, rating) start highest
 
   function number(value) {
-    var parsed = parseFloat(value);
+    // cells read as the page writes them: "2½", "½", "−3", "2–3" (a shared place: its first rank)
+    var parsed = parseFloat(value.replace("½", ".5").replace("−", "-"));
     return isNaN(parsed) ? null : parsed;
+  }
+
+  function column(table, key) {
+    var th = table.querySelector('th[data-sort="' + key + '"]');
+    return th ? th.cellIndex : -1;
+  }
+
+  // the value a row sorts or filters by: the cell's text (for names, the name itself without badges)
+  function value(row, index) {
+    if (index < 0) return "";
+    var cell = row.cells[index];
+    var name = cell.querySelector("a, bdi");
+    return (cell.classList.contains("name") && name ? name : cell).textContent.trim();
   }
 
   function inBand(rating, band) {
@@ -15,39 +32,69 @@
     return rating !== null && rating >= Number(limits[0]) && rating <= Number(limits[1]);
   }
 
-  function setUp(table) {
-    var form = document.querySelector('[data-filters="' + table.dataset.table + '"]');
+  function tableNamed(name) {
+    return document.querySelector('table[data-sortable][data-table="' + name + '"]');
+  }
+
+  function filter(name) {
+    var form = document.querySelector('[data-filters="' + name + '"]');
+    var table = tableNamed(name);
+    if (!form || !table) return;
+    var chosen = {};
+    form.querySelectorAll("[data-filter]").forEach(function (select) {
+      chosen[select.dataset.filter] = select.value;
+    });
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var fed = column(table, "fed");
+    var rating = column(table, "rating");
+    var shown = 0;
+    rows.forEach(function (row) {
+      var d = row.dataset;
+      var keep =
+        (!chosen.club || d.club === chosen.club) &&
+        (!chosen.fed || value(row, fed) === chosen.fed) &&
+        (!chosen.cat || (d.cat || "").split("|").indexOf(chosen.cat) >= 0) &&
+        inBand(number(value(row, rating)), chosen.band);
+      row.hidden = !keep;
+      if (keep) shown += 1;
+    });
+    var count = form.querySelector("[data-count]");
+    if (count) count.textContent = shown + " / " + rows.length;
+  }
+
+  function sort(table, key, ascending) {
+    table.querySelectorAll("th[aria-sort]").forEach(function (th) {
+      th.removeAttribute("aria-sort");
+    });
+    var th = table.querySelector('th[data-sort="' + key + '"]');
+    if (th) th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
-    var count = form && form.querySelector("[data-count]");
+    var index = column(table, key);
+    rows.sort(function (a, b) {
+      var x = value(a, index);
+      var y = value(b, index);
+      var nx = number(x);
+      var ny = number(y);
+      var order;
+      if (nx !== null && ny !== null) order = nx - ny;
+      else if (nx !== null || ny !== null) order = nx === null ? 1 : -1;
+      else order = x.localeCompare(y, document.documentElement.lang);
+      if (!ascending) order = -order;
+      return order || a.rankOrder - b.rankOrder;
+    });
+    rows.forEach(function (row) {
+      body.appendChild(row);
+    });
+    sorting[table.dataset.table] = { key: key, ascending: ascending };
+  }
 
-    function filter() {
-      var chosen = {};
-      form.querySelectorAll("[data-filter]").forEach(function (select) {
-        chosen[select.dataset.filter] = select.value;
-      });
-      var shown = 0;
-      rows.forEach(function (row) {
-        var d = row.dataset;
-        var keep =
-          (!chosen.club || d.club === chosen.club) &&
-          (!chosen.fed || d.fed === chosen.fed) &&
-          (!chosen.cat || d.cat.split("|").indexOf(chosen.cat) >= 0) &&
-          inBand(number(d.rating), chosen.band);
-        row.hidden = !keep;
-        if (keep) shown += 1;
-      });
-      if (count) count.textContent = shown + " / " + rows.length;
-    }
-
-    if (form) {
-      form.hidden = false;
-      form.addEventListener("change", filter);
-      form.addEventListener("submit", function (event) {
-        event.preventDefault();
-      });
-    }
-
+  function setUpTable(table) {
+    if (table.dataset.ready) return;
+    table.dataset.ready = "1";
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row, i) {
+      row.rankOrder = i; // the rows come in rank order: ties keep it
+    });
     table.querySelectorAll("th[data-sort]").forEach(function (th) {
       var key = th.dataset.sort;
       var button = document.createElement("button");
@@ -56,34 +103,29 @@
       while (th.firstChild) button.appendChild(th.firstChild);
       th.appendChild(button);
       button.addEventListener("click", function () {
-        // names and text ascending first; numbers (points, tiebreaks, rating) descending first; rank ascending
-        var ascendingFirst = ["rank", "sno", "name", "fed", "club"].indexOf(key) >= 0;
         var current = th.getAttribute("aria-sort");
-        var ascending = current ? current !== "ascending" : ascendingFirst;
-        table.querySelectorAll("th[aria-sort]").forEach(function (other) {
-          other.removeAttribute("aria-sort");
-        });
-        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-        var sorted = rows.slice().sort(function (a, b) {
-          var x = a.dataset[key] || "";
-          var y = b.dataset[key] || "";
-          var nx = number(x);
-          var ny = number(y);
-          var order;
-          if (nx !== null && ny !== null) order = nx - ny;
-          else if (nx !== null || ny !== null) order = nx === null ? 1 : -1;
-          else order = x.localeCompare(y, document.documentElement.lang);
-          if (!ascending) order = -order;
-          return order || Number(a.dataset.rank) - Number(b.dataset.rank);
-        });
-        sorted.forEach(function (row) {
-          body.appendChild(row);
-        });
+        sort(table, key, current ? current !== "ascending" : ASCENDING_FIRST.indexOf(key) >= 0);
       });
     });
+    var state = sorting[table.dataset.table];
+    if (state) sort(table, state.key, state.ascending);
+    filter(table.dataset.table);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("table[data-sortable][data-table]").forEach(setUp);
+    document.querySelectorAll("[data-filters]").forEach(function (form) {
+      var name = form.dataset.filters;
+      form.hidden = false;
+      form.addEventListener("change", function () {
+        filter(name);
+      });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+      });
+    });
+    document.querySelectorAll("table[data-sortable][data-table]").forEach(setUpTable);
+  });
+  document.addEventListener("live:updated", function () {
+    document.querySelectorAll("table[data-sortable][data-table]").forEach(setUpTable);
   });
 })();

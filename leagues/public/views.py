@@ -66,7 +66,6 @@ def _table(standings: selectors.EventStandings, columns: list[str], badges: dict
                 **row,
                 "points_display": fmt(row["points"]),
                 "cells_display": [fmt(row["values"].get(code)) for code in columns],
-                "sort_values": [row["values"].get(code) for code in columns],
                 "title": player.title if player else row.get("title", ""),
                 "federation": player.federation if player else row.get("federation", ""),
                 "rating": entry.rating if entry is not None else row.get("rating"),
@@ -102,6 +101,7 @@ def _event_context(event: Event, **extra) -> dict:
         "prizes_url": _prizes_url(event),
         "pts": criterion_name("PTS"),
         "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
+        "live": event.status == Event.Status.RUNNING,
         **extra,
     }
 
@@ -112,15 +112,21 @@ def home(request):
     )
 
 
-def event_standings(request, slug):
-    """The standings page, rendered once per change of the event and language, then served from the cache."""
+def _cached(request, slug: str, name: str, render):
+    """An event page rendered once per change of the event and language, then served from the cache, with an
+    ETag: a reader's (or the live refresh's) If-None-Match gets 304 while nothing changed."""
     return cached_page(
         slug=slug,
-        name=f"standings-{get_language()}",
+        name=f"{name}-{get_language()}",
         database_stamp=lambda: selectors.event_stamp(slug=slug),
-        render=lambda: _render_standings(request, slug),
+        render=render,
+        request=request,
         user=request.user,
     )
+
+
+def event_standings(request, slug):
+    return _cached(request, slug, "standings", lambda: _render_standings(request, slug))
 
 
 def _for_rule_set(name, standings):
@@ -235,6 +241,10 @@ def _wallchart(cells: dict, order: list[Entry], place_of: dict, rank_of: dict, p
 
 
 def event_crosstable(request, slug):
+    return _cached(request, slug, "crosstable", lambda: _render_crosstable(request, slug))
+
+
+def _render_crosstable(request, slug):
     standings = _standings_or_404(slug)
     event = standings.event
     entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
@@ -260,6 +270,10 @@ def event_crosstable(request, slug):
 
 
 def event_round(request, slug, number):
+    return _cached(request, slug, f"round-{number}", lambda: _render_round(request, slug, number))
+
+
+def _render_round(request, slug, number):
     event = _event_or_404(slug)
     rnd = event.rounds.filter(number=number).first()
     if rnd is None:

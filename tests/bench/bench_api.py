@@ -23,14 +23,16 @@ BENCH = ROOT / "tests" / "bench" / "data"
 GOLDEN = ROOT / "tests" / "golden" / "data" / "fide2026"
 BENCH_FILE = BENCH / "swiss-1000-players.trf"
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_api")
+CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")
 sys.path.insert(0, str(ROOT))
+FEDERATIONS = ("NOR", "GRE", "TUR", "ISR", "ENG")
 
 
 def setup_events() -> None:
     from tests.bench.bench_pipeline import ensure_database
 
     ensure_database(DATABASE_URL)
-    os.environ.update(DATABASE_URL=DATABASE_URL, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    os.environ.update(DATABASE_URL=DATABASE_URL, CACHE_URL=CACHE_URL, DJANGO_SETTINGS_MODULE="config.settings.dev")
     import django
 
     django.setup()
@@ -44,11 +46,17 @@ def setup_events() -> None:
     golden40 = json.loads((GOLDEN / "swiss-p040-r09-s01008.json").read_text())
     setup_event(league, "bench-1000", BENCH_FILE.read_bytes())
     setup_event(league, "bench-40", golden40["trf"].encode())
+    from leagues.page_cache import event_pages_changed
+
+    for slug in ("bench-1000", "bench-40"):  # the events are new: pages cached from an earlier run are not theirs
+        event_pages_changed(slug=slug)
 
 
 def setup_event(league, slug: str, trf: bytes) -> None:
     from leagues.models import Entry, Event, Player
     from leagues.recompute import store_snapshot
+    from leagues.services.standings import snapshot_fields
+    from leagues.services.trf import TRF_TITLES
     from tiebreaks.engine import compute_standings
     from tiebreaks.trf import read_trf
 
@@ -62,12 +70,21 @@ def setup_event(league, slug: str, trf: bytes) -> None:
         results_version=1,
         tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
     )
-    players = Player.objects.bulk_create(Player(name=p.name, rating=p.rating) for p in tournament.participants)
+    # the file has no federations or titles: give every player one, so the new columns are filled as in real events
+    players = Player.objects.bulk_create(
+        Player(
+            name=p.name,
+            rating=p.rating,
+            federation=p.federation or FEDERATIONS[p.start_number % len(FEDERATIONS)],
+            title=TRF_TITLES.get(p.title.strip().lower(), "") or ("FM" if (p.rating or 0) >= 2700 else ""),
+        )
+        for p in tournament.participants
+    )
     Entry.objects.bulk_create(
         Entry(event=event, start_number=p.start_number, player=pl, rating=p.rating)
         for p, pl in zip(tournament.participants, players, strict=True)
     )
-    data = compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict()
+    data = snapshot_fields(compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict(), event)
     store_snapshot(event.pk, 1, {**data, "explanations": {}}, 0)
 
 
@@ -77,12 +94,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> float:
+def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> tuple[float, int]:
+    """Requests per second and the number of error answers (4xx, 5xx: an error page is no measurement)."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", url]
     if header:
         command[1:1] = ["-H", header]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), int(errors.group(1)) if errors else 0
 
 
 def main() -> None:
@@ -106,9 +125,13 @@ def main() -> None:
         "SECURE_SSL_REDIRECT": "false",
         "CONN_MAX_AGE": "60",
         "API_ANON_RATE": "100000000/minute",
-        "CACHE_URL": os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12"),
+        "CACHE_URL": CACHE_URL,
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",  # production settings require a broker
     }
+    # production settings serve static files from the collected manifest, as the image does
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers)],
         cwd=ROOT,
@@ -148,9 +171,10 @@ def main() -> None:
         f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
         f" (sync), PostgreSQL, Redis page cache, wrk -t2 -c{args.connections} -d{args.seconds}s"
     )
-    print("| endpoint | requests/s | vs bare view |\n|---|---|---|")
-    for name, rps in rows:
-        print(f"| {name} | {rps:,.0f} | {rps / rows[0][1]:.2f} |")
+    print("| endpoint | requests/s | vs bare view | error answers |\n|---|---|---|---|")
+    for name, (rps, errors) in rows:
+        note = f"{errors} (not a measurement)" if errors else "0"
+        print(f"| {name} | {rps:,.0f} | {rps / rows[0][1][0]:.2f} | {note} |")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,51 @@
+// Live refresh during a round: asks for the page again with its ETag (If-None-Match) every few seconds;
+// 304 changes nothing; a new page replaces only the regions marked data-live-region whose content changed,
+// so nothing flickers and the reader's scroll position, filters and sorting stay. Without JavaScript the
+// page reloads itself (a meta refresh inside noscript).
+(function () {
+  "use strict";
+  var regions = document.querySelectorAll("[data-live-region]");
+  if (!regions.length || !window.fetch || !window.DOMParser) return;
+  var seconds = Number(regions[0].dataset.liveSeconds) || 30;
+  var etag = null;
+
+  function schedule() {
+    window.setTimeout(poll, seconds * 1000);
+  }
+
+  function swap(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var changed = false;
+    document.querySelectorAll("[data-live-region]").forEach(function (region) {
+      var fresh = page.querySelector('[data-live-region="' + region.dataset.liveRegion + '"]');
+      if (fresh && fresh.innerHTML !== region.innerHTML) {
+        region.replaceWith(document.importNode(fresh, true));
+        changed = true;
+      }
+    });
+    if (changed) document.dispatchEvent(new CustomEvent("live:updated"));
+    return page.querySelector("[data-live-region]") !== null; // the round is over: stop asking
+  }
+
+  function poll() {
+    if (document.hidden) return schedule();
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(window.location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 304 || !response.ok) return null;
+        etag = response.headers.get("ETag");
+        return response.text();
+      })
+      .then(function (html) {
+        if (html === null || swap(html)) schedule();
+      })
+      .catch(schedule);
+  }
+
+  fetch(window.location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+    .then(function (response) {
+      etag = response.headers.get("ETag");
+    })
+    .catch(function () {})
+    .then(schedule);
+})();
