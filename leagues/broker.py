@@ -13,6 +13,7 @@ import redis
 from celery import current_app
 
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
+PAIRING_TASK = "leagues.tasks.round_pairing_compute"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
 HEARTBEAT_KEY = "chess-league:worker-heartbeat"
 HEARTBEAT_TTL = 3600
@@ -51,6 +52,11 @@ def enqueue_recompute(event_id: int) -> bool:
             client.delete(_pending_key(event_id))
         raise
     return True
+
+
+def enqueue_pairing(pairing_id: int, attempt: int) -> None:
+    """Send a round's pairing to a worker (the engine may take minutes: no request waits for it)."""
+    current_app.signature(PAIRING_TASK, args=(pairing_id, attempt)).delay()
 
 
 def recompute_started(event_id: int) -> None:

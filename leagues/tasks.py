@@ -12,6 +12,7 @@ from . import broker, notifications
 from .recompute import LockBusy, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
+from .services.round_pairings import pairing_compute
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,13 @@ def standings_sweep() -> int:
     if ids:
         log.info("sweep enqueued %d stale events: %s", len(ids), ids)
     return len(ids)
+
+
+@shared_task(acks_late=True)
+def round_pairing_compute(pairing_id: int, attempt: int) -> None:
+    """Pair a round with the engine (a big open takes a while); a late or repeated run stores nothing."""
+    pairing_compute(pairing_id=pairing_id, attempt=attempt)
+    broker.record_heartbeat()
 
 
 @shared_task

@@ -7,11 +7,18 @@ from tiebreaks.engine import compute_standings
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 from tiebreaks.engine.team import compute_team_standings
 
-from ..models import TRF_CODES, Event, Game, Player, Result
+from ..models import TRF_CODES, Event, Game, PairingSettings, Player, Result
 
 
 def scoring_for(event: Event) -> Scoring:
-    return Scoring(win=Fraction(event.points_win), draw=Fraction(event.points_draw), loss=Fraction(event.points_loss))
+    """The event's game scoring; the pairing-allocated bye is worth what the organiser set (default: a win)."""
+    pab = PairingSettings.objects.filter(event_id=event.pk).values_list("pab_points", flat=True).first()
+    return Scoring(
+        win=Fraction(event.points_win),
+        draw=Fraction(event.points_draw),
+        loss=Fraction(event.points_loss),
+        pab=None if pab is None else Fraction(pab),
+    )
 
 
 def tournament_for(event: Event, games, entries) -> Tournament:

@@ -1,0 +1,567 @@
+"""Pairing a whole round of an individual event with the engine (:mod:`pairings`): the organiser asks for
+the pairing (the engine runs in a worker: `pairing_compute`), previews it with points and colours, may
+swap players by hand with a reason (audited), then publishes it. Only then are its boards games of the
+round, seen on the public pages, the API and the TRF export, and open for results.
+
+Requested byes, late entries' byes and the byes an imported file entered before a round's pairing are
+bye games of the round (board 1000 + start number), as the import stores them; a withdrawal is the
+entry's ``withdrawn_after_round``. Single games are paired (and checked) by :mod:`.pairings`.
+"""
+
+import random
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pairings import ByeType, PairingError, PairingState, RequestedBye, System, pair_round, state_problem
+from pairings import Player as EnginePlayer
+from pairings import colours as engine_colours
+from pairings import points as engine_points
+
+from ..broker import enqueue_pairing
+from ..errors import PermissionDenied, ServiceError
+from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result, Round, RoundPairing
+from ..page_cache import event_pages_changed_after_commit
+from ..permissions import can_manage_event
+from .results import event_results_changed, result_record
+from .setup import entry_withdraw
+from .standings import scoring_for, tournament_for
+
+#: the byes a player may request before the round is paired, and the engine's name for each
+REQUESTED_BYES = {
+    "half": Result.HALF_POINT_BYE,
+    "zero": Result.ZERO_POINT_BYE,
+    "full": Result.FULL_POINT_BYE,
+}
+ENGINE_BYES = {
+    Result.HALF_POINT_BYE: ByeType.HALF,
+    Result.ZERO_POINT_BYE: ByeType.ZERO,
+    Result.ABSENT: ByeType.ZERO,
+    Result.FULL_POINT_BYE: ByeType.FULL,
+}
+BYE_BOARD = 1000  # a bye's board is 1000 + the player's start number
+
+
+def pairing_settings_of(event: Event) -> PairingSettings:
+    """The event's pairing settings (the defaults, unsaved, until the organiser changes one)."""
+    return PairingSettings.objects.filter(event=event).first() or PairingSettings(event=event)
+
+
+def engine_system(event: Event) -> System:
+    return System.DUTCH if event.system == Event.System.SWISS else System.BERGER
+
+
+def _manager(user, event: Event) -> None:
+    if not can_manage_event(user, event):
+        raise PermissionDenied(_("Only the league's organiser or the event's arbiter may pair rounds."))
+
+
+def _locked_event(event: Event, user) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    _manager(user, event)
+    if event.is_team:
+        raise ServiceError(_("Team events are paired by their schedule."), code="team_event")
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its pairings can no longer change."), code="event_finished")
+    return event
+
+
+def _paired_games(event: Event, round_number: int):
+    """The round's published boards: its games between two players and its pairing-allocated bye."""
+    return Game.objects.filter(round__event=event, round__number=round_number).filter(
+        Q(black__isnull=False) | Q(result=Result.PAIRING_BYE)
+    )
+
+
+def last_paired_round(event: Event) -> int:
+    """The last round whose boards are published (or were imported)."""
+    numbers = Game.objects.filter(round__event=event).filter(Q(black__isnull=False) | Q(result=Result.PAIRING_BYE))
+    return numbers.aggregate(n=Max("round__number"))["n"] or 0
+
+
+def _round_has_results(event: Event, round_number: int) -> bool:
+    return _paired_games(event, round_number).filter(black__isnull=False).exclude(result=Result.PENDING).exists()
+
+
+def pairable_round_problem(event: Event, round_number: int) -> str | None:
+    """Why `round_number` cannot be paired now (None: it can). The next round can be paired once every
+    game before it has a result; the last paired round can be paired again until its first result."""
+    last = last_paired_round(event)
+    if not 1 <= round_number <= event.rounds_count:
+        return _("The event has %(count)s rounds; round %(number)s cannot be paired.") % {
+            "count": event.rounds_count,
+            "number": round_number,
+        }
+    if round_number == last and _round_has_results(event, round_number):
+        return _("Round %(number)s has results already; it can no longer be paired again.") % {"number": round_number}
+    if round_number < last:
+        return _("Round %(number)s has been played; only round %(next)s can be paired.") % {
+            "number": round_number,
+            "next": last + 1,
+        }
+    if round_number > last + 1:
+        return _("Round %(last)s must be paired first.") % {"last": last + 1}
+    pending = (
+        Game.objects.filter(round__event=event, round__number__lt=round_number, result=Result.PENDING)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    if pending:
+        return _("Round %(number)s has games without a result; enter them before pairing the next round.") % {
+            "number": pending
+        }
+    return None
+
+
+def _entries(event: Event) -> list[Entry]:
+    return list(event.entries.select_related("player").order_by("start_number"))
+
+
+def players_before(event: Event, round_number: int, entries: list[Entry]) -> tuple[EnginePlayer, ...]:
+    """Every entry as the engine sees it before `round_number`: rating and the rounds played."""
+    games = (
+        Game.objects.filter(round__event=event, round__number__lt=round_number)
+        .select_related("round", "white", "black")
+        .order_by("round__number", "board")
+    )
+    tournament = tournament_for(event, games, entries)
+    return tuple(EnginePlayer(p.start_number, p.rating, p.rounds, p.name) for p in tournament.participants)
+
+
+def requested_byes(event: Event, round_number: int) -> dict[int, str]:
+    """Start number → result of the byes entered for the round before its pairing."""
+    return dict(
+        Game.objects.filter(round__event=event, round__number=round_number, black__isnull=True)
+        .exclude(result=Result.PAIRING_BYE)
+        .values_list("white__start_number", "result")
+    )
+
+
+def withdrawn_before(entries: list[Entry], round_number: int) -> tuple[int, ...]:
+    return tuple(
+        e.start_number
+        for e in entries
+        if e.withdrawn_after_round is not None and e.withdrawn_after_round < round_number
+    )
+
+
+def pairing_state(event: Event, round_number: int, settings: PairingSettings | None = None) -> PairingState:
+    """The engine's input for `round_number`, read from the event as it is stored."""
+    settings = settings or pairing_settings_of(event)
+    entries = _entries(event)
+    byes = requested_byes(event, round_number)
+    withdrawn = tuple(n for n in withdrawn_before(entries, round_number) if n not in byes)
+    return PairingState(
+        players=players_before(event, round_number, entries),
+        round=round_number,
+        total_rounds=event.rounds_count,
+        requested_byes=tuple(
+            RequestedBye(number, ENGINE_BYES.get(result, ByeType.ZERO)) for number, result in sorted(byes.items())
+        ),
+        withdrawn=withdrawn,
+        forbidden_pairs=tuple(tuple(pair) for pair in settings.forbidden_pairs),
+        scoring=scoring_for(event),
+        initial_colour=settings.initial_colour or "w",
+        double_round_robin=event.system == Event.System.DOUBLE_ROUND_ROBIN,
+    )
+
+
+def _draw_colour(settings: PairingSettings, user) -> None:
+    """The initial colour by lot, from a recorded seed: anyone can repeat the draw."""
+    settings.colour_seed = secrets.token_hex(8)
+    settings.initial_colour = random.Random(settings.colour_seed).choice("wb")
+    settings.colour_drawn_at = timezone.now()
+    settings.colour_drawn_by = user if user and user.is_authenticated else None
+
+
+def colour_of_seed(seed: str) -> str:
+    return random.Random(seed).choice("wb")
+
+
+def _outdated(event: Event, round_number: int) -> None:
+    """The round's inputs changed: a pairing not yet published must be made again."""
+    RoundPairing.objects.filter(round__event=event, round__number=round_number).exclude(
+        status=RoundPairing.Status.PUBLISHED
+    ).update(
+        status=RoundPairing.Status.FAILED,
+        attempt=F("attempt") + 1,
+        boards=[],
+        pab=None,
+        problem=_("The byes or withdrawals changed after the pairing; pair the round again."),
+    )
+
+
+def round_pair(*, event: Event, round_number: int, user) -> RoundPairing:
+    """Ask for `round_number` to be paired: checked here, paired by a worker after the commit.
+
+    Raises PermissionDenied or ServiceError (``not_pairable``, ``bad_state``, ``team_event``,
+    ``event_finished``); then nothing was saved."""
+    with transaction.atomic():
+        event = _locked_event(event, user)
+        problem = pairable_round_problem(event, round_number)
+        if problem:
+            raise ServiceError(problem, code="not_pairable")
+        settings = pairing_settings_of(event)
+        if round_number == 1 and not settings.initial_colour:
+            _draw_colour(settings, user)
+            settings.save()
+        state_error = state_problem(pairing_state(event, round_number, settings), engine_system(event))
+        if state_error:
+            raise ServiceError(
+                _("Round %(number)s cannot be paired: %(problem)s") % {"number": round_number, "problem": state_error},
+                code="bad_state",
+            )
+        rnd, _created = Round.objects.get_or_create(event=event, number=round_number)
+        pairing, _created = RoundPairing.objects.select_for_update().get_or_create(round=rnd)
+        pairing.status = RoundPairing.Status.QUEUED
+        pairing.attempt += 1
+        pairing.progress = 0
+        pairing.problem = ""
+        pairing.boards, pairing.pab, pairing.engine_boards, pairing.engine_pab = [], None, [], None
+        pairing.changed_by_hand = False
+        pairing.requested_by = user if user and user.is_authenticated else None
+        pairing.requested_at = timezone.now()
+        pairing.save()
+        pairing.changes.all().delete()
+        pairing_id, attempt = pairing.pk, pairing.attempt
+        transaction.on_commit(lambda: enqueue_pairing(pairing_id, attempt))
+    return pairing
+
+
+def _claim(pairing_id: int, attempt: int) -> RoundPairing | None:
+    pairing = RoundPairing.objects.select_for_update().select_related("round__event").filter(pk=pairing_id).first()
+    if pairing is None or pairing.attempt != attempt:
+        return None  # paired again (or outdated) meanwhile: this answer is no longer wanted
+    return pairing
+
+
+def pairing_compute(*, pairing_id: int, attempt: int) -> None:
+    """The worker's part: pair the round with the engine and store the boards for the preview. A failure
+    is stored as the pairing's problem; nothing is published."""
+    with transaction.atomic():
+        pairing = _claim(pairing_id, attempt)
+        if pairing is None or pairing.status not in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING):
+            return
+        event = pairing.round.event
+        state = pairing_state(event, pairing.round.number)
+        RoundPairing.objects.filter(pk=pairing_id).update(status=RoundPairing.Status.RUNNING, progress=20)
+    try:
+        result, problem = pair_round(state, engine_system(event)), ""
+    except PairingError as error:
+        result, problem = None, str(error)
+    with transaction.atomic():
+        pairing = _claim(pairing_id, attempt)
+        if pairing is None:
+            return
+        pairing.progress = 100
+        if result is None:
+            pairing.status = RoundPairing.Status.FAILED
+            pairing.problem = problem[:500]
+        else:
+            pairing.status = RoundPairing.Status.READY
+            pairing.system = result.system
+            pairing.boards = pairing.engine_boards = [[b.white, b.black] for b in result.boards]
+            pairing.pab = pairing.engine_pab = next(
+                (b.start_number for b in result.byes if b.type is ByeType.PAB), None
+            )
+        pairing.save()
+
+
+def _met_before(state: PairingState) -> set[frozenset[int]]:
+    return {
+        frozenset((p.start_number, e.opponent))
+        for p in state.players
+        for e in p.rounds
+        if e.opponent is not None and e.code not in "+-"  # a forfeit is no game played (C.04.1 b)
+    }
+
+
+def _had_pab(state: PairingState) -> set[int]:
+    return {p.start_number for p in state.players for e in p.rounds if e.code in "UF+" and e.opponent in (None, 0)}
+
+
+def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str, user) -> RoundPairing:
+    """Exchange two players of a previewed pairing (on one board: their colours), by hand, with a reason.
+
+    Refused (ServiceError ``bad_swap``) when it would pair two players who met already or must not
+    meet, or give the bye to a player who had one; then nothing was saved."""
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event = _locked_event(pairing.round.event, user)
+        pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
+        if pairing.status != RoundPairing.Status.READY:
+            raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
+        if not reason:
+            raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
+        places = {}
+        for index, (white, black) in enumerate(pairing.boards):
+            places[white], places[black] = (index, 0), (index, 1)
+        if pairing.pab is not None:
+            places[pairing.pab] = ("pab", 0)
+        if first == second or first not in places or second not in places:
+            raise ServiceError(_("Choose two different players of this round."), code="bad_swap")
+        boards = [list(board) for board in pairing.boards]
+        pab = pairing.pab
+        for number, (where, side) in ((second, places[first]), (first, places[second])):
+            if where == "pab":
+                pab = number
+            else:
+                boards[where][side] = number
+        state = pairing_state(event, pairing.round.number)
+        _check_boards(state, boards, pab, pairing)
+        PairingChange.objects.create(
+            pairing=pairing,
+            user=user if user and user.is_authenticated else None,
+            reason=reason[:300],
+            before={"boards": pairing.boards, "pab": pairing.pab},
+            after={"boards": boards, "pab": pab},
+        )
+        pairing.boards, pairing.pab = boards, pab
+        pairing.changed_by_hand = (boards, pab) != (pairing.engine_boards, pairing.engine_pab)
+        pairing.save(update_fields=["boards", "pab", "changed_by_hand"])
+    return pairing
+
+
+def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing) -> None:
+    met, forbidden = _met_before(state), {frozenset(pair) for pair in state.forbidden_pairs}
+    before = {frozenset(b) for b in pairing.boards}
+    names = {p.start_number: p.name for p in state.players}
+    for white, black in boards:
+        pair = frozenset((white, black))
+        if pair in before:
+            continue  # unchanged by this swap (perhaps with its colours swapped)
+        if pair in met:
+            raise ServiceError(
+                _("%(white)s and %(black)s have played each other already.")
+                % {"white": names[white], "black": names[black]},
+                code="bad_swap",
+            )
+        if pair in forbidden:
+            raise ServiceError(
+                _("%(white)s and %(black)s must not be paired (forbidden pair).")
+                % {"white": names[white], "black": names[black]},
+                code="bad_swap",
+            )
+    if pab is not None and pab != pairing.pab and pab in _had_pab(state):
+        raise ServiceError(
+            _("%(name)s has had a bye or a point without playing already.") % {"name": names[pab]}, code="bad_swap"
+        )
+
+
+def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
+    """Publish a previewed pairing: its boards become the round's games (public, open for results).
+
+    A published round paired again is replaced, unless a result was entered meanwhile (``round_played``).
+    Refused too when the round's players changed since the pairing (``outdated``); then nothing changed."""
+    with transaction.atomic():
+        event = _locked_event(pairing.round.event, user)
+        pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
+        number = pairing.round.number
+        if pairing.status != RoundPairing.Status.READY:
+            raise ServiceError(_("Only a pairing ready to publish can be published."), code="not_ready")
+        if _round_has_results(event, number):
+            raise ServiceError(
+                _("Round %(number)s has results already; its pairing can no longer change.") % {"number": number},
+                code="round_played",
+            )
+        state = pairing_state(event, number)
+        absent = set(state.withdrawn) | {b.start_number for b in state.requested_byes}
+        expected = {p.start_number for p in state.players} - absent
+        paired = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
+        if sorted(paired) != sorted(expected):
+            raise ServiceError(
+                _("The players of round %(number)s changed after the pairing; pair it again.") % {"number": number},
+                code="outdated",
+            )
+        old = _paired_games(event, number)
+        had_pab = old.filter(result=Result.PAIRING_BYE).exists()
+        old.delete()
+        entries = {e.start_number: e for e in event.entries.all()}
+        for board, (white, black) in enumerate(pairing.boards, start=1):
+            Game.objects.create(round=pairing.round, board=board, white=entries[white], black=entries[black])
+        if pairing.pab:
+            bye = Game.objects.create(round=pairing.round, board=BYE_BOARD + pairing.pab, white=entries[pairing.pab])
+            result_record(game_id=bye.pk, result=Result.PAIRING_BYE, user=user, reason=_("pairing"))
+        elif had_pab:
+            event_results_changed(event_id=event.pk)
+        pairing.status = RoundPairing.Status.PUBLISHED
+        pairing.published_by = user if user and user.is_authenticated else None
+        pairing.published_at = timezone.now()
+        pairing.save(update_fields=["status", "published_by", "published_at"])
+        event_pages_changed_after_commit(event_id=event.pk)
+    return pairing
+
+
+def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, user) -> Game:
+    """A bye asked for before `round_number` is paired (half-point byes within the event's limit)."""
+    if kind not in REQUESTED_BYES:
+        raise ServiceError(_("Choose a half-point, zero-point or full-point bye."), code="bad_bye")
+    with transaction.atomic():
+        event = _locked_event(event, user)
+        _before_pairing(event, round_number)
+        if entry.event_id != event.pk:
+            raise ServiceError(
+                _("%(name)s is not playing in %(event)s.") % {"name": entry, "event": event}, code="player_not_in_event"
+            )
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        if entry.withdrawn_after_round is not None and entry.withdrawn_after_round < round_number:
+            raise ServiceError(
+                _("%(name)s withdrew after round %(round)s.") % {"name": entry, "round": entry.withdrawn_after_round},
+                code="withdrawn",
+            )
+        if Game.objects.filter(round__event=event, round__number=round_number, white=entry, black__isnull=True):
+            raise ServiceError(
+                _("%(name)s has a bye in round %(number)s already.") % {"name": entry, "number": round_number},
+                code="player_twice_in_round",
+            )
+        allowed = pairing_settings_of(event).half_byes_allowed
+        used = Game.objects.filter(round__event=event, white=entry, result=Result.HALF_POINT_BYE).count()
+        if kind == "half" and used >= allowed:
+            raise ServiceError(
+                _("%(name)s has had the %(count)s half-point byes the event allows.")
+                % {"name": entry, "count": allowed},
+                code="too_many_half_byes",
+            )
+        rnd, _created = Round.objects.get_or_create(event=event, number=round_number)
+        game = Game.objects.create(round=rnd, board=BYE_BOARD + entry.start_number, white=entry)
+        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason=_("bye requested"))
+        _outdated(event, round_number)
+        return game
+
+
+def bye_cancel(*, game: Game, user) -> None:
+    """Take back a requested bye before its round is paired."""
+    with transaction.atomic():
+        event = _locked_event(game.round.event, user)
+        game = Game.objects.select_related("round").get(pk=game.pk)
+        if not game.is_bye or game.result == Result.PAIRING_BYE:
+            raise ServiceError(_("Only a requested bye can be taken back."), code="bad_bye")
+        _before_pairing(event, game.round.number)
+        game.delete()
+        event_results_changed(event_id=event.pk)
+        _outdated(event, game.round.number)
+
+
+def _before_pairing(event: Event, round_number: int) -> None:
+    if not last_paired_round(event) < round_number <= event.rounds_count:
+        raise ServiceError(
+            _("Round %(number)s is paired already; byes are entered before the pairing.") % {"number": round_number},
+            code="round_paired",
+        )
+
+
+def round_withdraw(*, entry: Entry, round_number: int, user) -> Entry:
+    """Withdraw a player from `round_number` on (not paired again); a player is withdrawn once."""
+    with transaction.atomic():
+        event = _locked_event(entry.event, user)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.withdrawn_after_round is not None:
+            raise ServiceError(
+                _("%(name)s withdrew after round %(round)s already.")
+                % {"name": entry, "round": entry.withdrawn_after_round},
+                code="withdrawn_twice",
+            )
+        _before_pairing(event, round_number)
+        entry = entry_withdraw(entry=entry, user=user, after_round=round_number - 1)
+        _outdated(event, round_number)
+        return entry
+
+
+def pairing_settings_save(
+    *,
+    event: Event,
+    user,
+    pab_points: Decimal,
+    half_byes_allowed: int,
+    forbidden_pairs: list[tuple[int, int]],
+    initial_colour: str = "",
+) -> PairingSettings:
+    """The event's pairing settings; the initial colour only before round 1 is paired."""
+    with transaction.atomic():
+        event = _locked_event(event, user)
+        settings = pairing_settings_of(event)
+        if not Decimal(0) <= pab_points <= event.points_win:
+            raise ServiceError(
+                _("The bye is worth between 0 and the points of a win (%(win)s).") % {"win": event.points_win},
+                code="bad_pab",
+            )
+        numbers = set(event.entries.values_list("start_number", flat=True))
+        pairs = set()
+        for a, b in forbidden_pairs:
+            if a not in numbers or b not in numbers or a == b:
+                raise ServiceError(
+                    _("Forbidden pair %(a)s-%(b)s: give two different start numbers of the event.") % {"a": a, "b": b},
+                    code="bad_forbidden_pair",
+                )
+            pairs.add((min(a, b), max(a, b)))
+        if initial_colour and initial_colour != settings.initial_colour:
+            if last_paired_round(event) or RoundPairing.objects.filter(round__event=event).exists():
+                raise ServiceError(
+                    _("Round 1 is paired; its initial colour can no longer change."), code="colour_drawn"
+                )
+            settings.initial_colour, settings.colour_seed = initial_colour, ""
+            settings.colour_drawn_at = timezone.now()
+            settings.colour_drawn_by = user
+        settings.pab_points = pab_points
+        settings.half_byes_allowed = half_byes_allowed
+        settings.forbidden_pairs = [list(pair) for pair in sorted(pairs)]
+        settings.save()
+        event_results_changed(event_id=event.pk)  # the bye's value counts in the standings
+        next_round = last_paired_round(event) + 1
+        _outdated(event, next_round)
+        return settings
+
+
+# --- Reads for the pairing screen, the public pairings page and the API ---------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    entry: Entry
+    points: Fraction
+    colours: str  # colours of the games played so far, "wbw"
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    number: int
+    white: Seat
+    black: Seat | None  # None: the pairing-allocated bye
+    game: Game | None = None
+
+
+def _seats(event: Event, round_number: int) -> dict[int, Seat]:
+    entries = _entries(event)
+    scoring = scoring_for(event)
+    by_number = {e.start_number: e for e in entries}
+    return {
+        p.start_number: Seat(by_number[p.start_number], engine_points(p, scoring), engine_colours(p))
+        for p in players_before(event, round_number, entries)
+    }
+
+
+def preview_rows(pairing: RoundPairing) -> list[BoardRow]:
+    """A pairing's boards as the organiser previews them: points and colours before the round."""
+    seats = _seats(pairing.round.event, pairing.round.number)
+    rows = [BoardRow(i, seats[w], seats[b]) for i, (w, b) in enumerate(pairing.boards, start=1)]
+    if pairing.pab:
+        rows.append(BoardRow(len(rows) + 1, seats[pairing.pab], None))
+    return rows
+
+
+def published_rows(event: Event, round_number: int) -> list[BoardRow]:
+    """The round's published boards with each player's points before the round (as chess-results shows
+    the pairings of the next round)."""
+    seats = _seats(event, round_number)
+    games = _paired_games(event, round_number).select_related("white", "black").order_by("board")
+    return [
+        BoardRow(g.board, seats[g.white.start_number], seats[g.black.start_number] if g.black_id else None, g)
+        for g in games
+    ]

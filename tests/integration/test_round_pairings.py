@@ -1,0 +1,142 @@
+"""Pairing a round on the site: asked for, paired by the engine (eager worker here), previewed, swapped
+by hand, published; the organiser's controls before pairing, and bad input refused with nothing saved."""
+
+import pytest
+
+from leagues.errors import ServiceError
+from leagues.models import Entry, Game, PairingChange, Result, RoundPairing
+from leagues.services.results import result_record
+from leagues.services.round_pairings import (
+    bye_request,
+    pairing_publish,
+    pairing_settings_save,
+    pairing_swap,
+    preview_rows,
+    published_rows,
+    round_pair,
+    round_withdraw,
+)
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(players=6, rounds=5):
+    event = EventFactory(rounds_count=rounds)
+    for n in range(1, players + 1):
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(), rating=2400 - 10 * n)
+    return event, organiser_of(event.league)
+
+
+def _pair(event, user, number, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        pairing = round_pair(event=event, round_number=number, user=user)
+    pairing.refresh_from_db()
+    return pairing
+
+
+def _play_all(event, number, user, result=Result.WHITE_WINS):
+    for game in Game.objects.filter(round__event=event, round__number=number, black__isnull=False):
+        result_record(game_id=game.pk, result=result, user=user)
+
+
+def test_round_one_pairs_top_half_against_bottom_half_and_is_not_public_until_published(
+    django_capture_on_commit_callbacks,
+):
+    event, user = _event(players=6)
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    assert pairing.status == RoundPairing.Status.READY, pairing.problem
+    assert sorted(frozenset(b) for b in pairing.boards) == sorted(frozenset(p) for p in ((1, 4), (2, 5), (3, 6)))
+    assert pairing.pab is None
+    assert not Game.objects.filter(round__event=event).exists()  # nothing public before publishing
+    pairing_publish(pairing=pairing, user=user)
+    rows = published_rows(event, 1)
+    assert [(r.white.entry.start_number, r.black.entry.start_number) for r in rows] == [
+        tuple(b) for b in pairing.boards
+    ]
+    assert all(r.game.result == Result.PENDING for r in rows)
+
+
+def test_odd_players_get_the_bye_worth_what_the_organiser_set(django_capture_on_commit_callbacks):
+    from decimal import Decimal
+
+    event, user = _event(players=5)
+    pairing_settings_save(event=event, user=user, pab_points=Decimal("0.5"), half_byes_allowed=1, forbidden_pairs=[])
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    assert pairing.pab == 5  # the lowest-ranked player
+    pairing_publish(pairing=pairing, user=user)
+    _play_all(event, 1, user)
+    rows = preview_rows(_pair(event, user, 2, django_capture_on_commit_callbacks))
+    points = {seat.entry.start_number: seat.points for row in rows for seat in (row.white, row.black) if seat}
+    assert points[5] == Decimal("0.5")  # the half-point PAB, as set
+
+
+def test_a_hand_swap_is_audited_and_refuses_a_rematch(django_capture_on_commit_callbacks):
+    event, user = _event(players=4)
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    (w1, b1), (w2, b2) = pairing.boards
+    pairing = pairing_swap(pairing=pairing, first=b1, second=b2, reason="players asked", user=user)
+    assert pairing.changed_by_hand
+    assert pairing.boards == [[w1, b2], [w2, b1]]
+    assert PairingChange.objects.get(pairing=pairing).reason == "players asked"
+    with pytest.raises(ServiceError):
+        pairing_swap(pairing=pairing, first=w1, second=b2, reason="", user=user)  # no reason
+    pairing_publish(pairing=pairing, user=user)
+    _play_all(event, 1, user)
+    pairing = _pair(event, user, 2, django_capture_on_commit_callbacks)
+    for white, black in pairing.boards:
+        assert frozenset((white, black)) not in {frozenset((w1, b2)), frozenset((w2, b1))}
+    # swapping so that two players of round 1 meet again is refused, nothing changes
+    (a, b), _board = pairing.boards
+    opponent_of_a = {w1: b2, b2: w1, w2: b1, b1: w2}[a]  # on the other board now
+    with pytest.raises(ServiceError, match="played each other"):
+        pairing_swap(pairing=pairing, first=b, second=opponent_of_a, reason="to meet again", user=user)
+    pairing.refresh_from_db()
+    assert not pairing.changed_by_hand
+
+
+def test_re_pairing_before_the_first_result_and_refused_after(django_capture_on_commit_callbacks):
+    event, user = _event(players=4)
+    pairing_publish(pairing=_pair(event, user, 1, django_capture_on_commit_callbacks), user=user)
+    again = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    assert again.status == RoundPairing.Status.READY
+    assert Game.objects.filter(round__event=event, round__number=1).count() == 2  # the published boards stay
+    pairing_publish(pairing=again, user=user)
+    game = Game.objects.filter(round__event=event, round__number=1).first()
+    result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    with pytest.raises(ServiceError, match="results already"):
+        round_pair(event=event, round_number=1, user=user)
+
+
+def test_requested_byes_withdrawals_and_forbidden_pairs_are_kept_out(django_capture_on_commit_callbacks):
+    event, user = _event(players=8)
+    entries = {e.start_number: e for e in Entry.objects.filter(event=event)}
+    pairing_settings_save(
+        event=event, user=user, pab_points=event.points_win, half_byes_allowed=1, forbidden_pairs=[(1, 5)]
+    )
+    bye_request(event=event, round_number=1, entry=entries[2], kind="half", user=user)
+    round_withdraw(entry=entries[8], round_number=1, user=user)
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    paired = {n for board in pairing.boards for n in board} | ({pairing.pab} if pairing.pab else set())
+    assert paired == {1, 3, 4, 5, 6, 7}
+    assert frozenset((1, 5)) not in {frozenset(b) for b in pairing.boards}
+    pairing_publish(pairing=pairing, user=user)
+    # a second half-point bye is over the event's limit; a second withdrawal is refused
+    with pytest.raises(ServiceError, match="half-point byes"):
+        bye_request(event=event, round_number=2, entry=entries[2], kind="half", user=user)
+    with pytest.raises(ServiceError, match="withdrew"):
+        round_withdraw(entry=entries[8], round_number=2, user=user)
+
+
+def test_a_round_that_cannot_be_paired_saves_no_games(django_capture_on_commit_callbacks):
+    event, user = _event(players=2, rounds=3)
+    pairing_settings_save(
+        event=event, user=user, pab_points=event.points_win, half_byes_allowed=0, forbidden_pairs=[(1, 2)]
+    )
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    assert pairing.status == RoundPairing.Status.FAILED
+    assert pairing.problem
+    assert not Game.objects.filter(round__event=event).exists()
+    with pytest.raises(ServiceError):
+        pairing_publish(pairing=pairing, user=user)
+    assert not Game.objects.filter(round__event=event).exists()
