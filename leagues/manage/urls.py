@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account, setup_views, views
+from . import account, pairings, setup_views, views
 
 app_name = "manage"
 urlpatterns = [
@@ -12,6 +12,9 @@ urlpatterns = [
     path("events/<slug:slug>/teams/<int:team_id>/roster/", setup_views.roster, name="roster"),
     path("events/<slug:slug>/prizes/", setup_views.prizes, name="prizes"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_sheet, name="round-sheet"),
+    path("events/<slug:slug>/pairing/", pairings.pairing_start, name="pairing-start"),
+    path("events/<slug:slug>/pairing/<int:number>/", pairings.pairing, name="pairing"),
+    path("events/<slug:slug>/pairing/<int:number>/status/", pairings.pairing_status, name="pairing-status"),
     path("events/<slug:slug>/policy/", views.policy, name="policy"),
     path("events/<slug:slug>/audit/", views.audit, name="audit"),
     path("events/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),

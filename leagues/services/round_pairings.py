@@ -528,6 +528,16 @@ class Seat:
     points: Fraction
     colours: str  # colours of the games played so far, "wbw"
 
+    @property
+    def shown_points(self) -> str:
+        """Points as a crosstable writes them: 2½, 3, ½ (other fractions as decimals)."""
+        whole, rest = divmod(self.points, 1)
+        if rest == 0:
+            return str(int(whole))
+        if rest == Fraction(1, 2):
+            return f"{int(whole) or ''}½"
+        return f"{float(self.points):g}"
+
 
 @dataclass(frozen=True)
 class BoardRow:

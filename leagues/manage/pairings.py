@@ -1,0 +1,225 @@
+"""The organiser's pairing screen of an individual event: settings and byes before the pairing, "pair"
+(run by a worker; the page follows its progress through static/pairing.js), the preview with points and
+colours, swaps by hand with a reason, publish. Thin views around leagues.services.round_pairings."""
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..errors import ServiceError
+from ..models import Entry, Event, Game, PairingSettings, Result, RoundPairing
+from ..permissions import can_manage_event
+from ..services.round_pairings import (
+    REQUESTED_BYES,
+    bye_cancel,
+    bye_request,
+    last_paired_round,
+    pairable_round_problem,
+    pairing_publish,
+    pairing_settings_of,
+    pairing_settings_save,
+    pairing_swap,
+    preview_rows,
+    published_rows,
+    round_pair,
+    round_withdraw,
+)
+
+BYE_CHOICES = [(kind, Result(result).label) for kind, result in REQUESTED_BYES.items()]
+
+
+class SettingsForm(forms.Form):
+    pab_points = forms.DecimalField(
+        label=gettext_lazy("Points for the pairing-allocated bye"), min_value=0, max_digits=4, decimal_places=2
+    )
+    half_byes_allowed = forms.IntegerField(label=gettext_lazy("Half-point byes a player may request"), min_value=0)
+    forbidden_pairs = forms.CharField(
+        label=gettext_lazy("Forbidden pairs"),
+        required=False,
+        help_text=gettext_lazy("Start numbers of players who must not meet (same club or family), e.g. 3-7, 12-15"),
+    )
+    initial_colour = forms.ChoiceField(
+        label=gettext_lazy("Initial colour"),
+        required=False,
+        choices=[("", gettext_lazy("drawn by lot when round 1 is paired")), *PairingSettings.Colour.choices],
+    )
+
+    def clean_forbidden_pairs(self):
+        text = self.cleaned_data["forbidden_pairs"].strip()
+        pairs = []
+        for part in filter(None, re.split(r"[,;\s]+", text)):
+            match = re.fullmatch(r"(\d+)[-–/](\d+)", part)
+            if not match:
+                raise forms.ValidationError(_("Write each pair as two start numbers, e.g. 3-7."))
+            pairs.append((int(match[1]), int(match[2])))
+        return pairs
+
+
+class PlayerChoiceForm(forms.Form):
+    def __init__(self, *args, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(e.pk, f"{e.start_number}. {e.name}") for e in entries]
+        self.fields["entry"] = forms.TypedChoiceField(label=_("Player"), choices=choices, coerce=int)
+
+
+class ByeForm(PlayerChoiceForm):
+    kind = forms.ChoiceField(label=gettext_lazy("Bye"), choices=BYE_CHOICES)
+
+
+class SwapForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300)
+
+    def __init__(self, *args, numbers, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, label in (("first", _("Exchange")), ("second", _("with"))):
+            self.fields[name] = forms.TypedChoiceField(label=label, choices=numbers, coerce=int)
+        self.order_fields(["first", "second", "reason"])
+
+
+def _event(request, slug) -> Event:
+    event = get_object_or_404(Event, slug=slug, kind=Event.Kind.INDIVIDUAL)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    return event
+
+
+def _default_round(event: Event) -> int:
+    last = last_paired_round(event)
+    if last and pairable_round_problem(event, last) is None:
+        return last  # paired, no result yet: it can still be paired again
+    return min(last + 1, event.rounds_count)
+
+
+@login_required
+def pairing_start(request, slug):
+    """The pairing screen of the round to pair next."""
+    event = _event(request, slug)
+    return redirect("manage:pairing", slug=event.slug, number=_default_round(event))
+
+
+def _entries(event: Event) -> list[Entry]:
+    return list(event.entries.select_related("player").order_by("start_number"))
+
+
+def _forms(event, entries, settings, pairing, data=None, action=""):
+    present = [e for e in entries if e.withdrawn_after_round is None]
+    initial = {
+        "pab_points": settings.pab_points,
+        "half_byes_allowed": settings.half_byes_allowed,
+        "forbidden_pairs": ", ".join(f"{a}-{b}" for a, b in settings.forbidden_pairs),
+        "initial_colour": settings.initial_colour,
+    }
+    numbers = []
+    if pairing is not None and pairing.status == RoundPairing.Status.READY:
+        by_number = {e.start_number: e for e in entries}
+        seated = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
+        numbers = [(n, f"{n}. {by_number[n].name}") for n in sorted(seated)]
+    return {
+        "settings_form": SettingsForm(data if action == "settings" else None, initial=initial),
+        "bye_form": ByeForm(data if action == "bye" else None, entries=present, prefix="bye"),
+        "withdraw_form": PlayerChoiceForm(data if action == "withdraw" else None, entries=present, prefix="out"),
+        "swap_form": SwapForm(data if action == "swap" else None, numbers=numbers, prefix="swap"),
+    }
+
+
+def _act(request, event, number, pairing, forms_, action):
+    """Run the posted action through its service; a refusal is a message and nothing is saved."""
+    user = request.user
+    entries = {e.pk: e for e in event.entries.all()}
+    if action == "pair":
+        round_pair(event=event, round_number=number, user=user)
+        return _("Round %(number)s is being paired.") % {"number": number}
+    if action == "publish" and pairing is not None:
+        pairing_publish(pairing=pairing, user=user)
+        return _("Round %(number)s is published; results can be entered.") % {"number": number}
+    if action == "cancel-bye":
+        game = get_object_or_404(Game, pk=request.POST.get("game"), round__event=event)
+        bye_cancel(game=game, user=user)
+        return _("The bye is taken back.")
+    form = forms_.get(f"{action}_form")
+    if form is None or not form.is_valid():
+        raise ServiceError(_("Please correct the form."))
+    data = form.cleaned_data
+    if action == "settings":
+        pairing_settings_save(
+            event=event,
+            user=user,
+            pab_points=Decimal(data["pab_points"]),
+            half_byes_allowed=data["half_byes_allowed"],
+            forbidden_pairs=data["forbidden_pairs"],
+            initial_colour=data["initial_colour"],
+        )
+        return _("The pairing settings are saved.")
+    if action == "bye":
+        bye_request(event=event, round_number=number, entry=entries[data["entry"]], kind=data["kind"], user=user)
+        return _("The bye is entered.")
+    if action == "withdraw":
+        round_withdraw(entry=entries[data["entry"]], round_number=number, user=user)
+        return _("The player is withdrawn from round %(number)s on.") % {"number": number}
+    if action == "swap" and pairing is not None:
+        pairing_swap(pairing=pairing, first=data["first"], second=data["second"], reason=data["reason"], user=user)
+        return _("The pairing was changed by hand.")
+    raise ServiceError(_("Please correct the form."))
+
+
+@login_required
+def pairing(request, slug, number):
+    event = _event(request, slug)
+    entries = _entries(event)
+    settings = pairing_settings_of(event)
+    pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    forms_ = _forms(event, entries, settings, pairing, request.POST if action else None, action)
+    status = 200
+    if action:
+        try:
+            message = _act(request, event, number, pairing, forms_, action)
+        except (ServiceError, InvalidOperation) as exc:
+            messages.error(request, getattr(exc, "message", str(exc)))
+            status = 403 if getattr(exc, "status", 400) == 403 else 400
+        else:
+            messages.success(request, message)
+            return redirect("manage:pairing", slug=event.slug, number=number)
+    pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
+    byes = (
+        Game.objects.filter(round__event=event, round__number=number, black__isnull=True)
+        .select_related("white__player")
+        .order_by("board")
+    )
+    ready = pairing is not None and pairing.status == RoundPairing.Status.READY
+    context = {
+        "event": event,
+        "number": number,
+        "rounds": range(1, event.rounds_count + 1),
+        "settings": settings,
+        "pairing": pairing,
+        "problem": pairable_round_problem(event, number),
+        "working": pairing is not None and pairing.status in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING),
+        "rows": preview_rows(pairing) if ready else [],
+        "published": published_rows(event, number) if last_paired_round(event) >= number else [],
+        "byes": byes,
+        "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
+        "changes": pairing.changes.select_related("user") if pairing is not None else [],
+        "entries_url": reverse("manage:entries", args=[event.slug]),
+        **forms_,
+    }
+    return render(request, "leagues/manage/pairing.html", context, status=status)
+
+
+@login_required
+def pairing_status(request, slug, number):
+    """What the worker has done so far (the screen polls it while the round is being paired)."""
+    event = _event(request, slug)
+    pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
+    if pairing is None:
+        return JsonResponse({"status": None, "progress": 0, "problem": ""})
+    return JsonResponse({"status": pairing.status, "progress": pairing.progress, "problem": pairing.problem})
