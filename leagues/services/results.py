@@ -13,7 +13,7 @@ from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_enter_result
+from ..permissions import can_enter_result, can_manage_event
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +77,7 @@ def result_record(
                 % {"result": game.get_result_display()},
                 current=game,
             )
-        if game.is_bye and result not in BYE_RESULTS:
-            raise ServiceError(_("This is a bye; it cannot have a game result."), code="result_for_bye")
-        if not game.is_bye and result not in GAME_RESULTS:
-            raise ServiceError(_("This is a game; it cannot have a bye as its result."), code="bye_for_game")
+        _check_result_fits(game, result)
         if result == game.result:
             return game
         if game.result and not reason:
@@ -103,6 +100,52 @@ def result_record(
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         event_results_changed(event_id=event.pk)
     return game
+
+
+def _check_result_fits(game: Game, result: str) -> None:
+    if game.is_bye and result not in BYE_RESULTS:
+        raise ServiceError(_("This is a bye; it cannot have a game result."), code="result_for_bye")
+    if not game.is_bye and result not in GAME_RESULTS:
+        raise ServiceError(_("This is a game; it cannot have a bye as its result."), code="bye_for_game")
+
+
+def results_record_new(*, event: Event, games: list[Game], user, source: str) -> list[Game]:
+    """Save new games and byes of `event` with their results (an import's thousands at once), audited.
+
+    The checks of `result_record`, one statement for all games and one for their audit rows; the event's
+    version rises once and one recompute is sent. Nothing is saved when one game is refused."""
+    if not can_manage_event(user, event):
+        raise PermissionDenied(DEFAULT_PERMISSION_MESSAGE)
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+    for game in games:
+        if game.result not in Result.values:
+            raise ServiceError(_("“%(code)s” is not a result code.") % {"code": game.result}, code="bad_result_code")
+        if game.match_id is not None:
+            raise ServiceError(
+                _("This game is a board of a team match; its result is entered on the match card."),
+                code="match_card_required",
+            )
+        _check_result_fits(game, game.result)
+        game.version = 1 if game.result else 0
+    with transaction.atomic():
+        saved = Game.objects.bulk_create(games)
+        ResultChange.objects.bulk_create(
+            ResultChange(
+                game=game,
+                user=user if user and user.is_authenticated else None,
+                before="",
+                after=game.result,
+                source=source,
+            )
+            for game in saved
+            if game.result
+        )
+        if any(game.result for game in saved):
+            running = Event.Status.RUNNING if event.status == Event.Status.PUBLISHED else event.status
+            Event.objects.filter(pk=event.pk).update(tiebreak_locked=True, status=running)
+        event_results_changed(event_id=event.pk)
+    return saved
 
 
 def round_sheet_save(

@@ -17,7 +17,7 @@ from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
 from ..permissions import is_league_organiser
 from .policy import compute_standings_check
-from .results import result_record
+from .results import result_record, results_record_new
 from .standings import team_tournament_for, tournament_for
 
 PAIR_RESULTS = {
@@ -95,6 +95,7 @@ def import_preview(
         preview.problems = [(p.line_number, p.message) for p in problems]
         return preview
     tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
+    preview.problems.extend(storage_problems(data, tournament))
     preview.notes = [(n.line_number, n.kind, n.message) for n in notes]
     preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
     preview.total_rounds = tournament.total_rounds
@@ -146,6 +147,8 @@ def event_import_trf(
         tournament = read_trf(data, accept_points_column=accept_points_column)
     except TRFError as exc:
         raise ServiceError(_("The file cannot be read: %(problem)s") % {"problem": exc}, code="bad_trf") from None
+    for line, problem in storage_problems(data, tournament)[:1]:
+        raise ServiceError(_("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}, code="bad_trf")
     _check_importable(tournament, event)
     if event is not None:
         return _update_event(event, tournament, user)
@@ -184,17 +187,19 @@ def event_import_trf(
             )
         rounds = {}
         boards: dict[int, int] = {}
+        new_games = []
         for number, white, black, result in _games(tournament):
             if number not in rounds:
                 rounds[number] = Round.objects.create(event=event, number=number)
             if black is None:
-                game = Game.objects.create(round=rounds[number], board=1000 + white, white=entries[white])
+                game = Game(round=rounds[number], board=1000 + white, white=entries[white], result=result)
             else:
                 boards[number] = board = boards.get(number, 0) + 1
-                game = Game.objects.create(
-                    round=rounds[number], board=board, white=entries[white], black=entries[black]
+                game = Game(
+                    round=rounds[number], board=board, white=entries[white], black=entries[black], result=result
                 )
-            _record(game, result, user)
+            new_games.append(game)
+        results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
         try:
             compute_standings_check(event, event.rule_set, criteria)
         except EngineError as exc:
@@ -258,6 +263,50 @@ def _system_and_criteria(tournament, system: str | None, event: Event | None) ->
         raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
     kind = "swiss" if system == Event.System.SWISS else "round_robin"
     return system, [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
+
+
+#: the most rounds an event may have (a double round robin of 40 players has 78)
+MAX_ROUNDS = 99
+_CONTROL = set(range(32)) - {9, 10, 13} | {127}  # tabs and line ends are layout, the rest is not text
+
+
+def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
+    """What a readable file says that the league cannot store, each with its line (the same list at preview
+    and at confirmation): control characters, FIDE ids that are not numbers or repeat, too many rounds."""
+    problems = []
+    lines = data.split(b"\n")
+    player_lines, rounds_line = {}, None
+    for number, raw in enumerate(lines, start=1):
+        if _CONTROL & set(raw):
+            problems.append((number, _("The line contains a control character (such as NUL).")))
+        if raw.startswith(b"001") and raw[4:8].strip().isdigit():
+            player_lines.setdefault(int(raw[4:8]), number)
+        elif raw.startswith(b"142"):
+            rounds_line = number
+    seen: dict[int, int] = {}
+    for p in tournament.participants:
+        line, fide_id = player_lines.get(p.start_number), p.fide_id.strip()
+        if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 15):
+            problems.append((line, _("The FIDE id “%(id)s” is not a number.") % {"id": fide_id}))
+        elif fide_id.strip("0"):
+            if int(fide_id) in seen:
+                problems.append(
+                    (
+                        line,
+                        _("FIDE id %(id)s is also player %(other)s's.") % {"id": fide_id, "other": seen[int(fide_id)]},
+                    )
+                )
+            seen.setdefault(int(fide_id), p.start_number)
+    played = max((len(p.rounds) for p in tournament.participants), default=0)
+    if max(tournament.total_rounds or 0, played) > MAX_ROUNDS:
+        problems.append(
+            (
+                rounds_line,
+                _("%(rounds)s rounds above the event's limit of %(limit)s.")
+                % {"rounds": max(tournament.total_rounds or 0, played), "limit": MAX_ROUNDS},
+            )
+        )
+    return sorted(problems, key=lambda problem: problem[0] or 0)
 
 
 def _check_importable(tournament, event: Event | None) -> None:
@@ -344,6 +393,8 @@ def _update_event(event: Event, tournament, user) -> Event:
         entries = _check_update(tournament, event)
         rounds = {r.number: r for r in event.rounds.all()}
         games: dict[int, dict[int, Game]] = {}  # round -> entry id -> the entry's game in that round
+        new_games: list[Game] = []
+        last_board: dict[int, int] = {}  # round -> the highest board of a game (not a bye) so far
         for game in Game.objects.filter(round__event=event).select_related("round"):
             for entry_id in (game.white_id, game.black_id):
                 if entry_id is not None:
@@ -380,25 +431,25 @@ def _update_event(event: Event, tournament, user) -> Event:
             if black_entry is None:
                 board = 1000 + white
             else:
-                board = (
-                    Game.objects.filter(round=rounds[number], board__lt=1000)
-                    .order_by("-board")
-                    .values_list("board", flat=True)
-                    .first()
-                    or 0
-                ) + 1
-            game = Game.objects.create(round=rounds[number], board=board, white=white_entry, black=black_entry)
+                if number not in last_board:
+                    last_board[number] = (
+                        Game.objects.filter(round=rounds[number], board__lt=1000)
+                        .order_by("-board")
+                        .values_list("board", flat=True)
+                        .first()
+                        or 0
+                    )
+                last_board[number] = board = last_board[number] + 1
+            game = Game(round=rounds[number], board=board, white=white_entry, black=black_entry, result=result)
+            new_games.append(game)
             games.setdefault(number, {}).update({e.pk: game for e in (white_entry, black_entry) if e})
-            _record(game, result, user)
+        if new_games:
+            results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
         return event
 
 
 #: the reason of every correction an import makes (the audit trail shows it)
 IMPORT_REASON = "TRF import"
-
-
-def _record(game: Game, result: str, user) -> None:
-    result_record(game_id=game.pk, result=result, user=user, source=ResultChange.Source.IMPORT)
 
 
 def _decimal(value: Fraction):

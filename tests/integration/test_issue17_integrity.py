@@ -1,13 +1,13 @@
 """Issue 17: holes an attacker or a careless user found, each closed at its root (services), tried at every door."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.errors import Conflict, ServiceError
 from leagues.models import Entry, Event, Game, Result, ResultChange, Role, Round, Team, TeamMatch
 from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
 from leagues.services.results import result_record
+from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def client_for(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+        client.credentials(
+            HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='test', scopes=['organiser'])[1]}"
+        )
     return client
 
 
@@ -250,3 +252,143 @@ def test_api_throttle_fails_open_when_redis_is_down(monkeypatch, settings):
     }
     reader = client_for()
     assert [reader.get("/api/v1/leagues/").status_code for _ in range(4)] == [200] * 4
+
+
+# 5. a committed write never answers an error; one renewal and one recompute per event and transaction
+
+
+class _Calls:
+    """Counts the calls of a real function (which still runs)."""
+
+    def __init__(self, monkeypatch, module, name, fail=False, run=True):
+        self.count, original = 0, getattr(module, name)
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            if fail:
+                raise RuntimeError("the cache fell over after the commit")
+            return original(*args, **kwargs) if run else None
+
+        monkeypatch.setattr(module, name, counted)
+
+
+def test_a_round_sheet_renews_the_pages_and_sends_the_recompute_once(monkeypatch):
+    from leagues import page_cache
+    from leagues.services import results
+    from leagues.services.results import round_sheet_save
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=12)
+    renewals = _Calls(monkeypatch, page_cache, "event_pages_changed")
+    # queued only: the worker's recompute renews the pages again in its own transaction
+    recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
+    sheet = {game.pk: (Result.DRAW, 0) for game in games}
+    round_sheet_save(event=event, round_number=1, results=sheet, user=organiser_of(event.league))
+    assert _boards(games) == [Result.DRAW] * 6
+    assert (renewals.count, recomputes.count) == (1, 1)
+
+
+def test_an_import_renews_the_pages_and_sends_the_recompute_once(monkeypatch):
+    import json
+
+    from leagues import page_cache
+    from leagues.services import results
+    from leagues.services.trf import event_import_trf
+    from tests.factories import LeagueFactory
+    from tests.paths import GOLDEN
+
+    trf = json.loads((GOLDEN / "swiss-p014-r06-s01021.json").read_text())["trf"]
+    league = LeagueFactory()
+    renewals = _Calls(monkeypatch, page_cache, "event_pages_changed")
+    # queued only: the worker's recompute renews the pages again in its own transaction
+    recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
+    event = event_import_trf(league=league, name="Big", slug="big", data=trf.encode(), user=organiser_of(league))
+    assert Game.objects.filter(round__event=event).count() > 40
+    assert (renewals.count, recomputes.count) == (1, 1)
+
+
+def test_a_saved_result_is_answered_as_saved_even_when_after_commit_work_fails(monkeypatch):
+    from leagues import page_cache
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=4)
+    _Calls(monkeypatch, page_cache, "event_pages_changed", fail=True)
+    answer = client_for(organiser_of(event.league)).post(
+        f"/api/v1/games/{games[0].pk}/result/", {"result": Result.WHITE_WINS}, format="json"
+    )
+    assert answer.status_code == 200
+    assert _boards(games[:1]) == [Result.WHITE_WINS]
+
+
+# 6. every problem found at preview, with its line; 18. rounds above the event's limit
+
+
+def _golden_trf() -> list[str]:
+    import json
+
+    from tests.paths import GOLDEN
+
+    return json.loads((GOLDEN / "swiss-p008-r05-s01000.json").read_text())["trf"].splitlines()
+
+
+def _line_of(lines, prefix):
+    return next(n for n, line in enumerate(lines, start=1) if line.startswith(prefix))
+
+
+def _with_fide_id(line: str, fide_id: str) -> str:
+    return line[:57] + fide_id.rjust(11) + line[68:]
+
+
+def _broken_files():
+    """(what is wrong, file, line the preview must name)."""
+    lines = _golden_trf()
+    first, second = _line_of(lines, "001    1"), _line_of(lines, "001    2")
+    cases = []
+    bad = list(lines)
+    bad[first - 1] = _with_fide_id(bad[first - 1], "12AB456")
+    cases.append(("non-numeric FIDE id", bad, first))
+    bad = list(lines)
+    bad[first - 1], bad[second - 1] = (
+        _with_fide_id(bad[first - 1], "4100018"),
+        _with_fide_id(bad[second - 1], "4100018"),
+    )
+    cases.append(("duplicated FIDE id", bad, second))
+    bad = list(lines)
+    rounds = _line_of(lines, "142")
+    bad[rounds - 1] = "142 99999"
+    cases.append(("142 99999", bad, rounds))
+    bad = list(lines)
+    bad[first - 1] = bad[first - 1][:14] + "Play\x00r" + bad[first - 1][20:]
+    cases.append(("NUL byte in a name", bad, first))
+    return [(why, ("\n".join(bad) + "\n").encode("latin-1"), line) for why, bad, line in cases]
+
+
+@pytest.mark.parametrize(("why", "data", "line"), _broken_files(), ids=[c[0] for c in _broken_files()])
+def test_a_file_the_league_cannot_store_is_refused_at_preview_with_its_line(why, data, line):
+    from leagues.models import Player
+    from leagues.services.trf import event_import_trf, import_preview
+    from tests.factories import LeagueFactory
+
+    league = LeagueFactory()
+    preview = import_preview(data=data, league=league)
+    assert not preview.ok, why
+    assert line in [number for number, _message in preview.problems], preview.problems
+    with pytest.raises(ServiceError):
+        event_import_trf(league=league, name="Broken", slug="broken", data=data, user=organiser_of(league))
+    assert not Event.objects.filter(slug="broken").exists()
+    assert not Player.objects.exists()
+
+
+def test_a_file_declaring_999_rounds_with_one_record_is_refused():
+    from leagues.services.trf import import_preview
+    from tests.factories import LeagueFactory
+
+    lines = _golden_trf()
+    rounds = _line_of(lines, "142")
+    lines[rounds - 1] = "142 999"
+    players = [n for n, line in enumerate(lines) if line.startswith("001")]
+    lines = [line for n, line in enumerate(lines) if n not in players[1:]]
+    first = next(n for n, line in enumerate(lines) if line.startswith("001"))
+    lines[first] = lines[first][:80] + " 0.0" + lines[first][84:89]
+    preview = import_preview(data=("\n".join(lines) + "\n").encode(), league=LeagueFactory())
+    assert any("rounds above the event's limit" in message for _line, message in preview.problems), preview.problems

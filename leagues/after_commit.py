@@ -1,0 +1,44 @@
+"""Work done once per transaction after it commits, however many writes asked for it.
+
+A round sheet or a 400-player TRF import saves hundreds of rows of one event in one transaction; each
+asks for the event's pages to be renewed and its standings recomputed. `once_after_commit` keeps one
+piece of work per key (e.g. ("recompute", event id)) and runs them all in one on-commit hook. The work
+runs after the data is saved, so it must never fail the request: an exception is logged, never raised.
+"""
+
+import logging
+from collections.abc import Callable, Hashable
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+class _Batch:
+    def __init__(self):
+        self.work: dict[Hashable, Callable[[], None]] = {}
+
+    def run(self) -> None:
+        for key, work in self.work.items():
+            _run(key, work)
+
+
+def _run(key, work) -> None:
+    try:
+        work()
+    except Exception:  # the transaction is committed: the answer must not become an error
+        log.warning("after-commit work %s failed; the sweep will catch up", key, exc_info=True)
+
+
+def once_after_commit(key: Hashable, work: Callable[[], None]) -> None:
+    """Run `work` once the current transaction commits (at once outside one); once per key and transaction."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        _run(key, work)
+        return
+    batch = getattr(connection, "_once_after_commit", None)
+    # a batch whose hook went with a rolled-back savepoint (or an earlier transaction) is no longer waiting
+    if batch is None or not any(getattr(hook, "__self__", None) is batch for _s, hook, _r in connection.run_on_commit):
+        batch = connection._once_after_commit = _Batch()
+        transaction.on_commit(batch.run)
+    batch.work.setdefault(key, work)
