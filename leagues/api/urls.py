@@ -16,5 +16,6 @@ router.register("matches", views.TeamMatchViewSet)
 urlpatterns = [
     path("events/<slug:slug>/standings/", views.StandingsView.as_view(), name="event-standings"),
     path("", include("leagues.api.prizes")),
+    path("", include("leagues.api.pairings")),
     path("", include(router.urls)),
 ]

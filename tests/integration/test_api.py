@@ -1,10 +1,10 @@
 """The REST API: anonymous reads, permission-checked writes, If-Match, Idempotency-Key, 304s."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import Game, Result, ResultChange, Role
+from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def client_for(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='test', scopes=['organiser'])[1]}")
     return client
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.errors import PermissionDenied
@@ -35,6 +34,7 @@ from leagues.models import (
 from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
 from leagues.services.policy import event_policy_set
 from leagues.services.results import result_record
+from leagues.services.tokens import api_token_create
 from leagues.services.trf import event_import_trf
 from tests.factories import ClubFactory, EventFactory, LeagueFactory, PlayerFactory, UserFactory
 from tests.paths import GOLDEN
@@ -358,7 +358,7 @@ def test_import_a_trf_file(world, role):
 def api_client(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='test', scopes=['organiser'])[1]}")
     return client
 
 

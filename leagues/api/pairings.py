@@ -1,0 +1,163 @@
+"""REST API v1: a round's pairing of an individual event. Anyone reads the published boards with each
+player's points before the round; the organiser (or the event's arbiter) also sees the pairing being
+made, asks for it (a worker pairs the round: 202, then read again) and publishes it."""
+
+from decimal import Decimal
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..errors import NotFound
+from ..models import Event, Game, RoundPairing
+from ..permissions import can_manage_event
+from ..services.round_pairings import (
+    Seat,
+    last_paired_round,
+    pairing_publish,
+    preview_rows,
+    published_rows,
+    round_pair,
+)
+from .serializers import ErrorSerializer
+
+
+class SeatSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.CharField(help_text=gettext_lazy("Points before the round, as a decimal string."))
+    colours = serializers.CharField(help_text=gettext_lazy("Colours of the games played so far, e.g. wbw."))
+
+
+class PairingBoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    white = SeatSerializer()
+    black = SeatSerializer(allow_null=True, help_text=gettext_lazy("null: the pairing-allocated bye."))
+    result = serializers.CharField(allow_null=True, help_text=gettext_lazy("null until published."))
+
+
+class PairingByeSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    result = serializers.CharField()
+
+
+class RoundPairingSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    round = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=RoundPairing.Status.values,
+        allow_null=True,
+        help_text=gettext_lazy("The organiser sees every status; others see only published (or null)."),
+    )
+    progress = serializers.IntegerField(help_text=gettext_lazy("Percent of the worker's pairing done."))
+    problem = serializers.CharField(help_text=gettext_lazy("Why the round could not be paired."))
+    system = serializers.CharField()
+    changed_by_hand = serializers.BooleanField()
+    boards = PairingBoardSerializer(many=True)
+    byes = PairingByeSerializer(many=True)
+
+
+def _seat(seat: Seat | None) -> dict | None:
+    if seat is None:
+        return None
+    return {
+        "start_number": seat.entry.start_number,
+        "name": seat.entry.name,
+        "points": str(Decimal(seat.points.numerator) / Decimal(seat.points.denominator)),
+        "colours": seat.colours,
+    }
+
+
+def _event(slug: str, user) -> Event:
+    event = Event.objects.filter(slug=slug, kind=Event.Kind.INDIVIDUAL).first()
+    if event is None or (event.status == Event.Status.DRAFT and not can_manage_event(user, event)):
+        raise NotFound(gettext_lazy("There is no individual event %(slug)s.") % {"slug": slug}, code="unknown_event")
+    return event
+
+
+def pairing_data(event: Event, number: int, user) -> dict:
+    pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
+    manager = can_manage_event(user, event)
+    is_published = last_paired_round(event) >= number
+    data = {
+        "event": event.slug,
+        "round": number,
+        "status": None,
+        "progress": 0,
+        "problem": "",
+        "system": "",
+        "changed_by_hand": False,
+        "boards": [],
+        "byes": [],
+    }
+    if pairing is not None:
+        data["system"] = pairing.system
+        data["changed_by_hand"] = pairing.changed_by_hand
+    if is_published:
+        data["status"] = RoundPairing.Status.PUBLISHED
+        data["boards"] = [
+            {"board": r.number, "white": _seat(r.white), "black": _seat(r.black), "result": r.game.result}
+            for r in published_rows(event, number)
+        ]
+    if manager and pairing is not None and pairing.status != RoundPairing.Status.PUBLISHED:
+        data.update(status=pairing.status, progress=pairing.progress, problem=pairing.problem)
+        if pairing.status == RoundPairing.Status.READY:
+            data["boards"] = [
+                {"board": r.number, "white": _seat(r.white), "black": _seat(r.black), "result": None}
+                for r in preview_rows(pairing)
+            ]
+    byes = Game.objects.filter(round__event=event, round__number=number, black__isnull=True).exclude(result="bye:pab")
+    data["byes"] = [
+        {"start_number": g.white.start_number, "name": g.white.name, "result": g.result}
+        for g in byes.select_related("white__player").order_by("board")
+    ]
+    return data
+
+
+class RoundPairingView(APIView):
+    """A round's pairing: the published boards with points before the round (the organiser also sees
+    the pairing being made); POST asks a worker to pair the round (organiser or arbiter)."""
+
+    @extend_schema(responses={200: RoundPairingSerializer, 404: ErrorSerializer})
+    def get(self, request, slug, number):
+        event = _event(slug, request.user)
+        return Response(pairing_data(event, number, request.user), headers={"Cache-Control": "no-cache"})
+
+    @extend_schema(
+        request=None,
+        responses={202: RoundPairingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug, number):
+        event = _event(slug, request.user)
+        round_pair(event=event, round_number=number, user=request.user)
+        return Response(pairing_data(event, number, request.user), status=status.HTTP_202_ACCEPTED)
+
+
+class RoundPairingPublishView(APIView):
+    """Publish the round's previewed pairing: its boards become the round's games, open for results."""
+
+    @extend_schema(
+        request=None,
+        responses={200: RoundPairingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug, number):
+        event = _event(slug, request.user)
+        pairing = get_object_or_404(RoundPairing, round__event=event, round__number=number)
+        pairing_publish(pairing=pairing, user=request.user)
+        return Response(pairing_data(event, number, request.user))
+
+
+# included from leagues/api/urls.py, so the pairing API lives in this one module
+urlpatterns = [
+    path("events/<slug:slug>/rounds/<int:number>/pairing/", RoundPairingView.as_view(), name="round-pairing"),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/pairing/publish/",
+        RoundPairingPublishView.as_view(),
+        name="round-pairing-publish",
+    ),
+]

@@ -1,0 +1,58 @@
+"""The pairing API: the organiser pairs (202, a worker pairs the round), reads the preview and publishes;
+everyone else reads only published boards, with the points before the round."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from leagues.models import Game
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    event = EventFactory(rounds_count=4, status="published")
+    for n in range(1, 6):
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(), rating=2100 - n)
+    return event
+
+
+def test_organiser_pairs_reads_and_publishes_while_the_public_sees_only_published_boards(
+    event, django_capture_on_commit_callbacks
+):
+    url = f"/api/v1/events/{event.slug}/rounds/1/pairing/"
+    organiser, public = APIClient(), APIClient()
+    organiser.force_authenticate(organiser_of(event.league))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = organiser.post(url)
+    assert answer.status_code == 202, answer.json()
+    preview = organiser.get(url).json()
+    assert preview["status"] == "ready"
+    assert [b["board"] for b in preview["boards"]] == [1, 2, 3]
+    assert preview["boards"][-1]["black"] is None  # five players: the last board is the bye
+    seen = public.get(url).json()
+    assert seen["status"] is None and seen["boards"] == []  # not published: not public
+    assert public.post(f"{url}publish/").status_code in (401, 403)
+    published = organiser.post(f"{url}publish/")
+    assert published.status_code == 200, published.json()
+    seen = public.get(url).json()
+    assert seen["status"] == "published"
+    assert [(b["white"]["start_number"], (b["black"] or {}).get("start_number")) for b in seen["boards"]] == [
+        (b["white"]["start_number"], (b["black"] or {}).get("start_number")) for b in preview["boards"]
+    ]
+    assert {b["white"]["points"] for b in seen["boards"]} == {"0"}
+    assert Game.objects.filter(round__event=event, round__number=1).count() == 3
+
+
+def test_pairing_is_refused_to_others_and_for_a_round_out_of_turn(event):
+    url = f"/api/v1/events/{event.slug}/rounds/2/pairing/"
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    answer = client.post(f"/api/v1/events/{event.slug}/rounds/1/pairing/")
+    assert answer.status_code == 403
+    client.force_authenticate(organiser_of(event.league))
+    answer = client.post(url)
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "not_pairable"
+    assert not Game.objects.filter(round__event=event).exists()
