@@ -29,7 +29,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "rest_framework.authtoken",  # only until migration 0009 has moved its tokens to knox
+    "knox",
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "leagues",
@@ -39,6 +41,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -169,10 +172,13 @@ CELERY_BEAT_SCHEDULE = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "leagues.api.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "leagues.api.auth.BearerOrTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+        "leagues.api.auth.TokenScope",
+    ],
     "DEFAULT_PAGINATION_CLASS": "leagues.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "leagues.api.errors.api_exception_handler",
@@ -186,6 +192,21 @@ REST_FRAMEWORK = {
         "user": env_str("API_USER_RATE", "3000/minute"),
     },
 }
+# API tokens (knox): shown once, stored as SHA-512 digests; expiry is chosen per token
+KNOX_TOKEN_MODEL = "knox.AuthToken"
+REST_KNOX = {"TOKEN_TTL": None, "TOKEN_PREFIX": "cl_", "AUTH_HEADER_PREFIX": "Bearer"}
+# CORS: a club website's browser code may read the public API, never write (GET only)
+CORS_URLS_REGEX = r"^/api/(v1|schema)/"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ["ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Link"]
+# webhooks: receivers on private, loopback or link-local addresses are refused unless this is on
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False)
+WEBHOOKS_TIMEOUT_SECONDS = 5
+WEBHOOKS_RETRY_SECONDS = env_int("WEBHOOKS_RETRY_SECONDS", 30)
+WEBHOOKS_MAX_ATTEMPTS = 8
+WEBHOOKS_PAUSE_AFTER_FAILURES = env_int("WEBHOOKS_PAUSE_AFTER_FAILURES", 5)
 SPECTACULAR_SETTINGS = {
     "TITLE": "chess-league API",
     "VERSION": "1.0.0",

@@ -32,6 +32,7 @@ elif _postgres_answers(POSTGRES_URL):
 elif IN_CI:
     raise ImproperlyConfigured(f"CI=true but PostgreSQL does not answer at {POSTGRES_URL}")
 
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = True  # the tests' receivers listen on 127.0.0.1
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = True

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import tokens, views
 
 router = DefaultRouter()
 router.register("leagues", views.LeagueViewSet)
@@ -14,6 +14,8 @@ router.register("games", views.GameViewSet)
 router.register("matches", views.TeamMatchViewSet)
 
 urlpatterns = [
+    path("tokens/", tokens.TokenListView.as_view(), name="tokens"),
+    path("tokens/<str:prefix>/", tokens.TokenDetailView.as_view(), name="token-detail"),
     path("events/<slug:slug>/standings/", views.StandingsView.as_view(), name="event-standings"),
     path("", include("leagues.api.prizes")),
     path("", include("leagues.api.pairings")),

@@ -38,6 +38,7 @@ from ..page_cache import cached_page
 from ..services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
 from ..services.results import result_record
 from . import serializers as s
+from .auth import TokenScope
 
 
 class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
@@ -190,7 +191,7 @@ class GameViewSet(FilteredReadOnly):
             422: s.ErrorSerializer,
         },
     )
-    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, TokenScope])
     def result(self, request, pk=None):
         """Record or correct a game's result (corrections need a reason)."""
         key = request.headers.get("Idempotency-Key", "").strip()
@@ -350,7 +351,7 @@ class TeamMatchViewSet(FilteredReadOnly):
     @extend_schema(
         request=s.MatchCardSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
     )
-    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, TokenScope])
     def card(self, request, pk=None):
         """Submit the card's board results (`version` = the card version you saw; corrections need a reason)."""
         body = s.MatchCardSerializer(data=request.data)
@@ -371,7 +372,7 @@ class TeamMatchViewSet(FilteredReadOnly):
     @extend_schema(
         request=s.CardVersionSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
     )
-    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, TokenScope])
     def confirm(self, request, pk=None):
         """The other club's secretary (or the organiser) confirms a submitted card (`version` = the one you saw)."""
         body = s.CardVersionSerializer(data=request.data)
@@ -383,7 +384,7 @@ class TeamMatchViewSet(FilteredReadOnly):
         )
 
     @extend_schema(request=s.DisputeSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer})
-    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, TokenScope])
     def dispute(self, request, pk=None):
         """The other club's secretary disputes a submitted card, saying why (`version` = the one you saw)."""
         body = s.DisputeSerializer(data=request.data)

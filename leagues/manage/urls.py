@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import account, pairings, setup_views, views
+from . import account, pairings, setup_views, tokens, views
 
 app_name = "manage"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("account/", account.account, name="account"),
+    path("account/tokens/", tokens.tokens, name="tokens"),
     path("events/<slug:slug>/", setup_views.event, name="event"),
     path("events/<slug:slug>/status/", setup_views.event_status, name="event-status"),
     path("events/<slug:slug>/entries/", setup_views.entries, name="entries"),

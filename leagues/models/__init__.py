@@ -9,10 +9,14 @@ from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
 from .snapshots import StandingsSnapshot
+from .tokens import SCOPE_INCLUDES, ApiToken, Scope
+from .webhooks import WebhookDelivery, WebhookEvent, WebhookSubscription
 
 __all__ = [
     "BYE_RESULTS",
+    "SCOPE_INCLUDES",
     "CURRENCIES",
+    "ApiToken",
     "GAME_RESULTS",
     "TRF_CODES",
     "Club",
@@ -36,10 +40,14 @@ __all__ = [
     "Role",
     "Round",
     "RoundPairing",
+    "Scope",
     "Season",
     "StandingsSnapshot",
     "Team",
     "TeamMatch",
     "TeamMember",
     "TiebreakPolicyChange",
+    "WebhookDelivery",
+    "WebhookEvent",
+    "WebhookSubscription",
 ]

@@ -8,7 +8,6 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Club, Event, League, Role
@@ -102,14 +101,3 @@ def league_people(league: League):
         .distinct()
         .order_by("kind", "user__username")
     )
-
-
-def api_token_create(*, user) -> str:
-    """A new API token for the user (the old one stops working); returns its key, shown once."""
-    with transaction.atomic():
-        Token.objects.filter(user=user).delete()
-        return Token.objects.create(user=user).key
-
-
-def api_token_revoke(*, user) -> None:
-    Token.objects.filter(user=user).delete()

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def client_for(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='test', scopes=['organiser'])[1]}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='t', scopes=['organiser'])[1]}")
     return client
 
 

@@ -17,7 +17,7 @@ def client_for(user=None):
     client = APIClient()
     if user is not None:
         client.credentials(
-            HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='test', scopes=['organiser'])[1]}"
+            HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='t', scopes=['organiser'])[1]}"
         )
     return client
 

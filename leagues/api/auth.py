@@ -1,0 +1,48 @@
+"""Who a token is and what it may do: `Authorization: Bearer <token>` (or `Token <token>`) and the one
+scope check every view uses (TokenScope). Kept apart from the views: DRF's settings import this module."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from knox.auth import TokenAuthentication
+from rest_framework import permissions
+from rest_framework.authentication import get_authorization_header
+from rest_framework.exceptions import AuthenticationFailed
+
+from ..models import Scope
+
+PREFIXES = (b"bearer", b"token")
+
+
+class BearerOrTokenAuthentication(TokenAuthentication):
+    """knox's digest lookup under either prefix; a revoked or expired token answers 401."""
+
+    def authenticate(self, request):
+        auth = get_authorization_header(request).split()
+        if not auth or auth[0].lower() not in PREFIXES:
+            return None
+        if len(auth) != 2:
+            raise AuthenticationFailed(_("Invalid token header: expected 'Bearer <token>'."))
+        return self.authenticate_credentials(auth[1])
+
+
+class TokenScope(permissions.BasePermission):
+    """The one scope check of the API. A session (the workspace's browser) acts with the user's roles; a
+    token also needs the view's scope: `read` for reads, the view's `required_scope` (default `results`)
+    for writes. What the user may do with the scope is still decided by the services."""
+
+    message = gettext_lazy("This token's scopes do not allow this request.")
+
+    def has_permission(self, request, view):
+        if request.auth is None:
+            return True
+        token = getattr(request.auth, "api_token", None)
+        if token is None:
+            return False
+        if request.method in permissions.SAFE_METHODS:
+            needed = getattr(view, "read_scope", Scope.READ)
+        else:
+            needed = getattr(view, "required_scope", Scope.RESULTS)
+        if token.allows(needed):
+            return True
+        self.message = _("This token lacks the '%(scope)s' scope.") % {"scope": needed}
+        return False

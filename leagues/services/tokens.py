@@ -1,0 +1,53 @@
+"""API tokens a user makes for themself: named, scoped, optionally expiring, shown once, stored hashed."""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from knox.models import AuthToken
+
+from ..errors import NotFound, PermissionDenied, ServiceError
+from ..models import ApiToken, Scope
+
+
+def api_token_create(*, user, name: str, scopes: list[str], expires_at: datetime | None = None, acting_token=None):
+    """A new token for `user`; returns (ApiToken, the token string, which is never shown again).
+    A token that makes a token can give it only scopes it has itself."""
+    name = name.strip()
+    if not name:
+        raise ServiceError(_("Give the token a name."), code="invalid")
+    scopes = sorted(set(scopes))
+    if not scopes or any(scope not in Scope.values for scope in scopes):
+        raise ServiceError(
+            _("Choose one or more scopes: %(scopes)s.") % {"scopes": ", ".join(Scope.values)}, code="invalid"
+        )
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ServiceError(_("The expiry date must be in the future."), code="invalid")
+    if acting_token is not None and not all(acting_token.allows(scope) for scope in scopes):
+        raise PermissionDenied(_("A token can only make tokens with scopes it has itself."))
+    with transaction.atomic():
+        auth_token, key = AuthToken.objects.create(user=user, expiry=None)
+        if expires_at is not None:
+            AuthToken.objects.filter(pk=auth_token.pk).update(expiry=expires_at)
+            auth_token.expiry = expires_at
+        token = ApiToken.objects.create(auth_token=auth_token, name=name[:80], scopes=scopes)
+    return token, key
+
+
+def api_token_revoke(*, user, token_key: str) -> None:
+    """Revoke one of the user's own tokens (by its shown prefix): it stops working at once."""
+    deleted, _rows = AuthToken.objects.filter(user=user, token_key=token_key).delete()
+    if not deleted:
+        raise NotFound(_("You have no token %(key)s.") % {"key": token_key}, code="unknown_token")
+
+
+def api_tokens_of(user):
+    """The user's tokens that still work, newest first."""
+    now = timezone.now()
+    return (
+        ApiToken.objects.filter(auth_token__user=user)
+        .exclude(auth_token__expiry__lt=now)
+        .select_related("auth_token")
+        .order_by("-auth_token__created")
+    )
