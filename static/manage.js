@@ -16,10 +16,25 @@
     var out = document.getElementById(table.dataset.scoreTarget);
     if (out) { out.textContent = format(home) + " – " + format(away); }
   }
+  // On a match card (data-advance) one key enters a board from the home side and moves to the next board:
+  // 1 home wins, 0 away wins, = or 5 draw; after the last board the focus is on the submit button.
+  function advance(select) {
+    var form = select.form, results = Array.prototype.slice.call(form.querySelectorAll("select.result"));
+    var next = results[results.indexOf(select) + 1] || form.querySelector("button[type=submit]");
+    if (next) { next.focus(); }
+  }
   document.addEventListener("keydown", function (event) {
     var select = event.target;
     if (!(select instanceof HTMLSelectElement) || !select.classList.contains("result")) { return; }
-    if (event.key === "=" || event.key === "5" || event.key === "½") {
+    var key = event.key === "5" || event.key === "½" ? "=" : event.key;
+    var table = select.closest("table");
+    var option = "10=".indexOf(key) >= 0 && key.length === 1 ? select.querySelector('option[data-key="' + key + '"]') : null;
+    if (table && table.hasAttribute("data-advance") && option && !event.altKey && !event.ctrlKey) {
+      event.preventDefault();
+      select.value = option.value;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      advance(select);
+    } else if (key === "=") {
       event.preventDefault();
       select.value = DRAW;
       select.dispatchEvent(new Event("change", { bubbles: true }));

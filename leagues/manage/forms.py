@@ -71,7 +71,7 @@ def _home_labels():
 
 
 def card_result_options(event, home_white: bool):
-    """(code, label from the home side, home points, away points) for each result of a board."""
+    """(code, label from the home side, home points, away points, key typed for it) for each result of a board."""
     points = {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss}
     labels = _home_labels()
     as_home = {
@@ -83,13 +83,14 @@ def card_result_options(event, home_white: bool):
         Result.DOUBLE_FORFEIT: "double_forfeit",
     }
     order = ["home_win", "draw", "away_win", "home_forfeit_win", "away_forfeit_win", "double_forfeit"]
-    options = [(Result.PENDING.value, "–", "", "")]
+    keys = {"home_win": "1", "draw": "=", "away_win": "0"}
+    options = [(Result.PENDING.value, "–", "", "", "")]
     for key in order:
         code = next(c for c, k in as_home.items() if k == key)
         white, black = (points[s] for s in _WHITE_SCORE[code])
         home, away = (white, black) if home_white else (black, white)
-        options.append((code.value, labels[key], home, away))
-    options.append((Result.UNKNOWN.value, "?", "", ""))
+        options.append((code.value, labels[key], home, away, keys.get(key, "")))
+    options.append((Result.UNKNOWN.value, "?", "", "", ""))
     return options
 
 
@@ -171,7 +172,7 @@ def match_score(match, rows) -> tuple:
     """The running match score (home, away) in game points from the rows' chosen results."""
     home = away = 0
     for row in rows:
-        for code, _label, h, a in row["options"]:
+        for code, _label, h, a, _key in row["options"]:
             if code == row["chosen"] and h != "":
                 home, away = home + h, away + a
     return home, away

@@ -241,7 +241,7 @@ class InviteForm(forms.Form):
     kind = forms.ChoiceField(label=_("Role"), choices=Role.Kind.choices)
     club = forms.ModelChoiceField(label=_("Club (secretaries)"), queryset=Club.objects.none(), required=False)
     event = forms.ModelChoiceField(label=_("Event (arbiters)"), queryset=Event.objects.none(), required=False)
-    language = forms.ChoiceField(label=_("Language of the emails"), choices=settings.LANGUAGES)
+    email_language = forms.ChoiceField(label=_("Language of the emails"), choices=settings.LANGUAGES)
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)

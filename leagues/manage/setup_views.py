@@ -374,7 +374,7 @@ def players(request, slug, player_id=None):
 @login_required
 def people(request, slug):
     league = _league(request, slug)
-    form = InviteForm(request.POST or None, league=league, initial={"language": request.LANGUAGE_CODE})
+    form = InviteForm(request.POST or None, league=league, initial={"email_language": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if _run(
@@ -387,7 +387,7 @@ def people(request, slug):
                 kind=data["kind"],
                 club=data.get("club"),
                 event=data.get("event"),
-                language=data["language"],
+                language=data["email_language"],
             ),
             _("Invitation sent."),
         ):

@@ -303,11 +303,11 @@ def test_people_invited_and_removed(client):
     d = division()
     client.force_login(d.organiser)
     url = f"/en/manage/leagues/{d.league.slug}/people/"
-    refused = client.post(url, {"email": "new@example.org", "kind": "secretary", "language": "tr"})
+    refused = client.post(url, {"email": "new@example.org", "kind": "secretary", "email_language": "tr"})
     assert refused.status_code == 400 and "choose it" in refused.content.decode()
     assert (
         client.post(
-            url, {"email": "new@example.org", "kind": "secretary", "club": d.clubs[0].pk, "language": "tr"}
+            url, {"email": "new@example.org", "kind": "secretary", "club": d.clubs[0].pk, "email_language": "tr"}
         ).status_code
         == 302
     )

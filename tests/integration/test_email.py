@@ -90,7 +90,7 @@ def test_an_invitation_lets_the_person_choose_a_password_and_log_in(smtp, client
     client.force_login(d.organiser)
     client.post(
         f"/en/manage/leagues/{d.league.slug}/people/",
-        {"email": "arbiter@example.org", "kind": "arbiter", "event": d.event.pk, "language": "el"},
+        {"email": "arbiter@example.org", "kind": "arbiter", "event": d.event.pk, "email_language": "el"},
     )
     ((recipients, subject, body),) = smtp.wait_for(1)
     assert recipients == "arbiter@example.org"
