@@ -1,19 +1,29 @@
 """Who may do what: the same checks for forms, API and admin."""
 
+from django.contrib.auth.models import AnonymousUser, User
+
 from .models import Event, Game, Role
 
+# who asks: a user, a visitor who is not logged in, or nobody (commands, imports run by the system)
+AnyUser = User | AnonymousUser | None
 
-def _roles(user):
-    if not user or not user.is_authenticated:
+
+def acting_user(user: AnyUser) -> User | None:
+    """The user recorded as the author of a change (None for a visitor or the system)."""
+    return user if isinstance(user, User) else None
+
+
+def _roles(user: AnyUser) -> list[Role]:
+    if not isinstance(user, User):
         return []
-    cache = getattr(user, "_league_roles", None)
+    cache: list[Role] | None = getattr(user, "_league_roles", None)
     if cache is None:
         cache = list(Role.objects.filter(user=user))
-        user._league_roles = cache
+        user._league_roles = cache  # type: ignore[attr-defined]  # one query per request
     return cache
 
 
-def is_league_organiser(user, league_id: int) -> bool:
+def is_league_organiser(user: AnyUser, league_id: int) -> bool:
     """The league's organisers and superusers (an event's arbiter is not one): they import events, draw
     the schedule and override a locked tiebreak policy."""
     if user and user.is_authenticated and user.is_superuser:
@@ -21,7 +31,7 @@ def is_league_organiser(user, league_id: int) -> bool:
     return any(r.kind == Role.Kind.ORGANISER and r.league_id == league_id for r in _roles(user))
 
 
-def can_manage_event(user, event: Event) -> bool:
+def can_manage_event(user: AnyUser, event: Event) -> bool:
     """Organisers of the event's league, its arbiters, and superusers."""
     return is_league_organiser(user, event.league_id) or any(
         r.kind == Role.Kind.ARBITER and r.event_id == event.id for r in _roles(user)
@@ -29,18 +39,18 @@ def can_manage_event(user, event: Event) -> bool:
 
 
 def clubs_of_game(game: Game) -> set[int]:
-    clubs = set()
+    clubs: set[int] = set()
     for entry in (game.white, game.black):
         if entry is None:
             continue
-        if entry.team_id:
+        if entry.team is not None:
             clubs.add(entry.team.club_id)
-        elif entry.player_id:
+        elif entry.player is not None:
             clubs.update(entry.player.clubmembership_set.values_list("club_id", flat=True))
     return clubs
 
 
-def can_enter_result(user, game: Game) -> bool:
+def can_enter_result(user: AnyUser, game: Game) -> bool:
     event = game.round.event
     if can_manage_event(user, event):
         return True

@@ -134,6 +134,7 @@ class Entry(models.Model):
     team = models.OneToOneField(Team, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("team"))
     rating = models.PositiveSmallIntegerField(_("rating at start"), null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
+    club_display: Club | None  # the entry's club, set by selectors.entries_with_clubs (not a column)
 
     class Meta:
         ordering = ["event", "start_number"]

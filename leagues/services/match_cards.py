@@ -1,7 +1,7 @@
 """Match cards of team events: one club's secretary submits the card, the other club confirms or
 disputes it, and unanswered cards confirm themselves. Each write is one transaction."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,26 +11,28 @@ from ..errors import Conflict, PermissionDenied, ServiceError
 from ..models import League, ResultChange, Role, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_manage_event, is_league_organiser
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from .lineups import lineup_apply
 from .results import result_record
 
 
-def _secretary_clubs(user) -> set[int]:
+def _secretary_clubs(user: AnyUser) -> set[int]:
     if not user or not user.is_authenticated:
         return set()
     return set(Role.objects.filter(user=user, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
 
 
 def _match_clubs(match: TeamMatch) -> tuple[int, int]:
-    return match.home.team.club_id, match.away.team.club_id
+    home, away = match.home.team, match.away.team
+    assert home is not None and away is not None  # a match is between two teams
+    return home.club_id, away.club_id
 
 
 def match_card_submit(
     *,
     match_id: int,
     results: dict[int, tuple[str, int]],
-    user,
+    user: AnyUser,
     expected_version: int,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
@@ -79,9 +81,9 @@ def match_card_submit(
                     card=match,
                 )
         match.status = TeamMatch.Status.CONFIRMED if manager else TeamMatch.Status.SUBMITTED
-        match.submitted_by, match.submitted_at = user, timezone.now()
+        match.submitted_by, match.submitted_at = acting_user(user), timezone.now()
         if manager:
-            match.confirmed_by, match.confirmed_at = user, timezone.now()
+            match.confirmed_by, match.confirmed_at = acting_user(user), timezone.now()
         match.dispute_reason = ""
         match.version += 1
         match.save()
@@ -104,7 +106,7 @@ def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
     return match
 
 
-def _same_card_again(match: TeamMatch, results: dict, user) -> bool:
+def _same_card_again(match: TeamMatch, results: dict[int, tuple[str, int]], user: AnyUser) -> bool:
     """The user's own submitted card sent again with the same results (a double click, a retry)."""
     stored = dict(match.games.values_list("pk", "result"))
     return (
@@ -114,20 +116,20 @@ def _same_card_again(match: TeamMatch, results: dict, user) -> bool:
     )
 
 
-def _other_side(user, match: TeamMatch) -> bool:
+def _other_side(user: AnyUser, match: TeamMatch) -> bool:
     submitter_clubs = _secretary_clubs(match.submitted_by) if match.submitted_by else set()
     mine = _secretary_clubs(user) & set(_match_clubs(match))
     return bool(mine - submitter_clubs) or (bool(mine) and not submitter_clubs)
 
 
-def match_card_actions(user, match: TeamMatch) -> set[str]:
+def match_card_actions(user: AnyUser, match: TeamMatch) -> set[str]:
     """What this user may do with the card now, for the pages: "edit", "confirm", "dispute" (the services
     check again). The club that submitted a card waits; the other club answers it."""
     manager = can_manage_event(user, match.round.event)
     mine = bool(_secretary_clubs(user) & set(_match_clubs(match)))
     if match.round.event.status == match.round.event.Status.FINISHED:
         return set()
-    actions = set()
+    actions: set[str] = set()
     answering = match.status == TeamMatch.Status.SUBMITTED and _other_side(user, match)
     if manager or (mine and match.status != TeamMatch.Status.CONFIRMED and not answering):
         actions.add("edit")
@@ -138,7 +140,7 @@ def match_card_actions(user, match: TeamMatch) -> set[str]:
     return actions
 
 
-def match_card_confirm(*, match_id: int, user, expected_version: int) -> TeamMatch:
+def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -> TeamMatch:
     """The other club (or the organiser) confirms the card in the version they saw."""
     with transaction.atomic():
         match = _locked_card(match_id, expected_version)
@@ -146,14 +148,18 @@ def match_card_confirm(*, match_id: int, user, expected_version: int) -> TeamMat
             raise ServiceError(_("Only a submitted match card can be confirmed."), code="card_not_submitted")
         if not (can_manage_event(user, match.round.event) or _other_side(user, match)):
             raise PermissionDenied(_("The other club's secretary confirms this card."))
-        match.status, match.confirmed_by, match.confirmed_at = TeamMatch.Status.CONFIRMED, user, timezone.now()
+        match.status, match.confirmed_by, match.confirmed_at = (
+            TeamMatch.Status.CONFIRMED,
+            acting_user(user),
+            timezone.now(),
+        )
         match.version += 1
         match.save()
         notify_after_commit("card_confirmed", match_id=match.pk)
         return match
 
 
-def match_card_dispute(*, match_id: int, user, reason: str, expected_version: int) -> TeamMatch:
+def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_version: int) -> TeamMatch:
     """The other club disputes the card in the version they saw, saying why."""
     if not reason.strip():
         raise ServiceError(_("Say what is wrong with the card."), code="reason_required")
@@ -170,7 +176,7 @@ def match_card_dispute(*, match_id: int, user, reason: str, expected_version: in
         return match
 
 
-def match_cards_auto_confirm(*, now=None) -> int:
+def match_cards_auto_confirm(*, now: datetime | None = None) -> int:
     """Confirm submitted cards left unanswered for the league's number of days. Returns how many."""
     now = now or timezone.now()
     confirmed = 0

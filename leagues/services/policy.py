@@ -10,15 +10,15 @@ from tiebreaks.engine.team import parse_team_criterion
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Event, TiebreakPolicyChange
-from ..permissions import can_manage_event, is_league_organiser
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from .results import event_results_changed
 
 
-def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user, reason: str = "") -> Event:
+def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user: AnyUser, reason: str = "") -> Event:
     """Choose the event's tiebreak rule set and order. Locked from the first result (C.07 4.1): a later
     change needs an organiser and a reason, and is logged publicly."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event_id)
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
         if not can_manage_event(user, event):
             raise PermissionDenied(_("Only the league's organiser or the arbiter may set the tiebreak policy."))
         try:
@@ -37,7 +37,7 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user,
                 raise ServiceError(_("Overriding a locked tiebreak policy needs a reason."), code="reason_required")
             TiebreakPolicyChange.objects.create(
                 event=event,
-                user=user,
+                user=acting_user(user),
                 rule_set_before=event.rule_set,
                 rule_set_after=rule_set,
                 criteria_before=event.tiebreak_criteria,

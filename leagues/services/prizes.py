@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -84,6 +84,7 @@ def prize_standings(snapshot: StandingsSnapshot, entries: dict[int, Entry]) -> l
 def split_prize(prize: Prize) -> PlacePrize | CategoryPrize | ClubTeamPrize:
     """A stored prize as the split algorithm's input."""
     if prize.kind == Prize.Kind.PLACE:
+        assert prize.place is not None  # a place prize has its place (a constraint of the table)
         return PlacePrize(place=prize.place, amount=prize.amount, item=prize.item or None)
     if prize.kind == Prize.Kind.CLUB_TEAM:
         return ClubTeamPrize(rank=prize.rank, amount=prize.amount, item=prize.item or None, players=prize.team_size)
@@ -228,7 +229,7 @@ def prizes_for_event(*, slug: str) -> EventPrizes:
     rows = snapshot.rows if snapshot else []
     places = dict(zip((row_number(row) for row in rows), shared_places([row["rank"] for row in rows]), strict=True))
     allocation = PrizeAllocation.objects.filter(fund=fund).first()
-    kinds = [Prize.Kind.PLACE, Prize.Kind.CATEGORY, Prize.Kind.CLUB_TEAM]
+    kinds: list[str] = [Prize.Kind.PLACE, Prize.Kind.CATEGORY, Prize.Kind.CLUB_TEAM]
     prizes = sorted(fund.prizes.all(), key=lambda p: (kinds.index(p.kind), p.place or 0, p.category, p.rank))
     awards = list(allocation.awards.select_related("entry__player", "entry__team")) if allocation else []
     return EventPrizes(
@@ -254,11 +255,12 @@ def category_badges(
         return {}
     rules: dict[str, Eligibility] = {}
     for prize in fund.prizes.all():
-        if prize.kind == Prize.Kind.CATEGORY:
-            rules.setdefault(prize.category, split_prize(prize).eligibility[0])
+        category = split_prize(prize)
+        if isinstance(category, CategoryPrize):
+            rules.setdefault(category.category, category.eligibility[0])
     badges: dict[int, list[str]] = {}
     for standing in prize_standings(snapshot, entries):
         found = [name for name, rule in rules.items() if rule.admits(standing)]
         if found:
-            badges[standing.participant_id] = found
+            badges[cast(int, standing.participant_id)] = found
     return badges

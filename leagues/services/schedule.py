@@ -30,8 +30,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, Result, ResultChange, Round, TeamMatch
-from ..permissions import is_league_organiser
+from ..models import Entry, Event, Game, Player, Result, ResultChange, Round, TeamMatch, TeamMember
+from ..permissions import AnyUser, is_league_organiser
 
 
 def _turn(number: int, n: int) -> int:
@@ -92,7 +92,9 @@ def _schedule_is_played(event: Event) -> bool:
     return TeamMatch.objects.filter(round__event=event).exclude(status=TeamMatch.Status.SCHEDULED).exists()
 
 
-def fixtures_generate(*, event: Event, starts_on: date | None = None, days_between: int = 7, user) -> list[Round]:
+def fixtures_generate(
+    *, event: Event, starts_on: date | None = None, days_between: int = 7, user: AnyUser
+) -> list[Round]:
     """Write the event's round-robin schedule: rounds, team matches and their board games.
 
     Replaces an unplayed schedule in one transaction. Raises PermissionDenied (not the league's
@@ -126,7 +128,10 @@ def fixtures_generate(*, event: Event, starts_on: date | None = None, days_betwe
         if len(entries) < 2:
             raise ServiceError(_("A round robin needs at least two teams."), code="too_few_teams")
         rosters = {
-            entry.pk: [m.player for m in entry.team.members.select_related("player").order_by("board_order")]
+            entry.pk: [
+                m.player
+                for m in TeamMember.objects.filter(team__entry=entry).select_related("player").order_by("board_order")
+            ]
             for entry in entries
         }
         schedule = berger_schedule(len(entries), double=event.system == Event.System.DOUBLE_ROUND_ROBIN)
@@ -148,7 +153,9 @@ def fixtures_generate(*, event: Event, starts_on: date | None = None, days_betwe
     return rounds
 
 
-def _board_games(event: Event, rnd: Round, match: TeamMatch, home: Entry, away: Entry, rosters) -> list[Game]:
+def _board_games(
+    event: Event, rnd: Round, match: TeamMatch, home: Entry, away: Entry, rosters: dict[int, list[Player]]
+) -> list[Game]:
     out = []
     for board in range(1, event.boards + 1):
         home_player = rosters[home.pk][board - 1] if len(rosters[home.pk]) >= board else None

@@ -53,7 +53,8 @@ share it (``item_tie="shared"``) or need a drawing of lots (club keys in ``lot_o
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .clubs import ClubSplit
 from .model import (
@@ -95,7 +96,7 @@ def split_prizes(
     standings: Sequence[Standing],
     prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize],
     options: PrizeOptions | None = None,
-    club_names: Mapping[Hashable, str] | None = None,
+    club_names: Mapping[Any, str] | None = None,
 ) -> PrizeResult:
     """Distribute the prize fund over the final standings (given in rank order).
 

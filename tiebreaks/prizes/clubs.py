@@ -39,7 +39,7 @@ class ClubSplit:
         standings: list[Standing],
         prizes,
         options: PrizeOptions,
-        club_names: Mapping[Hashable, str],
+        club_names: Mapping[Any, str],
     ):
         self.standings = standings
         self.options = options
