@@ -2,6 +2,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.language import root as language_root
@@ -26,6 +27,7 @@ urlpatterns = [
 ]
 urlpatterns += i18n_patterns(
     path("manage/", include("leagues.manage.urls")),
+    path("about/", TemplateView.as_view(template_name="about.html"), name="about"),
     path("accounts/login/", login_view, name="login"),
     path(
         "accounts/password_reset/",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import prizes, views
+from . import pairings, prizes, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -15,6 +15,8 @@ urlpatterns = [
     path("events/<slug:slug>/standings.csv", views.event_standings_csv, name="event-standings-csv"),
     path("events/<slug:slug>/crosstable/", views.event_crosstable, name="event-crosstable"),
     path("events/<slug:slug>/rounds/<int:number>/", views.event_round, name="event-round"),
+    path("events/<slug:slug>/pairings/", pairings.event_pairings_latest, name="event-pairings-latest"),
+    path("events/<slug:slug>/rounds/<int:number>/pairings/", pairings.event_pairings, name="event-pairings"),
     path("events/<slug:slug>/players/<int:number>/", views.event_player, name="event-player"),
     path("events/<slug:slug>/teams/<int:number>/", views.event_team, name="event-team"),
     path("events/<slug:slug>/why/", views.event_why, name="event-why"),

@@ -1,0 +1,39 @@
+"""The published pairings of a round with each player's points before the round, as chess-results shows
+the pairings of the next round (the round page shows the results)."""
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from ..services.round_pairings import last_paired_round, published_rows
+from .views import _event_context, _event_or_404
+
+
+def event_pairings_latest(request, slug):
+    """The pairings of the last published round (none yet: the page says so)."""
+    event = _event_or_404(slug)
+    last = last_paired_round(event)
+    if event.is_team:
+        raise Http404
+    if not last:
+        return render(request, "leagues/pairings.html", _event_context(event, active="pairings", number=None))
+    return redirect("leagues:event-pairings", slug=event.slug, number=last)
+
+
+def event_pairings(request, slug, number):
+    event = _event_or_404(slug)
+    if event.is_team or not 1 <= number <= last_paired_round(event):
+        raise Http404
+    rows = published_rows(event, number)
+    context = _event_context(
+        event,
+        active="pairings",
+        number=number,
+        boards=[r for r in rows if r.black is not None],
+        pab=[r for r in rows if r.black is None],
+        byes=event.rounds.get(number=number)
+        .games.filter(black__isnull=True)
+        .exclude(result="bye:pab")
+        .select_related("white__player")
+        .order_by("board"),
+    )
+    return render(request, "leagues/pairings.html", context)

@@ -1,0 +1,83 @@
+"""The pairing pages: the organiser's screen (pair, preview, swap by hand, publish) and the public
+pairings with points before the round; the about page credits Gacrux as its licence asks."""
+
+import re
+
+import pytest
+
+from leagues.models import Game, PairingChange, Result, RoundPairing
+from leagues.services.results import result_record
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    event = EventFactory(rounds_count=3, status="published")
+    for n in range(1, 8):
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(name=f"Player{n}, Test"), rating=2000 - n)
+    return event
+
+
+def test_organiser_pairs_swaps_and_publishes_through_the_screen(client, event, django_capture_on_commit_callbacks):
+    client.force_login(organiser_of(event.league))
+    start = client.get(f"/en/manage/events/{event.slug}/pairing/")
+    url = start["Location"]
+    assert url.endswith("/pairing/1/")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {"action": "pair"}).status_code == 302
+    html = client.get(url).content.decode()
+    assert "Preview" in html and "Publish round 1" in html
+    assert f"/en/events/{event.slug}/rounds/1/pairings/" not in html
+    assert client.get(f"/en/events/{event.slug}/rounds/1/pairings/").status_code == 404  # not public yet
+    refused = client.post(url, {"action": "swap", "swap-first": "1", "swap-second": "2", "swap-reason": ""})
+    assert refused.status_code == 400 and not PairingChange.objects.exists()
+    moved = client.post(url, {"action": "swap", "swap-first": "1", "swap-second": "2", "swap-reason": "same family"})
+    assert moved.status_code == 302
+    assert "This round was changed by hand." in client.get(url).content.decode()
+    assert client.post(url, {"action": "publish"}).status_code == 302
+    boards = RoundPairing.objects.get().boards
+    games = Game.objects.filter(round__event=event, black__isnull=False).order_by("board")
+    assert [[g.white.start_number, g.black.start_number] for g in games] == boards
+    assert {1, 2} & {n for board in boards[:1] for n in board}  # the swap moved 1 or 2 onto board 1
+
+
+def test_public_pairings_show_points_before_the_round(client, event, django_capture_on_commit_callbacks):
+    user = organiser_of(event.league)
+    client.force_login(user)
+    url = f"/en/manage/events/{event.slug}/pairing/1/"
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "pair"})
+    client.post(url, {"action": "publish"})
+    for game in Game.objects.filter(round__event=event, black__isnull=False):
+        result_record(game_id=game.pk, result=Result.WHITE_WINS, user=user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/en/manage/events/{event.slug}/pairing/2/", {"action": "pair"})
+    client.post(f"/en/manage/events/{event.slug}/pairing/2/", {"action": "publish"})
+    client.logout()
+    page = client.get(f"/en/events/{event.slug}/pairings/")
+    assert page["Location"].endswith("/rounds/2/pairings/")
+    html = client.get(page["Location"]).content.decode()
+    assert "Pairings of round 2" in html
+    round_one = Game.objects.filter(round__event=event, round__number=1)
+    scored = {g.white.start_number for g in round_one}  # the winners with white and the bye: 1 point each
+    shown = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>", 1)[1], re.S):
+        cells = [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        shown[int(cells[1])], shown[int(cells[9])] = cells[4], cells[6]
+    assert len(shown) == 6  # seven players: six on the boards, one bye
+    assert shown == {n: "1" if n in scored else "0" for n in shown}
+    greek = client.get(f"/el/events/{event.slug}/rounds/2/pairings/").content.decode()
+    assert "Κλήρωση" in greek or "κλήρωση" in greek
+
+
+def test_others_cannot_open_the_pairing_screen(client, event):
+    client.force_login(UserFactory())
+    assert client.get(f"/en/manage/events/{event.slug}/pairing/1/").status_code == 403
+
+
+def test_about_page_credits_gacrux_in_every_language(client):
+    for language in ("en", "el", "tr", "he", "nb"):
+        html = client.get(f"/{language}/about/").content.decode()
+        assert 'href="https://www.gacrux.no"' in html
