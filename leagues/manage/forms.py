@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from tiebreaks.engine import RULE_SETS
 
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result
+from ..text import refuse_control_characters
 
 GAME_CHOICES = [(code, label) for code, label in Result.choices if code in GAME_RESULTS]
 BYE_CHOICES = [(code, label) for code, label in Result.choices if code in BYE_RESULTS]
@@ -201,7 +202,7 @@ class DisputeForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    name = forms.CharField(label=_("Event name"), max_length=200)
+    name = forms.CharField(label=_("Event name"), max_length=200, validators=[refuse_control_characters])
     slug = forms.SlugField(label=_("Address (letters, digits and hyphens)"), max_length=50)
     file = forms.FileField(label=_("TRF file"))
     system = forms.ChoiceField(

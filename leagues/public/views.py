@@ -28,6 +28,7 @@ from ..selectors import search_players
 from ..services.players import leagues_of_player, player_set_anonymised
 from ..services.prizes import category_badges
 from ..services.ratings import event_record, player_events
+from ..text import csv_cell, one_line
 from . import charts
 from .board_stats import board_statistics
 
@@ -510,22 +511,24 @@ def event_standings_csv(request, slug):
     out = io.StringIO()
     rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set
     out.write(
-        f"# {standings.event.name}; rule set: {rules}; criteria: {', '.join(standings.criteria)}; "
-        f"results version {standings.snapshot.version if standings.snapshot else 0}\n"
+        one_line(
+            f"# {standings.event.name}; rule set: {rules}; criteria: {', '.join(standings.criteria)}; "
+            f"results version {standings.snapshot.version if standings.snapshot else 0}"
+        )
+        + "\n"
     )
     writer = csv.writer(out)
     number = "team_number" if standings.event.is_team else "start_number"
     writer.writerow(["rank", number, "name", "points", *standings.criteria])
     for row in standings.rows:
-        writer.writerow(
-            [
-                row["rank"],
-                row.get(number),
-                row["name"],
-                row["points"],
-                *("" if row["values"].get(code) is None else row["values"][code] for code in standings.criteria),
-            ]
-        )
+        cells = [
+            row["rank"],
+            row.get(number),
+            row["name"],
+            row["points"],
+            *("" if row["values"].get(code) is None else row["values"][code] for code in standings.criteria),
+        ]
+        writer.writerow([csv_cell(cell) for cell in cells])
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{standings.event.slug}-standings.csv"'
     return response

@@ -16,6 +16,7 @@ from tiebreaks.trf.codes import UNPAIRED_AS_BYE
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
 from ..permissions import is_league_organiser
+from ..text import CONTROL_CODES
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .standings import team_tournament_for, tournament_for
@@ -267,7 +268,6 @@ def _system_and_criteria(tournament, system: str | None, event: Event | None) ->
 
 #: the most rounds an event may have (a double round robin of 40 players has 78)
 MAX_ROUNDS = 99
-_CONTROL = set(range(32)) - {9, 10, 13} | {127}  # tabs and line ends are layout, the rest is not text
 
 
 def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
@@ -277,7 +277,7 @@ def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
     lines = data.split(b"\n")
     player_lines, rounds_line = {}, None
     for number, raw in enumerate(lines, start=1):
-        if _CONTROL & set(raw):
+        if CONTROL_CODES & set(raw):
             problems.append((number, _("The line contains a control character (such as NUL).")))
         if raw.startswith(b"001") and raw[4:8].strip().isdigit():
             player_lines.setdefault(int(raw[4:8]), number)

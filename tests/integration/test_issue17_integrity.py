@@ -16,9 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def client_for(user=None):
     client = APIClient()
     if user is not None:
-        client.credentials(
-            HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='t', scopes=['organiser'])[1]}"
-        )
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=user, name='t', scopes=['organiser'])[1]}")
     return client
 
 
@@ -392,3 +390,40 @@ def test_a_file_declaring_999_rounds_with_one_record_is_refused():
     lines[first] = lines[first][:80] + " 0.0" + lines[first][84:89]
     preview = import_preview(data=("\n".join(lines) + "\n").encode(), league=LeagueFactory())
     assert any("rounds above the event's limit" in message for _line, message in preview.problems), preview.problems
+
+
+# 7. CSV exports neutralise formulas; no newline reaches the comment line; the import form refuses control characters
+
+
+def test_standings_csv_neutralises_formulas_and_keeps_the_comment_one_line(client):
+    import csv
+    import io
+
+    from leagues.models import Player
+    from leagues.recompute import standings_recompute_event
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=4)
+    Event.objects.filter(pk=event.pk).update(name="Open\n=cmd|'/c calc'!A1")
+    names = ['=HYPERLINK("http://x")', "+SUM(A1)", "-2+3", "@SUM(1)", "\tTab", "\rReturn"]
+    for entry, name in zip(entries, names, strict=False):
+        Player.objects.filter(pk=entry.player_id).update(name=name)
+    Event.objects.filter(pk=event.pk).update(results_version=1)
+    standings_recompute_event(event.pk)
+    body = client.get(f"/en/events/{event.slug}/standings.csv").content.decode()
+    comment, table = body.split("\n", 1)
+    assert comment.startswith("# Open =cmd")
+    assert not table.startswith("=")
+    rows = list(csv.reader(io.StringIO(table)))
+    cells = [cell for row in rows[1:] for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+
+
+def test_the_import_form_refuses_control_characters_in_the_event_name():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from leagues.manage.forms import ImportForm
+
+    form = ImportForm({"name": "Open\r\n# injected", "slug": "open"}, {"file": SimpleUploadedFile("a.trf", b"012 x\n")})
+    assert not form.is_valid()
+    assert "name" in form.errors
