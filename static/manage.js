@@ -45,3 +45,15 @@
     if (table) { updateScore(table); }
   });
 })();
+// Tiebreak policy: a recommended order fills the criteria field; "Add" appends one criterion.
+document.addEventListener("click", function (event) {
+  "use strict";
+  var button = event.target, field = document.getElementById("id_criteria");
+  if (!field || !(button instanceof HTMLButtonElement)) { return; }
+  if (button.classList.contains("fill-criteria")) { field.value = button.dataset.criteria; field.focus(); }
+  if (button.classList.contains("add-criterion")) {
+    var codes = field.value.split(",").map(function (c) { return c.trim(); }).filter(Boolean);
+    if (codes.indexOf(button.dataset.criterion) < 0) { codes.push(button.dataset.criterion); }
+    field.value = codes.join(", ");
+  }
+});

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tiebreaks.engine import RULE_SETS
+from tiebreaks.names import rule_set_name
 
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result
 from ..text import refuse_control_characters
@@ -180,7 +181,7 @@ def match_score(match, rows) -> tuple:
 
 
 class PolicyForm(forms.Form):
-    rule_set = forms.ChoiceField(label=_("Rule set"), choices=[(name, name) for name in RULE_SETS])
+    rule_set = forms.ChoiceField(label=_("Rule set"), choices=[(name, rule_set_name(name)) for name in RULE_SETS])
     criteria = forms.CharField(
         label=_("Tiebreak order"),
         max_length=300,

@@ -12,10 +12,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tiebreaks.engine import recommended_criteria
+from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
+from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
-from ..models import Event, Game, League, Player, ResultChange, Role, TeamMatch
+from ..models import Event, Game, League, Player, Result, ResultChange, Role, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, is_league_organiser
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
@@ -261,6 +262,7 @@ def policy(request, slug):
             if status is None:
                 return redirect("manage:policy", slug=slug)
     kind = ("team_" if event.is_team else "") + ("round_robin" if event.is_round_robin else "swiss")
+    picker = policy_picker(event, kind)
     rating_based = {"ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"}
     unrated = event.entries.filter(rating__isnull=True, player__isnull=False).count()
     uses_ratings = any(code.split("/")[0].upper() in rating_based for code in event.tiebreak_criteria)
@@ -272,10 +274,34 @@ def policy(request, slug):
             "event": event,
             "form": form,
             "recommended": ", ".join(c for c in recommended_criteria(kind) if c != "PTS"),
+            "picker": picker,
             "changes": event.policy_changes.select_related("user"),
         },
         status=status,
     )
+
+
+def policy_picker(event, kind) -> dict:
+    """The criteria the event's rule set offers and the recommended orders, named in the user's language."""
+    orders = []
+    situations = (
+        [(_("Swiss, 3–4 rounds"), 3), (_("Swiss, 5–7 rounds"), 5), (_("Swiss, 8 rounds or more"), 9)]
+        if kind == "swiss"
+        else [(_("this kind of event"), None)]
+    )
+    for label, rounds in situations:
+        try:
+            codes = [c for c in recommended_criteria(kind, rounds=rounds, rules=event.rule_set) if c != "PTS"]
+        except EngineError:
+            continue
+        if codes and all(codes != known for _label, known, _names in orders):
+            orders.append((label, codes, [criterion_name(c) for c in codes]))
+    if event.is_team:
+        codes = sorted({c for _label, known, _names in orders for c in known} | set(event.tiebreak_criteria))
+    else:
+        offered = get_rule_set(event.rule_set).criteria
+        codes = sorted(offered - {"PTS"}) + [c for c in ("BH/C1", "BH/C2", "BH/M1") if "BH" in offered]
+    return {"orders": orders, "criteria": [criterion_name(c) for c in codes]}
 
 
 @login_required
@@ -284,9 +310,27 @@ def audit(request, slug):
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
     changes = ResultChange.objects.filter(game__round__event=event).select_related(
-        "user", "game__round", "game__white__player", "game__black__player", "game__white__team", "game__black__team"
+        "user",
+        "game__round",
+        "game__white__player",
+        "game__black__player",
+        "game__white__team",
+        "game__black__team",
+        "game__white_player",
+        "game__black_player",
     )
-    return render(request, "leagues/manage/audit.html", {"event": event, "changes": changes[:500]})
+    labels = dict(Result.choices)
+    rows = [
+        {
+            "change": change,
+            "white": change.game.white_player or change.game.white,
+            "black": change.game.black_player or change.game.black,
+            "before": labels.get(change.before, change.before) if change.before else "–",
+            "after": labels.get(change.after, change.after) if change.after else labels[Result.PENDING],
+        }
+        for change in changes[:500]
+    ]
+    return render(request, "leagues/manage/audit.html", {"event": event, "rows": rows})
 
 
 #: session key of the file between the preview and the confirmation
