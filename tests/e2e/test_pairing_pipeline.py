@@ -1,0 +1,102 @@
+"""End to end with a real Celery worker: the organiser pairs every round of a 40-player Swiss through
+the pairing screen (the worker pairs each round; the page's status follows it), publishes it, the
+results are entered, and at the end the site's standings and its TRF export agree with the command
+lines: `python -m pairings check` replays every round of the export and finds the engine's pairings,
+and `python -m tiebreaks standings` ranks the export as the site does."""
+
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import redis
+
+from leagues.models import Game, Result, RoundPairing, StandingsSnapshot
+from leagues.services.results import result_record
+from tests.conftest import require
+from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.paths import REPO
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PLAYERS, ROUNDS = 40, 7
+
+
+@pytest.fixture
+def worker(on_postgres):
+    require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
+    redis.Redis.from_url(TEST_BROKER).flushdb()
+    with (
+        celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-pairing-worker.log") as process,
+        broker_for_this_process(TEST_BROKER),
+    ):
+        yield process
+
+
+def _result(white_rating: int, black_rating: int, draw: random.Random) -> str:
+    """Mostly the higher rating wins; some draws and upsets (seeded: the same tournament every run)."""
+    roll = draw.random()
+    if roll < 0.25:
+        return Result.DRAW
+    favourite = Result.WHITE_WINS if white_rating >= black_rating else Result.BLACK_WINS
+    upset = Result.BLACK_WINS if favourite == Result.WHITE_WINS else Result.WHITE_WINS
+    return upset if roll > 0.85 else favourite
+
+
+def _cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(worker, client):
+    event = EventFactory(rounds_count=ROUNDS, status="published", tiebreak_criteria=["BH/C1", "BH", "SB"])
+    for n in range(1, PLAYERS + 1):
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(), rating=2500 - 13 * n)
+    organiser = organiser_of(event.league)
+    client.force_login(organiser)
+    draw = random.Random(14)
+    for number in range(1, ROUNDS + 1):
+        page = f"/en/manage/events/{event.slug}/pairing/{number}/"
+        assert client.post(page, {"action": "pair"}).status_code == 302
+        status = wait_until(
+            lambda: client.get(f"{page}status/").json()["status"] in ("ready", "failed"),  # noqa: B023
+            timeout=60,
+            step=0.2,
+        )
+        answer = client.get(f"{page}status/").json()
+        assert status and answer["status"] == "ready", answer
+        assert answer["progress"] == 100
+        assert "Publish round" in client.get(page).content.decode()
+        assert client.post(page, {"action": "publish"}).status_code == 302
+        games = Game.objects.filter(round__event=event, round__number=number, black__isnull=False)
+        assert games.count() == PLAYERS // 2
+        for game in games.select_related("white", "black"):
+            result_record(game_id=game.pk, result=_result(game.white.rating, game.black.rating, draw), user=organiser)
+    assert RoundPairing.objects.filter(round__event=event, status=RoundPairing.Status.PUBLISHED).count() == ROUNDS
+
+    version = event.__class__.objects.get(pk=event.pk).results_version
+    snapshot = wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=version).first(), timeout=60)
+    assert snapshot is not None, "the worker did not store the final standings"
+    export = client.get(f"/en/manage/events/{event.slug}/export.trf")
+    assert export.status_code == 200
+    path = Path(tempfile.mkdtemp(prefix="pairing-e2e-")) / "event.trf"
+    path.write_bytes(export.content)
+
+    checked = _cli("pairings", "check", str(path), "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    rounds = json.loads(checked.stdout)["rounds"]
+    assert [r["round"] for r in rounds] == list(range(1, ROUNDS + 1))
+    assert all(r["same"] for r in rounds)
+
+    standings = _cli("tiebreaks", "standings", str(path), "--json")
+    assert standings.returncode == 0, standings.stderr
+    cli = [
+        (row["start_number"], row["rank"], Fraction(str(row["points"]))) for row in json.loads(standings.stdout)["rows"]
+    ]
+    site = [(row["start_number"], row["rank"], Fraction(str(row["points"]))) for row in snapshot.rows]
+    assert site == cli
+    assert sum(points for _n, _rank, points in site) == PLAYERS // 2 * ROUNDS  # every game gave one point
