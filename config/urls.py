@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("embed/<str:lang>/", include("leagues.public.embed_urls")),
     path("", language_root, name="root"),
 ]
 urlpatterns += i18n_patterns(

@@ -11,6 +11,8 @@ from decimal import Decimal
 
 from django.db.models import Prefetch, Q
 
+from tiebreaks.explanations import fmt
+
 from .models import (
     TRF_CODES,
     Club,
@@ -247,6 +249,14 @@ class MatchCard:
     home_points: Decimal
     away_points: Decimal
     finished: bool
+
+    @property
+    def home_score(self) -> str:
+        return fmt(self.home_points)
+
+    @property
+    def away_score(self) -> str:
+        return fmt(self.away_points)
 
     @property
     def home(self) -> Entry:

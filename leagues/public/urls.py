@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import pairings, prizes, views
+from . import calendar, pairings, prizes, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -10,6 +10,9 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_profile, name="player-profile"),
     path("players/<int:pk>/initials/", views.player_anonymise, name="player-anonymise"),
     path("clubs/<slug:slug>/", views.club, name="club"),
+    path("clubs/<slug:slug>/fixtures.ics", calendar.club_fixtures_ics, name="club-ics"),
+    path("events/<slug:slug>/rounds.ics", calendar.event_rounds_ics, name="event-ics"),
+    path("events/<slug:slug>/teams/<int:number>/fixtures.ics", calendar.team_fixtures_ics, name="team-ics"),
     path("leagues/<slug:league>/seasons/<slug:slug>/", views.season, name="season"),
     path("events/<slug:slug>/", views.event_standings, name="event-standings"),
     path("events/<slug:slug>/standings.csv", views.event_standings_csv, name="event-standings-csv"),

@@ -149,6 +149,8 @@ def _render_standings(request, slug):
         columns=[_for_rule_set(criterion_name(code), standings) for code in columns],
         table=table,
         filters=_filters(table),
+        embed_url=reverse("embed:standings", args=[get_language(), slug]),
+        results_embed_url=reverse("embed:results", args=[get_language(), slug]),
         after_round=selectors.completed_rounds(standings.event),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
         notes=[standings_note(note) for note in standings.notes],
@@ -213,7 +215,7 @@ def _round_robin_grid(cells: dict, order: list[Entry], place_of: dict) -> list[d
     ]
 
 
-def _wallchart_cell(cell: selectors.RoundCell | None, rank_of: dict) -> dict:
+def _wallchart_cell(cell: selectors.RoundCell | None) -> dict:
     if cell is None:
         return {"empty": True}
     if cell.opponent is None:
@@ -221,20 +223,20 @@ def _wallchart_cell(cell: selectors.RoundCell | None, rank_of: dict) -> dict:
         return {"bye": True, "symbol": cell.symbol, "code": cell.code, "label": label}
     return {
         "opponent": cell.opponent,
-        "opponent_rank": rank_of.get(cell.opponent.start_number, cell.opponent.start_number),
         "colour": cell.colour,
         "symbol": cell.symbol,
         "forfeit": cell.is_forfeit,
     }
 
 
-def _wallchart(cells: dict, order: list[Entry], place_of: dict, rank_of: dict, played: int) -> list[dict]:
-    """Swiss wallchart: per round the opponent's rank in these standings, the colour and the result."""
+def _wallchart(cells: dict, order: list[Entry], place_of: dict, played: int) -> list[dict]:
+    """Swiss wallchart: per round the opponent's start number (unique, unlike shared places), the colour and
+    the result."""
     return [
         {
             "entry": entry,
             "place": place_of.get(entry.start_number, ""),
-            "cells": [_wallchart_cell(cells[entry.id].get(number), rank_of) for number in range(1, played + 1)],
+            "cells": [_wallchart_cell(cells[entry.id].get(number)) for number in range(1, played + 1)],
             "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
         }
         for entry in order
@@ -249,24 +251,31 @@ def _render_crosstable(request, slug):
     standings = _standings_or_404(slug)
     event = standings.event
     entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
-    rank_of = {selectors.row_number(row): row["rank"] for row in standings.rows}
     order = [row["entry"] for row in standings.table if row["entry"]]
     order += [e for e in entries if e not in order]  # entries not in the standings yet
     place_of = {row["number"]: row["place"] for row in standings.table}
-    context = _event_context(event, standings=standings, active="crosstable", order=order)
-    if event.is_team:
-        context.update(kind="grid", grid=_team_grid(event, order, place_of))
-        return render(request, "leagues/crosstable.html", context)
-    _rounds, cells = selectors.individual_rounds(event)
-    if event.is_round_robin:
-        context.update(kind="grid", grid=_round_robin_grid(cells, order, place_of))
-        return render(request, "leagues/crosstable.html", context)
-    played = selectors.completed_rounds(event)
-    context.update(
-        kind="wallchart",
-        wallchart=_wallchart(cells, order, place_of, rank_of, played),
-        played_rounds=list(range(1, played + 1)),
+    columns = _columns(standings)
+    tiebreaks = {row["number"]: row["cells_display"] for row in _table(standings, columns)}
+    context = _event_context(
+        event,
+        standings=standings,
+        active="crosstable",
+        order=order,
+        columns=[_for_rule_set(criterion_name(code), standings) for code in columns],
     )
+    if event.is_team:
+        lines, kind = _team_grid(event, order, place_of), "grid"
+    else:
+        _rounds, cells = selectors.individual_rounds(event)
+        if event.is_round_robin:
+            lines, kind = _round_robin_grid(cells, order, place_of), "grid"
+        else:
+            played = selectors.completed_rounds(event)
+            lines, kind = _wallchart(cells, order, place_of, played), "wallchart"
+            context["played_rounds"] = list(range(1, played + 1))
+    for line in lines:
+        line["tiebreaks"] = tiebreaks.get(line["entry"].start_number, [])
+    context.update(kind=kind, grid=lines, wallchart=lines)
     return render(request, "leagues/crosstable.html", context)
 
 
@@ -402,6 +411,7 @@ def event_team(request, slug, number):
         roster=roster,
         row=table_row,
         active="teams",
+        embed_url=reverse("embed:team-fixtures", args=[get_language(), slug, number]),
         values=[(criterion_name(code), fmt(row["values"].get(code))) for code in _columns(standings)] if row else [],
         explained=_explained_for(standings, number),
     )

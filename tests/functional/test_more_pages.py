@@ -55,7 +55,7 @@ def round_robin(db):
 def test_round_robin_crosstable_is_a_grid_read_across(client, round_robin):
     html = client.get("/en/events/club-final/crosstable/").content.decode()
     assert 'class="crosstable grid"' in html
-    rows = re.findall(r"<tr>\s*<td class=\"rank\">.*?</tr>", html, re.S)
+    rows = re.findall(r"<tr>\s*<td class=\"rank[^\"]*\">.*?</tr>", html, re.S)
     assert len(rows) == 3
     first = re.sub(r"<[^>]+>", " ", rows[0])
     # A: 1.5 points, first; beat B, drew C
@@ -220,7 +220,12 @@ def test_team_page_shows_the_roster_with_board_points(client, team_match):
     ]
     assert rows[0].startswith("1 Lund, Board1") and rows[0].endswith("1 1")
     assert rows[1].startswith("2 Lund, Board2") and rows[1].endswith("1 0.5")
-    assert "1.5–0.5" in html  # the match card
+    # the match card: home | result | away, each team's score beside its own name (in Hebrew too)
+    card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<h3 class="fixture">.*?</h3>', html, re.S).group(0)))
+    assert re.search(r"Lund SK 1 1\.5 – 0\.5 \S", card)
+    hebrew = client.get("/he/events/mini-division/teams/1/").content.decode()
+    home = re.search(r'<span class="side home">.*?</span></span>', hebrew, re.S).group(0)
+    assert "Lund SK 1" in home and '<span class="score" dir="ltr">1.5</span>' in home
 
 
 def test_team_standings_and_crosstable_add_up_the_match(client, team_match):

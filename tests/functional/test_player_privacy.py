@@ -64,6 +64,7 @@ def test_api_standings_rows_carry_start_number_title_federation_rating(client, b
     )
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
 def test_category_badge_only_once_the_organiser_publishes_the_prize(
     client, bye_event, django_capture_on_commit_callbacks
 ):
@@ -86,6 +87,7 @@ def test_category_badge_only_once_the_organiser_publishes_the_prize(
     assert len(badged) == 1 and "Aas, Per" in badged[0]
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
 def test_initials_reach_the_snapshot_the_cached_pages_and_the_api_at_once(
     client, bye_event, django_capture_on_commit_callbacks
 ):

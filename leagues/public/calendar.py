@@ -1,0 +1,139 @@
+"""iCalendar feeds (RFC 5545) of an event's rounds, a team's fixtures and a club's fixtures.
+
+Rounds have a date, no time: each is an all-day VEVENT (DTSTART;VALUE=DATE, DTEND the next day). A UID
+per round or match keeps a calendar client's copy updated instead of doubled when the feed changes.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.http import Http404, HttpResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import selectors
+from ..models import Club, Event, TeamMatch
+
+PRODID = "-//chess-league//fixtures//EN"
+
+
+@dataclass(frozen=True)
+class Item:
+    uid: str
+    day: datetime.date
+    summary: str
+    url: str
+    description: str = ""
+
+
+def _escape(text: str) -> str:
+    """RFC 5545 3.3.11: backslash, semicolon, comma and newline in TEXT values."""
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _fold(line: str) -> str:
+    """RFC 5545 3.1: lines longer than 75 octets continue on the next line after a space."""
+    out, current = [], b""
+    for char in line:
+        encoded = char.encode()
+        if len(current) + len(encoded) > (75 if not out else 74):
+            out.append(current.decode())
+            current = b""
+        current += encoded
+    out.append(current.decode())
+    return "\r\n ".join(out)
+
+
+def ics(name: str, items: list[Item], request) -> HttpResponse:
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    host = request.get_host().split(":")[0]
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+    lines.append(f"X-WR-CALNAME:{_escape(name)}")
+    for item in items:
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{item.uid}@{host}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART;VALUE=DATE:{item.day:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{item.day + datetime.timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{_escape(item.summary)}",
+            f"URL:{request.build_absolute_uri(item.url)}",
+        ]
+        if item.description:
+            lines.append(f"DESCRIPTION:{_escape(item.description)}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    body = "".join(_fold(line) + "\r\n" for line in lines)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="calendar.ics"'
+    return response
+
+
+def _match_items(matches) -> list[Item]:
+    items = []
+    for match in matches:
+        if match.round.date is None:
+            continue
+        event = match.round.event
+        summary = _("%(home)s – %(away)s (round %(round)s)") % {
+            "home": match.home.name,
+            "away": match.away.name,
+            "round": match.round.number,
+        }
+        items.append(
+            Item(
+                uid=f"match-{match.pk}",
+                day=match.round.date,
+                summary=summary,
+                url=reverse("leagues:event-round", args=[event.slug, match.round.number]),
+                description=event.name,
+            )
+        )
+    return items
+
+
+def _matches():
+    return TeamMatch.objects.filter(round__event__in=Event.objects.public()).select_related(
+        "round__event", "home__team", "away__team"
+    )
+
+
+def event_rounds_ics(request, slug):
+    try:
+        event = selectors.public_event(slug=slug)
+    except Event.DoesNotExist:
+        raise Http404 from None
+    items = [
+        Item(
+            uid=f"round-{rnd.pk}",
+            day=rnd.date,
+            summary=_("%(event)s: round %(round)s") % {"event": event.name, "round": rnd.number},
+            url=reverse("leagues:event-round", args=[event.slug, rnd.number]),
+        )
+        for rnd in event.rounds.order_by("number")
+        if rnd.date is not None
+    ]
+    return ics(event.name, items, request)
+
+
+def team_fixtures_ics(request, slug, number):
+    try:
+        event = selectors.public_event(slug=slug)
+    except Event.DoesNotExist:
+        raise Http404 from None
+    entry = event.entries.select_related("team").filter(start_number=number, team__isnull=False).first()
+    if entry is None:
+        raise Http404
+    matches = _matches().filter(round__event=event).filter(home=entry) | _matches().filter(
+        round__event=event, away=entry
+    )
+    return ics(entry.name, _match_items(matches.order_by("round__number")), request)
+
+
+def club_fixtures_ics(request, slug):
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    matches = _matches().filter(home__team__club=club) | _matches().filter(away__team__club=club)
+    return ics(club.name, _match_items(matches.order_by("round__date", "round__event__name")), request)
