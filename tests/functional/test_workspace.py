@@ -1,6 +1,8 @@
 """The organisers' and secretaries' workspace: dashboards, match cards with line-ups, round sheets,
 set-up pages, prizes in currency units, people, disputes, error pages."""
 
+import re
+
 import pytest
 
 from leagues.models import Entry, Event, Game, Prize, Result, Role, TeamMatch
@@ -315,3 +317,18 @@ def test_people_invited_and_removed(client):
     assert not role.user.has_usable_password() and role.user.profile.language == "tr"
     assert client.post(f"/en/manage/leagues/{d.league.slug}/people/{role.pk}/remove/").status_code == 302
     assert not Role.objects.filter(pk=role.pk).exists()
+
+
+def test_users_make_name_and_revoke_their_api_tokens(client):
+    user = UserFactory(username="ingrid")
+    client.force_login(user)
+    refused = client.post("/en/manage/account/", {"create": "1", "name": "", "scopes": ["results"]})
+    assert refused.status_code == 400
+    made = client.post(
+        "/en/manage/account/", {"create": "1", "name": "club laptop", "scopes": ["results"]}, follow=True
+    )
+    page = made.content.decode()
+    assert "club laptop" in page and "shown once" in page
+    prefix = re.search(r'name="revoke" value="([^"]+)"', page).group(1)
+    client.post("/en/manage/account/", {"revoke": prefix})
+    assert "club laptop" not in client.get("/en/manage/account/").content.decode()
