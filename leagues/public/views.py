@@ -299,6 +299,15 @@ def _render_round(request, slug, number):
         context["cards"] = selectors.match_cards(event, round_number=number)
     else:
         games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
+        _rounds, cells = selectors.individual_rounds(event)
+        before = {  # points before this round, as pairing cards show them
+            entry_id: fmt(selectors.running_scores(own, number - 1)[-1]) if number > 1 else "0"
+            for entry_id, own in cells.items()
+        }
+        for game in games:
+            game.white_before = before.get(game.white_id, "0")
+            game.black_before = before.get(game.black_id, "0") if game.black_id else ""
+        # the boards first, then the byes (players without an opponent this round)
         context["games"] = [g for g in games if g.black_id is not None]
         context["byes"] = [g for g in games if g.black_id is None]
     context["corrections"] = selectors.round_corrections(rnd)
