@@ -45,3 +45,19 @@ def browser():
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def worker(on_postgres):
+    """A real Celery worker process on the test database and Redis; this process sends tasks to it."""
+    import redis
+
+    from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers
+
+    require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
+    redis.Redis.from_url(TEST_BROKER).flushdb()
+    with (
+        celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-worker.log") as process,
+        broker_for_this_process(TEST_BROKER),
+    ):
+        yield process

@@ -13,29 +13,16 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import redis
 
 from leagues.models import Game, Result, RoundPairing, StandingsSnapshot
 from leagues.services.results import result_record
-from tests.conftest import require
-from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
+from tests.e2e.worker import wait_until
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 from tests.paths import REPO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PLAYERS, ROUNDS = 40, 7
-
-
-@pytest.fixture
-def worker(on_postgres):
-    require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
-    redis.Redis.from_url(TEST_BROKER).flushdb()
-    with (
-        celery_worker(TEST_BROKER, log_path=Path(tempfile.gettempdir()) / "e2e-pairing-worker.log") as process,
-        broker_for_this_process(TEST_BROKER),
-    ):
-        yield process
 
 
 def _result(white_rating: int, black_rating: int, draw: random.Random) -> str:

@@ -1,0 +1,88 @@
+"""The pairing screen in a real browser with a real worker: the organiser pairs round 1 (the page
+follows the worker's progress by itself, from static/pairing.js), exchanges two players by hand with a
+reason, publishes; the public pairings page then shows the boards.
+
+Screenshots (ARTIFACTS_DIR, default /tmp/chess-league-artifacts): pairing-preview-en.png,
+pairing-public-he.png.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from leagues.models import Game, PairingChange, RoundPairing
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, RoleFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _wait(driver, condition, timeout=30):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def _screenshot(driver, name):
+    folder = Path(os.environ.get("ARTIFACTS_DIR") or "/tmp/chess-league-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(folder / name))
+
+
+def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, worker):
+    from selenium.webdriver.support.ui import Select
+
+    event = EventFactory(rounds_count=5, status="published", name="Browser Open", slug="browser-open")
+    for n in range(1, 11):
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(name=f"Player {n:02d}"), rating=2300 - 20 * n)
+    organiser = UserFactory(username="organiser")  # password "pw"
+    RoleFactory(user=organiser, league=event.league)
+    screen = f"/en/manage/events/{event.slug}/pairing/1/"
+
+    browser.get(live_server.url + screen)
+    _wait(browser, lambda d: "/accounts/login/" in d.current_url)
+    browser.find_element("name", "username").send_keys("organiser")
+    browser.find_element("name", "password").send_keys("pw\n")
+    _wait(browser, lambda d: d.current_url.endswith(screen))
+
+    browser.find_element("xpath", "//button[normalize-space()='Pair round 1']").click()
+    # the worker pairs the round; the page follows it and shows the preview without a click
+    _wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"))
+    pairing = RoundPairing.objects.get(round__event=event)
+    assert pairing.status == RoundPairing.Status.READY
+    rows = browser.find_elements("css selector", "section.pairing-preview tbody tr")
+    assert len(rows) == 5
+    first_board = rows[0].find_elements("tag name", "td")
+    assert first_board[1].text.startswith(f"{pairing.boards[0][0]}. ")
+    assert first_board[4].text.startswith(f"{pairing.boards[0][1]}. ")
+    _screenshot(browser, "pairing-preview-en.png")
+
+    # exchange the black players of boards 1 and 2, with a reason
+    (white1, black1), (white2, black2) = pairing.boards[:2]
+    Select(browser.find_element("name", "swap-first")).select_by_value(str(black1))
+    Select(browser.find_element("name", "swap-second")).select_by_value(str(black2))
+    browser.find_element("name", "swap-reason").send_keys("brothers asked not to play on neighbouring boards")
+    browser.find_element("xpath", "//button[normalize-space()='Exchange']").click()
+    notice = _wait(browser, lambda d: d.find_elements("css selector", "p.changed-by-hand"))
+    assert notice[0].text == "This round was changed by hand."
+    assert PairingChange.objects.get().reason.startswith("brothers")
+
+    browser.find_element("xpath", "//button[normalize-space()='Publish round 1']").click()
+    published = _wait(browser, lambda d: d.find_elements("css selector", "section.published"))
+    assert "results can be entered" in browser.find_element("css selector", "ul.messages").text
+    assert published[0].find_element("link text", "Enter the results")
+    boards = [
+        (g.white.start_number, g.black.start_number)
+        for g in Game.objects.filter(round__event=event, black__isnull=False).order_by("board")
+    ]
+    assert boards[:2] == [(white1, black2), (white2, black1)]
+
+    browser.get(f"{live_server.url}/he/events/{event.slug}/rounds/1/pairings/")
+    table = browser.find_element("css selector", "table.pairings")
+    assert browser.execute_script("return getComputedStyle(arguments[0]).direction", table) == "rtl"
+    shown = [
+        (int(row.find_elements("tag name", "td")[1].text), int(row.find_elements("tag name", "td")[9].text))
+        for row in table.find_elements("css selector", "tbody tr")
+    ]
+    assert shown == boards
+    _screenshot(browser, "pairing-public-he.png")
