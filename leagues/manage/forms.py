@@ -1,12 +1,14 @@
 """Forms for secretaries: a whole round on one sheet, a match card, the tiebreak policy, TRF import."""
 
 from django import forms
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tiebreaks.engine import RULE_SETS
 from tiebreaks.names import rule_set_name
+from tiebreaks.trf.read import records_by_tag
 
-from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result
+from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result, Season
 from ..text import refuse_control_characters
 
 GAME_CHOICES = [(code, label) for code, label in Result.choices if code in GAME_RESULTS]
@@ -203,9 +205,24 @@ class DisputeForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    name = forms.CharField(label=_("Event name"), max_length=200, validators=[refuse_control_characters])
-    slug = forms.SlugField(label=_("Address (letters, digits and hyphens)"), max_length=50)
-    file = forms.FileField(label=_("TRF file"))
+    """A TRF file and where it goes. Name and address may stay empty: they are read from the file (line 012).
+    After an error the file is kept on the server: the form can be sent again without choosing it again."""
+
+    file = forms.FileField(label=_("TRF file"), required=False)
+    name = forms.CharField(
+        label=_("Event name"),
+        max_length=200,
+        required=False,
+        validators=[refuse_control_characters],
+        help_text=_("Empty: the file's name."),
+    )
+    slug = forms.SlugField(
+        label=_("Address (letters, digits and hyphens)"),
+        max_length=50,
+        required=False,
+        help_text=_("Empty: made from the name. The address of an event of this league updates that event."),
+    )
+    season = forms.ModelChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False)
     system = forms.ChoiceField(
         label=_("Pairing system"),
         choices=[("", _("as the file says"))] + [(value, label) for value, label in Event.System.choices],
@@ -213,8 +230,48 @@ class ImportForm(forms.Form):
         help_text=_("Many TRF files do not say that the event was a round robin."),
     )
 
+    def __init__(self, *args, league, kept: bytes | None = None, kept_name: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.league, self.kept, self.kept_name = league, kept, kept_name
+        self.fields["season"].queryset = league.seasons.all()
+
     def clean_file(self):
         upload = self.cleaned_data["file"]
+        if upload is None:
+            if self.kept is None:
+                raise forms.ValidationError(_("Choose the TRF file."))
+            return self.kept
         if upload.size > 2_000_000:
             raise forms.ValidationError(_("The file is larger than 2 MB."))
-        return upload.read()
+        self.kept, self.kept_name = upload.read(), upload.name
+        return self.kept
+
+    def clean(self):
+        data = super().clean()
+        if self.kept is None:
+            return data
+        if not data.get("name") and not self.has_error("name"):
+            data["name"] = trf_event_name(self.kept) or self.kept_name.rsplit(".", 1)[0]
+            self.data = self.data.copy()
+            self.data["name"] = data["name"]
+        if not data.get("slug") and not self.has_error("slug"):
+            data["slug"] = free_slug(slugify(data["name"])[:50] or "imported-event", self.league)
+            self.data = self.data.copy()
+            self.data["slug"] = data["slug"]
+        return data
+
+
+def trf_event_name(data: bytes) -> str:
+    """The tournament's name as the file gives it (record 012), or ""."""
+    records = records_by_tag(data).get("012") or []
+    name = records[0][1][4:].strip() if records else ""
+    return "".join(ch for ch in name if ch.isprintable())[:200]
+
+
+def free_slug(slug: str, league) -> str:
+    """``slug``, or with -2, -3 ... when another league's event has it (this league's updates its event)."""
+    candidate, number = slug, 1
+    while Event.objects.filter(slug=candidate).exclude(league=league).exists():
+        number += 1
+        candidate = f"{slug[:45]}-{number}"
+    return candidate

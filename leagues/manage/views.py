@@ -335,6 +335,8 @@ def audit(request, slug):
 
 #: session key of the file between the preview and the confirmation
 IMPORT_SESSION_KEY = "trf_import"
+#: session key of the last file uploaded, kept while the upload form has an error
+KEPT_SESSION_KEY = "trf_import_kept"
 
 
 @login_required
@@ -357,7 +359,9 @@ def import_trf(request, league):
             and hashlib.sha256(data).hexdigest() == digest
         ):
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
-            return render(request, "leagues/manage/import.html", {"league": league, "form": ImportForm()}, status=400)
+            return render(
+                request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
+            )
         target = _import_target(league, pending["slug"])
         preview = import_preview(data=data, system=pending["system"] or None, event=target, league=league)
         context = {"league": league, "preview": preview, "pending": pending, "event": target}
@@ -374,6 +378,7 @@ def import_trf(request, league):
                 data=data,
                 user=request.user,
                 system=pending["system"] or None,
+                season=league.seasons.filter(pk=pending.get("season")).first(),
                 event=target,
                 same_players_confirmed=request.POST.get("same_players") == "1",
             )
@@ -386,14 +391,30 @@ def import_trf(request, league):
         status = _save(request, run, done)
         if status is None:
             request.session.pop(IMPORT_SESSION_KEY, None)
+            request.session.pop(KEPT_SESSION_KEY, None)
             return redirect("leagues:event-standings", slug=saved["event"].slug)
         return render(request, "leagues/manage/import_preview.html", context, status=status)
 
-    form = ImportForm(request.POST or None, request.FILES or None)
+    kept = request.session.get(KEPT_SESSION_KEY) or {}
+    kept = kept if kept.get("league") == league.slug else {}
+    form = ImportForm(
+        request.POST or None,
+        request.FILES or None,
+        league=league,
+        kept=base64.b64decode(kept["data"]) if kept else None,
+        kept_name=kept.get("name", ""),
+    )
     status = 200
     if request.method == "POST":
         status = 400
-        if form.is_valid():
+        valid = form.is_valid()
+        if form.kept is not None:  # the file stays on the server until the form is right
+            request.session[KEPT_SESSION_KEY] = {
+                "league": league.slug,
+                "name": form.kept_name,
+                "data": base64.b64encode(form.kept).decode("ascii"),
+            }
+        if valid:
             if not is_league_organiser(request.user, league.pk):
                 messages.error(request, _("Only the league's organiser may import events."))
                 return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=403)
@@ -405,10 +426,12 @@ def import_trf(request, league):
                 preview.problems.append(
                     (None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug})
                 )
+            season = form.cleaned_data["season"]
             pending = {
                 "league": league.slug,
                 "name": form.cleaned_data["name"],
                 "slug": slug,
+                "season": season.pk if season else None,
                 "system": system,
                 "digest": hashlib.sha256(data).hexdigest(),
             }

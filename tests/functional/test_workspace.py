@@ -1,13 +1,18 @@
 """The organisers' and secretaries' workspace: dashboards, match cards with line-ups, round sheets,
 set-up pages, prizes in currency units, people, disputes, error pages."""
 
+import hashlib
+import json
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils.text import slugify
 
 from leagues.models import Entry, Event, Game, Prize, Result, Role, TeamMatch
 from leagues.services.match_cards import match_card_submit
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+from tests.paths import GOLDEN
 from tests.workspace import card_post, division
 
 pytestmark = pytest.mark.django_db
@@ -332,3 +337,24 @@ def test_users_make_name_and_revoke_their_api_tokens(client):
     prefix = re.search(r'name="revoke" value="([^"]+)"', page).group(1)
     client.post("/en/manage/account/", {"revoke": prefix})
     assert "club laptop" not in client.get("/en/manage/account/").content.decode()
+
+
+def test_trf_import_reads_name_and_address_from_the_file_and_keeps_it_after_an_error(client):
+    d = division()
+    season = d.league.seasons.create(name="2026", slug="2026")
+    client.force_login(d.organiser)
+    url = f"/en/manage/leagues/{d.league.slug}/import/"
+    gold = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())
+    data = gold["trf"].encode()
+    file_name = next(line[4:].strip() for line in gold["trf"].splitlines() if line.startswith("012"))
+    bad = client.post(url, {"slug": "not a slug!", "file": SimpleUploadedFile("open.trf", data)})
+    assert bad.status_code == 400
+    page = bad.content.decode()
+    assert "Kept from before: open.trf" in page and f'value="{file_name}"' in page
+    preview = client.post(url, {"slug": "", "season": season.pk})  # no file chosen again
+    assert preview.status_code == 200
+    assert slugify(file_name) in preview.content.decode()
+    done = client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest()})
+    assert done.status_code == 302
+    event = Event.objects.get(slug=slugify(file_name))
+    assert event.name == file_name and event.season == season
