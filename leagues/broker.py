@@ -14,6 +14,9 @@ from celery import current_app
 
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
 PAIRING_TASK = "leagues.tasks.round_pairing_compute"
+WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
+WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
+WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
 HEARTBEAT_KEY = "chess-league:worker-heartbeat"
 HEARTBEAT_TTL = 3600
@@ -57,6 +60,19 @@ def enqueue_recompute(event_id: int) -> bool:
 def enqueue_pairing(pairing_id: int, attempt: int) -> None:
     """Send a round's pairing to a worker (the engine may take minutes: no request waits for it)."""
     current_app.signature(PAIRING_TASK, args=(pairing_id, attempt)).delay()
+
+
+def enqueue_webhook_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> None:
+    """Find an occurrence's webhook subscribers in a worker (one message, whatever their number)."""
+    current_app.signature(WEBHOOK_FAN_OUT_TASK, args=(event_type, event_id, occurrence, data)).delay()
+
+
+def enqueue_webhook_delivery(delivery_id: str) -> None:
+    current_app.signature(WEBHOOK_DELIVERY_TASK, args=(delivery_id,)).delay()
+
+
+def enqueue_webhook_paused(subscription_id: int) -> None:
+    current_app.signature(WEBHOOK_PAUSED_TASK, args=(subscription_id,)).delay()
 
 
 def recompute_started(event_id: int) -> None:

@@ -13,6 +13,7 @@ from .models import Event, ResultChange, StandingsSnapshot
 from .page_cache import event_pages_changed_after_commit
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_result, snapshot_fields
+from .services.webhooks import standings_updated
 
 log = logging.getLogger("leagues.recompute")
 
@@ -94,6 +95,7 @@ def standings_recompute_event(event_id: int) -> bool:
         if written:
             prizes_recompute(event_id, None)  # prizes follow every new snapshot
             event_pages_changed_after_commit(event_id=event_id)
+            standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
         if written and before is not None:
             record_correction_impact(event_id, before, data["rows"])
         log.info(

@@ -13,6 +13,8 @@ from .recompute import LockBusy, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 from .services.round_pairings import pairing_compute
+from .services.webhooks import webhook_attempt, webhook_paused_message
+from .services.webhooks import webhooks_fan_out as fan_out
 
 log = logging.getLogger(__name__)
 
@@ -81,3 +83,26 @@ def send_email(self, message: dict) -> None:
             return
         countdown = min(EMAIL_RETRY_MAX_SECONDS, settings.EMAIL_RETRY_SECONDS * 2**self.request.retries)
         raise self.retry(exc=exc, countdown=countdown) from None
+
+
+@shared_task(acks_late=True)
+def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> int:
+    """Write one delivery per subscriber of an occurrence and send each as its own task."""
+    return len(fan_out(event_type, event_id, occurrence, data))
+
+
+@shared_task(bind=True, acks_late=True, max_retries=None)
+def webhook_deliver(self, delivery_id: str) -> None:
+    """One signed POST; a failure tries again after WEBHOOKS_RETRY_SECONDS, doubling each time, up to
+    WEBHOOKS_MAX_ATTEMPTS tries (in-process, without a broker, it is tried once)."""
+    if webhook_attempt(delivery_id) is False and not self.request.is_eager:
+        if self.request.retries + 1 < settings.WEBHOOKS_MAX_ATTEMPTS:
+            raise self.retry(countdown=settings.WEBHOOKS_RETRY_SECONDS * 2**self.request.retries)
+
+
+@shared_task
+def webhook_paused_email(subscription_id: int) -> None:
+    """Tell a subscription's owner it paused after repeated failures."""
+    message = webhook_paused_message(subscription_id)
+    if message:
+        send_email.delay(message)

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import tokens, views
+from . import tokens, views, webhooks
 
 router = DefaultRouter()
 router.register("leagues", views.LeagueViewSet)
@@ -12,6 +12,7 @@ router.register("teams", views.TeamViewSet)
 router.register("events", views.EventViewSet)
 router.register("games", views.GameViewSet)
 router.register("matches", views.TeamMatchViewSet)
+router.register("webhooks", webhooks.WebhookViewSet, basename="webhook")
 
 urlpatterns = [
     path("tokens/", tokens.TokenListView.as_view(), name="tokens"),

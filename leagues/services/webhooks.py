@@ -1,0 +1,403 @@
+"""Webhooks: subscriptions to a league, a club or an event, and their signed deliveries.
+
+`webhooks_emit` is called by whatever changed (results, match cards, standings, pairings, the event's
+life) inside its transaction; after the commit one fan-out task finds the subscriptions and writes one
+delivery each (once per subscription and occurrence, so a repeated emit delivers nothing twice), and
+each delivery is its own task: a slow or failing receiver holds up only its own delivery, never a
+request or another subscriber. Every retry sends the same body under the same delivery id.
+
+Receivers on private, loopback or link-local addresses are refused (at subscription and again at every
+delivery, connecting to the very address that was checked) unless WEBHOOKS_ALLOW_PRIVATE_ADDRESSES.
+"""
+
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import json
+import secrets
+import socket
+import ssl
+import time
+import uuid
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.db.models.signals import post_save
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from .. import broker
+from ..after_commit import once_after_commit
+from ..errors import NotFound, PermissionDenied, ServiceError
+from ..models import (
+    Club,
+    ClubMembership,
+    Event,
+    League,
+    ResultChange,
+    Team,
+    TeamMatch,
+    WebhookDelivery,
+    WebhookEvent,
+    WebhookSubscription,
+)
+from ..notifications import language_of
+from ..permissions import can_manage_event, is_league_organiser
+
+SIGNATURE_HEADER = "X-Chess-League-Signature"
+SUBSCRIBABLE = [choice for choice in WebhookEvent.values if choice != WebhookEvent.TEST]
+
+
+class UnsafeTarget(ServiceError):
+    code = "unsafe_webhook_url"
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    """The signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">."""
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={mac}"
+
+
+def checked_addresses(url: str) -> list[str]:
+    """The addresses `url`'s host resolves to, each one allowed as a target; raises UnsafeTarget."""
+    parts = urlsplit(url)
+    allow_private = settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
+    if parts.scheme != "https" and not (allow_private and parts.scheme == "http"):
+        raise UnsafeTarget(_("A webhook URL must start with https://."))
+    if not parts.hostname:
+        raise UnsafeTarget(_("A webhook URL needs a host name."))
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise UnsafeTarget(_("The host %(host)s is not known.") % {"host": parts.hostname}) from None
+    addresses = sorted({info[4][0] for info in infos})
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not ip.is_global and not allow_private:
+            raise UnsafeTarget(
+                _("%(host)s resolves to %(address)s, a private, loopback or link-local address.")
+                % {"host": parts.hostname, "address": address}
+            )
+    return addresses
+
+
+def _target_of(*, league: str | None, club: str | None, event: str | None) -> dict:
+    given = [(name, slug) for name, slug in (("league", league), ("club", club), ("event", event)) if slug]
+    if len(given) != 1:
+        raise ServiceError(_("Subscribe to exactly one league, club or event."), code="invalid")
+    name, slug = given[0]
+    model = {"league": League, "club": Club, "event": Event}[name]
+    queryset = Event.objects.public() if model is Event else model.objects.all()
+    target = queryset.filter(slug=slug).first()
+    if target is None:
+        raise NotFound(_("There is no %(kind)s %(slug)s.") % {"kind": name, "slug": slug})
+    return {name: target}
+
+
+def _may_subscribe(user, target: dict) -> bool:
+    """Organisers of the league (of the event's league, of a league the club plays in); a club's secretary
+    for the club."""
+    if "league" in target:
+        return is_league_organiser(user, target["league"].pk)
+    if "event" in target:
+        return can_manage_event(user, target["event"])
+    club = target["club"]
+    if user.role_set.filter(kind="secretary", club=club).exists():
+        return True
+    return any(is_league_organiser(user, league_id) for league_id in club.leagues.values_list("pk", flat=True))
+
+
+def webhook_subscribe(*, user, url: str, events: list[str], league=None, club=None, event=None):
+    """A new subscription owned by `user`; returns it (its secret is shown to the owner once, here)."""
+    events = sorted(set(events))
+    if not events or any(name not in SUBSCRIBABLE for name in events):
+        raise ServiceError(
+            _("Choose one or more events: %(events)s.") % {"events": ", ".join(SUBSCRIBABLE)}, code="invalid"
+        )
+    target = _target_of(league=league, club=club, event=event)
+    if not _may_subscribe(user, target):
+        raise PermissionDenied(_("Only the organisers (or the club's secretaries) may subscribe here."))
+    checked_addresses(url)
+    return WebhookSubscription.objects.create(
+        owner=user, url=url, events=events, secret=f"whsec_{secrets.token_hex(24)}", **target
+    )
+
+
+def subscription_of(*, user, subscription_id) -> WebhookSubscription:
+    subscription = WebhookSubscription.objects.filter(pk=subscription_id, owner=user).first()
+    if subscription is None:
+        raise NotFound(_("You have no webhook %(id)s.") % {"id": subscription_id}, code="unknown_webhook")
+    return subscription
+
+
+def webhook_unsubscribe(*, user, subscription_id) -> None:
+    subscription_of(user=user, subscription_id=subscription_id).delete()
+
+
+def webhook_resume(*, user, subscription_id) -> WebhookSubscription:
+    """Deliver again to a paused subscription (what it missed while paused is not sent)."""
+    subscription = subscription_of(user=user, subscription_id=subscription_id)
+    WebhookSubscription.objects.filter(pk=subscription.pk).update(paused_at=None, failures_in_a_row=0)
+    subscription.refresh_from_db()
+    return subscription
+
+
+def webhook_send_test(*, user, subscription_id) -> WebhookDelivery:
+    """A `test` delivery to one subscription, sent like every other."""
+    subscription = subscription_of(user=user, subscription_id=subscription_id)
+    data = {"message": "This is a test delivery from chess-league.", "subscription": subscription.pk}
+    delivery = _delivery(subscription, WebhookEvent.TEST, f"test:{uuid.uuid4()}", data)
+    once_after_commit(("webhook-delivery", delivery.pk), lambda: broker.enqueue_webhook_delivery(str(delivery.pk)))
+    return delivery
+
+
+def webhooks_emit(event_type: str, *, event_id: int, occurrence: str, data: dict) -> None:
+    """Tell the subscribers of the event (its league, its clubs) after the current transaction commits.
+    `occurrence` names what happened; emitting the same occurrence again delivers nothing new."""
+    once_after_commit(
+        ("webhooks", occurrence), lambda: broker.enqueue_webhook_fan_out(event_type, event_id, occurrence, data)
+    )
+
+
+def _event_clubs(event: Event) -> set[int]:
+    clubs = set(Team.objects.filter(event=event).values_list("club_id", flat=True))
+    clubs.update(
+        ClubMembership.objects.filter(player__entry__event=event, club__leagues=event.league_id).values_list(
+            "club_id", flat=True
+        )
+    )
+    return clubs
+
+
+def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> list[str]:
+    """One delivery per subscription that wants `event_type` (runs in a worker); returns the new ones' ids."""
+    event = Event.objects.filter(pk=event_id).select_related("league").first()
+    if event is None:
+        return []
+    subscriptions = WebhookSubscription.objects.filter(
+        Q(event_id=event.pk) | Q(league_id=event.league_id) | Q(club_id__in=_event_clubs(event)),
+        paused_at__isnull=True,
+    )
+    payload = {"event": event.slug, "league": event.league.slug, **data}
+    created = []
+    for subscription in subscriptions:
+        if event_type not in subscription.events:
+            continue
+        try:
+            with transaction.atomic():
+                created.append(str(_delivery(subscription, event_type, occurrence, payload).pk))
+        except IntegrityError:
+            continue  # this occurrence was already delivered to this subscription
+    for delivery_id in created:
+        broker.enqueue_webhook_delivery(delivery_id)
+    return created
+
+
+def _delivery(subscription, event_type: str, occurrence: str, data: dict) -> WebhookDelivery:
+    delivery_id = uuid.uuid4()
+    body = {
+        "id": str(delivery_id),
+        "type": event_type,
+        "created_at": timezone.now().isoformat().replace("+00:00", "Z"),
+        "data": data,
+    }
+    return WebhookDelivery.objects.create(
+        id=delivery_id,
+        subscription=subscription,
+        event_type=event_type,
+        occurrence=occurrence,
+        body=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+    )
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address that was checked, whatever the host name resolves to by now."""
+
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout)
+        self._address = address
+
+    def connect(self):
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    def __init__(self, host, port, address, timeout):
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._address = address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+def _post(url: str, body: bytes, headers: dict) -> int:
+    parts = urlsplit(url)
+    address = checked_addresses(url)[0]
+    https = parts.scheme == "https"
+    port = parts.port or (443 if https else 80)
+    connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
+    connection = connection_class(parts.hostname, port, address, settings.WEBHOOKS_TIMEOUT_SECONDS)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(65536)
+        return response.status
+    finally:
+        connection.close()
+
+
+def webhook_attempt(delivery_id: str) -> bool | None:
+    """One try of a delivery: True delivered, False failed (try again later), None nothing to send
+    (delivered already, the subscription is paused or gone)."""
+    delivery = WebhookDelivery.objects.filter(pk=delivery_id).select_related("subscription").first()
+    if delivery is None or delivery.status == WebhookDelivery.Status.DELIVERED:
+        return None
+    subscription = delivery.subscription
+    if subscription.paused_at is not None:
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            status=WebhookDelivery.Status.FAILED, error="subscription paused"
+        )
+        return None
+    body = delivery.body.encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "chess-league-webhooks/1",
+        SIGNATURE_HEADER: sign(subscription.secret, int(time.time()), body),
+        "X-Chess-League-Event": delivery.event_type,
+        "X-Chess-League-Delivery": str(delivery.pk),
+    }
+    code, error = None, ""
+    try:
+        code = _post(subscription.url, body, headers)
+    except UnsafeTarget as exc:
+        error = str(exc.message)
+    except (OSError, http.client.HTTPException) as exc:
+        error = f"{type(exc).__name__}: {exc}"[:300]
+    delivered = code is not None and 200 <= code < 300
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=WebhookDelivery.Status.DELIVERED if delivered else WebhookDelivery.Status.FAILED,
+        attempts=delivery.attempts + 1,
+        response_code=code,
+        error=error or ("" if delivered else f"HTTP {code}"),
+        last_attempt_at=timezone.now(),
+    )
+    if delivered:
+        WebhookSubscription.objects.filter(pk=subscription.pk).update(failures_in_a_row=0)
+        return True
+    _count_failure(subscription.pk)
+    return False
+
+
+def _count_failure(subscription_id: int) -> None:
+    """After WEBHOOKS_PAUSE_AFTER_FAILURES failed tries in a row the subscription pauses and its owner is
+    told by email."""
+    with transaction.atomic():
+        subscription = WebhookSubscription.objects.select_for_update().get(pk=subscription_id)
+        subscription.failures_in_a_row += 1
+        pausing = subscription.paused_at is None and (
+            subscription.failures_in_a_row >= settings.WEBHOOKS_PAUSE_AFTER_FAILURES
+        )
+        if pausing:
+            subscription.paused_at = timezone.now()
+        subscription.save(update_fields=["failures_in_a_row", "paused_at"])
+        if pausing:
+            once_after_commit(
+                ("webhook-paused", subscription_id), lambda: broker.enqueue_webhook_paused(subscription_id)
+            )
+
+
+def webhook_paused_message(subscription_id: int) -> dict | None:
+    """The email telling the owner their subscription paused (None if there is nobody to tell)."""
+    subscription = WebhookSubscription.objects.filter(pk=subscription_id).select_related("owner").first()
+    if subscription is None or not subscription.owner.email:
+        return None
+    with translation.override(language_of(subscription.owner)):
+        return {
+            "subject": _("Your webhook was paused"),
+            "body": _(
+                "Deliveries to %(url)s failed %(count)s times in a row, so the subscription was paused. "
+                "Fix the receiver, then resume the subscription (POST /api/v1/webhooks/%(id)s/resume/)."
+            )
+            % {"url": subscription.url, "count": subscription.failures_in_a_row, "id": subscription.pk},
+            "to": [subscription.owner.email],
+        }
+
+
+# What is emitted where: results and match cards from their audit trail and state, so every door
+# (round sheet, match card, API, admin) emits; standings from the recompute; pairings from their service.
+
+
+def _on_result_change(sender, instance: ResultChange, created, **kwargs):
+    if not created:
+        return
+    game = instance.game
+    event_id = game.round.event_id
+    webhooks_emit(
+        WebhookEvent.RESULT_CORRECTED if instance.before else WebhookEvent.RESULT_RECORDED,
+        event_id=event_id,
+        occurrence=f"result-change:{instance.pk}",
+        data={
+            "game": game.pk,
+            "round": game.round.number,
+            "board": game.board,
+            "result": instance.after,
+            "previous": instance.before,
+            "url": f"{settings.SITE_URL}/api/v1/games/{game.pk}/",
+        },
+    )
+
+
+_CARD_EVENTS = {
+    TeamMatch.Status.SUBMITTED: WebhookEvent.MATCH_CARD_SUBMITTED,
+    TeamMatch.Status.CONFIRMED: WebhookEvent.MATCH_CARD_CONFIRMED,
+    TeamMatch.Status.DISPUTED: WebhookEvent.MATCH_CARD_DISPUTED,
+}
+
+
+def _on_match_saved(sender, instance: TeamMatch, **kwargs):
+    event_type = _CARD_EVENTS.get(instance.status)
+    if event_type is None:
+        return
+    webhooks_emit(
+        event_type,
+        event_id=instance.round.event_id,
+        occurrence=f"match:{instance.pk}:v{instance.version}:{instance.status}",
+        data={
+            "match": instance.pk,
+            "round": instance.round.number,
+            "status": instance.status,
+            "version": instance.version,
+            "url": f"{settings.SITE_URL}/api/v1/matches/{instance.pk}/",
+        },
+    )
+
+
+def _on_event_saved(sender, instance: Event, **kwargs):
+    if instance.status == Event.Status.FINISHED:
+        webhooks_emit(
+            WebhookEvent.EVENT_FINISHED,
+            event_id=instance.pk,
+            occurrence=f"event-finished:{instance.pk}",
+            data={"url": f"{settings.SITE_URL}/api/v1/events/{instance.slug}/"},
+        )
+
+
+def standings_updated(*, event_id: int, slug: str, version: int) -> None:
+    """Once per new snapshot: its version and where to read it."""
+    webhooks_emit(
+        WebhookEvent.STANDINGS_UPDATED,
+        event_id=event_id,
+        occurrence=f"standings:{event_id}:v{version}",
+        data={"version": version, "url": f"{settings.SITE_URL}/api/v1/events/{slug}/standings/"},
+    )
+
+
+def connect_webhook_signals() -> None:
+    post_save.connect(_on_result_change, sender=ResultChange, dispatch_uid="webhooks-result")
+    post_save.connect(_on_match_saved, sender=TeamMatch, dispatch_uid="webhooks-match")
+    post_save.connect(_on_event_saved, sender=Event, dispatch_uid="webhooks-event")
