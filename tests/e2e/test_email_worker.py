@@ -28,6 +28,7 @@ def test_an_email_is_retried_until_the_mail_server_answers(on_postgres, tmp_path
     games = list(match.games.order_by("board"))
     env = {"EMAIL_URL": f"smtp://127.0.0.1:{port}", "EMAIL_RETRY_SECONDS": "1"}
     log = Path(tempfile.gettempdir()) / "e2e-email-worker.log"
+    log.unlink(missing_ok=True)
     with celery_worker(TEST_BROKER, env_extra=env, log_path=log), broker_for_this_process(TEST_BROKER):
         match_card_submit(
             match_id=match.pk, results={games[0].pk: ("1-0", 0)}, user=d.secretaries[0], expected_version=0
