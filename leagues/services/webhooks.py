@@ -38,6 +38,7 @@ from ..models import (
     Event,
     League,
     ResultChange,
+    Role,
     Team,
     TeamMatch,
     WebhookDelivery,
@@ -105,7 +106,7 @@ def _may_subscribe(user, target: dict) -> bool:
     if "event" in target:
         return can_manage_event(user, target["event"])
     club = target["club"]
-    if user.role_set.filter(kind="secretary", club=club).exists():
+    if Role.objects.filter(user=user, kind=Role.Kind.SECRETARY, club=club).exists():
         return True
     return any(is_league_organiser(user, league_id) for league_id in club.leagues.values_list("pk", flat=True))
 
