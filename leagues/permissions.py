@@ -1,6 +1,9 @@
 """Who may do what: the same checks for forms, API and admin."""
 
+from datetime import date
+
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
 
 from .models import Event, Game, Role
 
@@ -39,6 +42,10 @@ def can_manage_event(user: AnyUser, event: Event) -> bool:
 
 
 def clubs_of_game(game: Game) -> set[int]:
+    """The clubs whose secretaries answer for this game: a team's club, or each player's clubs of the
+    event's league on the day the round was played (the round's date, else the event's start, else today)."""
+    event = game.round.event
+    day = game.round.date or event.starts_on or date.today()
     clubs: set[int] = set()
     for entry in (game.white, game.black):
         if entry is None:
@@ -46,7 +53,11 @@ def clubs_of_game(game: Game) -> set[int]:
         if entry.team is not None:
             clubs.add(entry.team.club_id)
         elif entry.player is not None:
-            clubs.update(entry.player.clubmembership_set.values_list("club_id", flat=True))
+            clubs.update(
+                entry.player.clubmembership_set.filter(Q(since__isnull=True) | Q(since__lte=day))
+                .filter(Q(until__isnull=True) | Q(until__gte=day), club__leagues=event.league_id)
+                .values_list("club_id", flat=True)
+            )
     return clubs
 
 

@@ -24,6 +24,7 @@ from .models import (
     Player,
     Result,
     ResultChange,
+    Role,
     Round,
     Season,
     StandingsSnapshot,
@@ -431,4 +432,31 @@ def unconfirmed_matches(event: Event) -> list:
         TeamMatch.objects.filter(round__event=event, status__in=[TeamMatch.Status.SUBMITTED, TeamMatch.Status.DISPUTED])
         .select_related("round", "home__team", "away__team")
         .order_by("round__number", "pk")
+    )
+
+
+def corrections_visible_to(user, limit: int = 50) -> list:
+    """Corrections of entered results that someone else made and this user answers for: any game of a league
+    they organise, or a game where a club they are secretary of plays (a player's membership or a team).
+    The newest first, for the dashboard (and the email once there is one)."""
+    if not user or not user.is_authenticated:
+        return []
+    roles = Role.objects.filter(user=user)
+    leagues = [r.league_id for r in roles if r.kind == Role.Kind.ORGANISER]
+    clubs = [r.club_id for r in roles if r.kind == Role.Kind.SECRETARY]
+    if not (leagues or clubs or user.is_superuser):
+        return []
+    changes = ResultChange.objects.exclude(before="").exclude(user=user)
+    if not user.is_superuser:
+        changes = changes.filter(
+            Q(game__round__event__league__in=leagues)
+            | Q(game__white__player__clubmembership__club__in=clubs)
+            | Q(game__black__player__clubmembership__club__in=clubs)
+            | Q(game__white__team__club__in=clubs)
+            | Q(game__black__team__club__in=clubs)
+        )
+    return list(
+        changes.distinct()
+        .select_related("user", "game__round__event", "game__white__player", "game__black__player")
+        .order_by("-at", "-id")[:limit]
     )

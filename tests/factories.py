@@ -258,6 +258,8 @@ class PrizeAwardFactory(factory.django.DjangoModelFactory):
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
     """An individual Swiss event with `players` entries (all in `club` if given) and round 1 paired."""
     event = EventFactory(rounds_count=rounds, **kwargs)
+    if club is not None:
+        event.league.clubs.add(club)  # a club's secretary enters results of its league's events
     entries = []
     for n in range(1, players + 1):
         player = PlayerFactory()

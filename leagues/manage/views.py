@@ -18,6 +18,7 @@ from tiebreaks.names import criterion_name
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, League, Player, Result, ResultChange, Role, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, is_league_organiser
+from ..selectors import corrections_visible_to
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.policy import event_policy_set
@@ -33,7 +34,8 @@ from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
 def dashboard(request):
     """What needs this user now, every item one click from its page, nothing the role cannot open."""
     board = dashboard_for(request.user)
-    return render(request, "leagues/manage/dashboard.html", {"board": board, "events": board.managed})
+    context = {"board": board, "events": board.managed, "corrections": corrections_visible_to(request.user)}
+    return render(request, "leagues/manage/dashboard.html", context)
 
 
 def _save(request, action, success_message):

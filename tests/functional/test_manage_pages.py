@@ -176,9 +176,11 @@ def test_organiser_draws_a_division_schedule_once(client):
     assert client.post(url).status_code == 302
     assert TeamMatch.objects.filter(round__event=event).count() == 6  # four teams: six pairings
     game = Game.objects.filter(round__event=event).first()
-    from leagues.services.results import result_record
+    from leagues.services.match_cards import match_card_submit
 
-    result_record(game_id=game.pk, result=Result.DRAW, user=organiser_of(event.league))
+    match_card_submit(
+        match_id=game.match_id, results={game.pk: (Result.DRAW, 0)}, user=organiser_of(event.league), expected_version=0
+    )
     refused = client.post(url)
     assert refused.status_code == 400
     assert TeamMatch.objects.filter(round__event=event).count() == 6

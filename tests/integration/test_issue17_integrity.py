@@ -427,3 +427,55 @@ def test_the_import_form_refuses_control_characters_in_the_event_name():
     form = ImportForm({"name": "Open\r\n# injected", "slug": "open"}, {"file": SimpleUploadedFile("a.trf", b"012 x\n")})
     assert not form.is_valid()
     assert "name" in form.errors
+
+
+# 8. secretaries' rights: memberships current at the round's date, clubs of the event's league; corrections seen
+
+
+def _secretary_of(club):
+    user = UserFactory()
+    Role.objects.create(user=user, kind=Role.Kind.SECRETARY, club=club)
+    return user
+
+
+def test_a_secretary_answers_only_for_members_on_the_rounds_date_and_in_the_events_league():
+    from datetime import date
+
+    from leagues.errors import PermissionDenied
+    from leagues.models import ClubMembership
+    from tests.factories import swiss_event
+
+    old_club, club, foreign = ClubFactory(), ClubFactory(), ClubFactory()
+    event, entries, games = swiss_event(players=4, club=club)
+    event.league.clubs.add(old_club)
+    Round.objects.filter(event=event, number=1).update(date=date(2026, 10, 1))
+    white = entries[0].player
+    ClubMembership.objects.create(player=white, club=old_club, since=date(2020, 1, 1), until=date(2025, 12, 31))
+    ClubMembership.objects.create(player=white, club=foreign, since=date(2020, 1, 1))  # a club of no league event
+    for outsider in (_secretary_of(old_club), _secretary_of(foreign)):
+        with pytest.raises(PermissionDenied):
+            result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=outsider)
+    assert _boards(games[:1]) == [""]
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=_secretary_of(club))
+    assert _boards(games[:1]) == [Result.WHITE_WINS]
+
+
+def test_a_correction_by_one_club_is_listed_for_the_other_club_and_the_organiser(client):
+    from leagues.models import ClubMembership
+    from leagues.selectors import corrections_visible_to
+    from tests.factories import swiss_event
+
+    home, away, unrelated = ClubFactory(), ClubFactory(), ClubFactory()
+    event, entries, games = swiss_event(players=2, club=home)
+    event.league.clubs.add(away, unrelated)
+    ClubMembership.objects.filter(player=entries[1].player).update(club=away)
+    home_secretary, away_secretary, organiser = _secretary_of(home), _secretary_of(away), organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=home_secretary)
+    result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=home_secretary, reason="scoresheet")
+    correction = ResultChange.objects.get(before=Result.WHITE_WINS)
+    assert corrections_visible_to(away_secretary) == [correction]
+    assert corrections_visible_to(organiser) == [correction]
+    assert corrections_visible_to(home_secretary) == []  # their own
+    assert corrections_visible_to(_secretary_of(unrelated)) == []
+    client.force_login(away_secretary)
+    assert "scoresheet" in client.get("/en/manage/").content.decode()

@@ -76,6 +76,7 @@ def _user(**kwargs):
 def world():
     league, other_league = LeagueFactory(), LeagueFactory()
     home, away, elsewhere = ClubFactory(name="Home"), ClubFactory(name="Away"), ClubFactory(name="Elsewhere")
+    league.clubs.add(home, away)  # "elsewhere" plays in no event of this league
     event = EventFactory(league=league, rounds_count=3, tiebreak_criteria=["BH", "SB"])
     entries = []
     for number, club in enumerate((home, away, home, away), start=1):
