@@ -15,16 +15,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-from tiebreaks.engine.model import Tournament
+from tiebreaks.engine.model import Participant, Tournament
 from tiebreaks.trf import TRFError, decode_trf, read_trf
 
 from .berger import berger_rounds
 from .model import BakuAcceleration, ByeType, PairingError, PairingState, Player, RequestedBye, RoundEntry, System
 
-__all__ = ["TRFEvent", "read_event"]
+__all__ = ["TRFEvent", "read_event", "round_one_colour"]
 
 #: codes of a round column without an opponent that are byes or absences entered before pairing
 _PRE_ENTERED = {"H": ByeType.HALF, "=": ByeType.HALF, "F": ByeType.FULL, "+": ByeType.FULL}
@@ -154,7 +155,12 @@ def _initial_colour(records: dict[str, list[str]], tournament: Tournament) -> st
         colour = line[4:].strip()[:1].lower()
         if colour in ("w", "b"):
             return colour
-    for p in tournament.participants:  # start-number order: the first board of round 1 found
+    return round_one_colour(tournament.participants)
+
+
+def round_one_colour(players: Iterable[Participant | Player]) -> str:
+    """The initial colour that round 1 gave (C.04.3 5.2.5), "w" when round 1 has no board."""
+    for p in sorted(players, key=lambda p: p.start_number):  # start-number order: the first board of round 1 found
         entry = p.rounds[0] if p.rounds else None
         if entry and entry.opponent and entry.opponent > p.start_number and entry.colour in ("w", "b"):
             odd = p.start_number % 2 == 1

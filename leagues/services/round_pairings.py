@@ -23,6 +23,7 @@ from pairings import ByeType, PairingError, PairingState, RequestedBye, System, 
 from pairings import Player as EnginePlayer
 from pairings import colours as engine_colours
 from pairings import points as engine_points
+from pairings.trf import round_one_colour
 
 from ..broker import enqueue_pairing
 from ..errors import PermissionDenied, ServiceError
@@ -158,8 +159,11 @@ def pairing_state(event: Event, round_number: int, settings: PairingSettings | N
     entries = _entries(event)
     byes = requested_byes(event, round_number)
     withdrawn = tuple(n for n in withdrawn_before(entries, round_number) if n not in byes)
+    players = players_before(event, round_number, entries)
+    # an event paired elsewhere (imported) has the initial colour its round 1 gave
+    initial_colour = settings.initial_colour or round_one_colour(players)
     return PairingState(
-        players=players_before(event, round_number, entries),
+        players=players,
         round=round_number,
         total_rounds=event.rounds_count,
         requested_byes=tuple(
@@ -168,7 +172,7 @@ def pairing_state(event: Event, round_number: int, settings: PairingSettings | N
         withdrawn=withdrawn,
         forbidden_pairs=tuple(tuple(pair) for pair in settings.forbidden_pairs),
         scoring=scoring_for(event),
-        initial_colour=settings.initial_colour or "w",
+        initial_colour=initial_colour,
         double_round_robin=event.system == Event.System.DOUBLE_ROUND_ROBIN,
     )
 

@@ -140,3 +140,67 @@ def test_a_round_that_cannot_be_paired_saves_no_games(django_capture_on_commit_c
     with pytest.raises(ServiceError):
         pairing_publish(pairing=pairing, user=user)
     assert not Game.objects.filter(round__event=event).exists()
+
+
+def _mid_event_trf() -> str:
+    """Six players after two rounds (round 1's board 1 gave the first player black), player 3's
+    half-point bye for round 3 entered before its pairing, five rounds announced."""
+    from tiebreaks.engine.model import Participant, Tournament
+    from tiebreaks.engine.model import RoundEntry as E
+    from tiebreaks.trf import write_trf
+
+    one = {
+        1: E("1", 4, "b"),
+        4: E("0", 1, "w"),
+        2: E("=", 5, "w"),
+        5: E("=", 2, "b"),
+        3: E("0", 6, "b"),
+        6: E("1", 3, "w"),
+    }
+    two = {
+        6: E("0", 1, "w"),
+        1: E("1", 6, "b"),
+        3: E("0", 2, "w"),
+        2: E("1", 3, "b"),
+        4: E("=", 5, "b"),
+        5: E("=", 4, "w"),
+    }
+    players = [
+        Participant(n, f"Player {n}", 2000 - 10 * n, rounds=(one[n], two[n]) + ((E("H"),) if n == 3 else ()))
+        for n in range(1, 7)
+    ]
+    return write_trf(Tournament(participants=players, total_rounds=5, name="Mid-event"))
+
+
+def test_an_imported_event_is_continued_with_its_pre_entered_byes(django_capture_on_commit_callbacks):
+    from leagues.services.trf import event_import_trf
+    from pairings import pair_round
+    from pairings.trf import read_event
+    from tests.factories import LeagueFactory
+
+    league = LeagueFactory()
+    user = organiser_of(league)
+    text = _mid_event_trf()
+    assert "0000 - H" in text
+    event = event_import_trf(league=league, name="Mid", slug="mid", data=text.encode(), user=user)
+    pairing = _pair(event, user, 3, django_capture_on_commit_callbacks)
+    assert pairing.status == RoundPairing.Status.READY, pairing.problem
+    engine = pair_round(read_event(text).state(3))  # the command line's pairing of the file's next round
+    assert pairing.boards == [[b.white, b.black] for b in engine.boards]
+    assert pairing.pab == next(b.start_number for b in engine.byes if b.type == "PAB")
+    assert 3 not in {n for board in pairing.boards for n in board} | {pairing.pab}  # the bye is kept
+    pairing_publish(pairing=pairing, user=user)
+    assert Game.objects.get(round__event=event, round__number=3, white__start_number=3).result == Result.HALF_POINT_BYE
+
+
+def test_odd_players_when_nobody_may_have_the_bye_saves_nothing(django_capture_on_commit_callbacks):
+    event, user = _event(players=3, rounds=4)
+    for number in (1, 2, 3):  # three players, three rounds: each meets both others and has one bye
+        pairing = _pair(event, user, number, django_capture_on_commit_callbacks)
+        assert pairing.status == RoundPairing.Status.READY, pairing.problem
+        pairing_publish(pairing=pairing, user=user)
+        _play_all(event, number, user)
+    pairing = _pair(event, user, 4, django_capture_on_commit_callbacks)
+    assert pairing.status == RoundPairing.Status.FAILED
+    assert pairing.problem
+    assert not Game.objects.filter(round__event=event, round__number=4).exists()
