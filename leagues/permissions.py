@@ -41,6 +41,11 @@ def can_manage_event(user: AnyUser, event: Event) -> bool:
     )
 
 
+def can_see_event(user: AnyUser, event: Event) -> bool:
+    """A draft is seen only by those who manage it: not in the API, not on anyone else's pages."""
+    return event.status != Event.Status.DRAFT or can_manage_event(user, event)
+
+
 def clubs_of_game(game: Game) -> set[int]:
     """The clubs whose secretaries answer for this game: a team's club, or each player's clubs of the
     event's league on the day the round was played (the round's date, else the event's start, else today)."""

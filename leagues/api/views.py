@@ -4,7 +4,7 @@ import hashlib
 import json
 
 from django.db import IntegrityError, transaction
-from django.db.models import TextField
+from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django.utils.http import http_date, quote_etag
@@ -46,9 +46,12 @@ class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
 
     filters: dict[str, str] = {}
     integer_filters = {"round"}
+    event_path: str | None = None  # the lookup of the row's event: rows of draft events are not shown
 
     def get_queryset(self):
         queryset = super().get_queryset()
+        if self.event_path:
+            queryset = queryset.exclude(**{f"{self.event_path}__status": Event.Status.DRAFT})
         for param, lookup in self.filters.items():
             value = self.request.query_params.get(param)
             if value in (None, ""):
@@ -109,7 +112,10 @@ class PlayerViewSet(FilteredReadOnly):
     filters = {"club": "clubs__slug", "name": "name__icontains"}
 
     def get_queryset(self):
-        queryset = super().get_queryset()
+        # a player entered only in draft events is not shown before the event is published
+        drafted = Entry.objects.filter(event__status=Event.Status.DRAFT, player__isnull=False).values("player_id")
+        shown = Entry.objects.exclude(event__status=Event.Status.DRAFT).filter(player__isnull=False).values("player_id")
+        queryset = super().get_queryset().exclude(Q(pk__in=drafted) & ~Q(pk__in=shown))
         if self.request.query_params.get("name"):
             queryset = queryset.filter(anonymised=False)  # an anonymised player's name is not searchable
         return queryset
@@ -122,6 +128,7 @@ class TeamViewSet(FilteredReadOnly):
     queryset = Team.objects.select_related("club", "event").prefetch_related("members")
     serializer_class = s.TeamSerializer
     filters = {"event": "event__slug", "club": "club__slug"}
+    event_path = "event"
 
 
 @_filter_parameters("league", "season", "status", "kind")
@@ -158,6 +165,7 @@ class GameViewSet(FilteredReadOnly):
     queryset = Game.objects.select_related("round__event", "white", "black")
     serializer_class = s.GameSerializer
     filters = {"event": "round__event__slug", "round": "round__number"}
+    event_path = "round__event"
 
     def retrieve(self, request, *args, **kwargs):
         response = super().retrieve(request, *args, **kwargs)
@@ -334,6 +342,7 @@ class TeamMatchViewSet(FilteredReadOnly):
     )
     serializer_class = s.TeamMatchSerializer
     filters = {"event": "round__event__slug", "round": "round__number"}
+    event_path = "round__event"
 
     def _answer(self, action):
         try:

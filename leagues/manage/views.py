@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,7 +17,7 @@ from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, League, Player, Result, ResultChange, Role, TeamMatch
-from ..permissions import can_enter_result, can_manage_event, is_league_organiser
+from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser
 from ..selectors import corrections_visible_to
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
@@ -68,6 +68,8 @@ def round_sheet(request, slug, number):
     """A round's results on one sheet: only the games this user may change are editable. A refusal names
     the board and keeps what was typed (the refused board shows what is stored now)."""
     event = get_object_or_404(Event, slug=slug)
+    if not can_see_event(request.user, event):
+        raise Http404
     games = _sheet_games(event, number)
     if not games:
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
@@ -127,6 +129,8 @@ def match_card(request, match_id):
     The club that submitted waits for the other; the other club confirms or disputes; the organiser
     may always correct. A user with no part in the match is refused."""
     match = card_of(match_id)
+    if not can_see_event(request.user, match.round.event):
+        raise Http404
     actions = match_card_actions(request.user, match)
     if not (actions or can_manage_event(request.user, match.round.event) or _plays_in(request.user, match)):
         raise DjangoPermissionDenied

@@ -479,3 +479,27 @@ def test_a_correction_by_one_club_is_listed_for_the_other_club_and_the_organiser
     assert corrections_visible_to(_secretary_of(unrelated)) == []
     client.force_login(away_secretary)
     assert "scoresheet" in client.get("/en/manage/").content.decode()
+
+
+# 9. draft events: hidden from the API and from the pages of users without a role in them
+
+
+def test_a_draft_events_rows_are_hidden_from_the_api_and_from_secretaries_pages(client):
+    from tests.factories import swiss_event
+
+    club = ClubFactory()
+    event, entries, games = swiss_event(players=2, club=club, status=Event.Status.DRAFT)
+    team_event, match, boards, (home, away) = team_match(boards=2, status=Event.Status.DRAFT)
+    reader = client_for()
+    assert reader.get("/api/v1/games/", {"event": event.slug}).json()["results"] == []
+    assert reader.get(f"/api/v1/games/{games[0].pk}/").status_code == 404
+    assert reader.get(f"/api/v1/matches/{match.pk}/").status_code == 404
+    assert reader.get("/api/v1/teams/", {"event": team_event.slug}).json()["results"] == []
+    listed = {p["id"] for p in reader.get("/api/v1/players/", {"limit": 500}).json()["results"]}
+    assert not listed & {entry.player_id for entry in entries}
+    client.force_login(_secretary_of(club))
+    assert client.get(f"/en/manage/events/{event.slug}/rounds/1/").status_code == 404
+    client.force_login(home)
+    assert client.get(f"/en/manage/matches/{match.pk}/").status_code == 404
+    client.force_login(organiser_of(event.league))
+    assert client.get(f"/en/manage/events/{event.slug}/rounds/1/").status_code == 200
