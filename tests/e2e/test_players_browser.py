@@ -1,0 +1,135 @@
+"""Players' pages in a real browser (Debian's Chromium): at 1280 and 390 px, in English and Hebrew, no key
+column (rank, name, points) leaves the screen; the standings' filters and sorting; the widget framed by a
+page of another site (another port). Screenshots go to ARTIFACTS_DIR (see test_browser.py)."""
+
+import http.server
+import threading
+
+import pytest
+from django.core.management import call_command
+
+from tests.e2e.test_browser import phone, save_png
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {"desktop": 1280, "phone": 390}
+# page, the table, its key columns (header cells)
+PAGES = [
+    ("events/demo-autumn-open/", "table.standings", ["th.rank", "th.name", "th.points"]),
+    ("events/demo-autumn-open/crosstable/", "table.crosstable", ["th.rank", "th.name", "th.points"]),
+    ("events/demo-division-1/crosstable/", "table.crosstable", ["th.rank", "th.name"]),
+    ("events/demo-autumn-open/rounds/1/", "table.pairings", ["th:nth-child(1)", "th.result"]),
+]
+
+
+@pytest.fixture
+def site(live_server):
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    return live_server.url
+
+
+def set_width(driver, width):
+    if width == 390:
+        phone(driver)
+    else:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+def off_screen(driver, table, selectors):
+    """The key header cells of `table` not wholly inside the window (scrolled to its start)."""
+    script = """
+    const table = document.querySelector(arguments[0]);
+    const width = document.documentElement.clientWidth;
+    return arguments[1].filter(sel => {
+        const cell = table.querySelector('thead ' + sel);
+        if (!cell) return true;
+        const box = cell.getBoundingClientRect();
+        return box.width === 0 || box.left < -0.5 || box.right > width + 0.5;
+    });
+    """
+    return driver.execute_script(script, table, selectors)
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_key_columns_stay_on_screen(browser, site, lang, width):
+    set_width(browser, WIDTHS[width])
+    for path, table, keys in PAGES:
+        browser.get(f"{site}/{lang}/{path}")
+        assert off_screen(browser, table, keys) == [], f"{lang} {width} {path}"
+        # the page itself never scrolls sideways: only a table inside its wrapper
+        assert browser.execute_script(
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+        ), f"{lang} {width} {path}"
+    browser.get(f"{site}/{lang}/events/demo-autumn-open/")
+    save_png(browser, f"standings-{lang}-{WIDTHS[width]}.png")
+    browser.get(f"{site}/{lang}/events/demo-autumn-open/players/1/")
+    assert off_screen(browser, "table.player-rounds", ["th:nth-child(1)", "th:nth-child(2)", "th.result"]) == []
+    save_png(browser, f"player-{lang}-{WIDTHS[width]}.png")
+
+
+def test_sticky_name_stays_while_the_tiebreaks_scroll_on_a_phone(browser, site):
+    phone(browser)
+    for lang in ("en", "he"):
+        browser.get(f"{site}/{lang}/events/demo-autumn-open/")
+        browser.execute_script(
+            "const w = document.querySelector('.table-wrap'); w.scrollLeft = (document.dir === 'rtl' ? -1 : 1) * 2000;"
+        )
+        assert off_screen(browser, "table.standings", ["th.rank", "th.name"]) == [], lang
+
+
+def test_filters_and_sorting_on_the_client(browser, site):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{site}/en/events/demo-autumn-open/")
+    rows = "table.standings tbody tr"
+    total = len(browser.find_elements("css selector", rows))
+    club = Select(browser.find_element("css selector", "[data-filter=club]"))
+    club.select_by_index(1)
+    visible = browser.execute_script(f"return [...document.querySelectorAll('{rows}')].filter(r => !r.hidden).length")
+    assert 0 < visible < total
+    club.select_by_index(0)
+    browser.find_element("css selector", "th[data-sort=rating] button").click()
+    ratings = browser.execute_script(
+        f"return [...document.querySelectorAll('{rows}')].map(r => parseInt(r.cells[5].textContent) || 0)"
+    )
+    assert ratings == sorted(ratings, reverse=True) and ratings[0] > ratings[-1]
+
+
+def test_widget_framed_by_a_page_of_another_site(browser, site):
+    widget = f"{site}/embed/he/events/demo-autumn-open/standings/?rows=5"
+    page = f'<!doctype html><title>Club site</title><h1>Our club</h1><iframe id="w" src="{widget}"></iframe>'.encode()
+
+    class ClubSite(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the handler's API
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), ClubSite)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/")
+        browser.switch_to.frame(browser.find_element("id", "w"))
+        assert browser.find_element("tag name", "html").get_attribute("dir") == "rtl"
+        assert len(browser.find_elements("css selector", "tbody tr")) == 5
+        assert browser.execute_script("return document.cookie") == ""
+        browser.switch_to.default_content()
+        save_png(browser, "widget-framed-he.png")
+    finally:
+        server.shutdown()
+
+
+def test_the_check_sees_a_column_that_is_off_screen(browser, site):
+    """The control: on a phone the last tiebreak column of the Swiss standings is beyond the screen's edge
+    until the table is scrolled, and the check says so (so a key column there would fail the test above)."""
+    phone(browser)
+    browser.get(f"{site}/en/events/demo-autumn-open/")
+    assert off_screen(browser, "table.standings", ["th:last-child"]) == ["th:last-child"]
