@@ -6,11 +6,17 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Club, Event, Player, Prize, PrizeFund, Role, Season
+from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
 from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, major_units, player_fields
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MAX_ROUNDS = 30
+
+
+class LeagueForm(forms.ModelForm):
+    class Meta:
+        model = League
+        fields = ["name", "auto_confirm_days"]
 
 
 class SeasonForm(forms.ModelForm):

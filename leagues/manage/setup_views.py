@@ -25,6 +25,7 @@ from ..services.setup import (
     entry_register,
     event_save,
     event_status_set,
+    league_save,
     player_save,
     prize_fund_save,
     prizes_preview,
@@ -40,6 +41,7 @@ from .setup_forms import (
     EntryForm,
     EventForm,
     InviteForm,
+    LeagueForm,
     PlayerForm,
     PrizeFormSet,
     PrizeFundForm,
@@ -98,6 +100,22 @@ def league(request, slug):
                 round__event__league=league, status=TeamMatch.Status.DISPUTED
             ).count(),
         },
+    )
+
+
+@login_required
+def league_edit(request, slug):
+    league = _league(request, slug)
+    form = LeagueForm(request.POST or None, instance=League.objects.get(pk=league.pk))
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        if _run(request, form, lambda: league_save(league=league, user=request.user, fields=fields), _("Saved.")):
+            return redirect("manage:league", slug=league.slug)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": _("League settings")},
+        status=400 if form.errors else 200,
     )
 
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/<int:match_id>/dispute/", views.match_dispute, name="match-dispute"),
     path("matches/<int:match_id>/settle/", setup_views.dispute, name="dispute"),
     path("leagues/<slug:slug>/", setup_views.league, name="league"),
+    path("leagues/<slug:slug>/settings/", setup_views.league_edit, name="league-edit"),
     path("leagues/<slug:slug>/seasons/new/", setup_views.season_edit, name="season-new"),
     path("leagues/<slug:slug>/seasons/<int:season_id>/", setup_views.season_edit, name="season-edit"),
     path("leagues/<slug:slug>/events/new/", setup_views.event_edit, name="event-new"),

@@ -74,6 +74,24 @@ def _assign(instance, fields: dict, allowed):
         setattr(instance, name, value)
 
 
+# ------------------------------------------------------------------------------------------ the league
+
+LEAGUE_FIELDS = {"name", "auto_confirm_days"}
+
+
+def league_save(*, league: League, user, fields: dict) -> League:
+    """The league's own settings: its name and after how many days an unanswered match card confirms itself."""
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        _assign(league, fields, LEAGUE_FIELDS)
+        if league.auto_confirm_days < 1:
+            raise FieldError("auto_confirm_days", _("The other club needs at least a day to answer a card."))
+        _validated(league)
+        league.save()
+        return league
+
+
 # ------------------------------------------------------------------------------------------ seasons
 
 SEASON_FIELDS = {"name", "slug", "starts_on", "ends_on"}

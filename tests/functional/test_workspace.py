@@ -3,7 +3,6 @@ set-up pages, prizes in currency units, people, disputes, error pages."""
 
 import hashlib
 import json
-import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -324,19 +323,10 @@ def test_people_invited_and_removed(client):
     assert not Role.objects.filter(pk=role.pk).exists()
 
 
-def test_users_make_name_and_revoke_their_api_tokens(client):
-    user = UserFactory(username="ingrid")
-    client.force_login(user)
-    refused = client.post("/en/manage/account/", {"create": "1", "name": "", "scopes": ["results"]})
-    assert refused.status_code == 400
-    made = client.post(
-        "/en/manage/account/", {"create": "1", "name": "club laptop", "scopes": ["results"]}, follow=True
-    )
-    page = made.content.decode()
-    assert "club laptop" in page and "shown once" in page
-    prefix = re.search(r'name="revoke" value="([^"]+)"', page).group(1)
-    client.post("/en/manage/account/", {"revoke": prefix})
-    assert "club laptop" not in client.get("/en/manage/account/").content.decode()
+def test_the_account_page_leads_to_password_and_tokens(client):
+    client.force_login(UserFactory(username="ingrid"))
+    page = client.get("/nb/manage/account/").content.decode()
+    assert 'href="/nb/accounts/password_change/"' in page and 'href="/nb/manage/account/tokens/"' in page
 
 
 def test_trf_import_reads_name_and_address_from_the_file_and_keeps_it_after_an_error(client):
@@ -358,3 +348,13 @@ def test_trf_import_reads_name_and_address_from_the_file_and_keeps_it_after_an_e
     assert done.status_code == 302
     event = Event.objects.get(slug=slugify(file_name))
     assert event.name == file_name and event.season == season
+
+
+def test_league_settings_are_validated(client):
+    d = division()
+    client.force_login(d.organiser)
+    url = f"/en/manage/leagues/{d.league.slug}/settings/"
+    assert client.post(url, {"name": "Test League", "auto_confirm_days": 0}).status_code == 400
+    assert client.post(url, {"name": "Fjord League", "auto_confirm_days": 5}).status_code == 302
+    d.league.refresh_from_db()
+    assert (d.league.name, d.league.auto_confirm_days) == ("Fjord League", 5)
