@@ -314,6 +314,22 @@ def player_scores(event: Event, cards: list[MatchCard]) -> dict[int, tuple[int, 
     return out
 
 
+def team_records(cards: list[MatchCard]) -> dict[int, tuple[int, int, int, int]]:
+    """Entry id -> matches (played, won, drawn, lost) over the finished match cards."""
+    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for card in cards:
+        if not card.finished:
+            continue
+        for team, own, other in (
+            (card.match.home_id, card.home_points, card.away_points),
+            (card.match.away_id, card.away_points, card.home_points),
+        ):
+            record = out[team]
+            record[0] += 1
+            record[1 if own > other else 2 if own == other else 3] += 1
+    return {team: (p, w, d, lost) for team, (p, w, d, lost) in out.items()}
+
+
 def match_point_race(event: Event, cards: list[MatchCard], entries: list[Entry]) -> dict[int, list[Decimal]]:
     """Each team's match points after each round (entry id -> list by round)."""
     rounds = max((card.match.round.number for card in cards), default=0)

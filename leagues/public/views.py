@@ -160,6 +160,9 @@ def _render_standings(request, slug):
     )
     if standings.event.is_team:
         cards = selectors.match_cards(standings.event)
+        records = selectors.team_records(cards)
+        for row in context["table"]:
+            row["record"] = records.get(row["entry"].id, (0, 0, 0, 0)) if row["entry"] else (0, 0, 0, 0)
         entries = list(standings.entries.values())
         race = selectors.match_point_race(standings.event, cards, entries)
         rounds = max((len(v) for v in race.values()), default=0)

@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tests.functional.test_more_pages import team_match  # noqa: F401 - the fixture
+
 pytestmark = pytest.mark.django_db
 
 
@@ -38,3 +40,13 @@ def test_the_stylesheet_prints_on_a4_without_the_navigation(client):
     print_rules = css[css.index("@media print") :]
     assert "size: A4" in print_rules
     assert ".site-header" in print_rules and ".print-only { display: block; }" in print_rules
+
+
+@pytest.mark.usefixtures("team_match")
+def test_team_standings_count_matches_played_won_drawn_and_lost(client):
+    html = client.get("/en/events/mini-division/").content.decode()
+    for heading in ("Matches played", "Matches won", "Matches drawn", "Matches lost"):
+        assert heading in html
+    first = re.search(r"<tbody>\s*(<tr.*?</tr>)", html, re.S).group(1)
+    assert "Lund SK 1" in first
+    assert re.findall(r'<td class="num opt" dir="ltr">(\d+)</td>', first)[1:] == ["1", "1", "0", "0"]
