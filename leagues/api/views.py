@@ -3,7 +3,7 @@
 import hashlib
 import json
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.http import HttpResponse
@@ -39,6 +39,7 @@ from ..services.match_cards import match_card_confirm, match_card_dispute, match
 from ..services.results import result_record
 from . import serializers as s
 from .auth import TokenScope
+from .cursor import CursorOrOffset
 
 
 class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
@@ -109,6 +110,7 @@ class PlayerViewSet(FilteredReadOnly):
 
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
+    pagination_class = CursorOrOffset
     filters = {"club": "clubs__slug", "name": "name__icontains"}
 
     def get_queryset(self):
@@ -164,6 +166,7 @@ class GameViewSet(FilteredReadOnly):
 
     queryset = Game.objects.select_related("round__event", "white", "black")
     serializer_class = s.GameSerializer
+    pagination_class = CursorOrOffset
     filters = {"event": "round__event__slug", "round": "round__number"}
     event_path = "round__event"
 
@@ -203,15 +206,20 @@ class GameViewSet(FilteredReadOnly):
     def result(self, request, pk=None):
         """Record or correct a game's result (corrections need a reason)."""
         key = request.headers.get("Idempotency-Key", "").strip()
-        if key:
-            replay = IdempotentRequest.objects.filter(user=request.user, key=key).first()
-            if replay:
-                return _replay(replay, request)
+        if len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+            raise ValidationError(
+                {"Idempotency-Key": [_("At most %(n)s printable characters.") % {"n": IDEMPOTENCY_KEY_LENGTH}]}
+            )
         body = s.ResultWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         expected = _version_from_if_match(request.headers.get("If-Match"))
         try:
             with transaction.atomic():
+                if key:  # a parallel retry with this key waits here for the first, then gets its answer
+                    _lock_idempotency_key(request.user.pk, key)
+                    replay = IdempotentRequest.objects.filter(user=request.user, key=key).first()
+                    if replay:
+                        return _replay(replay, request)
                 game = result_record(
                     game_id=_int_or_404(pk),
                     result=body.validated_data["result"],
@@ -235,6 +243,18 @@ class GameViewSet(FilteredReadOnly):
         except IntegrityError:  # the same key raced in from a parallel retry: answer as it did
             return _replay(IdempotentRequest.objects.get(user=request.user, key=key), request)
         return Response(data, headers={"ETag": quote_etag(f"v{data['version']}")})
+
+
+IDEMPOTENCY_KEY_LENGTH = 200
+
+
+def _lock_idempotency_key(user_id: int, key: str) -> None:
+    """Hold this user's key until the transaction ends (PostgreSQL; SQLite writes one at a time anyway)."""
+    if connection.vendor != "postgresql":
+        return
+    number = int.from_bytes(hashlib.sha256(f"{user_id}:{key}".encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
 
 
 def _int_or_404(pk):

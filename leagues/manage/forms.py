@@ -47,7 +47,7 @@ class ResultsForm(forms.Form):
         return {
             g.pk: (data[f"result_{g.pk}"], data[f"version_{g.pk}"])
             for g in self.games
-            if data.get(f"result_{g.pk}") is not None
+            if f"result_{g.pk}" in self.data  # a field the sheet did not send leaves the game as it is
         }
 
 
@@ -168,7 +168,7 @@ class MatchCardForm(forms.Form):
         return {
             g.pk: (data[f"result_{g.pk}"], data[f"version_{g.pk}"])
             for g in self.games
-            if data.get(f"result_{g.pk}") is not None
+            if f"result_{g.pk}" in self.data  # a field the sheet did not send leaves the game as it is
         }
 
 

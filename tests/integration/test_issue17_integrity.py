@@ -423,8 +423,13 @@ def test_the_import_form_refuses_control_characters_in_the_event_name():
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from leagues.manage.forms import ImportForm
+    from tests.factories import LeagueFactory
 
-    form = ImportForm({"name": "Open\r\n# injected", "slug": "open"}, {"file": SimpleUploadedFile("a.trf", b"012 x\n")})
+    form = ImportForm(
+        {"name": "Open\r\n# injected", "slug": "open"},
+        {"file": SimpleUploadedFile("a.trf", b"012 x\n")},
+        league=LeagueFactory(),
+    )
     assert not form.is_valid()
     assert "name" in form.errors
 
@@ -503,3 +508,79 @@ def test_a_draft_events_rows_are_hidden_from_the_api_and_from_secretaries_pages(
     assert client.get(f"/en/manage/matches/{match.pk}/").status_code == 404
     client.force_login(organiser_of(event.league))
     assert client.get(f"/en/manage/events/{event.slug}/rounds/1/").status_code == 200
+
+
+# 10. a round sheet that omits a result field leaves that game unchanged
+
+
+def test_a_round_sheet_without_a_games_field_leaves_that_game_as_it_is(client):
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    result_record(game_id=games[1].pk, result=Result.DRAW, user=organiser)
+    client.force_login(organiser)
+    sheet = {
+        f"result_{games[0].pk}": Result.WHITE_WINS,
+        f"version_{games[0].pk}": "0",
+        f"version_{games[1].pk}": "1",
+        "reason": "",
+    }  # board 2's result field is missing (an old form, a script)
+    client.post(f"/en/manage/events/{event.slug}/rounds/1/", sheet)
+    assert _boards(games) == [Result.WHITE_WINS, Result.DRAW]
+
+
+# 12. an over-long Idempotency-Key answers 400 in the API's error shape; 13. parallel retries get the first answer
+
+
+def test_an_over_long_idempotency_key_answers_400_and_changes_nothing():
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=2)
+    answer = client_for(organiser_of(event.league)).post(
+        f"/api/v1/games/{games[0].pk}/result/",
+        {"result": Result.WHITE_WINS},
+        format="json",
+        headers={"Idempotency-Key": "k" * 201},
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "invalid"
+    assert "Idempotency-Key" in answer.json()["message"]
+    assert _boards(games) == [""]
+
+
+def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_postgres):
+    import threading
+
+    from django.db import connection
+
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=2)
+    user = organiser_of(event.league)
+
+    def retry(start, game, result, key, answers):
+        try:
+            start.wait()
+            answer = client_for(user).post(
+                f"/api/v1/games/{game.pk}/result/",
+                {"result": result, "reason": "retry"},
+                format="json",
+                headers={"Idempotency-Key": key, "If-Match": f'"v{game.version}"'},
+            )
+            answers.append(answer.status_code)
+        finally:
+            connection.close()
+
+    for attempt, result in enumerate([Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]):
+        game = Game.objects.get(pk=games[0].pk)
+        start, answers = threading.Barrier(4), []
+        threads = [
+            threading.Thread(target=retry, args=(start, game, result, f"retry-{attempt}", answers)) for _ in range(4)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert answers == [200] * 4, answers
+        assert Game.objects.get(pk=game.pk).version == game.version + 1
