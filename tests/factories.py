@@ -3,8 +3,10 @@
 import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from knox.models import AuthToken
 
 from leagues.models import (
+    ApiToken,
     Club,
     ClubMembership,
     Entry,
@@ -12,6 +14,8 @@ from leagues.models import (
     Game,
     IdempotentRequest,
     League,
+    PairingChange,
+    PairingSettings,
     Player,
     Prize,
     PrizeAllocation,
@@ -21,12 +25,17 @@ from leagues.models import (
     ResultChange,
     Role,
     Round,
+    RoundPairing,
+    Scope,
     Season,
     StandingsSnapshot,
     Team,
     TeamMatch,
     TeamMember,
     TiebreakPolicyChange,
+    WebhookDelivery,
+    WebhookEvent,
+    WebhookSubscription,
 )
 
 
@@ -253,6 +262,71 @@ class PrizeAwardFactory(factory.django.DjangoModelFactory):
     allocation = factory.SubFactory(PrizeAllocationFactory)
     entry = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..allocation.fund.event"))
     position = 1
+
+
+class PairingSettingsFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PairingSettings
+
+    event = factory.SubFactory(EventFactory)
+
+
+class RoundPairingFactory(factory.django.DjangoModelFactory):
+    """A round's pairing ready to publish: one board, start numbers 1 (white) and 2."""
+
+    class Meta:
+        model = RoundPairing
+
+    round = factory.SubFactory(RoundFactory)
+    status = RoundPairing.Status.READY
+    system = "dutch-2026"
+    boards = factory.LazyFunction(lambda: [[1, 2]])
+    requested_by = factory.SubFactory(UserFactory)
+
+
+class PairingChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PairingChange
+
+    pairing = factory.SubFactory(RoundPairingFactory)
+    user = factory.SubFactory(UserFactory)
+    reason = "the players asked not to meet again"
+    before = factory.LazyFunction(lambda: [[1, 2]])
+    after = factory.LazyFunction(lambda: [[2, 1]])
+
+
+class ApiTokenFactory(factory.django.DjangoModelFactory):
+    """A read token of a new user (knox keeps its digest)."""
+
+    class Meta:
+        model = ApiToken
+
+    auth_token = factory.LazyFunction(lambda: AuthToken.objects.create(UserFactory())[0])
+    name = factory.Sequence(lambda n: f"token {n}")
+    scopes = factory.LazyFunction(lambda: [Scope.READ])
+
+
+class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
+    """A subscription to one league's results."""
+
+    class Meta:
+        model = WebhookSubscription
+
+    owner = factory.SubFactory(UserFactory)
+    url = factory.Sequence(lambda n: f"https://club{n}.example.org/hook")
+    events = factory.LazyFunction(lambda: [WebhookEvent.RESULT_RECORDED])
+    league = factory.SubFactory(LeagueFactory)
+    secret = factory.Sequence(lambda n: f"secret-{n:032d}")
+
+
+class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = WebhookDelivery
+
+    subscription = factory.SubFactory(WebhookSubscriptionFactory)
+    event_type = WebhookEvent.RESULT_RECORDED
+    occurrence = factory.Sequence(lambda n: f"result:{n}")
+    body = "{}"
 
 
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
