@@ -50,3 +50,24 @@ def test_team_standings_count_matches_played_won_drawn_and_lost(client):
     first = re.search(r"<tbody>\s*(<tr.*?</tr>)", html, re.S).group(1)
     assert "Lund SK 1" in first
     assert re.findall(r'<td class="num opt" dir="ltr">(\d+)</td>', first)[1:] == ["1", "1", "0", "0"]
+
+
+def test_before_and_after_read_in_the_page_direction(client, bye_event):
+    from leagues.models import Game, ResultChange
+
+    game = Game.objects.get(round__event=bye_event, round__number=3, board=1)
+    moved = {"number": 2, "name": "Bakke, Kari", "rank": [2, 3], "points": [1.5, 1.0], "values": {"BH": [5, 4.5]}}
+    ResultChange.objects.create(
+        game=game, before="1-0", after="1/2-1/2", source="form", reason="sheet", standings_impact=[moved]
+    )
+    for lang, arrow, other in (("en", "→", "←"), ("he", "←", "→")):
+        html = client.get(f"/{lang}/events/bye-cup/rounds/3/").content.decode()
+        section = re.search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
+        assert section.count(arrow) == 3 and other not in section, lang  # place, points and BH alike
+
+
+def test_charts_are_never_mirrored_in_hebrew(client, bye_event):
+    """Rounds run left to right on every chart, in Hebrew too (the axis is a time line, as FIDE's lists)."""
+    html = client.get("/he/events/bye-cup/players/1/").content.decode()
+    charts = re.findall(r'<svg[^>]*role="img"[^>]*>', html)
+    assert charts and all('dir="ltr"' in svg for svg in charts)
