@@ -584,3 +584,20 @@ def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_p
             thread.join()
         assert answers == [200] * 4, answers
         assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+# 15. the shared page cache never stores a visitor's query string
+
+
+def test_a_cached_page_never_carries_a_visitors_query_string(client):
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=2)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    url = f"/en/events/{event.slug}/"
+    first = client.get(url, {"next": "//evil.example/phish", "ref": "visitor-secret-7"})
+    assert first.status_code == 200
+    for page in (first, client.get(url)):
+        body = page.content.decode()
+        assert "visitor-secret-7" not in body
+        assert "evil.example" not in body
