@@ -8,6 +8,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from pairings import PairingError
+from pairings import System as PairingSystem
+from pairings.checker import check_event
+from pairings.trf import read_event
 from tiebreaks.engine import EngineError, recommended_criteria
 from tiebreaks.engine.model import last_paired_round
 from tiebreaks.trf import TRFError, read_trf, read_trf_with_notes, trf_problems, write_trf
@@ -68,6 +72,10 @@ class ImportPreview:
     total_rounds: int = 0  # the rounds the file announces
     # (line, message) of points columns that differ from the results: importable when the organiser accepts
     points_questions: list = field(default_factory=list)
+    # the file's rounds replayed by the pairing engine (pairings.check_event): how many, and the ones that
+    # differ as (round, recorded boards, the engine's boards or why it could not pair the round)
+    pairings_checked: int = 0
+    pairing_differences: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -114,7 +122,36 @@ def import_preview(
             _check_update(tournament, event)
     except ServiceError as exc:
         preview.problems.append((None, exc.message))
+    if not preview.problems:
+        _check_pairings(preview, data, system)
     return preview
+
+
+#: the import preview replays the pairings of files up to this many players (bigger ones would keep the
+#: request waiting); each round's replay may take this many seconds
+PAIRING_CHECK_MAX_PLAYERS = 150
+PAIRING_CHECK_SECONDS = 10.0
+
+
+def _check_pairings(preview: ImportPreview, data: bytes, system: str) -> None:
+    """Replay the file's rounds with the pairing engine and list the rounds it pairs differently."""
+    if not 1 < len(preview.players) <= PAIRING_CHECK_MAX_PLAYERS:
+        return
+    engine_system = PairingSystem.DUTCH if system == Event.System.SWISS else PairingSystem.BERGER
+    try:
+        checks = check_event(read_event(data, engine_system), timeout=PAIRING_CHECK_SECONDS)
+    except PairingError:
+        return  # e.g. no number of rounds in the file: nothing to replay
+    preview.pairings_checked = len(checks)
+    preview.pairing_differences = [
+        (check.round, _boards_text(check.recorded), check.problem or _boards_text(check.engine))
+        for check in checks
+        if not check.same
+    ]
+
+
+def _boards_text(pairs) -> str:
+    return ", ".join(f"{w} bye" if b == 0 else f"{w}–{abs(b)}" for w, b in sorted(pairs, key=lambda p: (p[1] == 0, p)))
 
 
 def event_import_trf(

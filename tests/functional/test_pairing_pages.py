@@ -8,6 +8,7 @@ import pytest
 from leagues.models import Game, PairingChange, Result, RoundPairing
 from leagues.services.results import result_record
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
+from tests.paths import TESTS
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +82,28 @@ def test_about_page_credits_gacrux_in_every_language(client):
     for language in ("en", "el", "tr", "he", "nb"):
         html = client.get(f"/{language}/about/").content.decode()
         assert 'href="https://www.gacrux.no"' in html
+
+
+def test_the_import_preview_shows_the_pairing_check(client):
+    import html
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.factories import LeagueFactory
+
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    preview = client.post(
+        f"/en/manage/leagues/{league.slug}/import/",
+        {
+            "name": "Mid",
+            "slug": "mid",
+            "file": SimpleUploadedFile(
+                "mid.trf", (TESTS / "fixtures" / "trf" / "mid-event-after-round-2.trf").read_bytes()
+            ),
+        },
+    )
+    body = html.unescape(preview.content.decode())
+    assert "Pairings checked" in body
+    assert "The pairing engine pairs 1 of the 2 rounds differently from the file:" in body
+    assert "Round 2" in body

@@ -17,6 +17,7 @@ from leagues.services.round_pairings import (
     round_withdraw,
 )
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.paths import TESTS
 
 pytestmark = pytest.mark.django_db
 
@@ -144,32 +145,8 @@ def test_a_round_that_cannot_be_paired_saves_no_games(django_capture_on_commit_c
 
 def _mid_event_trf() -> str:
     """Six players after two rounds (round 1's board 1 gave the first player black), player 3's
-    half-point bye for round 3 entered before its pairing, five rounds announced."""
-    from tiebreaks.engine.model import Participant, Tournament
-    from tiebreaks.engine.model import RoundEntry as E
-    from tiebreaks.trf import write_trf
-
-    one = {
-        1: E("1", 4, "b"),
-        4: E("0", 1, "w"),
-        2: E("=", 5, "w"),
-        5: E("=", 2, "b"),
-        3: E("0", 6, "b"),
-        6: E("1", 3, "w"),
-    }
-    two = {
-        6: E("0", 1, "w"),
-        1: E("1", 6, "b"),
-        3: E("0", 2, "w"),
-        2: E("1", 3, "b"),
-        4: E("=", 5, "b"),
-        5: E("=", 4, "w"),
-    }
-    players = [
-        Participant(n, f"Player {n}", 2000 - 10 * n, rounds=(one[n], two[n]) + ((E("H"),) if n == 3 else ()))
-        for n in range(1, 7)
-    ]
-    return write_trf(Tournament(participants=players, total_rounds=5, name="Mid-event"))
+    half-point bye for round 3 entered before its pairing (0000 - H), five rounds announced."""
+    return (TESTS / "fixtures" / "trf" / "mid-event-after-round-2.trf").read_text()
 
 
 def test_an_imported_event_is_continued_with_its_pre_entered_byes(django_capture_on_commit_callbacks):
@@ -204,3 +181,16 @@ def test_odd_players_when_nobody_may_have_the_bye_saves_nothing(django_capture_o
     assert pairing.status == RoundPairing.Status.FAILED
     assert pairing.problem
     assert not Game.objects.filter(round__event=event, round__number=4).exists()
+
+
+def test_the_import_preview_shows_rounds_the_engine_pairs_differently():
+    from leagues.services.trf import import_preview
+
+    text = _mid_event_trf()
+    preview = import_preview(data=text.encode())
+    assert preview.ok and preview.pairings_checked == 2
+    # round 1 follows the initial colour (black for 1, white for 2, black for 3); in round 2 the leaders
+    # 1 (black in round 1) and 6 (white) meet, and the file gives 6 white: the engine gives 1 white
+    assert [number for number, _file, _engine in preview.pairing_differences] == [2]
+    _number, recorded, engine = preview.pairing_differences[0]
+    assert "6–1" in recorded and "1–6" in engine
