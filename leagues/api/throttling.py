@@ -22,6 +22,8 @@ class SharedCounter:
         if counted is None:
             return True  # fail open: the counter is down
         hits, self.seconds_left = counted
+        # the answer's X-RateLimit-* headers (leagues.api.middleware)
+        request._request.rate_limit = (self.num_requests, max(0, self.num_requests - hits), self.seconds_left)
         return hits <= self.num_requests
 
     def wait(self):

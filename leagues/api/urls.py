@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import tokens, views, webhooks
+from . import exports, tokens, views, webhooks
 
 router = DefaultRouter()
 router.register("leagues", views.LeagueViewSet)
@@ -18,6 +18,13 @@ urlpatterns = [
     path("tokens/", tokens.TokenListView.as_view(), name="tokens"),
     path("tokens/<str:prefix>/", tokens.TokenDetailView.as_view(), name="token-detail"),
     path("events/<slug:slug>/standings/", views.StandingsView.as_view(), name="event-standings"),
+    path("events/<slug:slug>/export.trf", exports.TrfExport.as_view(), name="event-trf"),
+    path("events/<slug:slug>/export.json", exports.ChessJsonExport.as_view(), name="event-chess-json"),
+    path("events/<slug:slug>/standings.csv", exports.StandingsCsv.as_view(), name="event-standings-csv"),
+    path("events/<slug:slug>/standings.xlsx", exports.StandingsXlsx.as_view(), name="event-standings-xlsx"),
+    path("events/<slug:slug>/crosstable.csv", exports.CrosstableCsv.as_view(), name="event-crosstable-csv"),
+    path("events/<slug:slug>/crosstable.xlsx", exports.CrosstableXlsx.as_view(), name="event-crosstable-xlsx"),
+    path("seasons/<str:pk>/bundle.zip", exports.SeasonBundle.as_view(), name="season-bundle"),
     path("", include("leagues.api.prizes")),
     path("", include("leagues.api.pairings")),
     path("", include(router.urls)),
