@@ -13,7 +13,7 @@ from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from .lineups import lineup_apply
-from .results import result_record
+from .results import finished_event_override, result_record
 
 
 def _secretary_clubs(user: AnyUser) -> set[int]:
@@ -48,6 +48,7 @@ def match_card_submit(
         manager = can_manage_event(user, event)
         if not manager and not (_secretary_clubs(user) & set(_match_clubs(match))):
             raise PermissionDenied(_("You may not enter results for this match."))
+        finished_event_override(event, user, reason)
         if match.version != expected_version:
             if _same_card_again(match, results, user):
                 return match  # a double click or a retry: the card is already as sent
@@ -144,6 +145,7 @@ def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -
     """The other club (or the organiser) confirms the card in the version they saw."""
     with transaction.atomic():
         match = _locked_card(match_id, expected_version)
+        finished_event_override(match.round.event, user, "")  # a finished event's cards are settled
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be confirmed."), code="card_not_submitted")
         if not (can_manage_event(user, match.round.event) or _other_side(user, match)):
@@ -165,6 +167,7 @@ def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_ve
         raise ServiceError(_("Say what is wrong with the card."), code="reason_required")
     with transaction.atomic():
         match = _locked_card(match_id, expected_version)
+        finished_event_override(match.round.event, user, "")  # a finished event's cards are settled
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be disputed."), code="card_not_submitted")
         if not _other_side(user, match):

@@ -25,7 +25,7 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user:
             compute_standings_check(event, rule_set, criteria)
         except EngineError as exc:
             raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
-        if event.tiebreak_locked:
+        if event.tiebreak_locked or event.status == Event.Status.FINISHED:  # a finished event is frozen too
             if not is_league_organiser(user, event.league_id):
                 raise PermissionDenied(
                     _(

@@ -13,7 +13,7 @@ from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_enter_result, can_manage_event
+from ..permissions import can_enter_result, can_manage_event, is_league_organiser
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,7 @@ def result_record(
             )
         if not can_enter_result(user, game):
             raise PermissionDenied(DEFAULT_PERMISSION_MESSAGE)
-        if event.status == Event.Status.FINISHED:
-            raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+        finished_event_override(event, user, reason)
         if expected_version is not None and expected_version != game.version:
             raise Conflict(
                 _("Someone changed this result meanwhile; it is now “%(result)s”.")
@@ -100,6 +99,17 @@ def result_record(
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         event_results_changed(event_id=event.pk)
     return game
+
+
+def finished_event_override(event: Event, user, reason: str) -> None:
+    """A finished event is frozen (results, cards, tiebreak policy): only the league's organiser changes it,
+    with a reason, which is shown publicly with the change. Raises ServiceError for anyone else."""
+    if event.status != Event.Status.FINISHED:
+        return
+    if not is_league_organiser(user, event.league_id):
+        raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+    if not reason.strip():
+        raise ServiceError(_("Changing a finished event needs a reason."), code="reason_required")
 
 
 def _check_result_fits(game: Game, result: str) -> None:

@@ -601,3 +601,39 @@ def test_a_cached_page_never_carries_a_visitors_query_string(client):
         body = page.content.decode()
         assert "visitor-secret-7" not in body
         assert "evil.example" not in body
+
+
+# 14. a finished event is frozen: results, cards and tiebreak policy; the organiser overrides with a reason, publicly
+
+
+def test_a_finished_event_is_frozen_but_for_the_organisers_public_override_with_a_reason(client):
+    from leagues.models import TiebreakPolicyChange
+    from leagues.services.policy import event_policy_set
+    from tests.factories import swiss_event
+
+    club = ClubFactory()
+    event, entries, games = swiss_event(players=2, club=club)
+    organiser, secretary = organiser_of(event.league), _secretary_of(club)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=secretary)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED, tiebreak_locked=False)
+    with pytest.raises(ServiceError):
+        result_record(game_id=games[0].pk, result=Result.DRAW, user=secretary, reason="typo")
+    with pytest.raises(ServiceError) as no_reason:
+        result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
+    assert no_reason.value.code == "reason_required"
+    with pytest.raises(ServiceError):  # the policy too, even though no lock was recorded
+        event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["SB"], user=organiser)
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser, reason="arbiter's report")
+    event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["SB"], user=organiser, reason="appeal")
+    assert TiebreakPolicyChange.objects.get(event=event).reason == "appeal"
+    assert "arbiter&#x27;s report" in client.get(f"/en/events/{event.slug}/rounds/1/").content.decode()
+
+    team_event, match, boards, (home, away) = team_match(boards=1)
+    match_card_submit(match_id=match.pk, results={boards[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
+    Event.objects.filter(pk=team_event.pk).update(status=Event.Status.FINISHED)
+    with pytest.raises(ServiceError):
+        match_card_confirm(match_id=match.pk, user=away, expected_version=1)
+    with pytest.raises(ServiceError):
+        match_card_submit(
+            match_id=match.pk, results={boards[0].pk: (Result.DRAW, 1)}, user=home, expected_version=1, reason="x"
+        )
