@@ -1,6 +1,7 @@
 """/healthz for load balancers, and what organisers see of the workers."""
 
 import redis
+from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
@@ -25,10 +26,23 @@ def healthz(request):
         try:
             client.ping()
             checks["broker"] = "ok"
+            checks["worker"] = _worker_check(heartbeat_age_seconds())
         except redis.RedisError as exc:
             checks["broker"] = f"error: {exc.__class__.__name__}"
-    healthy = all(v == "ok" or v == "in-process tasks" for v in checks.values())
+    healthy = all(v in ("ok", "in-process tasks", "no heartbeat yet") for v in checks.values())
     return JsonResponse({"status": "ok" if healthy else "unhealthy", "checks": checks}, status=200 if healthy else 503)
+
+
+def heartbeat_stale_after() -> int:
+    """Seconds without a worker's heartbeat after which the workers count as stuck: beat sends the sweep
+    every SWEEP_SECONDS, so a live worker beats at least that often."""
+    return max(300, 5 * settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["schedule"])
+
+
+def _worker_check(age: int | None) -> str:
+    if age is None:
+        return "no heartbeat yet"  # a fresh deployment: the first sweep will beat
+    return "ok" if age <= heartbeat_stale_after() else f"stale: last heartbeat {age} s ago"
 
 
 def worker_status() -> dict:

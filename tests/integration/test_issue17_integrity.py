@@ -637,3 +637,31 @@ def test_a_finished_event_is_frozen_but_for_the_organisers_public_override_with_
         match_card_submit(
             match_id=match.pk, results={boards[0].pk: (Result.DRAW, 1)}, user=home, expected_version=1, reason="x"
         )
+
+
+# settings and headers: /healthz reports a stale worker heartbeat
+
+
+def test_healthz_reports_a_stale_worker_heartbeat(client, monkeypatch, settings):
+    import time
+
+    import redis as redis_lib
+    from celery import current_app
+
+    from leagues import broker
+
+    url = settings.CACHES["default"].get("LOCATION") or ""
+    if not url.startswith("redis"):
+        pytest.skip("needs Redis")
+    monkeypatch.setattr(current_app.conf, "broker_url", url)
+    store = redis_lib.Redis.from_url(url)
+    try:
+        store.set(broker.HEARTBEAT_KEY, str(time.time() - 3 * 3600))
+        stale = client.get("/healthz")
+        assert stale.status_code == 503, stale.json()
+        assert stale.json()["checks"]["worker"].startswith("stale")
+        broker.record_heartbeat()
+        fresh = client.get("/healthz")
+        assert (fresh.status_code, fresh.json()["checks"]["worker"]) == (200, "ok")
+    finally:
+        store.delete(broker.HEARTBEAT_KEY)
