@@ -208,8 +208,10 @@ WEBHOOKS_TIMEOUT_SECONDS = 5
 WEBHOOKS_RETRY_SECONDS = env_int("WEBHOOKS_RETRY_SECONDS", 30)
 WEBHOOKS_MAX_ATTEMPTS = 8
 WEBHOOKS_PAUSE_AFTER_FAILURES = env_int("WEBHOOKS_PAUSE_AFTER_FAILURES", 5)
+API_GUIDE = BASE_DIR / "docs" / "api-guide.md"  # served as the schema's description, at /api/docs/
 SPECTACULAR_SETTINGS = {
     "TITLE": "chess-league API",
+    "DESCRIPTION": API_GUIDE.read_text(encoding="utf-8") if API_GUIDE.exists() else "See docs/api-guide.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

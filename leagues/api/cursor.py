@@ -24,7 +24,9 @@ class CursorOrOffset(CursorPagination):
 
     def get_paginated_response(self, data):
         if self._offset is not None:
-            return self._offset.get_paginated_response(data)
+            response = self._offset.get_paginated_response(data)
+            response["Deprecation"] = "true"
+            return response
         return super().get_paginated_response(data)
 
     def get_schema_operation_parameters(self, view):
