@@ -1,9 +1,20 @@
 """Document the error answers every operation can give, in the one error shape of the API."""
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.utils import OpenApiResponse
 
 from .serializers import ErrorSerializer
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """`Authorization: Bearer <token>` (or `Token <token>`): tokens users make in the workspace."""
+
+    target_class = "leagues.api.auth.BearerOrTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "An API token with the scopes the request needs."}
 
 
 class AutoSchema(BaseAutoSchema):
