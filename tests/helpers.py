@@ -5,7 +5,8 @@ Test modules import these from here, never from one another."""
 import html as html_lib
 import re
 
-from leagues.models import Event, Prize, PrizeFund, Role
+from leagues.models import Event, Game, Prize, PrizeFund, Role, TeamMatch
+from leagues.services.match_cards import match_card_submit
 from leagues.services.standings import event_engine_result, snapshot_fields
 from tests.factories import (
     ClubFactory,
@@ -75,6 +76,20 @@ def team_match(boards=2):
         RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=club).user for club in (home_club, away_club)
     ]
     return event, match, games, secretaries
+
+
+def record_on_card(game, result, user, reason=""):
+    """Record one board of a team match as results of team events are entered: on its match card (by
+    `user`, who sees the current versions of the card and the game)."""
+    match = TeamMatch.objects.get(pk=game.match_id)
+    version = Game.objects.get(pk=game.pk).version
+    return match_card_submit(
+        match_id=match.pk,
+        results={game.pk: (result, version)},
+        user=user,
+        expected_version=match.version,
+        reason=reason,
+    )
 
 
 # ------------------------------------------------------------------------------------------- prizes

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from ..after_commit import once_after_commit
 from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
-from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange
+from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange, TeamMatch
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_enter_result, can_manage_event, is_league_organiser
+from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +37,11 @@ def result_record(
     *,
     game_id: int,
     result: str,
-    user,
+    user: AnyUser,
     source: str = ResultChange.Source.FORM,
     expected_version: int | None = None,
     reason: str = "",
-    card=None,
+    card: TeamMatch | None = None,
 ) -> Game:
     """Record or correct the result of one game (or bye) and audit it.
 
@@ -83,7 +83,7 @@ def result_record(
             raise ServiceError(_("A correction needs a reason."), code="reason_required")
         ResultChange.objects.create(
             game=game,
-            user=user if user and user.is_authenticated else None,
+            user=acting_user(user),
             before=game.result,
             after=result,
             source=source,
@@ -101,7 +101,7 @@ def result_record(
     return game
 
 
-def finished_event_override(event: Event, user, reason: str) -> None:
+def finished_event_override(event: Event, user: AnyUser, reason: str) -> None:
     """A finished event is frozen (results, cards, tiebreak policy): only the league's organiser changes it,
     with a reason, which is shown publicly with the change. Raises ServiceError for anyone else."""
     if event.status != Event.Status.FINISHED:
@@ -141,13 +141,7 @@ def results_record_new(*, event: Event, games: list[Game], user, source: str) ->
     with transaction.atomic():
         saved = Game.objects.bulk_create(games)
         ResultChange.objects.bulk_create(
-            ResultChange(
-                game=game,
-                user=user if user and user.is_authenticated else None,
-                before="",
-                after=game.result,
-                source=source,
-            )
+            ResultChange(game=game, user=acting_user(user), before="", after=game.result, source=source)
             for game in saved
             if game.result
         )
@@ -163,7 +157,7 @@ def round_sheet_save(
     event: Event,
     round_number: int,
     results: dict[int, tuple[str, int]],
-    user,
+    user: AnyUser,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
 ) -> list[Game]:

@@ -15,9 +15,9 @@ from leagues.services.eligibility import (
     match_card_warnings,
     team_level,
 )
-from leagues.services.results import result_record
 from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
+from tests.helpers import record_on_card
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,7 +184,7 @@ def _play_round_one_with_x_for_a1(event, entries, rosters, user, result):
     a1_card = _match(event, 1, entries["A 1"])
     game = _put(a1_card, entries["A 1"], 4, x)
     _put(_match(event, 1, entries["A 2"]), entries["A 2"], 1, None)
-    result_record(game_id=game.pk, result=result, user=user)
+    record_on_card(game, result, user)
     return x, game
 
 
@@ -215,7 +215,7 @@ def test_player_of_the_higher_team_who_played_for_the_lower_one(division):
     a2_card = _match(event, 1, entries["A 2"])
     game = _put(a2_card, entries["A 2"], 4, y)
     _put(_match(event, 1, entries["A 1"]), entries["A 1"], 4, None)
-    result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    record_on_card(game, Result.DRAW, user)
 
     a1_card = _match(event, 3, entries["A 1"])  # B1-A1: A 1 is away
     a1 = entries["A 1"].pk

@@ -6,9 +6,9 @@ import pytest
 
 from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Entry, Event, Game, Result, Role, Round, Team, TeamMatch, TeamMember
-from leagues.services.results import result_record
 from leagues.services.schedule import fixtures_byes, fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
+from tests.helpers import record_on_card
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -142,7 +142,7 @@ def test_played_schedule_is_refused_and_nothing_changes():
     user = organiser_of(event.league)
     fixtures_generate(event=event, user=user)
     game = Game.objects.filter(round__event=event, round__number=1).first()
-    result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    record_on_card(game, Result.DRAW, user)
     before = _state(event)
 
     with pytest.raises(ServiceError) as excinfo:
@@ -158,8 +158,8 @@ def test_result_taken_back_still_counts_as_played():
     user = organiser_of(event.league)
     fixtures_generate(event=event, user=user)
     game = Game.objects.filter(round__event=event).first()
-    result_record(game_id=game.pk, result=Result.DRAW, user=user)
-    result_record(game_id=game.pk, result=Result.PENDING, user=user, reason="entered by mistake")
+    record_on_card(game, Result.DRAW, user)
+    record_on_card(game, Result.PENDING, user, reason="entered by mistake")
     before = _state(event)
 
     with pytest.raises(ServiceError) as excinfo:
