@@ -69,7 +69,7 @@ class TeamSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    season = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    season = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Event

@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
 from . import exports, tokens, views, webhooks
@@ -28,4 +28,5 @@ urlpatterns = [
     path("", include("leagues.api.prizes")),
     path("", include("leagues.api.pairings")),
     path("", include(router.urls)),
+    re_path(r"^.*$", views.unknown_route),  # anything else under the API: a JSON 404, not the site's page
 ]

@@ -11,14 +11,15 @@ from django.utils.http import http_date, quote_etag
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
-from rest_framework.decorators import action
+from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import selectors
 from ..errors import Conflict, ServiceError
+from ..errors import NotFound as ServiceNotFound
 from ..models import (
     Club,
     Entry,
@@ -374,7 +375,7 @@ class TeamMatchViewSet(FilteredReadOnly):
                 status=status.HTTP_412_PRECONDITION_FAILED,
             )
         except TeamMatch.DoesNotExist:
-            raise ServiceError(_("There is no such match."), code="unknown_match") from None
+            raise ServiceNotFound(_("There is no such match."), code="unknown_match") from None
         return Response(s.TeamMatchSerializer(TeamMatch.objects.get(pk=match.pk)).data)
 
     @extend_schema(
@@ -426,3 +427,11 @@ class TeamMatchViewSet(FilteredReadOnly):
                 expected_version=body.validated_data["version"],
             )
         )
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([AllowAny])
+def unknown_route(request):
+    """Any API address that names nothing answers 404 in the API's error shape."""
+    raise NotFound(_("There is no such address in the API."))

@@ -665,3 +665,30 @@ def test_healthz_reports_a_stale_worker_heartbeat(client, monkeypatch, settings)
         assert (fresh.status_code, fresh.json()["checks"]["worker"]) == (200, "ok")
     finally:
         store.delete(broker.HEARTBEAT_KEY)
+
+
+# settings and headers: the API answers as its schema says
+
+
+def test_unknown_api_routes_and_matches_answer_json_404_and_pages_are_validated():
+    reader = client_for()
+    for url in ("/api/v1/no-such-thing/", "/api/v1/events/x/y/z/", "/api/v1/matches/999999/"):
+        answer = reader.get(url)
+        assert answer.status_code == 404, url
+        assert answer["Content-Type"].startswith("application/json"), url
+        assert answer.json()["code"] in ("not_found", "unknown_match"), url
+    user = UserFactory()
+    card = client_for(user).post("/api/v1/matches/999999/confirm/", {"version": 0}, format="json")
+    assert (card.status_code, card.json()["code"]) == (404, "unknown_match")
+    for query in ({"limit": "x"}, {"limit": "-1"}, {"offset": "1e3"}, {"limit": "0"}):
+        answer = reader.get("/api/v1/leagues/", query)
+        assert answer.status_code == 400, query
+        assert answer.json()["code"] == "invalid"
+    assert reader.get("/api/v1/leagues/", {"limit": "100000", "offset": "5"}).status_code == 200
+
+
+def test_the_schema_says_an_events_season_may_be_null():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert schema["components"]["schemas"]["Event"]["properties"]["season"].get("nullable") is True
