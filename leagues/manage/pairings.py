@@ -22,6 +22,7 @@ from ..services.round_pairings import (
     REQUESTED_BYES,
     bye_cancel,
     bye_request,
+    changes_by_hand,
     last_paired_round,
     pairable_round_problem,
     pairing_publish,
@@ -208,7 +209,7 @@ def pairing(request, slug, number):
         "published": published_rows(event, number) if last_paired_round(event) >= number else [],
         "byes": byes,
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
-        "changes": pairing.changes.select_related("user") if pairing is not None else [],
+        "changes": changes_by_hand(pairing) if pairing is not None else [],
         "entries_url": reverse("manage:entries", args=[event.slug]),
         **forms_,
     }

@@ -4,7 +4,8 @@ the pairings of the next round (the round page shows the results)."""
 from django.http import Http404
 from django.shortcuts import redirect, render
 
-from ..services.round_pairings import last_paired_round, published_rows
+from ..models import RoundPairing
+from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
 from .views import _event_context, _event_or_404
 
 
@@ -24,12 +25,15 @@ def event_pairings(request, slug, number):
     if event.is_team or not 1 <= number <= last_paired_round(event):
         raise Http404
     rows = published_rows(event, number)
+    pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
     context = _event_context(
         event,
         active="pairings",
         number=number,
         boards=[r for r in rows if r.black is not None],
         pab=[r for r in rows if r.black is None],
+        pairing=pairing,
+        changes=changes_by_hand(pairing) if pairing and pairing.changed_by_hand else [],
         byes=event.rounds.get(number=number)
         .games.filter(black__isnull=True)
         .exclude(result="bye:pab")

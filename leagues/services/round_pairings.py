@@ -233,10 +233,15 @@ def round_pair(*, event: Event, round_number: int, user) -> RoundPairing:
         pairing.requested_by = user if user and user.is_authenticated else None
         pairing.requested_at = timezone.now()
         pairing.save()
-        pairing.changes.all().delete()
         pairing_id, attempt = pairing.pk, pairing.attempt
         transaction.on_commit(lambda: enqueue_pairing(pairing_id, attempt))
     return pairing
+
+
+def changes_by_hand(pairing: RoundPairing):
+    """The changes by hand of the pairing as it stands (those of an earlier pairing of the round stay
+    in the audit trail)."""
+    return pairing.changes.filter(at__gte=pairing.requested_at).select_related("user")
 
 
 def _claim(pairing_id: int, attempt: int) -> RoundPairing | None:

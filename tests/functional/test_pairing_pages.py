@@ -38,6 +38,8 @@ def test_organiser_pairs_swaps_and_publishes_through_the_screen(client, event, d
     assert moved.status_code == 302
     assert "This round was changed by hand." in client.get(url).content.decode()
     assert client.post(url, {"action": "publish"}).status_code == 302
+    public = client.get(f"/en/events/{event.slug}/rounds/1/pairings/").content.decode()
+    assert "This round was changed by hand." in public and "Reason: same family" in public
     boards = RoundPairing.objects.get().boards
     games = Game.objects.filter(round__event=event, black__isnull=False).order_by("board")
     assert [[g.white.start_number, g.black.start_number] for g in games] == boards
