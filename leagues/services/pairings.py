@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import ClubMembership, Entry, Event, Game, Player, Round, TeamMatch, TeamMember
-from ..permissions import can_manage_event
+from ..permissions import AnyUser, can_manage_event
 
 
 @dataclass(frozen=True)
@@ -32,15 +32,15 @@ class PairingProblem:
     message: str
 
 
-def _name(entry_or_player) -> str:
+def _name(entry_or_player: Entry | Player) -> str:
     return str(entry_or_player)
 
 
 def _on_side(player: Player, entry: Entry) -> bool:
     """A board player belongs to a side when on its team's roster or a member of its club."""
-    if not entry.team_id:
-        return False
     team = entry.team
+    if team is None:
+        return False
     return (
         TeamMember.objects.filter(team=team, player=player).exists()
         or ClubMembership.objects.filter(club_id=team.club_id, player=player).exists()
@@ -92,7 +92,7 @@ def pairing_problems(
         problems.extend(_team_problems(round, white, black, match, white_player, black_player, others))
     else:
         for field, entry in (("white", white), ("black", black)):
-            if entry is None or (field == "black" and black.pk == white.pk):
+            if entry is None or (field == "black" and entry.pk == white.pk):
                 continue
             if others.filter(Q(white=entry) | Q(black=entry)).exists():
                 problems.append(
@@ -106,8 +106,16 @@ def pairing_problems(
     return problems
 
 
-def _team_problems(round, white, black, match, white_player, black_player, others) -> list[PairingProblem]:
-    problems = []
+def _team_problems(
+    round: Round,
+    white: Entry,
+    black: Entry | None,
+    match: TeamMatch | None,
+    white_player: Player | None,
+    black_player: Player | None,
+    others: QuerySet[Game],
+) -> list[PairingProblem]:
+    problems: list[PairingProblem] = []
     if match is None or match.round_id != round.pk or black is None:
         problems.append(
             PairingProblem(
@@ -165,7 +173,7 @@ def game_pair(
     board: int,
     white: Entry,
     black: Entry | None = None,
-    user,
+    user: AnyUser,
     match: TeamMatch | None = None,
     white_player: Player | None = None,
     black_player: Player | None = None,
