@@ -63,3 +63,23 @@ def test_bare_root_honours_the_language_cookie_and_accept_language(client, setti
     response = client.get("/", **headers)
     assert response.status_code == 302 and response["Location"] == expected
     assert "Accept-Language" in response["Vary"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/events/bye-cup/",
+        "/he/events/bye-cup/crosstable/",
+        "/en/events/bye-cup/rounds/3/",
+        "/en/events/bye-cup/players/1/",
+        "/en/players/",
+        "/embed/en/events/bye-cup/standings/",
+    ],
+)
+def test_no_inline_script_or_event_handler(client, bye_event, url):
+    """A content security policy without inline scripts cannot break these pages: behaviour is in static files."""
+    import re
+
+    html = client.get(url).content.decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+    assert not re.search(r"<[^>]+\son[a-z]+=", html), url
