@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.language import root as language_root
 from config.language import switch_language
@@ -22,7 +22,8 @@ urlpatterns = [
     path("lang/", switch_language, name="switch-language"),
     path("api/v1/", include("leagues.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # the split view serves Swagger UI's start-up as a script file: no inline script (CSP)
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("embed/<str:lang>/", include("leagues.public.embed_urls")),
     path("", language_root, name="root"),
 ]

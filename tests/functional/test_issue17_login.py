@@ -107,3 +107,56 @@ def test_login_works_while_the_cache_is_down(client, settings, caplog):
     assert answer.status_code == 302
     assert _logged_in(client)
     assert any("login" in r.getMessage().lower() for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+# settings and headers: a strict Content-Security-Policy on every page, and no inline script to need a looser one
+
+
+def _inline_scripts(html: str) -> list[str]:
+    import re
+
+    found = []
+    for attributes, body in re.findall(r"<script([^>]*)>(.*?)</script>", html, flags=re.S | re.I):
+        if "src=" not in attributes and body.strip() and "application/json" not in attributes:
+            found.append(body.strip()[:60])
+    found += re.findall(r"<[^>]+\son[a-z]+\s*=", html, flags=re.I)  # onclick= and the like
+    found += re.findall(r"""href\s*=\s*["']\s*javascript:""", html, flags=re.I)
+    return found
+
+
+def test_every_page_has_a_strict_policy_and_no_inline_script(client):
+    from leagues.models import Result
+    from leagues.services.results import result_record
+    from tests.factories import organiser_of, swiss_event
+
+    event, entries, games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)
+    pages = [
+        "/en/",
+        f"/en/events/{event.slug}/",
+        f"/en/events/{event.slug}/crosstable/",
+        f"/en/events/{event.slug}/rounds/1/",
+        f"/en/events/{event.slug}/players/1/",
+        "/en/accounts/login/",
+        "/admin/login/",
+        "/api/docs/",
+        "/api/v1/leagues/",
+        "/healthz",
+    ]
+    calculator = next(
+        (u for u in ("/en/tiebreaks/calculator/", "/en/guides/calculator/") if client.get(u).status_code == 200), None
+    )
+    pages += [calculator] if calculator else []
+    client.force_login(organiser)
+    pages += ["/en/manage/", f"/en/manage/events/{event.slug}/rounds/1/"]
+    for url in pages:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        policy = answer.get("Content-Security-Policy", "")
+        directives = dict((d.split(" ", 1) + [""])[:2] for d in policy.split("; "))
+        assert directives.get("script-src") == "'self'", (url, policy)
+        assert "unsafe" not in policy and "*" not in policy, (url, policy)
+        assert directives.get("object-src") == "'none'", url
+        if answer["Content-Type"].startswith("text/html"):
+            assert _inline_scripts(answer.content.decode()) == [], url
