@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from django.conf import settings as site
 from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
@@ -27,12 +28,13 @@ from pairings.trf import round_one_colour
 
 from ..broker import enqueue_pairing
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result, Round, RoundPairing
+from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result, Round, RoundPairing, WebhookEvent
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import can_manage_event
 from .results import event_results_changed, result_record
 from .setup import entry_withdraw
 from .standings import scoring_for, tournament_for
+from .webhooks import webhooks_emit
 
 #: the byes a player may request before the round is paired, and the engine's name for each
 REQUESTED_BYES = {
@@ -405,6 +407,12 @@ def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
         pairing.published_at = timezone.now()
         pairing.save(update_fields=["status", "published_by", "published_at"])
         event_pages_changed_after_commit(event_id=event.pk)
+        webhooks_emit(
+            WebhookEvent.PAIRINGS_PUBLISHED,
+            event_id=event.pk,
+            occurrence=f"pairings:{pairing.pk}:{pairing.attempt}",
+            data={"round": number, "url": f"{site.SITE_URL}/api/v1/events/{event.slug}/rounds/{number}/pairing/"},
+        )
     return pairing
 
 

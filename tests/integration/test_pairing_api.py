@@ -1,6 +1,8 @@
 """The pairing API: the organiser pairs (202, a worker pairs the round), reads the preview and publishes;
 everyone else reads only published boards, with the points before the round."""
 
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -56,3 +58,25 @@ def test_pairing_is_refused_to_others_and_for_a_round_out_of_turn(event):
     assert answer.status_code == 400
     assert answer.json()["code"] == "not_pairable"
     assert not Game.objects.filter(round__event=event).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_publishing_tells_the_webhook_subscribers(event, tmp_path):
+    from tests.webhooks import receiver
+
+    client = APIClient()
+    client.force_login(organiser_of(event.league))
+    url = f"/api/v1/events/{event.slug}/rounds/1/pairing/"
+    with receiver(tmp_path, 200) as hook:
+        subscribed = client.post(
+            "/api/v1/webhooks/", {"url": hook.url, "events": ["pairings.published"], "event": event.slug}, format="json"
+        )
+        assert subscribed.status_code == 201, subscribed.json()
+        assert client.post(url).status_code == 202
+        assert hook.received() == []  # paired, not published: nobody is told
+        assert client.post(f"{url}publish/").status_code == 200
+        bodies = [json.loads(request["body"]) for request in hook.received()]
+    deliveries = [body for body in bodies if body["type"] == "pairings.published"]
+    assert len(deliveries) == 1, bodies
+    assert deliveries[0]["data"]["round"] == 1
+    assert deliveries[0]["data"]["url"].endswith(url)
