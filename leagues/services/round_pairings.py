@@ -383,8 +383,9 @@ def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
                 code="round_played",
             )
         state = pairing_state(event, number)
-        absent = set(state.withdrawn) | {b.start_number for b in state.requested_byes}
-        expected = {p.start_number for p in state.players} - absent
+        expected = {p.start_number for p in state.players}
+        if engine_system(event) is System.DUTCH:  # a round robin keeps an absent player's board (a forfeit)
+            expected -= set(state.withdrawn) | {b.start_number for b in state.requested_byes}
         paired = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
         if sorted(paired) != sorted(expected):
             raise ServiceError(
@@ -423,6 +424,11 @@ def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, use
     with transaction.atomic():
         event = _locked_event(event, user)
         _before_pairing(event, round_number)
+        if event.is_round_robin:
+            raise ServiceError(
+                _("A round robin's pairings are fixed: an absent player's game is lost by forfeit."),
+                code="round_robin",
+            )
         if entry.event_id != event.pk:
             raise ServiceError(
                 _("%(name)s is not playing in %(event)s.") % {"name": entry, "event": event}, code="player_not_in_event"

@@ -194,3 +194,21 @@ def test_the_import_preview_shows_rounds_the_engine_pairs_differently():
     assert [number for number, _file, _engine in preview.pairing_differences] == [2]
     _number, recorded, engine = preview.pairing_differences[0]
     assert "6–1" in recorded and "1–6" in engine
+
+
+def test_an_individual_round_robin_is_paired_by_the_berger_tables(django_capture_on_commit_callbacks):
+    from pairings import berger_round
+
+    event, user = _event(players=5, rounds=5)
+    event.system = "rr"
+    event.save(update_fields=["system"])
+    entries = {e.start_number: e for e in Entry.objects.filter(event=event)}
+    with pytest.raises(ServiceError, match="round robin"):
+        bye_request(event=event, round_number=1, entry=entries[1], kind="half", user=user)
+    round_withdraw(entry=entries[2], round_number=1, user=user)  # keeps the board: the game is a forfeit
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    table = berger_round(5, 1)  # five players and the dummy (6): who meets the dummy has the bye
+    assert pairing.boards == [[w, b] for w, b in table if max(w, b) <= 5]
+    assert pairing.pab == next(min(w, b) for w, b in table if max(w, b) > 5)
+    pairing_publish(pairing=pairing, user=user)
+    assert Game.objects.filter(round__event=event, round__number=1, black__isnull=False).count() == 2
