@@ -46,22 +46,22 @@ def test_the_preview_says_how_results_without_an_opponent_were_read():
     preview = import_preview(data=(REAL / "icu-valid.trf").read_bytes())
     assert preview.ok
     # 0000 - = of players 1, 8, 10 and 0000 - + of player 11
-    assert [(line, kind) for line, kind, _ in preview.notes] == [(n, "unpaired_result") for n in (10, 17, 19, 20)]
-    assert "half-point bye" in preview.notes[0][2] and "unplayed win" in preview.notes[3][2]
+    assert [(n.line_number, n.kind) for n in preview.notes] == [(n, "unpaired_result") for n in (10, 17, 19, 20)]
+    assert "half-point bye" in preview.notes[0].message and "unplayed win" in preview.notes[3].message
 
 
 def test_the_preview_of_a_mid_event_file_says_after_which_round():
     preview = import_preview(data=(REAL / "javafo-trfx-sample2.trf").read_bytes())
     assert preview.ok
     assert (preview.after_round, preview.total_rounds) == (4, 9)
-    assert "mid_event" in [kind for _, kind, _ in preview.notes]
+    assert "mid_event" in [n.kind for n in preview.notes]
 
 
 def test_a_points_column_question_blocks_the_import_until_the_organiser_accepts_it():
     data = (REAL / "icu-bunratty_challengers_2011.trf").read_bytes()
     preview = import_preview(data=data)
     assert not preview.ok
-    assert [line for line, _ in preview.points_questions] == [45] == [line for line, _ in preview.problems]
+    assert [q.line_number for q in preview.points_questions] == [45] == [line for line, _ in preview.problems]
     assert import_preview(data=data, accept_points_column=True).ok
 
 

@@ -4,7 +4,7 @@ number and date fields, the error every part of the reader raises and the notes 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -19,10 +19,11 @@ class TRFError(ValueError):
     ``kind`` names problems an organiser may overrule: ``"points_column"`` (a points column that
     differs from the results; :func:`~tiebreaks.trf.read_trf` with ``accept_points_column``)."""
 
-    def __init__(self, line_number: int | None, message: str, kind: str = "") -> None:
+    def __init__(self, line_number: int | None, message: str, kind: str = "", params: dict | None = None) -> None:
         self.line_number = line_number
         self.message = message
         self.kind = kind
+        self.params = params or {}  # the message's values, for a translated sentence of the same kind
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -39,12 +40,16 @@ class TRFNote:
     dates), ``unpaired_result`` (a result without an opponent, read as the bye it stands for),
     ``bye_from_points_column`` (a blank result whose value the points column gives),
     ``points_column_pre_entered_byes``, ``points_column_ignored``, ``points_column_accepted``,
-    ``team_byes`` (record 240 in a team file names teams), ``mid_event``."""
+    ``team_byes`` (record 240 in a team file names teams), ``mid_event``, ``forfeit_without_colour``
+    (a forfeit between two players, colour ``-``), ``records_kept`` (records the model does not
+    hold, written back on export). ``params`` holds the message's values (the site writes its
+    own translated sentence for each kind)."""
 
     line_number: int | None
     kind: str
     message: str
     readings: tuple[str, ...] = ()
+    params: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __str__(self) -> str:
         return self.message if self.line_number is None else f"line {self.line_number}: {self.message}"

@@ -182,10 +182,18 @@ class _Reading:
                         "date_ambiguous",
                         f"the {what} {text!r} is ambiguous: {' or '.join(readings)}; kept as written",
                         readings,
+                        {"record": tag, "text": text, "readings": readings},
                     )
                 )
             else:
-                self.notes.append(TRFNote(n, "date_unreadable", f"the {what} {text!r} is not a date; kept as written"))
+                self.notes.append(
+                    TRFNote(
+                        n,
+                        "date_unreadable",
+                        f"the {what} {text!r} is not a date; kept as written",
+                        params={"record": tag, "text": text},
+                    )
+                )
         return ""
 
     def announced_rounds(self) -> int | None:
@@ -257,13 +265,16 @@ class _Reading:
             if "240" in by_tag:  # team numbers: the team engine applies them to the matches
                 self.kept.extend(by_tag["240"])
                 self.notes.append(
-                    TRFNote(by_tag["240"][0][0], "team_byes", "record 240 names teams (byes of team matches)")
+                    TRFNote(
+                        by_tag["240"][0][0], "team_byes", "record 240 names teams (byes of team matches)", params={}
+                    )
                 )
         else:
             for record in by_tag.get("240", []):
                 self.attempt(apply_240, [record], parsed)
         check_pairings(parsed, announced, problems=self.problems if self.collect else None, unreadable=self.unreadable)
         self.unpaired_results(parsed, bool(teams))
+        self.forfeits_without_colour(parsed)
         longest = max((len(p["rounds"]) for p in parsed.values()), default=0)
         played = longest  # usually someone is paired in the last round; else the engine's rule decides
         rounds = [p["rounds"] for p in parsed.values()]
@@ -276,6 +287,7 @@ class _Reading:
                     "mid_event",
                     f"standings after round {played}: the byes entered for round {played + 1}"
                     f"{'' if longest == played + 1 else f'-{longest}'} wait for its pairing",
+                    params={"round": played, "first": played + 1, "last": longest},
                 )
             )
         scoring = self.points_columns(parsed, scoring, played)
@@ -284,6 +296,18 @@ class _Reading:
         assert scoring is not None
         if announced is None:
             announced = _last_round_played(parsed)
+        extra_records = self.extra_records()
+        # the extension records (XXR, XXC, BBx, ### comments ...) that exporters add to the standard
+        if extensions := [line for line in extra_records if not line[:3].isdigit()]:
+            tags = ", ".join(dict.fromkeys(line[:3].strip() for line in extensions))
+            self.notes.append(
+                TRFNote(
+                    None,
+                    "records_kept",
+                    f"records {tags} are kept as written and written back on export",
+                    params={"records": tags},
+                )
+            )
         return Tournament(
             participants=[
                 Participant(
@@ -310,7 +334,7 @@ class _Reading:
             start_date=start_date,
             end_date=end_date,
             event_type=event_type,
-            extra_records=self.extra_records(),
+            extra_records=extra_records,
         )
 
     def players(self) -> dict[int, Player] | None:
@@ -361,6 +385,28 @@ class _Reading:
                             "unpaired_result",
                             f"round {rnd} of player {player['start_number']}: {entry.code!r} without an "
                             f"opponent read as {meaning[UNPAIRED_AS_BYE[entry.code]]}",
+                            params={
+                                "round": rnd,
+                                "player": player["start_number"],
+                                "code": entry.code,
+                                "reading": UNPAIRED_AS_BYE[entry.code],
+                                "team_event": team_event,
+                            },
+                        )
+                    )
+
+    def forfeits_without_colour(self, parsed: dict[int, Player]) -> None:
+        """A note for every forfeit between two players written with colour ``-`` (``153 - -``)."""
+        for player in parsed.values():
+            for rnd, entry in enumerate(player["rounds"], start=1):
+                if entry.opponent is not None and entry.colour is None and entry.opponent > player["start_number"]:
+                    self.notes.append(
+                        TRFNote(
+                            player["line"],
+                            "forfeit_without_colour",
+                            f"round {rnd}: the forfeit between players {player['start_number']} and "
+                            f"{entry.opponent} has no colours",
+                            params={"round": rnd, "player": player["start_number"], "opponent": entry.opponent},
                         )
                     )
 
@@ -391,7 +437,12 @@ class _Reading:
             units, _ = code_units(reference)
             if any(_awarded(p, units) for p in stated):
                 self.notes.append(
-                    TRFNote(None, "points_column_ignored", "every points column is 0: the results decide the points")
+                    TRFNote(
+                        None,
+                        "points_column_ignored",
+                        "every points column is 0: the results decide the points",
+                        params={},
+                    )
                 )
                 return reference
         if scoring is None:
@@ -421,6 +472,7 @@ class _Reading:
                                 "bye_from_points_column",
                                 f"round {r + 1} of player {player['start_number']} has no result; the points "
                                 f"column makes it {_UNPAIRED_MEANING[fit]} ({fit})",
+                                params={"round": r + 1, "player": player["start_number"], "reading": fit},
                             )
                         )
             else:
@@ -429,6 +481,7 @@ class _Reading:
                     f"player {player['start_number']} has {float(player['points']):g} in the points column "
                     f"but the results add up to {float(total):g}{suffix}"
                 )
+                params = {"player": player["start_number"], "stated": player["points"], "results": total}
                 blanks = [r for r, e in enumerate(player["rounds"], 1) if e.code == " " and e.opponent is None]
                 gap = player["points"] - total
                 for code in ("F", "H"):
@@ -438,9 +491,11 @@ class _Reading:
                             f"{_UNPAIRED_MEANING[code]}, the file does not say which"
                         )
                 if self.accept_points_column:
-                    self.notes.append(TRFNote(player["line"], "points_column_accepted", message + "; results kept"))
+                    self.notes.append(
+                        TRFNote(player["line"], "points_column_accepted", message + "; results kept", params=params)
+                    )
                 else:
-                    self.fail(TRFError(player["line"], message, kind="points_column"))
+                    self.fail(TRFError(player["line"], message, kind="points_column", params=params))
         if leaving_out:
             players = ", ".join(str(n) for n in sorted(leaving_out))
             self.notes.append(
@@ -449,6 +504,7 @@ class _Reading:
                     "points_column_pre_entered_byes",
                     f"the points column of player{'s' if len(leaving_out) > 1 else ''} {players} leaves out the "
                     f"byes entered after round {played}",
+                    params={"players": players, "round": played},
                 )
             )
         return scoring
