@@ -21,7 +21,7 @@ class AutoSchema(BaseAutoSchema):
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         errors = {"400": "Invalid input", "404": "Not found", "429": "Too many requests"}
-        if self.method != "GET":
+        if self.method != "GET" or hasattr(self.view, "read_scope"):  # reads that need a token's scope
             errors |= {"401": "Not authenticated", "403": "Not allowed"}
         for status, description in errors.items():
             if status not in responses:
