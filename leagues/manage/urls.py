@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account, pairings, setup_views, tokens, views
+from . import account, pairings, rating_report, setup_views, tokens, views
 
 app_name = "manage"
 urlpatterns = [
@@ -20,6 +20,8 @@ urlpatterns = [
     path("events/<slug:slug>/audit/", views.audit, name="audit"),
     path("events/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
     path("events/<slug:slug>/export.trf", views.export_trf, name="export-trf"),
+    path("events/<slug:slug>/rating-report/", rating_report.rating_report_page, name="rating-report"),
+    path("events/<slug:slug>/rating-report/report.trf", rating_report.rating_report_download, name="rating-report-trf"),
     path("matches/<int:match_id>/", views.match_card, name="match-card"),
     path("matches/<int:match_id>/confirm/", views.match_confirm, name="match-confirm"),
     path("matches/<int:match_id>/dispute/", views.match_dispute, name="match-dispute"),

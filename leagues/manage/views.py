@@ -28,6 +28,7 @@ from ..services.trf import event_export_trf, event_import_trf, import_preview
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
 from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
+from .trf_notes import note_sentence, points_question_sentence
 
 
 @login_required
@@ -369,8 +370,11 @@ def import_trf(request, league):
                 request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
             )
         target = _import_target(league, pending["slug"])
-        preview = import_preview(data=data, system=pending["system"] or None, event=target, league=league)
-        context = {"league": league, "preview": preview, "pending": pending, "event": target}
+        accepted = request.POST.get("accept_points_column") == "1"
+        preview = import_preview(
+            data=data, system=pending["system"] or None, event=target, league=league, accept_points_column=accepted
+        )
+        context = _preview_context(league, preview, pending, target)
         if not preview.ok:
             messages.error(request, _("A file with problems cannot be imported."))
             return render(request, "leagues/manage/import_preview.html", context, status=400)
@@ -387,6 +391,7 @@ def import_trf(request, league):
                 season=league.seasons.filter(pk=pending.get("season")).first(),
                 event=target,
                 same_players_confirmed=request.POST.get("same_players") == "1",
+                accept_points_column=accepted,
             )
 
         done = (
@@ -427,7 +432,7 @@ def import_trf(request, league):
             data, slug = form.cleaned_data["file"], form.cleaned_data["slug"]
             system = form.cleaned_data["system"] or ""
             target = _import_target(league, slug)
-            preview = import_preview(data=data, system=system or None, event=target, league=league)
+            preview = _import_preview(data, system or None, target, league)
             if target is None and Event.objects.filter(slug=slug).exists():
                 preview.problems.append(
                     (None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug})
@@ -448,10 +453,32 @@ def import_trf(request, league):
             return render(
                 request,
                 "leagues/manage/import_preview.html",
-                {"league": league, "preview": preview, "pending": pending, "event": target},
+                _preview_context(league, preview, pending, target),
                 status=200 if preview.ok else 400,
             )
     return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
+
+
+def _import_preview(data, system, event, league):
+    """The service's preview; a file whose only problems are points-column questions is previewed as
+    accepted (its `points_questions` stay listed): the organiser accepts them when confirming."""
+    preview = import_preview(data=data, system=system, event=event, league=league)
+    if preview.points_questions and len(preview.problems) == len(preview.points_questions):
+        preview = import_preview(data=data, system=system, event=event, league=league, accept_points_column=True)
+    return preview
+
+
+def _preview_context(league, preview, pending, event):
+    """The import preview page's context: the reader's notes and questions as sentences of the page's language."""
+    return {
+        "league": league,
+        "preview": preview,
+        "pending": pending,
+        "event": event,
+        # an accepted points column is listed with the questions
+        "notes": [(n.line_number, note_sentence(n)) for n in preview.notes if n.kind != "points_column_accepted"],
+        "questions": [(q.line_number, points_question_sentence(q)) for q in preview.points_questions],
+    }
 
 
 def _import_target(league, slug):
