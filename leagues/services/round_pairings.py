@@ -179,6 +179,15 @@ def pairing_state(event: Event, round_number: int, settings: PairingSettings | N
     )
 
 
+def pairing_records(event: Event) -> list[str]:
+    """The TRF-2026 records of the event's pairing settings: the initial colour (152) and the pairs
+    who must not meet in any round (260), so another program pairs the exported file as the site does."""
+    settings = pairing_settings_of(event)
+    records = [f"152 {settings.initial_colour.upper()}"] if settings.initial_colour else []
+    records += [f"260 {1:3d} {event.rounds_count:3d} {a:4d} {b:4d}" for a, b in settings.forbidden_pairs]
+    return records
+
+
 def _draw_colour(settings: PairingSettings, user) -> None:
     """The initial colour by lot, from a recorded seed: anyone can repeat the draw."""
     settings.colour_seed = secrets.token_hex(8)

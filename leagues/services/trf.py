@@ -1,0 +1,513 @@
+"""TRF import and export of an event: the import is one transaction, audited as source "import"."""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from pairings import PairingError
+from pairings import System as PairingSystem
+from pairings.checker import check_event
+from pairings.trf import read_event
+from tiebreaks.engine import EngineError, recommended_criteria
+from tiebreaks.engine.model import last_paired_round
+from tiebreaks.trf import TRFError, read_trf, read_trf_with_notes, trf_problems, write_trf
+from tiebreaks.trf.codes import UNPAIRED_AS_BYE
+
+from ..errors import PermissionDenied, ServiceError
+from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
+from ..permissions import is_league_organiser
+from ..text import CONTROL_CODES
+from .policy import compute_standings_check
+from .results import result_record, results_record_new
+from .round_pairings import pairing_records
+from .standings import team_tournament_for, tournament_for
+
+PAIR_RESULTS = {
+    ("1", "0"): Result.WHITE_WINS,
+    ("W", "L"): Result.WHITE_WINS,
+    ("=", "="): Result.DRAW,
+    ("D", "D"): Result.DRAW,
+    ("0", "1"): Result.BLACK_WINS,
+    ("L", "W"): Result.BLACK_WINS,
+    ("+", "-"): Result.WHITE_WINS_FORFEIT,
+    ("-", "+"): Result.BLACK_WINS_FORFEIT,
+    ("-", "-"): Result.DOUBLE_FORFEIT,
+    ("?", "?"): Result.UNKNOWN,
+    ("X", "X"): Result.UNKNOWN,
+}
+BYE_RESULTS = {
+    "U": Result.PAIRING_BYE,
+    "F": Result.FULL_POINT_BYE,
+    "H": Result.HALF_POINT_BYE,
+    "Z": Result.ZERO_POINT_BYE,
+    "A": Result.ABSENT,
+    " ": Result.ABSENT,
+    "": Result.ABSENT,
+}
+#: TRF's title field (001, columns 11-13) as the titles players know
+TRF_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+
+@dataclass
+class ImportPreview:
+    """What an import would do, shown before anything is saved; `problems` lists (line, message)."""
+
+    players: list = field(default_factory=list)  # (start number, name, rating)
+    rounds: int = 0
+    results: int = 0
+    tiebreaks: list = field(default_factory=list)
+    system: str = ""
+    problems: list = field(default_factory=list)  # (line number or None, message)
+    update: Event | None = None  # the event the file updates; None: a new event
+    # (start number, name in the file, the stored player) of FIDE ids already known from another league only:
+    # importing them joins the two records into one player, so the organiser confirms it first
+    other_leagues: list = field(default_factory=list)
+    # how the reader understood what real exporters write (dates, results without an opponent,
+    # byes from the points column, ...): tiebreaks.trf.TRFNote (line_number, kind, message, params);
+    # the site's sentence of each kind: leagues.manage.trf_notes
+    notes: list = field(default_factory=list)
+    after_round: int = 0  # the standings are after this round (later rounds: byes entered before their pairing)
+    total_rounds: int = 0  # the rounds the file announces
+    # points columns that differ from the results, importable when the organiser accepts: TRFError of kind
+    # "points_column" (line_number, message, params: player, stated, results)
+    points_questions: list = field(default_factory=list)
+    # the file's rounds replayed by the pairing engine (pairings.check_event): how many, and the ones that
+    # differ as (round, recorded boards, the engine's boards or why it could not pair the round)
+    pairings_checked: int = 0
+    pairing_differences: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def import_preview(
+    *,
+    data: bytes,
+    system: str | None = None,
+    event: Event | None = None,
+    league: League | None = None,
+    accept_points_column: bool = False,
+) -> ImportPreview:
+    """Every problem of the file (by line), and what importing it would create; saves nothing.
+
+    With `event`, the file updates that event: its participants must be the event's. With `league`, the new
+    event's league: the preview lists the FIDE ids known from other leagues only. A points column that differs
+    from the results is a problem (also listed in `points_questions`) unless `accept_points_column`."""
+    preview = ImportPreview(update=event)
+    problems = trf_problems(data)
+    preview.points_questions = [p for p in problems if p.kind == "points_column"]
+    if accept_points_column:
+        problems = [p for p in problems if p.kind != "points_column"]
+    if problems:
+        preview.problems = [(p.line_number, p.message) for p in problems]
+        return preview
+    tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
+    preview.problems.extend(storage_problems(data, tournament))
+    preview.notes = notes
+    preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
+    preview.total_rounds = tournament.total_rounds
+    preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
+    preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
+    if event is None:  # an update adds no players
+        preview.other_leagues = players_of_other_leagues(tournament, league)
+    try:
+        system, criteria = _system_and_criteria(tournament, system, event)
+        preview.system = system
+        preview.tiebreaks = criteria
+        _check_importable(tournament, event)
+        if event is not None:
+            _check_update(tournament, event)
+    except ServiceError as exc:
+        preview.problems.append((None, exc.message))
+    if not preview.problems:
+        _check_pairings(preview, data, system)
+    return preview
+
+
+#: the import preview replays the pairings of files up to this many players (bigger ones would keep the
+#: request waiting); each round's replay may take this many seconds
+PAIRING_CHECK_MAX_PLAYERS = 150
+PAIRING_CHECK_SECONDS = 10.0
+
+
+def _check_pairings(preview: ImportPreview, data: bytes, system: str) -> None:
+    """Replay the file's rounds with the pairing engine and list the rounds it pairs differently."""
+    if not 1 < len(preview.players) <= PAIRING_CHECK_MAX_PLAYERS:
+        return
+    engine_system = PairingSystem.DUTCH if system == Event.System.SWISS else PairingSystem.BERGER
+    try:
+        checks = check_event(read_event(data, engine_system), timeout=PAIRING_CHECK_SECONDS)
+    except PairingError:
+        return  # e.g. no number of rounds in the file: nothing to replay
+    preview.pairings_checked = len(checks)
+    preview.pairing_differences = [
+        (check.round, _boards_text(check.recorded), check.problem or _boards_text(check.engine))
+        for check in checks
+        if not check.same
+    ]
+
+
+def _boards_text(pairs) -> str:
+    return ", ".join(f"{w} bye" if b == 0 else f"{w}–{abs(b)}" for w, b in sorted(pairs, key=lambda p: (p[1] == 0, p)))
+
+
+def event_import_trf(
+    *,
+    league: League,
+    name: str,
+    slug: str,
+    data: bytes,
+    user,
+    season=None,
+    system: str | None = None,
+    event: Event | None = None,
+    same_players_confirmed: bool = False,
+    accept_points_column: bool = False,
+) -> Event:
+    """Create an individual event with its players, pairings and results from a TRF file.
+
+    `system` (Event.System) overrides what the file says: many files do not record a round robin.
+    With `event` (an existing event of the league), update it instead: the file must list the
+    event's participants; new rounds and games are added and results that differ are corrected
+    (reason "TRF import"); nothing else changes. Either all of it is saved or nothing.
+
+    A FIDE id known only from another league's events is the same player only when the organiser says so
+    (`same_players_confirmed`, after the preview listed them): never joined silently. A points column that
+    differs from the results refuses the file unless the organiser accepted it (`accept_points_column`)."""
+    if event is not None:
+        league = event.league
+    if not is_league_organiser(user, league.pk):
+        raise PermissionDenied(_("Only the league's organiser may import events."))
+    try:
+        tournament = read_trf(data, accept_points_column=accept_points_column)
+    except TRFError as exc:
+        raise ServiceError(_("The file cannot be read: %(problem)s") % {"problem": exc}, code="bad_trf") from None
+    for line, problem in storage_problems(data, tournament)[:1]:
+        raise ServiceError(_("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}, code="bad_trf")
+    _check_importable(tournament, event)
+    if event is not None:
+        return _update_event(event, tournament, user)
+    others = players_of_other_leagues(tournament, league)
+    if others and not same_players_confirmed:
+        raise ServiceError(
+            _("These FIDE ids belong to players of another league: %(players)s. Confirm they are the same players.")
+            % {"players": ", ".join(f"{number} {name} = {player.name}" for number, name, player in others)},
+            code="players_of_other_leagues",
+        )
+    if Event.objects.filter(slug=slug).exists():
+        raise ServiceError(
+            _("An event with the address “%(slug)s” exists already.") % {"slug": slug}, code="slug_taken"
+        )
+    system, criteria = _system_and_criteria(tournament, system, None)
+    scoring = tournament.scoring
+    with transaction.atomic():
+        event = Event.objects.create(
+            league=league,
+            season=season,
+            name=name,
+            slug=slug,
+            status=Event.Status.PUBLISHED,
+            system=system,
+            rounds_count=tournament.total_rounds,
+            points_win=_decimal(scoring.win),
+            points_draw=_decimal(scoring.draw),
+            points_loss=_decimal(scoring.loss),
+            tiebreak_criteria=criteria,
+        )
+        entries = {}
+        for p in tournament.participants:
+            player = player_from_trf(p)
+            entries[p.start_number] = Entry.objects.create(
+                event=event, start_number=p.start_number, player=player, rating=p.rating
+            )
+        rounds = {}
+        boards: dict[int, int] = {}
+        new_games = []
+        for number, white, black, result in _games(tournament):
+            if number not in rounds:
+                rounds[number] = Round.objects.create(event=event, number=number)
+            if black is None:
+                game = Game(round=rounds[number], board=1000 + white, white=entries[white], result=result)
+            else:
+                boards[number] = board = boards.get(number, 0) + 1
+                game = Game(
+                    round=rounds[number], board=board, white=entries[white], black=entries[black], result=result
+                )
+            new_games.append(game)
+        results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
+        try:
+            compute_standings_check(event, event.rule_set, criteria)
+        except EngineError as exc:
+            raise ServiceError(
+                _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
+            ) from None
+        return event
+
+
+def _fide_id(p) -> int | None:
+    return int(p.fide_id) if p.fide_id.isdigit() and int(p.fide_id) else None
+
+
+def _registry_fields(p) -> dict:
+    """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year."""
+    birth = p.birth.strip()[:4]
+    return {
+        "title": TRF_TITLES.get(p.title.strip().lower(), ""),
+        "federation": p.federation.strip().upper()[:3],
+        "rating": p.rating or None,
+        "sex": p.sex if p.sex in ("m", "w") else "",
+        "birth_year": int(birth) if birth.isdigit() and int(birth) > 1900 else None,
+    }
+
+
+def player_from_trf(p) -> Player:
+    """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one."""
+    fields = _registry_fields(p)
+    fide_id = _fide_id(p)
+    player = Player.objects.filter(fide_id=fide_id).first() if fide_id else None
+    if player is None:
+        return Player.objects.create(name=p.name, fide_id=fide_id, **fields)
+    missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
+    if missing:
+        Player.objects.filter(pk=player.pk).update(**missing)
+    return player
+
+
+def players_of_other_leagues(tournament, league: League | None) -> list[tuple[int, str, Player]]:
+    """Participants whose FIDE id is a stored player who played in other leagues, never in `league`."""
+    by_fide_id = {_fide_id(p): p for p in tournament.participants if _fide_id(p)}
+    stored = (
+        Player.objects.filter(fide_id__in=by_fide_id)
+        .filter(Q(entry__isnull=False) | Q(teammember__isnull=False))
+        .distinct()
+    )
+    if league is not None:
+        stored = stored.exclude(entry__event__league=league).exclude(teammember__team__event__league=league)
+    return sorted(
+        ((by_fide_id[player.fide_id].start_number, by_fide_id[player.fide_id].name, player) for player in stored),
+        key=lambda item: item[0],
+    )
+
+
+def _system_and_criteria(tournament, system: str | None, event: Event | None) -> tuple[str, list[str]]:
+    if event is not None:
+        return event.system, list(event.tiebreak_criteria)
+    if system is None:
+        system = Event.System.ROUND_ROBIN if tournament.round_robin else Event.System.SWISS
+    if system not in Event.System.values:
+        raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
+    kind = "swiss" if system == Event.System.SWISS else "round_robin"
+    return system, [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
+
+
+#: the most rounds an event may have (a double round robin of 40 players has 78)
+MAX_ROUNDS = 99
+
+
+def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
+    """What a readable file says that the league cannot store, each with its line (the same list at preview
+    and at confirmation): control characters, FIDE ids that are not numbers or repeat, too many rounds."""
+    problems = []
+    lines = data.split(b"\n")
+    player_lines, rounds_line = {}, None
+    for number, raw in enumerate(lines, start=1):
+        if CONTROL_CODES & set(raw):
+            problems.append((number, _("The line contains a control character (such as NUL).")))
+        if raw.startswith(b"001") and raw[4:8].strip().isdigit():
+            player_lines.setdefault(int(raw[4:8]), number)
+        elif raw.startswith(b"142"):
+            rounds_line = number
+    seen: dict[int, int] = {}
+    for p in tournament.participants:
+        line, fide_id = player_lines.get(p.start_number), p.fide_id.strip()
+        if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 15):
+            problems.append((line, _("The FIDE id “%(id)s” is not a number.") % {"id": fide_id}))
+        elif fide_id.strip("0"):
+            if int(fide_id) in seen:
+                problems.append(
+                    (
+                        line,
+                        _("FIDE id %(id)s is also player %(other)s's.") % {"id": fide_id, "other": seen[int(fide_id)]},
+                    )
+                )
+            seen.setdefault(int(fide_id), p.start_number)
+    played = max((len(p.rounds) for p in tournament.participants), default=0)
+    if max(tournament.total_rounds or 0, played) > MAX_ROUNDS:
+        problems.append(
+            (
+                rounds_line,
+                _("%(rounds)s rounds above the event's limit of %(limit)s.")
+                % {"rounds": max(tournament.total_rounds or 0, played), "limit": MAX_ROUNDS},
+            )
+        )
+    return sorted(problems, key=lambda problem: problem[0] or 0)
+
+
+def _check_importable(tournament, event: Event | None) -> None:
+    """What the file may say but the league cannot store; raises ServiceError."""
+    if tournament.teams:
+        raise ServiceError(
+            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+        )
+    for _number, _white, _black, _result in _games(tournament):
+        pass  # _games raises for a result that cannot be stored
+
+
+def _games(tournament):
+    """(round, white start number, black start number or None for a bye, result) of every game."""
+    by_number = {p.start_number: p for p in tournament.participants}
+    played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    for number in range(1, played_rounds + 1):
+        for p in tournament.participants:
+            if number > len(p.rounds):
+                continue
+            block = p.rounds[number - 1]
+            if block.opponent is None:  # a bye; 0000 - + and the like: the bye of the same value
+                code = UNPAIRED_AS_BYE.get(block.code, block.code).strip()
+                yield number, p.start_number, None, BYE_RESULTS.get(code, Result.ABSENT)
+            elif block.colour == "w" or (block.colour != "b" and p.start_number < block.opponent):
+                other = by_number[block.opponent].rounds[number - 1]
+                result = PAIR_RESULTS.get((block.code, other.code))
+                if result is None:
+                    raise ServiceError(
+                        _("Round %(round)s, player %(player)s: result %(code)s cannot be stored.")
+                        % {"round": number, "player": p.start_number, "code": block.code},
+                        code="bad_trf",
+                    )
+                yield number, p.start_number, block.opponent, result
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _check_update(tournament, event: Event) -> dict:
+    """Refuse an update the event cannot take; returns the event's entries by start number."""
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+    if event.is_team:
+        raise ServiceError(
+            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+        )
+    played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
+    if played_rounds > event.rounds_count:
+        raise ServiceError(
+            _("The file has %(file)s rounds but the event only %(event)s.")
+            % {"file": played_rounds, "event": event.rounds_count},
+            code="too_many_rounds",
+        )
+    entries = {e.start_number: e for e in event.entries.select_related("player")}
+    in_file = {p.start_number: p.name for p in tournament.participants}
+    for number in sorted(set(entries) | set(in_file)):
+        entry, name = entries.get(number), in_file.get(number)
+        if entry is None:
+            raise ServiceError(
+                _("Start number %(number)s (%(name)s) is in the file but not in the event.")
+                % {"number": number, "name": name},
+                code="participants_differ",
+            )
+        if name is None:
+            raise ServiceError(
+                _("Start number %(number)s (%(name)s) is in the event but not in the file.")
+                % {"number": number, "name": entry.player.name},
+                code="participants_differ",
+            )
+        if not _same_name(entry.player.name, name):
+            raise ServiceError(
+                _("Start number %(number)s is “%(file)s” in the file but “%(event)s” in the event.")
+                % {"number": number, "file": name, "event": entry.player.name},
+                code="participants_differ",
+            )
+    return entries
+
+
+def _update_event(event: Event, tournament, user) -> Event:
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        entries = _check_update(tournament, event)
+        rounds = {r.number: r for r in event.rounds.all()}
+        games: dict[int, dict[int, Game]] = {}  # round -> entry id -> the entry's game in that round
+        new_games: list[Game] = []
+        last_board: dict[int, int] = {}  # round -> the highest board of a game (not a bye) so far
+        for game in Game.objects.filter(round__event=event).select_related("round"):
+            for entry_id in (game.white_id, game.black_id):
+                if entry_id is not None:
+                    games.setdefault(game.round.number, {})[entry_id] = game
+        for number, white, black, result in _games(tournament):
+            white_entry, black_entry = entries[white], entries[black] if black is not None else None
+            existing = games.get(number, {})
+            game = existing.get(white_entry.pk) or (existing.get(black_entry.pk) if black_entry else None)
+            if game is not None:
+                if game.white_id != white_entry.pk or game.black_id != (black_entry.pk if black_entry else None):
+                    raise ServiceError(
+                        _(
+                            "Round %(round)s: the file pairs %(white)s with %(black)s, but the event pairs them "
+                            "differently; an import cannot change pairings."
+                        )
+                        % {
+                            "round": number,
+                            "white": white_entry.player.name,
+                            "black": black_entry.player.name if black_entry else _("a bye"),
+                        },
+                        code="pairing_differs",
+                    )
+                if game.result != result:
+                    result_record(
+                        game_id=game.pk,
+                        result=result,
+                        user=user,
+                        source=ResultChange.Source.IMPORT,
+                        reason=IMPORT_REASON,
+                    )
+                continue
+            if number not in rounds:
+                rounds[number] = Round.objects.create(event=event, number=number)
+            if black_entry is None:
+                board = 1000 + white
+            else:
+                if number not in last_board:
+                    last_board[number] = (
+                        Game.objects.filter(round=rounds[number], board__lt=1000)
+                        .order_by("-board")
+                        .values_list("board", flat=True)
+                        .first()
+                        or 0
+                    )
+                last_board[number] = board = last_board[number] + 1
+            game = Game(round=rounds[number], board=board, white=white_entry, black=black_entry, result=result)
+            new_games.append(game)
+            games.setdefault(number, {}).update({e.pk: game for e in (white_entry, black_entry) if e})
+        if new_games:
+            results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
+        return event
+
+
+#: the reason of every correction an import makes (the audit trail shows it)
+IMPORT_REASON = "TRF import"
+
+
+def _decimal(value: Fraction):
+    return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def event_export_trf(*, event: Event) -> str:
+    entries = list(
+        event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
+    )
+    games = list(
+        Game.objects.filter(round__event=event)
+        .select_related("round", "match", "white", "black")
+        .order_by("round__number", "board")
+    )
+    build = team_tournament_for if event.is_team else tournament_for
+    tournament = build(event, games, entries)
+    tournament.tiebreaks = list(event.tiebreak_criteria)
+    if not event.is_team:
+        tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
+    return write_trf(tournament)

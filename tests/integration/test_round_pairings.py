@@ -212,3 +212,22 @@ def test_an_individual_round_robin_is_paired_by_the_berger_tables(django_capture
     assert pairing.pab == next(min(w, b) for w, b in table if max(w, b) > 5)
     pairing_publish(pairing=pairing, user=user)
     assert Game.objects.filter(round__event=event, round__number=1, black__isnull=False).count() == 2
+
+
+def test_the_trf_export_carries_the_initial_colour_and_the_forbidden_pairs(django_capture_on_commit_callbacks):
+    from leagues.services.trf import event_export_trf
+    from pairings import pair_round
+    from pairings.trf import read_event
+
+    event, user = _event(players=8, rounds=4)
+    pairing_settings_save(
+        event=event, user=user, pab_points=event.points_win, half_byes_allowed=1, forbidden_pairs=[(1, 2), (3, 4)]
+    )
+    pairing_publish(pairing=_pair(event, user, 1, django_capture_on_commit_callbacks), user=user)
+    _play_all(event, 1, user, Result.DRAW)  # all draw: 1, 2, 3 and 4 stay in one score group
+    exported = read_event(event_export_trf(event=event))
+    assert exported.initial_colour == event.pairing_settings.initial_colour
+    assert exported.forbidden == ((1, 4, (1, 2)), (1, 4, (3, 4)))
+    site = _pair(event, user, 2, django_capture_on_commit_callbacks)
+    assert site.boards == [[b.white, b.black] for b in pair_round(exported.state(2)).boards]
+    assert not {frozenset(b) for b in site.boards} & {frozenset((1, 2)), frozenset((3, 4))}
