@@ -111,15 +111,10 @@ def main() -> None:
         time.sleep(5)
         quiet, quiet_games, user = make_event("bench-webhooks-none", args.n)
         busy, busy_games, _ = make_event("bench-webhooks-100", args.n)
+        urls = [f"http://127.0.0.1:{prompt_port}/hook/{n}" for n in range(PROMPT)] + [f"http://127.0.0.1:{slow_port}/"]
         WebhookSubscription.objects.bulk_create(
-            [
-                WebhookSubscription(
-                    owner=user, event=busy, url=f"http://127.0.0.1:{prompt_port}/hook/{n}", events=["result.recorded"]
-                )
-                for n in range(PROMPT)
-            ]
-            + [WebhookSubscription(owner=user, event=busy, url=f"http://127.0.0.1:{slow_port}/", events=["result.recorded"])]
-        )  # fmt: skip
+            WebhookSubscription(owner=user, event=busy, url=url, events=["result.recorded"]) for url in urls
+        )
         client = APIClient(HTTP_HOST="127.0.0.1")
         client.force_login(user)
         record(client, quiet_games[0])  # warm up (first request, connections)
