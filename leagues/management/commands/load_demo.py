@@ -181,23 +181,24 @@ class Command(BaseCommand):
                         expected_version=0,
                         source=ResultChange.Source.DEMO,
                     )
-        self._open_cards(event, random.Random(15))  # its own draws: the other events stay as they were
+        self._open_cards(event)
         # Haifa and Kadıköy both have 3 match points after two rounds: the money is pooled (£75 each),
         # the trophy goes by the published tiebreak, game points (5½ against 5)
         fund = PrizeFund.objects.create(event=event, currency="GBP", published=True)
         Prize.objects.create(fund=fund, place=1, amount=10000, item="Division trophy")
         Prize.objects.create(fund=fund, place=2, amount=5000)
 
-    def _open_cards(self, event, rng):
-        """Round 3 is today: one card submitted and waiting for the other club, one disputed."""
+    def _open_cards(self, event):
+        """Round 3 is today: one card submitted and waiting for the other club, one disputed. Both cards say
+        every board was drawn, so the standings after round 2 (and the prize split described below) stay
+        as they are: every team gains one match point and two game points."""
         rnd = event.rounds.get(number=3)
         Round.objects.filter(pk=rnd.pk).update(date=timezone.localdate())
         waiting, disputed = rnd.matches.select_related("home__team__club", "away__team__club").order_by("pk")
-        for match, reason in ((waiting, ""), (disputed, "Board 2 was a draw, not a win for the home team.")):
+        for match, reason in ((waiting, ""), (disputed, "Board 2 was a win for us, not a draw.")):
             home_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.home.team.club).user
             away_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.away.team.club).user
-            games = match.games.select_related("white_player", "black_player").order_by("board")
-            card = {g.pk: (_draw_result(rng, g.white_player.rating, g.black_player.rating), g.version) for g in games}
+            card = {g.pk: (Result.DRAW, g.version) for g in match.games.all()}
             submitted = match_card_submit(
                 match_id=match.pk, results=card, user=home_secretary, expected_version=match.version
             )
