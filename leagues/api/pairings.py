@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..errors import NotFound
-from ..models import Event, Game, RoundPairing
+from ..models import Event, Game, RoundPairing, Scope
 from ..permissions import can_manage_event
 from ..services.round_pairings import (
     Seat,
@@ -123,6 +123,8 @@ class RoundPairingView(APIView):
     """A round's pairing: the published boards with points before the round (the organiser also sees
     the pairing being made); POST asks a worker to pair the round (organiser or arbiter)."""
 
+    required_scope = Scope.ORGANISER  # a token needs the organiser scope to pair
+
     @extend_schema(responses={200: RoundPairingSerializer, 404: ErrorSerializer})
     def get(self, request, slug, number):
         event = _event(slug, request.user)
@@ -140,6 +142,8 @@ class RoundPairingView(APIView):
 
 class RoundPairingPublishView(APIView):
     """Publish the round's previewed pairing: its boards become the round's games, open for results."""
+
+    required_scope = Scope.ORGANISER
 
     @extend_schema(
         request=None,

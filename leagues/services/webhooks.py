@@ -398,6 +398,20 @@ def standings_updated(*, event_id: int, slug: str, version: int) -> None:
     )
 
 
+def pairings_published(*, event_id: int, slug: str, round_number: int, publication: str) -> None:
+    """For the pairing service, inside the transaction that publishes a round's pairing; `publication`
+    tells one publication of the round from a later one (e.g. the time it was published)."""
+    webhooks_emit(
+        WebhookEvent.PAIRINGS_PUBLISHED,
+        event_id=event_id,
+        occurrence=f"pairings:{event_id}:r{round_number}:{publication}",
+        data={
+            "round": round_number,
+            "url": f"{settings.SITE_URL}/api/v1/events/{slug}/rounds/{round_number}/pairing/",
+        },
+    )
+
+
 def connect_webhook_signals() -> None:
     post_save.connect(_on_result_change, sender=ResultChange, dispatch_uid="webhooks-result")
     post_save.connect(_on_match_saved, sender=TeamMatch, dispatch_uid="webhooks-match")
