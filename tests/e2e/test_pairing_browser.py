@@ -47,7 +47,7 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
 
     browser.find_element("xpath", "//button[normalize-space()='Pair round 1']").click()
     # the worker pairs the round; the page follows it and shows the preview without a click
-    _wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"))
+    _wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=120)
     pairing = RoundPairing.objects.get(round__event=event)
     assert pairing.status == RoundPairing.Status.READY
     rows = browser.find_elements("css selector", "section.pairing-preview tbody tr")

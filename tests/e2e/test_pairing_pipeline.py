@@ -51,7 +51,7 @@ def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(w
         assert client.post(page, {"action": "pair"}).status_code == 302
         status = wait_until(
             lambda: client.get(f"{page}status/").json()["status"] in ("ready", "failed"),  # noqa: B023
-            timeout=60,
+            timeout=150,  # the worker also runs the recomputes and webhooks of the round's results first
             step=0.2,
         )
         answer = client.get(f"{page}status/").json()
