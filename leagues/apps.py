@@ -14,4 +14,7 @@ class LeaguesConfig(AppConfig):
         from .services.webhooks import connect_webhook_signals
 
         connect_invalidation()
+        from .services.results import connect_renames
+
+        connect_renames()
         connect_webhook_signals()

@@ -5,13 +5,14 @@ A round sheet (several results at once) is one transaction: all of it is saved, 
 import logging
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
+from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
 from ..after_commit import once_after_commit
 from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
-from ..models import BYE_RESULTS, GAME_RESULTS, Event, Game, Result, ResultChange, TeamMatch
+from ..models import BYE_RESULTS, GAME_RESULTS, Club, Event, Game, Player, Result, ResultChange, Team, TeamMatch
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
 
@@ -23,6 +24,31 @@ def event_results_changed(*, event_id: int) -> None:
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
     event_pages_changed_after_commit(event_id=event_id)  # pages now say "being updated"
     once_after_commit(("recompute", event_id), lambda: _enqueue(event_id))
+
+
+def names_changed(*, events) -> None:
+    """A player, club or team was renamed (or anonymised): the standings of its events are computed again
+    with the new name and every cached page of them renewed, once the transaction commits."""
+    for event_id in set(events.values_list("pk", flat=True)):
+        event_results_changed(event_id=event_id)
+
+
+def _renamed(sender, instance, created=False, raw=False, **kwargs):
+    if created or raw:
+        return  # a new row is in no standings yet
+    if sender is Player:
+        events = Event.objects.filter(Q(entries__player=instance) | Q(teams__members__player=instance))
+    elif sender is Club:
+        events = Event.objects.filter(Q(teams__club=instance) | Q(entries__player__clubs=instance))
+    else:
+        events = Event.objects.filter(pk=instance.event_id)
+    names_changed(events=events)
+
+
+def connect_renames() -> None:
+    """Every save of a player, club or team (the admin and the pages included) reaches the standings."""
+    for model in (Player, Club, Team):
+        post_save.connect(_renamed, sender=model, dispatch_uid=f"renamed-{model.__name__}")
 
 
 def _enqueue(event_id: int) -> None:

@@ -692,3 +692,50 @@ def test_the_schema_says_an_events_season_may_be_null():
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     assert schema["components"]["schemas"]["Event"]["properties"]["season"].get("nullable") is True
+
+
+# 11. TRF export with names over 33 characters or CR/LF in a name: a valid file, no 500
+
+
+def test_trf_export_of_long_and_multi_line_names_is_a_valid_file(client):
+    from leagues.models import Player
+    from tests.factories import swiss_event
+    from tiebreaks.trf import read_trf, trf_problems
+
+    event, entries, games = swiss_event(players=4)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    Player.objects.filter(pk=entries[0].player_id).update(name="Wolfeschlegelsteinhausenbergerdorff, Hubert Blaine")
+    Player.objects.filter(pk=entries[1].player_id).update(name="Smith,\r\nJohn\n001 9999 m    Injected")
+    answer = client.get(f"/en/manage/events/{event.slug}/export.trf")
+    assert answer.status_code == 200
+    data = answer.content
+    assert [p.message for p in trf_problems(data)] == []
+    assert len(read_trf(data).participants) == 4
+    assert not any(line.startswith(b"001 9999") for line in data.splitlines())
+
+
+# 17. renaming a player, club or team reaches the standings and every cached page at once
+
+
+def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_pages(client):
+    from leagues.models import Player
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=2)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    page, api = f"/en/events/{event.slug}/", f"/api/v1/events/{event.slug}/standings/"
+    assert client.get(page).status_code == 200 and client.get(api).status_code == 200  # both cached now
+    player = Player.objects.get(pk=entries[0].player_id)
+    player.name = "Renamed, Ada"
+    player.save()  # as the admin or the registry page saves it
+    assert "Renamed, Ada" in client.get(page).content.decode()
+    assert "Renamed, Ada" in [row["name"] for row in client.get(api).json()["rows"]]
+
+    team_event, match, boards, (home, away) = team_match(boards=1)
+    match_card_submit(match_id=match.pk, results={boards[0].pk: (Result.DRAW, 0)}, user=home, expected_version=0)
+    team_page = f"/en/events/{team_event.slug}/"
+    client.get(team_page)
+    team = Team.objects.get(pk=match.home.team_id)
+    team.name = "Renamed Rooks"
+    team.save()
+    assert "Renamed Rooks" in client.get(team_page).content.decode()
