@@ -123,6 +123,8 @@ class RoundPairingView(APIView):
     """A round's pairing: the published boards with points before the round (the organiser also sees
     the pairing being made); POST asks a worker to pair the round (organiser or arbiter)."""
 
+    required_scope = Scope.ORGANISER  # a token pairs rounds only with the organiser scope
+
     required_scope = Scope.ORGANISER  # a token needs the organiser scope to pair
 
     @extend_schema(responses={200: RoundPairingSerializer, 404: ErrorSerializer})
@@ -142,6 +144,8 @@ class RoundPairingView(APIView):
 
 class RoundPairingPublishView(APIView):
     """Publish the round's previewed pairing: its boards become the round's games, open for results."""
+
+    required_scope = Scope.ORGANISER
 
     required_scope = Scope.ORGANISER
 

@@ -80,3 +80,20 @@ def test_publishing_tells_the_webhook_subscribers(event, tmp_path):
     assert len(deliveries) == 1, bodies
     assert deliveries[0]["data"]["round"] == 1
     assert deliveries[0]["data"]["url"].endswith(url)
+
+
+def test_a_token_pairs_only_with_the_organiser_scope(event, django_capture_on_commit_callbacks):
+    from leagues.services.tokens import api_token_create
+
+    organiser = organiser_of(event.league)
+    url = f"/api/v1/events/{event.slug}/rounds/1/pairing/"
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(user=organiser, name='r', scopes=['results'])[1]}")
+    refused = client.post(url)
+    assert refused.status_code == 403 and "organiser" in refused.json()["message"]
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Token {api_token_create(user=organiser, name='o', scopes=['organiser'])[1]}"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url).status_code == 202
+    assert client.post(f"{url}publish/").status_code == 200
