@@ -16,9 +16,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from leagues.models import Entry, Event, Game, Result, Team, TeamMember
+from leagues.models import Entry, Event, Game, Result, Team, TeamMatch, TeamMember
 from leagues.public.board_stats import board_statistics
-from leagues.services.results import result_record
+from leagues.services.match_cards import match_card_submit
 from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
@@ -65,8 +65,13 @@ def division():
         (3, 1): Result.DRAW,
         (3, 2): Result.BLACK_WINS,
     }
+    cards = {}
     for (round_number, board), result in results.items():
-        result_record(game_id=game(round_number, board).pk, result=result, user=user)
+        g = game(round_number, board)
+        cards.setdefault(g.match_id, {})[g.pk] = (result, g.version)
+    for match_id, card in cards.items():
+        match = TeamMatch.objects.get(pk=match_id)
+        match_card_submit(match_id=match_id, results=card, user=user, expected_version=match.version)
     return event, players, entries
 
 
