@@ -169,7 +169,7 @@ def match_card(request, match_id):
             "rows": rows,
             "score": match_score(match, rows),
             "actions": actions,
-            "dispute": DisputeForm(),
+            "dispute": DisputeForm(auto_id="id_dispute_%s"),
             "warnings": _warnings(match),
             "confirms_on": _confirms_on(match),
             "card_version": match.version,
@@ -375,6 +375,12 @@ def import_trf(request, league):
             data=data, system=pending["system"] or None, event=target, league=league, accept_points_column=accepted
         )
         context = _preview_context(league, preview, pending, target)
+        if not accepted and preview.points_questions and len(preview.problems) == len(preview.points_questions):
+            messages.error(request, _("Accept the points columns that differ from the results to import the file."))
+            context = _preview_context(
+                league, _import_preview(data, pending["system"] or None, target, league), pending, target
+            )
+            return render(request, "leagues/manage/import_preview.html", context, status=400)
         if not preview.ok:
             messages.error(request, _("A file with problems cannot be imported."))
             return render(request, "leagues/manage/import_preview.html", context, status=400)

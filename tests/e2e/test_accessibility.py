@@ -1,0 +1,147 @@
+"""Every page type passes axe-core's WCAG 2.1 AA rules in a real Chromium: English and Hebrew, 1280 and
+390 px, logged out and as the organiser and a club secretary. axe-core (MPL-2.0) is not copied here: it
+is loaded from the file the test extra's selenium-axe-python package installs (axe-core 4.9). Its violations by rule and
+impact are written to ARTIFACTS_DIR/axe.json (the before/after table of issue 21)."""
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import selenium_axe_python
+from django.core.management import call_command
+
+from leagues.models import Player, TeamMatch
+from tests.e2e.test_browser import phone
+from tiebreaks.views import GUIDES
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+AXE_JS = Path(selenium_axe_python.__file__).parent / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+WCAG22_RULES = ["target-size"]  # of WCAG 2.2 AA, only the 24 px targets
+PASSWORD = "demo-chess-2026"
+TEAM, OPEN = "demo-division-1", "demo-autumn-open"
+
+
+def public_pages():
+    player = Player.objects.filter(entry__event__slug=OPEN).first()
+    return [
+        "/",
+        "/clubs/",
+        "/clubs/oslo-sk/",
+        "/leagues/demo-league/seasons/2026/",
+        f"/events/{OPEN}/",
+        f"/events/{OPEN}/crosstable/",
+        f"/events/{TEAM}/crosstable/",
+        f"/events/{OPEN}/rounds/1/",
+        f"/events/{TEAM}/rounds/1/",
+        f"/events/{OPEN}/pairings/",
+        f"/events/{OPEN}/players/1/",
+        f"/events/{TEAM}/teams/1/",
+        f"/events/{OPEN}/prizes/",
+        f"/events/{OPEN}/why/",
+        f"/events/{TEAM}/boards/",
+        "/tiebreaks/",
+        *(f"/tiebreaks/{slug}/" for slug in GUIDES),
+        "/tiebreaks/calculator/",
+        "/about/",
+        f"/players/{player.pk}/",
+        "/accounts/login/",
+        "/no-such-page/",
+    ]
+
+
+def organiser_pages():
+    match = TeamMatch.objects.filter(round__event__slug=TEAM).first()
+    return [
+        "/manage/",
+        f"/manage/events/{TEAM}/rounds/1/",
+        f"/manage/events/{OPEN}/rounds/1/",
+        f"/manage/matches/{match.pk}/",
+        f"/manage/matches/{match.pk}/settle/",
+        f"/manage/events/{TEAM}/policy/",
+        f"/manage/events/{TEAM}/audit/",
+        "/manage/leagues/demo-league/import/",
+        "/manage/leagues/demo-league/disputes/",
+        "/manage/leagues/demo-league/",
+        "/manage/leagues/demo-league/settings/",
+        "/manage/leagues/demo-league/seasons/new/",
+        "/manage/leagues/demo-league/events/new/",
+        "/manage/leagues/demo-league/clubs/",
+        "/manage/leagues/demo-league/players/",
+        "/manage/leagues/demo-league/people/",
+        f"/manage/events/{TEAM}/",
+        f"/manage/events/{TEAM}/entries/",
+        f"/manage/events/{OPEN}/prizes/",
+        f"/manage/events/{TEAM}/fixtures/",
+    ]
+
+
+def secretary_pages():
+    match = TeamMatch.objects.filter(round__event__slug=TEAM, home__team__club__slug="oslo-sk").first()
+    return ["/manage/", f"/manage/matches/{match.pk}/", f"/manage/events/{TEAM}/rounds/1/"]
+
+
+def set_width(driver, width):
+    if width == 390:
+        phone(driver)
+    else:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+def axe_violations(driver):
+    driver.execute_script(AXE_JS.read_text())
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const rules = axe.getRules(arguments[0]).map(r => r.ruleId).concat(arguments[1]);"
+        "axe.run(document, {runOnly: {type: 'rule', values: rules}}).then(done, e => done({error: String(e)}));",
+        TAGS,
+        WCAG22_RULES,
+    )
+    assert "error" not in result, result
+    return result["violations"]
+
+
+def log_in(driver, site, username):
+    driver.delete_all_cookies()
+    driver.get(f"{site}/en/accounts/login/")
+    driver.find_element("name", "username").send_keys(username)
+    driver.find_element("name", "password").send_keys(PASSWORD)
+    driver.find_element("css selector", "main form button[type=submit], main form button").click()
+    assert "/accounts/login/" not in driver.current_url, driver.current_url
+
+
+def test_every_page_passes_axe_wcag21_aa(browser, live_server):
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    site = live_server.url
+    browser.set_script_timeout(60)
+    views = 0
+    by_rule = Counter()
+    failures = []
+    for who, pages in (
+        ("visitor", public_pages()),
+        ("organiser", organiser_pages()),
+        ("secretary-oslo-sk", secretary_pages()),
+    ):
+        if who != "visitor":
+            log_in(browser, site, who)
+        for width in (1280, 390):
+            set_width(browser, width)
+            for lang in ("en", "he"):
+                for path in pages:
+                    browser.get(f"{site}/{lang}{path}")
+                    views += 1
+                    for violation in axe_violations(browser):
+                        by_rule[(violation["id"], violation["impact"])] += 1
+                        targets = [node["target"] for node in violation["nodes"]][:3]
+                        failures.append(f"{who} {width}px /{lang}{path}: {violation['id']} {targets}")
+    folder = Path(os.environ.get("ARTIFACTS_DIR") or "/tmp/chess-league-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    table = {"page_views": views, "violations": [[r, i, n] for (r, i), n in sorted(by_rule.items())]}
+    (folder / "axe.json").write_text(json.dumps({**table, "failures": failures}, indent=1))
+    assert not failures, json.dumps(table) + "\n" + "\n".join(failures[:40])
