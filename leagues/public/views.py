@@ -333,6 +333,10 @@ def _explained_for(standings: selectors.EventStandings, number: int) -> list:
 
 
 def event_player(request, slug, number):
+    return _cached(request, slug, f"player-{number}", lambda: _render_player(request, slug, number))
+
+
+def _render_player(request, slug, number):
     standings = _standings_or_404(slug)
     event = standings.event
     if event.is_team:
@@ -513,6 +517,10 @@ def season(request, league, slug):
 
 def event_boards(request, slug):
     """Board statistics of a team event: each player's points, games and performance, per board."""
+    return _cached(request, slug, "boards", lambda: _render_boards(request, slug))
+
+
+def _render_boards(request, slug):
     event = _event_or_404(slug)
     if not event.is_team:
         raise Http404

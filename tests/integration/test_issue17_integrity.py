@@ -739,3 +739,19 @@ def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_
     team.name = "Renamed Rooks"
     team.save()
     assert "Renamed Rooks" in client.get(team_page).content.decode()
+
+
+# 18. expensive public pages are cached like the standings
+
+
+def test_a_player_page_is_rendered_once_then_served_from_the_cache(client, django_assert_max_num_queries):
+    from tests.factories import swiss_event
+
+    event, entries, games = swiss_event(players=8)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    url = f"/en/events/{event.slug}/players/1/"
+    first = client.get(url)
+    assert first.status_code == 200
+    with django_assert_max_num_queries(1):
+        again = client.get(url)
+    assert again.content == first.content
