@@ -1,8 +1,9 @@
 """End to end with a real Celery worker: the organiser pairs every round of a 40-player Swiss through
-the pairing screen (the worker pairs each round; the page's status follows it), publishes it, the
-results are entered, and at the end the site's standings and its TRF export agree with the command
-lines: `python -m pairings check` replays every round of the export and finds the engine's pairings,
-and `python -m tiebreaks standings` ranks the export as the site does."""
+the pairing screen (the worker pairs each round; the page's status follows it) and publishes it; the
+results are entered (odd rounds by the club's secretary on the round sheet, even rounds through the
+service); at the end the site's standings and its TRF export agree with the command lines:
+`python -m pairings check` replays every round of the export and finds the engine's pairings, and
+`python -m tiebreaks standings` ranks the export as the site does."""
 
 import json
 import random
@@ -13,11 +14,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
-from leagues.models import Game, Result, RoundPairing, StandingsSnapshot
+from leagues.models import Game, Result, Role, RoundPairing, StandingsSnapshot
 from leagues.services.results import result_record
 from tests.e2e.worker import wait_until
-from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.factories import (
+    ClubFactory,
+    ClubMembershipFactory,
+    EntryFactory,
+    EventFactory,
+    PlayerFactory,
+    RoleFactory,
+    organiser_of,
+)
 from tests.paths import REPO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -41,10 +51,16 @@ def _cli(*args) -> subprocess.CompletedProcess:
 
 def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(worker, client):
     event = EventFactory(rounds_count=ROUNDS, status="published", tiebreak_criteria=["BH/C1", "BH", "SB"])
+    club = ClubFactory()
+    event.league.clubs.add(club)  # its secretary answers for its members' games in the league
     for n in range(1, PLAYERS + 1):
-        EntryFactory(event=event, start_number=n, player=PlayerFactory(), rating=2500 - 13 * n)
+        player = PlayerFactory()
+        ClubMembershipFactory(player=player, club=club)
+        EntryFactory(event=event, start_number=n, player=player, rating=2500 - 13 * n)
     organiser = organiser_of(event.league)
     client.force_login(organiser)
+    secretary = Client()
+    secretary.force_login(RoleFactory(kind=Role.Kind.SECRETARY, club=club, league=None).user)
     draw = random.Random(14)
     for number in range(1, ROUNDS + 1):
         page = f"/en/manage/events/{event.slug}/pairing/{number}/"
@@ -61,8 +77,16 @@ def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(w
         assert client.post(page, {"action": "publish"}).status_code == 302
         games = Game.objects.filter(round__event=event, round__number=number, black__isnull=False)
         assert games.count() == PLAYERS // 2
-        for game in games.select_related("white", "black"):
-            result_record(game_id=game.pk, result=_result(game.white.rating, game.black.rating, draw), user=organiser)
+        results = {g.pk: _result(g.white.rating, g.black.rating, draw) for g in games.select_related("white", "black")}
+        if number % 2:  # odd rounds: the club's secretary saves the whole round on the round sheet
+            sheet = {f"result_{pk}": code for pk, code in results.items()}
+            sheet |= {f"version_{pk}": 0 for pk in results}
+            saved = secretary.post(f"/en/manage/events/{event.slug}/rounds/{number}/", sheet)
+            assert saved.status_code == 302, saved.content.decode()[-2000:]
+        else:
+            for pk, code in results.items():
+                result_record(game_id=pk, result=code, user=organiser)
+        assert {g.pk: g.result for g in games} == results
     assert RoundPairing.objects.filter(round__event=event, status=RoundPairing.Status.PUBLISHED).count() == ROUNDS
 
     version = event.__class__.objects.get(pk=event.pk).results_version
