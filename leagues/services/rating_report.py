@@ -3,6 +3,7 @@
 Organisers only (it shows birth years and sex, which public pages never show)."""
 
 import dataclasses
+import datetime
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -10,8 +11,8 @@ from django.utils.translation import gettext as _
 from tiebreaks.trf import write_trf
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Event, Game, Role
-from ..permissions import is_league_organiser
+from ..models import Entry, Event, Game, Role
+from ..permissions import AnyUser, is_league_organiser
 from .standings import tournament_for
 
 #: the report's TRF: the sex and title fields as TRF writes them
@@ -22,14 +23,14 @@ TRF_TITLES = {"GM": "g", "IM": "m", "FM": "f", "CM": "c", "WGM": "wg", "WIM": "w
 @dataclass
 class RatingReport:
     event: Event
-    rows: list = field(default_factory=list)  # the event's entries, by start number (entry.player filled)
-    rounds: list = field(default_factory=list)  # (round number, date or None)
-    arbiters: list = field(default_factory=list)  # names of the event's arbiters
-    federations: list = field(default_factory=list)  # the players' federations, most frequent first
-    warnings: list = field(default_factory=list)  # what the rating officer will miss, as sentences
+    rows: list[Entry] = field(default_factory=list)  # the event's entries, by start number (entry.player filled)
+    rounds: list[tuple[int, datetime.date | None]] = field(default_factory=list)  # (round number, date)
+    arbiters: list[str] = field(default_factory=list)  # names of the event's arbiters
+    federations: list[str] = field(default_factory=list)  # the players' federations, most frequent first
+    warnings: list[str] = field(default_factory=list)  # what the rating officer will miss, as sentences
 
 
-def rating_report(*, event: Event, user) -> RatingReport:
+def rating_report(*, event: Event, user: AnyUser) -> RatingReport:
     """What FIDE's rating report of `event` holds, with a warning for each missing piece; saves nothing."""
     if not is_league_organiser(user, event.league_id):
         raise PermissionDenied(_("Only the league's organiser may see the rating report."))
@@ -78,7 +79,7 @@ def _warnings(report: RatingReport) -> list[str]:
     return warnings
 
 
-def rating_report_trf(*, event: Event, user) -> str:
+def rating_report_trf(*, event: Event, user: AnyUser) -> str:
     """The report as a TRF file: the event's export with FIDE ids, federations, titles, sex and birth years."""
     report = rating_report(event=event, user=user)
     games = list(
