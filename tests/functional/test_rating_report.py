@@ -79,3 +79,9 @@ def test_nobody_but_the_organiser_sees_the_report(client, event, tail):
     assert client.get(url(event, tail)).status_code == 403
     client.logout()
     assert client.get(url(event, tail)).status_code == 302  # to the sign-in page
+
+
+def test_the_report_reads_right_to_left_in_hebrew(client, event):
+    client.force_login(organiser_of(event.league))
+    body = client.get(f"/he/manage/events/{event.slug}/rating-report/").content.decode()
+    assert 'dir="rtl"' in body and "דוח מד כושר ל־FIDE" in body and "שחקן חדש ללא שנת לידה" in body
