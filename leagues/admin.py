@@ -131,8 +131,19 @@ class RoundAdmin(admin.ModelAdmin):
 
 @admin.register(models.TeamMatch)
 class TeamMatchAdmin(admin.ModelAdmin):
+    """Fixtures are set up here; a card's state changes only through the match card workflow."""
+
     list_display = ["round", "home", "away", "status"]
     list_filter = ["round__event", "status"]
+    readonly_fields = [
+        "status",
+        "submitted_by",
+        "submitted_at",
+        "confirmed_by",
+        "confirmed_at",
+        "dispute_reason",
+        "version",
+    ]
 
 
 @admin.register(models.Game)
@@ -220,6 +231,15 @@ class PrizeFundAdmin(admin.ModelAdmin):
     list_filter = ["method", "published", "currency"]
     list_select_related = ["event", "allocation"]
     inlines = [PrizeInline]
+
+    def has_change_permission(self, request, obj=None):
+        """A finished event's prizes are frozen, here as on the organiser's pages."""
+        frozen = obj is not None and obj.event.status == models.Event.Status.FINISHED
+        return super().has_change_permission(request, obj) and not frozen
+
+    def has_delete_permission(self, request, obj=None):
+        frozen = obj is not None and obj.event.status == models.Event.Status.FINISHED
+        return super().has_delete_permission(request, obj) and not frozen
 
     @admin.display(description=_("paid (minor units)"))
     def paid(self, fund):

@@ -755,3 +755,21 @@ def test_a_player_page_is_rendered_once_then_served_from_the_cache(client, djang
     with django_assert_max_num_queries(1):
         again = client.get(url)
     assert again.content == first.content
+
+
+def test_the_admin_changes_neither_a_cards_state_nor_a_finished_events_prizes(client):
+    from leagues.models import PrizeFund
+
+    event, match, games, (home, away) = team_match(boards=1)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    client.post(
+        f"/admin/leagues/teammatch/{match.pk}/change/",
+        {"round": match.round_id, "home": match.home_id, "away": match.away_id, "status": "confirmed"},
+    )
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SCHEDULED
+    fund = PrizeFund.objects.create(event=event, currency="GBP")
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    page = client.get(f"/admin/leagues/prizefund/{fund.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    assert client.post(f"/admin/leagues/prizefund/{fund.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert PrizeFund.objects.filter(pk=fund.pk).exists()
