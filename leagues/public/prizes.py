@@ -20,6 +20,7 @@ from tiebreaks.explanations import fmt
 from tiebreaks.money import money
 from tiebreaks.names import criterion_name
 
+from ..bidi import isolate, isolate_range
 from ..models import Event, Prize, PrizeFund
 from ..services.prizes import EventPrizes, prizes_for_event
 
@@ -82,11 +83,14 @@ def _where(params: Mapping[str, Any]) -> str:
     return _("the %(category)s category, rank %(rank)s") % {"category": params["category"], "rank": params["rank"]}
 
 
-def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
-    """One explanation line of the prize split as a whole translated sentence."""
+def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:
+    """One explanation line of the prize split as a whole translated sentence; `isolated`: its names, ranges
+    and amounts marked as units of their own direction (pages; see leagues.bidi)."""
     p = params
-    m = lambda amount: money(amount, currency)  # noqa: E731 - a short local formatter
-    names = _names(p.get("names", ()))
+    unit = isolate if isolated else str
+    span = isolate_range if isolated else (lambda first, last: (first, last))
+    m = lambda amount: unit(money(amount, currency))  # noqa: E731 - a short local formatter
+    names = _names([unit(name) for name in p.get("names", ())])
     if code == "place_prize":
         return _("Place %(place)s to %(name)s: %(amount)s.") % {
             "place": p["places"][0],
@@ -94,12 +98,12 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
             "amount": m(p["share"]),
         }
     if code == "places_shared_pooled":
-        first, last = p["places"]
+        first, last = span(*p["places"])
         return _("Places %(first)s–%(last)s shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
             "first": first,
             "last": last,
             "names": names,
-            "prizes": _amounts(p["prizes"], currency),
+            "prizes": unit(_amounts(p["prizes"], currency)),
             "share": m(p["share"]),
         }
     if code == "category_prize":
@@ -116,13 +120,13 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
             "amount": m(p["share"]),
         }
     if code == "category_shared_pooled":
-        first, last = p["ranks"]
+        first, last = span(*p["ranks"])
         return _("%(category)s, ranks %(first)s–%(last)s, shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
             "category": p["category"],
             "first": first,
             "last": last,
             "names": names,
-            "prizes": _amounts(p["prizes"], currency),
+            "prizes": unit(_amounts(p["prizes"], currency)),
             "share": m(p["share"]),
         }
     if code == "club_team_prize":
@@ -145,7 +149,7 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
             "clubs": names,
             "total": fmt(p["total"]),
             "players": "; ".join(f"{team['name']}: {_club_players(team)}" for team in p["teams"]),
-            "prizes": _amounts(p["prizes"], currency),
+            "prizes": unit(_amounts(p["prizes"], currency)),
             "share": m(p["share"]),
         }
     if code == "us32b3_pooled":
@@ -226,7 +230,7 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
         return _(
             "%(item)s for %(where)s to %(name)s by the drawing of lots among %(names)s, still tied after every "
             "tiebreak."
-        ) % {"item": p["item"], "where": _where(p), "name": p["name"], "names": names}
+        ) % {"item": p["item"], "where": _where(p), "name": unit(p["name"]), "names": names}
     if code == "item_needs_lot":
         return _(
             "%(item)s for %(where)s: %(names)s are still tied after every tiebreak, so a drawing of lots decides."
@@ -245,13 +249,17 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str) -> str:
     return code
 
 
-def lines_with_text(prizes: EventPrizes) -> list[dict]:
-    """The stored lines, each with its sentence (shared by the page and the API)."""
+def lines_with_text(prizes: EventPrizes, isolated: bool = False) -> list[dict]:
+    """The stored lines, each with its sentence (shared by the page, isolated, and the API)."""
     if prizes.allocation is None:
         return []
     currency = prizes.allocation.currency
     return [
-        {"code": line["code"], "params": line["params"], "text": line_sentence(line["code"], line["params"], currency)}
+        {
+            "code": line["code"],
+            "params": line["params"],
+            "text": line_sentence(line["code"], line["params"], currency, isolated),
+        }
         for line in prizes.allocation.lines
     ]
 
@@ -332,7 +340,7 @@ def event_prizes(request, slug):
             fund_total=money(prizes.fund.total, currency),
             prize_rows=prize_rows(prizes),
             method_sentences=method_sentences(prizes.fund),
-            lines=lines_with_text(prizes),
+            lines=lines_with_text(prizes, isolated=True),
             awards=[
                 {
                     "place": prizes.places.get(award.entry.start_number, award.position),

@@ -91,7 +91,7 @@ def test_three_way_tie_shows_58_33_and_the_penny_kept(client):
 
     content = page(client, event)
 
-    assert "£58.33 each" in content
+    assert "£58.33 each" in " ".join(page_lines(content))
     assert "Rounding remainder kept by the organiser: £0.01." in content
 
 
