@@ -65,8 +65,9 @@ def test_a_whole_round_entered_with_the_keyboard_only(browser, live_server, roun
     message = _wait(browser, lambda d: d.find_element("css selector", "ul.messages"))
     assert "Round saved." in message.text
     assert [Game.objects.get(pk=g.pk).result for g in games] == [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
-    # after saving, the sheet shows what is stored and the first board has the focus again
-    assert _active(browser).get_attribute("id") == f"id_result_{games[0].pk}"
+    # after saving, the message is announced (an alert) and has the focus
+    _wait(browser, lambda d: "announce" in (_active(d).get_attribute("class") or ""))
+    assert "Round saved." in browser.find_element("css selector", "[role=alert]").text
 
     # standings by hand: 1 and 6 won (1 point), 2 and 5 drew (½), 3 and 4 lost (0); no tiebreaks set,
     # so equal scores share the place ("1–2") and are listed by start number
