@@ -263,6 +263,14 @@ class InviteForm(forms.Form):
         return data
 
 
+class RoleForm(InviteForm):
+    """A role changed: its kind and what it is for (the person stays)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["email"], self.fields["email_language"]
+
+
 class DecisionForm(forms.Form):
     decision = forms.CharField(
         label=_("Decision"),

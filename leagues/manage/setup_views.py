@@ -17,7 +17,7 @@ from ..models import Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, is_league_organiser
 from ..public.prizes import line_sentence
 from ..services.disputes import match_card_settle
-from ..services.people import league_people, role_invite, role_remove
+from ..services.people import league_people, role_change, role_invite, role_remove
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
@@ -45,6 +45,7 @@ from .setup_forms import (
     PlayerForm,
     PrizeFormSet,
     PrizeFundForm,
+    RoleForm,
     RosterForm,
     SeasonForm,
     TeamForm,
@@ -414,6 +415,32 @@ def people(request, slug):
         request,
         "leagues/manage/people.html",
         {"league": league, "form": form, "roles": league_people(league)},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def role_edit(request, slug, role_id):
+    league = _league(request, slug)
+    role = get_object_or_404(league_people(league), pk=role_id)
+    initial = {"kind": role.kind, "club": role.club_id, "event": role.event_id}
+    form = RoleForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if _run(
+            request,
+            form,
+            lambda: role_change(
+                role=role, league=league, user=request.user, kind=data["kind"], club=data["club"], event=data["event"]
+            ),
+            _("Role changed."),
+        ):
+            return redirect("manage:people", slug=league.slug)
+    title = _("Role of %(user)s") % {"user": role.user.username}
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": title},
         status=400 if form.errors else 200,
     )
 

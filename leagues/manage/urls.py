@@ -37,6 +37,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/", setup_views.players, name="players"),
     path("leagues/<slug:slug>/players/<int:player_id>/", setup_views.players, name="player-edit"),
     path("leagues/<slug:slug>/people/", setup_views.people, name="people"),
+    path("leagues/<slug:slug>/people/<int:role_id>/", setup_views.role_edit, name="role-edit"),
     path("leagues/<slug:slug>/people/<int:role_id>/remove/", setup_views.role_delete, name="role-remove"),
     path("leagues/<slug:slug>/disputes/", setup_views.disputes, name="disputes"),
     path("leagues/<slug:league>/import/", views.import_trf, name="import-trf"),

@@ -358,3 +358,14 @@ def test_league_settings_are_validated(client):
     assert client.post(url, {"name": "Fjord League", "auto_confirm_days": 5}).status_code == 302
     d.league.refresh_from_db()
     assert (d.league.name, d.league.auto_confirm_days) == ("Fjord League", 5)
+
+
+def test_an_organiser_changes_a_role(client):
+    d = division()
+    client.force_login(d.organiser)
+    role = Role.objects.get(user=d.secretaries[0])
+    url = f"/en/manage/leagues/{d.league.slug}/people/{role.pk}/"
+    assert client.post(url, {"kind": "arbiter"}).status_code == 400  # an arbiter needs the event
+    assert client.post(url, {"kind": "arbiter", "event": d.event.pk}).status_code == 302
+    role.refresh_from_db()
+    assert (role.kind, role.event_id, role.club_id) == ("arbiter", d.event.pk, None)
