@@ -1,6 +1,6 @@
 """TRF import and export of an event: the import is one transaction, audited as source "import"."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -510,4 +510,23 @@ def event_export_trf(*, event: Event) -> str:
     tournament.tiebreaks = list(event.tiebreak_criteria)
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
+        tournament.participants = _without_unpaired_rounds(tournament.participants, games)
     return write_trf(tournament)
+
+
+def _without_unpaired_rounds(participants, games) -> list:
+    """After the last paired round the file holds only the byes entered before a pairing: a player
+    without one gets no round block there (``0000 - Z`` would read as an announced absence)."""
+    last_paired = max(
+        (g.round.number for g in games if g.black_id is not None or g.result == Result.PAIRING_BYE), default=0
+    )
+    entered = {
+        (g.white.start_number, g.round.number) for g in games if g.black_id is None and g.round.number > last_paired
+    }
+    kept = []
+    for p in participants:
+        rounds = list(p.rounds)
+        while len(rounds) > last_paired and (p.start_number, len(rounds)) not in entered:
+            rounds.pop()
+        kept.append(replace(p, rounds=tuple(rounds)))
+    return kept

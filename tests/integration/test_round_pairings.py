@@ -231,3 +231,15 @@ def test_the_trf_export_carries_the_initial_colour_and_the_forbidden_pairs(djang
     site = _pair(event, user, 2, django_capture_on_commit_callbacks)
     assert site.boards == [[b.white, b.black] for b in pair_round(exported.state(2)).boards]
     assert not {frozenset(b) for b in site.boards} & {frozenset((1, 2)), frozenset((3, 4))}
+
+
+def test_the_export_of_a_round_with_only_requested_byes_announces_no_other_absence():
+    from leagues.services.trf import event_export_trf
+    from pairings.trf import read_event
+
+    event, user = _event(players=4, rounds=3)
+    entries = {e.start_number: e for e in Entry.objects.filter(event=event)}
+    bye_request(event=event, round_number=1, entry=entries[2], kind="half", user=user)
+    exported = event_export_trf(event=event)
+    assert "0000 - H" in exported and "0000 - Z" not in exported
+    assert read_event(exported).pre_entered(1) == {2: "H"}  # the others are to be paired
