@@ -84,7 +84,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         model = Player
 
     name = factory.Sequence(lambda n: f"Player, Number{n}")
-    rating = factory.Sequence(lambda n: 2000 - n)
+    rating = factory.Sequence(lambda n: 2000 - n % 2000)  # a valid rating however many players a run makes
 
 
 class ClubMembershipFactory(factory.django.DjangoModelFactory):
