@@ -110,7 +110,7 @@ def test_restart_postgres_during_a_burst(private_postgres):
     }
     _manage(env, "migrate", "--no-input")
     _manage(env, "load_demo")
-    token = _manage(env, "drf_create_token", "organiser").split()[2]
+    token = _manage(env, "api_token", "organiser", "--scope", "organiser").strip()
     web = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT_WEB}", "-w", "2", "--timeout", "30"],
         cwd=ROOT,
