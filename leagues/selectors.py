@@ -367,7 +367,7 @@ def match_point_race(event: Event, cards: list[MatchCard], entries: list[Entry])
 def search_players(query: str, limit: int = 50) -> list[Player]:
     """Players by FIDE id (all digits) or by a part of the name; never a player shown by initials."""
     players = Player.objects.filter(anonymised=False)
-    if query.isdigit():
+    if query.isdecimal():
         players = players.filter(fide_id=int(query)) if len(query) <= 12 else players.none()
     else:
         players = players.filter(name__icontains=query)

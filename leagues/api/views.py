@@ -282,7 +282,7 @@ def _version_from_if_match(header):
     if not header:
         return None
     tag = header.strip().removeprefix("W/").strip('"')
-    if not tag.startswith("v") or not tag[1:].isdigit():
+    if not tag.startswith("v") or not tag[1:].isdecimal():
         raise ValidationError({"If-Match": [_('Expected the game\'s ETag, like "v3".')]})
     return int(tag[1:])
 

@@ -126,4 +126,4 @@ class WebhookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 
 def _id(pk) -> int:
-    return int(pk) if str(pk).isdigit() and len(str(pk)) < 10 else 0
+    return int(pk) if str(pk).isdecimal() and len(str(pk)) < 10 else 0

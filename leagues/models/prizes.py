@@ -184,7 +184,7 @@ class Prize(models.Model):
             raise ValidationError(_("A category prize needs a category name and an eligibility rule."))
         if self.place:
             raise ValidationError({"place": _("A category prize has a rank, not a place.")})
-        if self.eligibility_kind in RATING_KINDS | YEAR_KINDS and not self.eligibility_value.strip().isdigit():
+        if self.eligibility_kind in RATING_KINDS | YEAR_KINDS and not self.eligibility_value.strip().isdecimal():
             raise ValidationError({"eligibility_value": _("Expected a whole number.")})
 
 

@@ -52,7 +52,7 @@ def _event(slug: str) -> Event:
 
 def _rows(request) -> int:
     value = request.GET.get("rows", "")
-    return min(int(value), MAX_ROWS) if value.isdigit() and int(value) > 0 else 10
+    return min(int(value), MAX_ROWS) if value.isdecimal() and int(value) > 0 else 10
 
 
 @xframe_options_exempt

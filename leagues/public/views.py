@@ -635,6 +635,6 @@ def player_search(request):
     """Players by name (part of it) or FIDE id; a player shown by initials is found by neither."""
     query = request.GET.get("q", "").strip()[:100]
     players = search_players(query) if query else []
-    if len(players) == 1 and query.isdigit():
+    if len(players) == 1 and query.isdecimal():
         return redirect("leagues:player-profile", pk=players[0].pk)
     return render(request, "leagues/player_search.html", {"query": query, "players": players})

@@ -251,7 +251,7 @@ def event_import_trf(
 
 
 def _fide_id(p) -> int | None:
-    return int(p.fide_id) if p.fide_id.isdigit() and int(p.fide_id) else None
+    return int(p.fide_id) if p.fide_id.isdecimal() and int(p.fide_id) else None
 
 
 def _registry_fields(p) -> dict:
@@ -262,7 +262,7 @@ def _registry_fields(p) -> dict:
         "federation": p.federation.strip().upper()[:3],
         "rating": p.rating or None,
         "sex": p.sex if p.sex in ("m", "w") else "",
-        "birth_year": int(birth) if birth.isdigit() and int(birth) > 1900 else None,
+        "birth_year": int(birth) if birth.isdecimal() and int(birth) > 1900 else None,
     }
 
 
