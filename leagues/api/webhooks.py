@@ -22,9 +22,9 @@ from .serializers import ErrorSerializer
 
 class SubscriptionSerializer(serializers.ModelSerializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=SUBSCRIBABLE), min_length=1)
-    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     paused = serializers.SerializerMethodField()
 
     class Meta:
