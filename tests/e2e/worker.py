@@ -57,35 +57,40 @@ def celery_worker(
     concurrency: int = 1,
     log_path: Path | None = None,
     env_extra: dict | None = None,
+    host=None,
+    ping_url: str | None = None,
 ):
+    """The worker runs on `host` (tests/e2e/hosts.py) if given; this process pings it through `ping_url`
+    (the same Redis as `broker_url`, as this process reaches it). `env_extra` wins over the defaults."""
     env = {
         **os.environ,
-        **(env_extra or {}),
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": broker_url,
         "CACHE_URL": settings.CACHES["default"].get("LOCATION") or "",
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX") or "",
+        **(env_extra or {}),
     }
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "-l",
+        "info",
+        "-n",
+        f"{name}@%h",
+        "--concurrency",
+        str(concurrency),
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
     log = open(log_path or os.devnull, "ab")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "info",
-            "-n",
-            f"{name}@%h",
-            "--concurrency",
-            str(concurrency),
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
+        host.command(*command) if host else command,
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -93,7 +98,7 @@ def celery_worker(
         start_new_session=True,
     )
     try:
-        _wait_ready(broker_url, name)
+        _wait_ready(ping_url or broker_url, name)
         yield process
     finally:
         if process.poll() is None:
