@@ -11,6 +11,7 @@ from functools import cache
 
 import redis
 from celery import current_app
+from django.conf import settings
 
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
 PAIRING_TASK = "leagues.tasks.round_pairing_compute"
@@ -18,7 +19,6 @@ WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
 WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
-HEARTBEAT_KEY = "chess-league:worker-heartbeat"
 HEARTBEAT_TTL = 3600
 
 
@@ -82,14 +82,19 @@ def recompute_started(event_id: int) -> None:
         client.delete(_pending_key(event_id))
 
 
+def heartbeat_key() -> str:
+    """The Redis key of the workers' heartbeat (a setting, so test runs sharing a Redis never share it)."""
+    return settings.WORKER_HEARTBEAT_KEY
+
+
 def record_heartbeat() -> None:
     client = redis_client()
     if client is not None:
-        client.set(HEARTBEAT_KEY, str(time.time()), ex=HEARTBEAT_TTL)
+        client.set(heartbeat_key(), str(time.time()), ex=HEARTBEAT_TTL)
 
 
 def heartbeat_age_seconds() -> int | None:
     """Seconds since a worker last ran a task (None without a broker or without a heartbeat)."""
     client = redis_client()
-    beat = client.get(HEARTBEAT_KEY) if client is not None else None
+    beat = client.get(heartbeat_key()) if client is not None else None
     return round(time.time() - float(beat)) if beat else None

@@ -146,6 +146,8 @@ CELERY_TASK_IGNORE_RESULT = True
 # never an error (the sweep sends what was missed)
 CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# the workers write it in the broker's Redis; /healthz reads it (leagues/broker.py)
+WORKER_HEARTBEAT_KEY = env_str("WORKER_HEARTBEAT_KEY", "chess-league:worker-heartbeat")
 # Whole public pages are cached until the event changes (leagues/page_cache.py). Several web processes
 # must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
 CACHE_URL = env_secret("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")

@@ -65,4 +65,8 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
+# each test run (and the workers it starts, which inherit the environment) beats under its own key
+WORKER_HEARTBEAT_KEY = os.environ.setdefault(
+    "WORKER_HEARTBEAT_KEY", f"chess-league-test-{os.getpid()}:worker-heartbeat"
+)
 PAGE_STAMP_SECONDS = 0  # tests read pages right after another process changed them

@@ -1,5 +1,7 @@
 """Issue 17: holes an attacker or a careless user found, each closed at its root (services), tried at every door."""
 
+import uuid
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -654,9 +656,11 @@ def test_healthz_reports_a_stale_worker_heartbeat(client, monkeypatch, settings)
     if not url.startswith("redis"):
         pytest.skip("needs Redis")
     monkeypatch.setattr(current_app.conf, "broker_url", url)
+    # its own key: workers of other test runs beat into the same Redis
+    settings.WORKER_HEARTBEAT_KEY = f"chess-league-test:{uuid.uuid4().hex}:worker-heartbeat"
     store = redis_lib.Redis.from_url(url)
     try:
-        store.set(broker.HEARTBEAT_KEY, str(time.time() - 3 * 3600))
+        store.set(broker.heartbeat_key(), str(time.time() - 3 * 3600))
         stale = client.get("/healthz")
         assert stale.status_code == 503, stale.json()
         assert stale.json()["checks"]["worker"].startswith("stale")
@@ -664,7 +668,7 @@ def test_healthz_reports_a_stale_worker_heartbeat(client, monkeypatch, settings)
         fresh = client.get("/healthz")
         assert (fresh.status_code, fresh.json()["checks"]["worker"]) == (200, "ok")
     finally:
-        store.delete(broker.HEARTBEAT_KEY)
+        store.delete(broker.heartbeat_key())
 
 
 # settings and headers: the API answers as its schema says
