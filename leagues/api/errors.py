@@ -10,6 +10,7 @@ from ..errors import ServiceError
 
 
 def api_exception_handler(exc, context):
+    exc = _counted(exc, context)
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "message": exc.message}, status=exc.status)
     if isinstance(exc, Http404):
@@ -28,6 +29,23 @@ def api_exception_handler(exc, context):
             "message": str(exc.detail),
         }
     return response
+
+
+REFUSED_BEFORE_THROTTLES = (exceptions.NotAuthenticated, exceptions.AuthenticationFailed, exceptions.PermissionDenied)
+
+
+def _counted(exc, context):
+    """DRF refuses an unauthenticated or forbidden request before its throttles run: count it now, so the
+    answer carries the X-RateLimit-* headers too and a client over its limit gets 429 whatever it asks."""
+    view, request = context.get("view"), context.get("request")
+    if not isinstance(exc, REFUSED_BEFORE_THROTTLES) or view is None or request is None:
+        return exc
+    if hasattr(request._request, "rate_limit"):
+        return exc  # counted already (refused by the view itself)
+    for throttle in view.get_throttles():
+        if not throttle.allow_request(request, view):
+            return exceptions.Throttled(throttle.wait())
+    return exc
 
 
 def _first_message(detail) -> str:

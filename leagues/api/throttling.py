@@ -22,8 +22,11 @@ class SharedCounter:
         if counted is None:
             return True  # fail open: the counter is down
         hits, self.seconds_left = counted
-        # the answer's X-RateLimit-* headers (leagues.api.middleware)
-        request._request.rate_limit = (self.num_requests, max(0, self.num_requests - hits), self.seconds_left)
+        # the answer's X-RateLimit-* headers (leagues.api.middleware): the tightest of the client's limits
+        limit = (self.num_requests, max(0, self.num_requests - hits), self.seconds_left)
+        tightest = getattr(request._request, "rate_limit", None)
+        if tightest is None or limit[1] < tightest[1]:
+            request._request.rate_limit = limit
         return hits <= self.num_requests
 
     def wait(self):

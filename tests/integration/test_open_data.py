@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from leagues.models import Player, Result, Season
 from leagues.services.results import result_record
+from leagues.services.tokens import api_token_create
 from tests.factories import organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,6 +149,40 @@ def test_writes_carry_rate_limit_headers_too():
     body = {"result": "0-1", "reason": "scoresheet"}
     answer = client.post(f"/api/v1/games/{games[0].pk}/result/", body, format="json")
     assert answer.status_code == 200 and answer["X-RateLimit-Limit"]
+
+
+def test_refused_and_unknown_answers_carry_rate_limit_headers_and_count(monkeypatch):
+    from leagues.api.throttling import AnonThrottle, UserThrottle
+
+    for throttle in (AnonThrottle, UserThrottle):
+        monkeypatch.setattr(throttle, "THROTTLE_RATES", {"anon": "5/minute", "user": "100/minute"})
+    event, entries, games = played_round_one()
+    _, read_only = api_token_create(user=organiser_of(event.league), name="reader", scopes=["read"])
+    scoped, stranger = APIClient(), APIClient()
+    scoped.credentials(HTTP_AUTHORIZATION=f"Bearer {read_only}")
+    stranger.credentials(HTTP_AUTHORIZATION="Bearer cl_not-a-token")
+    body = {"result": "0-1", "reason": "scoresheet"}
+    answers = {
+        401: stranger.post(f"/api/v1/games/{games[0].pk}/result/", body, format="json"),
+        403: scoped.post(f"/api/v1/games/{games[0].pk}/result/", body, format="json"),
+        404: scoped.get("/api/v1/events/no-such-event/"),
+    }
+    for status, answer in answers.items():
+        assert answer.status_code == status
+        assert int(answer["X-RateLimit-Limit"]) >= int(answer["X-RateLimit-Remaining"]) >= 0, status
+        assert int(answer["X-RateLimit-Reset"]) > 0, status
+    assert answers[401]["X-RateLimit-Limit"] == "5"  # a failed token is counted as the anonymous address
+    assert answers[403]["X-RateLimit-Limit"] == "100"  # a forbidden user is counted as that user
+    anonymous = APIClient()
+    unknown = [anonymous.get("/api/v1/no-such-route/") for _ in range(3)]
+    assert [a.status_code for a in unknown] == [404, 404, 404]
+    assert [a["X-RateLimit-Remaining"] for a in unknown] == ["3", "2", "1"]
+    # the address's fifth request is its last: a guesser at tokens is then refused as any client over its limit
+    last, over = (stranger.post(f"/api/v1/games/{games[0].pk}/result/", body, format="json") for _ in range(2))
+    assert (last.status_code, last["X-RateLimit-Remaining"]) == (401, "0")
+    assert (over.status_code, over["X-RateLimit-Remaining"]) == (429, "0")
+    assert over.json()["code"] == "throttled"
+    assert over["Retry-After"]
 
 
 def test_cursor_pages_walk_every_game_once_and_offset_still_counts():
