@@ -30,5 +30,6 @@ ENV PATH=/opt/venv/bin:$PATH \
 USER chess
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "scripts/healthcheck.py"]
-# gunicorn binds 0.0.0.0:$PORT and starts $WEB_CONCURRENCY workers
-CMD ["gunicorn", "config.wsgi", "--access-logfile", "-"]
+# gunicorn binds 0.0.0.0:$PORT and starts $WEB_CONCURRENCY workers; no control socket (gunicornc is not
+# used, and the chess user cannot write its default place, $HOME/.gunicorn, as /app belongs to root)
+CMD ["gunicorn", "config.wsgi", "--access-logfile", "-", "--no-control-socket"]
