@@ -97,7 +97,7 @@ BYE_RESULTS = {
     Result.ABSENT,
 }
 # TRF code of (white, black) for a game, of the player alone for a bye
-TRF_CODES = {
+TRF_CODES: dict[str, tuple[str, str | None]] = {
     Result.WHITE_WINS: ("1", "0"),
     Result.DRAW: ("=", "="),
     Result.BLACK_WINS: ("0", "1"),

@@ -1,7 +1,7 @@
 """After a match card is submitted: the organiser settles disputes with a decision both clubs read, and
 the other club is reminded a day before an unanswered card confirms itself. Each write is one transaction."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from ..errors import PermissionDenied, ServiceError
 from ..models import Event, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
-from ..permissions import can_manage_event
+from ..permissions import AnyUser, acting_user, can_manage_event
 from .match_cards import match_card_submit
 
 #: how long before a card confirms itself the other club is reminded
@@ -20,7 +20,7 @@ REMINDER_BEFORE = timedelta(days=1)
 def match_card_settle(
     *,
     match_id: int,
-    user,
+    user: AnyUser,
     decision: str,
     results: dict[int, tuple[str, int]] | None = None,
     lineup: dict[int, tuple[int | None, int | None]] | None = None,
@@ -50,13 +50,13 @@ def match_card_settle(
             notify=False,
         )
         match.refresh_from_db()
-        match.decision, match.settled_by, match.settled_at = decision.strip(), user, timezone.now()
+        match.decision, match.settled_by, match.settled_at = decision.strip(), acting_user(user), timezone.now()
         match.save(update_fields=["decision", "settled_by", "settled_at"])
         notify_after_commit("card_settled", match_id=match.pk)
         return match
 
 
-def match_cards_remind(*, now=None) -> int:
+def match_cards_remind(*, now: datetime | None = None) -> int:
     """Remind the other club of every submitted card that confirms itself within a day (once per card)."""
     now = now or timezone.now()
     reminded = 0

@@ -26,15 +26,15 @@ class LineupChoice:
 def lineup_choices(entry: Entry) -> list[LineupChoice]:
     """Who a team may put at a board: roster (board order), reserves, then the club's other players."""
     boards = entry.event.boards
-    members = list(entry.team.members.select_related("player").order_by("board_order"))
+    team = entry.team
+    assert team is not None  # line-ups are for team events
+    members = list(team.members.select_related("player").order_by("board_order"))
     choices = [
         LineupChoice(m.player, "roster" if index < boards else "reserve", m.board_order)
         for index, m in enumerate(members)
     ]
     on_roster = {m.player_id for m in members}
-    choices += [
-        LineupChoice(p, "club", None) for p in entry.team.club.players.order_by("name") if p.pk not in on_roster
-    ]
+    choices += [LineupChoice(p, "club", None) for p in team.club.players.order_by("name") if p.pk not in on_roster]
     return choices
 
 

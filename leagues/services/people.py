@@ -2,22 +2,24 @@
 their roles or remove them. An invited person without an account gets one with no password and an
 email with a link to choose it. One transaction per call; the email is sent after the commit."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Club, Event, League, Role
 from ..notifications import notify_after_commit, remember_language
-from ..permissions import is_league_organiser
+from ..permissions import AnyUser, is_league_organiser
 
 User = get_user_model()
 
 
-def _scope(league: League, kind: str, club: Club | None, event: Event | None) -> dict:
+def _scope(league: League, kind: str, club: Club | None, event: Event | None) -> dict[str, Any]:
     if kind == Role.Kind.ORGANISER:
         return {"league": league}
     if kind == Role.Kind.SECRETARY:
@@ -32,11 +34,19 @@ def _scope(league: League, kind: str, club: Club | None, event: Event | None) ->
 
 
 def role_invite(
-    *, league: League, user, email: str, kind: str, club: Club | None = None, event: Event | None = None, language="en"
+    *,
+    league: League,
+    user: AnyUser,
+    email: str,
+    kind: str,
+    club: Club | None = None,
+    event: Event | None = None,
+    language: str = "en",
 ) -> Role:
     """Give the person with this email a role (creating the account if needed) and email them."""
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organisers may invite people."))
+    assert user is not None  # an organiser is signed in
     email = email.strip().lower()
     try:
         validate_email(email)
@@ -61,12 +71,12 @@ def _role_of_league(role: Role, league: League) -> bool:
     return (
         role.league_id == league.pk
         or (role.club_id is not None and league.clubs.filter(pk=role.club_id).exists())
-        or (role.event_id is not None and role.event.league_id == league.pk)
+        or (role.event is not None and role.event.league_id == league.pk)
     )
 
 
 def role_change(
-    *, role: Role, league: League, user, kind: str, club: Club | None = None, event: Event | None = None
+    *, role: Role, league: League, user: AnyUser, kind: str, club: Club | None = None, event: Event | None = None
 ) -> Role:
     if not is_league_organiser(user, league.pk) or not _role_of_league(role, league):
         raise PermissionDenied(_("Only the league's organisers may change its people's roles."))
@@ -82,9 +92,10 @@ def role_change(
         return role
 
 
-def role_remove(*, role: Role, league: League, user) -> None:
+def role_remove(*, role: Role, league: League, user: AnyUser) -> None:
     if not is_league_organiser(user, league.pk) or not _role_of_league(role, league):
         raise PermissionDenied(_("Only the league's organisers may remove its people's roles."))
+    assert user is not None  # an organiser is signed in
     with transaction.atomic():
         if role.kind == Role.Kind.ORGANISER and role.user_id == user.pk:
             others = Role.objects.filter(kind=Role.Kind.ORGANISER, league=league).exclude(pk=role.pk)
@@ -93,7 +104,7 @@ def role_remove(*, role: Role, league: League, user) -> None:
         Role.objects.filter(pk=role.pk).delete()
 
 
-def league_people(league: League):
+def league_people(league: League) -> QuerySet[Role]:
     """Every role of the league: its organisers, its clubs' secretaries, its events' arbiters."""
     return (
         Role.objects.filter(Q(league=league) | Q(club__leagues=league) | Q(event__league=league))

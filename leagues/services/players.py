@@ -1,24 +1,24 @@
 """The player registry's rules: who may show a player by initials only, and that it reaches every page at once."""
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..errors import NotFound, PermissionDenied
 from ..models import League, Player, ResultChange, StandingsSnapshot
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import is_league_organiser
+from ..permissions import AnyUser, is_league_organiser
 from .prizes import prizes_recompute
 
 
-def leagues_of_player(player: Player):
+def leagues_of_player(player: Player) -> QuerySet[League]:
     """The leagues whose events the player played in (individually or on a team's roster)."""
     return League.objects.filter(
         Q(events__entries__player=player) | Q(events__teams__members__player=player)
     ).distinct()
 
 
-def player_set_anonymised(*, player_id: int, anonymised: bool, user) -> Player:
+def player_set_anonymised(*, player_id: int, anonymised: bool, user: AnyUser) -> Player:
     """Show the player by initials (or by name again) on every page, snapshot and API answer, at once.
 
     An organiser of a league the player played in decides. The stored standings, the corrections' effects
@@ -59,7 +59,9 @@ def _rename_in_snapshot(event_id: int, start_number: int, name: str) -> None:
 def _rename_in_corrections(event_id: int, start_number: int, before: str, name: str) -> None:
     """What a correction changed in the standings names the players moved: rename this one there too."""
     for change in ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=False):
-        moved = [m for m in change.standings_impact if m.get("number") == start_number and m.get("name") == before]
+        moved = [
+            m for m in change.standings_impact or [] if m.get("number") == start_number and m.get("name") == before
+        ]
         for m in moved:
             m["name"] = name
         if moved:

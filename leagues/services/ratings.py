@@ -11,6 +11,7 @@ rating counts as established (30 games or more).
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import cast
 
 from django.db.models import Q
 
@@ -97,7 +98,7 @@ def player_events(player: Player) -> list[EventRecord]:
         record.games.append(_played(game, player))
         if not record.team_name and game.match_id:
             side = game.white if game.white_player_id == player.pk else game.black
-            record.team_name = side.team.name if side is not None and side.team_id else ""
+            record.team_name = side.team.name if side is not None and side.team is not None else ""
     out = sorted(records.values(), key=lambda r: (r.event.starts_on is None, r.event.starts_on, r.event.pk))
     for record in out:
         _rate(record, player)
@@ -138,7 +139,7 @@ def _rate(record: EventRecord, player: Player) -> None:
         return
     year = event.starts_on.year if event.starts_on else None
     k = _k(player, record.rating, year, len(rated))
-    rated_games = [RatedGame(g.opponent_rating, SCORES[g.code]) for g in rated]
+    rated_games = [RatedGame(cast(int, g.opponent_rating), SCORES[g.code]) for g in rated]
     record.result = event_rating(record.rating, rated_games, k)
     for played, rated_game in zip(rated, rated_games, strict=True):
         played.change = game_change(record.rating, rated_game, k)

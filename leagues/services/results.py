@@ -5,7 +5,7 @@ A round sheet (several results at once) is one transaction: all of it is saved, 
 import logging
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Model, Q, QuerySet
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
@@ -26,19 +26,21 @@ def event_results_changed(*, event_id: int) -> None:
     once_after_commit(("recompute", event_id), lambda: _enqueue(event_id))
 
 
-def names_changed(*, events) -> None:
+def names_changed(*, events: QuerySet[Event]) -> None:
     """A player, club or team was renamed (or anonymised): the standings of its events are computed again
     with the new name and every cached page of them renewed, once the transaction commits."""
     for event_id in set(events.values_list("pk", flat=True)):
         event_results_changed(event_id=event_id)
 
 
-def _renamed(sender, instance, created=False, raw=False, **kwargs):
+def _renamed(
+    sender: type[Model], instance: Player | Club | Team, created: bool = False, raw: bool = False, **kwargs: object
+) -> None:
     if created or raw:
         return  # a new row is in no standings yet
-    if sender is Player:
+    if isinstance(instance, Player):
         events = Event.objects.filter(Q(entries__player=instance) | Q(teams__members__player=instance))
-    elif sender is Club:
+    elif isinstance(instance, Club):
         events = Event.objects.filter(Q(teams__club=instance) | Q(entries__player__clubs=instance))
     else:
         events = Event.objects.filter(pk=instance.event_id)
@@ -145,7 +147,7 @@ def _check_result_fits(game: Game, result: str) -> None:
         raise ServiceError(_("This is a game; it cannot have a bye as its result."), code="bye_for_game")
 
 
-def results_record_new(*, event: Event, games: list[Game], user, source: str) -> list[Game]:
+def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source: str) -> list[Game]:
     """Save new games and byes of `event` with their results (an import's thousands at once), audited.
 
     The checks of `result_record`, one statement for all games and one for their audit rows; the event's

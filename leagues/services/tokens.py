@@ -2,7 +2,9 @@
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.models import AuthToken
@@ -11,7 +13,14 @@ from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import ApiToken, Scope
 
 
-def api_token_create(*, user, name: str, scopes: list[str], expires_at: datetime | None = None, acting_token=None):
+def api_token_create(
+    *,
+    user: User,
+    name: str,
+    scopes: list[str],
+    expires_at: datetime | None = None,
+    acting_token: ApiToken | None = None,
+) -> tuple[ApiToken, str]:
     """A new token for `user`; returns (ApiToken, the token string, which is never shown again).
     A token that makes a token can give it only scopes it has itself."""
     name = name.strip()
@@ -35,14 +44,14 @@ def api_token_create(*, user, name: str, scopes: list[str], expires_at: datetime
     return token, key
 
 
-def api_token_revoke(*, user, token_key: str) -> None:
+def api_token_revoke(*, user: User, token_key: str) -> None:
     """Revoke one of the user's own tokens (by its shown prefix): it stops working at once."""
     deleted, _rows = AuthToken.objects.filter(user=user, token_key=token_key).delete()
     if not deleted:
         raise NotFound(_("You have no token %(key)s.") % {"key": token_key}, code="unknown_token")
 
 
-def api_tokens_of(user):
+def api_tokens_of(user: User) -> QuerySet[ApiToken]:
     """The user's tokens that still work, newest first."""
     now = timezone.now()
     return (
