@@ -54,6 +54,12 @@ class TRFEvent:
     def state(self, round_number: int, *, absent: dict[int, ByeType] | None = None) -> PairingState:
         """The state before ``round_number``: rounds 1..round_number-1 as played; ``absent`` are
         the round's byes (by default those entered in the file's column for it, and XXZ)."""
+        for p in self.tournament.participants:
+            for r, entry in enumerate(p.rounds[: round_number - 1], 1):
+                if entry.code == " " and entry.opponent is not None:
+                    raise PairingError(
+                        f"round {r} is paired but its games have no result yet (player {p.start_number})"
+                    )
         if absent is None:
             absent = self.pre_entered(round_number)
         forbidden = {

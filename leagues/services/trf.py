@@ -1,5 +1,6 @@
 """TRF import and export of an event: the import is one transaction, audited as source "import"."""
 
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -13,7 +14,7 @@ from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import EngineError, recommended_criteria
-from tiebreaks.engine.model import last_paired_round
+from tiebreaks.engine.model import RoundEntry, last_paired_round
 from tiebreaks.trf import TRFError, read_trf, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE
 
@@ -38,6 +39,7 @@ PAIR_RESULTS = {
     ("-", "-"): Result.DOUBLE_FORFEIT,
     ("?", "?"): Result.UNKNOWN,
     ("X", "X"): Result.UNKNOWN,
+    (" ", " "): Result.PENDING,  # paired, not played yet
 }
 BYE_RESULTS = {
     "U": Result.PAIRING_BYE,
@@ -510,8 +512,29 @@ def event_export_trf(*, event: Event) -> str:
     tournament.tiebreaks = list(event.tiebreak_criteria)
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
-        tournament.participants = _without_unpaired_rounds(tournament.participants, games)
+        tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)
     return write_trf(tournament)
+
+
+def _with_games_to_play(participants, games) -> list:
+    """A published round not yet played is in the file as its pairings: opponent and colour, no
+    result (``  12 w  ``), so another program reads the current boards."""
+    to_play: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
+    for g in games:
+        if g.result == Result.PENDING and g.black_id is not None:
+            white, black = g.white.start_number, g.black.start_number
+            to_play[white][g.round.number] = RoundEntry(" ", black, "w")
+            to_play[black][g.round.number] = RoundEntry(" ", white, "b")
+    if not to_play:
+        return participants
+    last = max(number for rounds in to_play.values() for number in rounds)
+    kept = []
+    for p in participants:
+        rounds = list(p.rounds) + [RoundEntry("Z")] * (last - len(p.rounds))
+        for number, entry in to_play[p.start_number].items():
+            rounds[number - 1] = entry
+        kept.append(replace(p, rounds=tuple(rounds)))
+    return kept
 
 
 def _without_unpaired_rounds(participants, games) -> list:

@@ -79,6 +79,7 @@ COMPLEMENT = {
     "?": "X?",
     "+": "-",
     "-": "+-",
+    " ": " ",  # a game paired but not played yet: no result on either side
 }
 #: score key (record 162) of each code
 SCORE_KEY = {

@@ -15,6 +15,8 @@ the Irish Chess Union's exporter, FIDE's TRF-2026 sample), as FIDE's checker rea
   default, :func:`~tiebreaks.engine.model.last_paired_round`); later byes entered before that
   round's pairing are kept for it, and a note says so;
 * in a team file the numbers of record 240 are team numbers (kept for the team engine);
+* a game paired but not played yet (opponent and colour, blank result: the boards of a published
+  round, as the site exports them) is kept as such (code ``" "`` with the opponent);
 * every record the model does not hold (extension records, comments, unknown tags, a date kept
   as text) is kept verbatim in ``Tournament.extra_records`` and written back on export.
 
@@ -646,6 +648,8 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
     elif code in GAME_CODES:
         if code not in "+-" and colour_value is None:
             raise TRFError(n, f"round {rnd} of player {number}: a played game needs colour w or b")
+    elif code == " " and colour_value is not None:
+        pass  # paired, not played yet: opponent and colour, no result (a published round's boards)
     else:
         if opponent:
             raise TRFError(
