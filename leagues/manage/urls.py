@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import account, pairings, rating_report, setup_views, tokens, views
+from . import account, pairings, rating_report, setup_views, tokens, views, webhooks
 
 app_name = "manage"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("account/", account.account, name="account"),
     path("account/tokens/", tokens.tokens, name="tokens"),
+    path("webhooks/", webhooks.webhooks, name="webhooks"),
+    path("webhooks/<int:subscription_id>/<slug:action>/", webhooks.webhook_action, name="webhook-action"),
     path("events/<slug:slug>/", setup_views.event, name="event"),
     path("events/<slug:slug>/status/", setup_views.event_status, name="event-status"),
     path("events/<slug:slug>/entries/", setup_views.entries, name="entries"),

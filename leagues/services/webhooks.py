@@ -138,6 +138,30 @@ def webhook_unsubscribe(*, user, subscription_id) -> None:
     subscription_of(user=user, subscription_id=subscription_id).delete()
 
 
+def webhook_targets_for(user) -> dict[str, list]:
+    """What `user` may subscribe to (the workspace's choices): {"league": [...], "club": [...], "event": [...]}."""
+    roles = Role.objects.filter(user=user)
+    leagues = League.objects.all()
+    if not user.is_superuser:
+        leagues = leagues.filter(pk__in=roles.filter(kind=Role.Kind.ORGANISER).values("league_id"))
+    leagues = list(leagues)
+    events = Event.objects.public().filter(
+        Q(league__in=leagues) | Q(pk__in=roles.filter(kind=Role.Kind.ARBITER).values("event_id"))
+    )
+    clubs = Club.objects.filter(
+        Q(leagues__in=leagues) | Q(pk__in=roles.filter(kind=Role.Kind.SECRETARY).values("club_id"))
+    )
+    return {"league": leagues, "club": list(clubs.distinct()), "event": list(events.order_by("name"))}
+
+
+def webhook_pause(*, user, subscription_id) -> WebhookSubscription:
+    """Stop delivering to a subscription until it is resumed (nothing is kept for it meanwhile)."""
+    subscription = subscription_of(user=user, subscription_id=subscription_id)
+    WebhookSubscription.objects.filter(pk=subscription.pk, paused_at__isnull=True).update(paused_at=timezone.now())
+    subscription.refresh_from_db()
+    return subscription
+
+
 def webhook_resume(*, user, subscription_id) -> WebhookSubscription:
     """Deliver again to a paused subscription (what it missed while paused is not sent)."""
     subscription = subscription_of(user=user, subscription_id=subscription_id)
