@@ -22,6 +22,11 @@ BOARD_READINGS = {
     "Z": gettext_lazy("a board not played"),
 }
 DATE_RECORDS = {"042": gettext_lazy("start date"), "052": gettext_lazy("end date")}
+#: the FIDE rule editions an import can choose, as organisers know them
+EDITION_NAMES = {
+    "fide-2026": gettext_lazy("FIDE 2026 (C.07 as in force from 1 March 2026)"),
+    "fide-2023": gettext_lazy("FIDE before 2026 (C.07 as in force until 28 February 2026)"),
+}
 
 
 def _points(value) -> str:

@@ -24,11 +24,11 @@ from ..services.match_cards import match_card_actions, match_card_confirm, match
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
-from ..services.trf import event_export_trf, event_import_trf, import_preview
+from ..services.trf import event_export_trf, event_import_trf, import_preview, rule_edition_question
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
 from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
-from .trf_notes import note_sentence, points_question_sentence
+from .trf_notes import EDITION_NAMES, note_sentence, points_question_sentence
 
 
 @login_required
@@ -371,8 +371,14 @@ def import_trf(request, league):
             )
         target = _import_target(league, pending["slug"])
         accepted = request.POST.get("accept_points_column") == "1"
+        choice = _edition_choice(request.POST.get("edition", ""))
         preview = import_preview(
-            data=data, system=pending["system"] or None, event=target, league=league, accept_points_column=accepted
+            data=data,
+            system=pending["system"] or None,
+            event=target,
+            league=league,
+            accept_points_column=accepted,
+            **choice,
         )
         context = _preview_context(league, preview, pending, target)
         if not accepted and preview.points_questions and len(preview.problems) == len(preview.points_questions):
@@ -383,6 +389,9 @@ def import_trf(request, league):
             return render(request, "leagues/manage/import_preview.html", context, status=400)
         if not preview.ok:
             messages.error(request, _("A file with problems cannot be imported."))
+            return render(request, "leagues/manage/import_preview.html", context, status=400)
+        if preview.edition is not None and not preview.edition.rule_set:
+            messages.error(request, preview.edition_problem or rule_edition_question(preview.edition))
             return render(request, "leagues/manage/import_preview.html", context, status=400)
         saved = {}
 
@@ -398,6 +407,7 @@ def import_trf(request, league):
                 event=target,
                 same_players_confirmed=request.POST.get("same_players") == "1",
                 accept_points_column=accepted,
+                **choice,
             )
 
         done = (
@@ -474,6 +484,13 @@ def _import_preview(data, system, event, league):
     return preview
 
 
+def _edition_choice(value: str) -> dict:
+    """The preview's answer to the rule-edition question: a rule set by name, or a start date (ISO)."""
+    if not value:
+        return {}
+    return {"rule_set": value} if value in EDITION_NAMES else {"start_date": value}
+
+
 def _preview_context(league, preview, pending, event):
     """The import preview page's context: the reader's notes and questions as sentences of the page's language."""
     return {
@@ -484,6 +501,11 @@ def _preview_context(league, preview, pending, event):
         # an accepted points column is listed with the questions
         "notes": [(n.line_number, note_sentence(n)) for n in preview.notes if n.kind != "points_column_accepted"],
         "questions": [(q.line_number, points_question_sentence(q)) for q in preview.points_questions],
+        "edition_name": EDITION_NAMES.get(preview.edition.rule_set, "") if preview.edition else "",
+        "edition_question": (
+            rule_edition_question(preview.edition) if preview.edition and not preview.edition.rule_set else ""
+        ),
+        "editions": list(EDITION_NAMES.items()),
     }
 
 

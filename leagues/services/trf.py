@@ -1,5 +1,6 @@
 """TRF import and export of an event: the import is one transaction, audited as source "import"."""
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -13,9 +14,9 @@ from pairings import PairingError
 from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
-from tiebreaks.engine import EngineError, recommended_criteria
+from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
 from tiebreaks.engine.model import RoundEntry, last_paired_round
-from tiebreaks.trf import TRFError, read_trf, read_trf_with_notes, trf_problems, write_trf
+from tiebreaks.trf import TRFError, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE
 
 from ..errors import PermissionDenied, ServiceError
@@ -54,6 +55,74 @@ BYE_RESULTS = {
 TRF_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
 
 
+@dataclass(frozen=True)
+class RuleEdition:
+    """The FIDE rule edition a new event from a file is played under, and what it follows from.
+
+    A readable start date (042) decides it (C.07 of 2026 from 1 March 2026, the earlier edition before);
+    a start date that is ambiguous, unreadable or missing decides nothing: the organiser chooses the
+    date's reading (or types the date) or the edition itself. `rule_set` "" means: not chosen yet."""
+
+    rule_set: str
+    start_date: str = ""  # ISO: the date the edition follows from and the event's start ("" unknown)
+    text: str = ""  # the start date as the file writes it ("" none)
+    readings: tuple[str, ...] = ()  # an ambiguous start date's readings (ISO)
+    chosen: bool = False  # the organiser chose (a reading, a date or the edition)
+
+
+def rule_edition(tournament, notes, *, start_date: str | None = None, rule_set: str | None = None) -> RuleEdition:
+    """The rule edition of a new event from the file `tournament` (read with `notes`), with the organiser's
+    answer if any: `start_date` (a reading of an ambiguous date, or the date of a file without a readable
+    one) or `rule_set` (fide-2026 or fide-2023) directly. Raises ServiceError for an answer that is not one."""
+    note = next((n for n in notes if n.kind.startswith("date_") and n.params.get("record") == "042"), None)
+    text = note.params["text"] if note else tournament.start_date
+    readings = tuple(note.params.get("readings", ())) if note else ()
+    if start_date:
+        try:
+            datetime.date.fromisoformat(start_date)
+        except ValueError:
+            raise ServiceError(
+                _("“%(date)s” is not a date (YYYY-MM-DD).") % {"date": start_date}, code="bad_start_date"
+            ) from None
+        if readings and start_date not in readings:
+            raise ServiceError(
+                _("The start date “%(text)s” reads as %(readings)s, not as %(date)s.")
+                % {"text": text, "readings": _(" or ").join(readings), "date": start_date},
+                code="bad_start_date",
+            )
+    if rule_set:
+        if rule_set not in FIDE_EDITIONS:
+            raise ServiceError(
+                _("Unknown rule edition “%(rules)s” (choose %(editions)s).")
+                % {"rules": rule_set, "editions": _(" or ").join(FIDE_EDITIONS)},
+                code="bad_rule_set",
+            )
+        return RuleEdition(rule_set, start_date or tournament.start_date, text, readings, chosen=True)
+    if start_date:
+        return RuleEdition(fide_edition_for(start_date), start_date, text, readings, chosen=True)
+    if tournament.start_date:
+        return RuleEdition(fide_edition_for(tournament.start_date), tournament.start_date, text)
+    return RuleEdition("", "", text, readings)
+
+
+def rule_edition_question(edition: RuleEdition) -> str:
+    """Why the organiser must choose the rule edition (the CLI's warning, the confirmation's refusal)."""
+    if edition.readings:
+        return _(
+            "The start date “%(text)s” is ambiguous (%(readings)s), and the tiebreak rules depend on it (FIDE's "
+            "2026 rules apply from 1 March 2026): choose the date or the rule edition."
+        ) % {"text": edition.text, "readings": _(" or ").join(edition.readings)}
+    if edition.text:
+        return _(
+            "The start date “%(text)s” cannot be read, and the tiebreak rules depend on it (FIDE's 2026 rules "
+            "apply from 1 March 2026): give the date or choose the rule edition."
+        ) % {"text": edition.text}
+    return _(
+        "The file has no start date, and the tiebreak rules depend on it (FIDE's 2026 rules apply from "
+        "1 March 2026): give the date or choose the rule edition."
+    )
+
+
 @dataclass
 class ImportPreview:
     """What an import would do, shown before anything is saved; `problems` lists (line, message)."""
@@ -81,6 +150,10 @@ class ImportPreview:
     # differ as (round, recorded boards, the engine's boards or why it could not pair the round)
     pairings_checked: int = 0
     pairing_differences: list = field(default_factory=list)
+    # a new event's rule edition (None: an update, the event keeps its own); edition.rule_set "": the
+    # organiser must choose before confirming
+    edition: RuleEdition | None = None
+    edition_problem: str = ""  # why the organiser's answer to the rule-edition question is not one
 
     @property
     def ok(self) -> bool:
@@ -94,12 +167,16 @@ def import_preview(
     event: Event | None = None,
     league: League | None = None,
     accept_points_column: bool = False,
+    start_date: str | None = None,
+    rule_set: str | None = None,
 ) -> ImportPreview:
     """Every problem of the file (by line), and what importing it would create; saves nothing.
 
     With `event`, the file updates that event: its participants must be the event's. With `league`, the new
     event's league: the preview lists the FIDE ids known from other leagues only. A points column that differs
-    from the results is a problem (also listed in `points_questions`) unless `accept_points_column`."""
+    from the results is a problem (also listed in `points_questions`) unless `accept_points_column`.
+    A new event's rule edition follows from the start date, or from the organiser's `start_date` or
+    `rule_set` (`edition`: see RuleEdition; an edition still to choose is not a problem of the file)."""
     preview = ImportPreview(update=event)
     problems = trf_problems(data)
     preview.points_questions = [p for p in problems if p.kind == "points_column"]
@@ -118,6 +195,12 @@ def import_preview(
     preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
     if event is None:  # an update adds no players
         preview.other_leagues = players_of_other_leagues(tournament, league)
+    if event is None:
+        try:
+            preview.edition = rule_edition(tournament, notes, start_date=start_date, rule_set=rule_set)
+        except ServiceError as exc:  # not the file's problem: the question stays open
+            preview.edition = rule_edition(tournament, notes)
+            preview.edition_problem = exc.message
     try:
         system, criteria = _system_and_criteria(tournament, system, event)
         preview.system = system
@@ -171,6 +254,8 @@ def event_import_trf(
     event: Event | None = None,
     same_players_confirmed: bool = False,
     accept_points_column: bool = False,
+    start_date: str | None = None,
+    rule_set: str | None = None,
 ) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
@@ -181,13 +266,17 @@ def event_import_trf(
 
     A FIDE id known only from another league's events is the same player only when the organiser says so
     (`same_players_confirmed`, after the preview listed them): never joined silently. A points column that
-    differs from the results refuses the file unless the organiser accepted it (`accept_points_column`)."""
+    differs from the results refuses the file unless the organiser accepted it (`accept_points_column`).
+
+    A new event is played under the FIDE rule edition of its start date (and starts on it); when the file's
+    start date is ambiguous, unreadable or missing, the organiser's `start_date` or `rule_set` says it, and
+    without them the import is refused (rule_edition_question)."""
     if event is not None:
         league = event.league
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     try:
-        tournament = read_trf(data, accept_points_column=accept_points_column)
+        tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     except TRFError as exc:
         raise ServiceError(_("The file cannot be read: %(problem)s") % {"problem": exc}, code="bad_trf") from None
     for line, problem in storage_problems(data, tournament)[:1]:
@@ -206,6 +295,9 @@ def event_import_trf(
         raise ServiceError(
             _("An event with the address “%(slug)s” exists already.") % {"slug": slug}, code="slug_taken"
         )
+    edition = rule_edition(tournament, notes, start_date=start_date, rule_set=rule_set)
+    if not edition.rule_set:
+        raise ServiceError(rule_edition_question(edition), code="rule_edition_needed")
     system, criteria = _system_and_criteria(tournament, system, None)
     scoring = tournament.scoring
     with transaction.atomic():
@@ -217,6 +309,8 @@ def event_import_trf(
             status=Event.Status.PUBLISHED,
             system=system,
             rounds_count=tournament.total_rounds,
+            starts_on=edition.start_date or None,
+            rule_set=edition.rule_set,
             points_win=_decimal(scoring.win),
             points_draw=_decimal(scoring.draw),
             points_loss=_decimal(scoring.loss),

@@ -37,7 +37,9 @@ def _trf(*, fide_ids=("1503014", "24116068")) -> bytes:
             birth="2011",
         ),
     ]
-    return write_trf(Tournament(participants=players, total_rounds=3, name="Registry open")).encode()
+    return write_trf(
+        Tournament(participants=players, total_rounds=3, name="Registry open", start_date="2026-06-01")
+    ).encode()
 
 
 def _import(league, slug, data, **kwargs):

@@ -159,7 +159,7 @@ def test_an_imported_event_is_continued_with_its_pre_entered_byes(django_capture
     user = organiser_of(league)
     text = _mid_event_trf()
     assert "0000 - H" in text
-    event = event_import_trf(league=league, name="Mid", slug="mid", data=text.encode(), user=user)
+    event = event_import_trf(league=league, name="Mid", slug="mid", data=text.encode(), user=user, rule_set="fide-2026")
     pairing = _pair(event, user, 3, django_capture_on_commit_callbacks)
     assert pairing.status == RoundPairing.Status.READY, pairing.problem
     engine = pair_round(read_event(text).state(3))  # the command line's pairing of the file's next round

@@ -16,10 +16,20 @@ from .criteria import Criterion, parse_criterion
 from .errors import CriterionNotAllowed, EngineError, UnknownCriterion
 from .explain import Trace, TraceElement
 from .ranking import Note, Row, Separation, Standings, compute_standings
-from .rules import RULE_SETS, RuleSet, check_criterion, get_rule_set, recommended_criteria
+from .rules import (
+    FIDE_EDITIONS,
+    RULE_SETS,
+    RuleSet,
+    check_criterion,
+    fide_edition_for,
+    get_rule_set,
+    recommended_criteria,
+)
 
 __all__ = [
+    "FIDE_EDITIONS",
     "RULE_SETS",
+    "fide_edition_for",
     "Criterion",
     "CriterionNotAllowed",
     "EngineError",

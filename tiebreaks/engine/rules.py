@@ -168,6 +168,18 @@ RULE_SETS: dict[str, RuleSet] = {
     rule_set.name: rule_set for rule_set in (FIDE_2026, FIDE_2023, US_CHESS, US_CHESS_CUM_FULL_POINT, CHESS_CADDY)
 }
 
+#: C.07 (2026) applies to events that start on or after this date; earlier ones: FIDE_2023 (spec §12.1,
+#: as FIDE's checker chooses its rules edition from record 042)
+FIDE_2026_FROM = "2026-03-01"
+#: the FIDE editions an event can be played under, newest first
+FIDE_EDITIONS = (FIDE_2026.name, FIDE_2023.name)
+
+
+def fide_edition_for(start_date: str) -> str:
+    """The FIDE rule set in force on an event's start date (ISO ``YYYY-MM-DD``)."""
+    return FIDE_2026.name if start_date >= FIDE_2026_FROM else FIDE_2023.name
+
+
 #: other spellings: the spec writes ``uschess`` and ``chesscaddy``; the 2024 texts are fide-2023
 RULE_SET_ALIASES = {"uschess": "us-chess", "chesscaddy": "chess-caddy", "fide-2024": "fide-2023"}
 

@@ -4,7 +4,12 @@ Without --event the new event's address comes from the file name. With --event S
 event, the file updates that event (same participants; new rounds and games are added, differing
 results corrected with the reason "TRF import"); otherwise a new event gets that address.
 --dry-run prints the preview (players, rounds, results, tiebreaks and every problem by line) and
-saves nothing; it exits with an error when the file has problems."""
+saves nothing; it exits with an error when the file has problems.
+
+A new event is played under the FIDE rule edition of the file's start date (record 042): FIDE's 2026
+rules from 1 March 2026, the earlier edition before. When that date is ambiguous (10.09.13),
+unreadable or missing, the command warns and imports nothing until --start-date YYYY-MM-DD (a
+reading of the date, or the date itself) or --rules fide-2026|fide-2023 says it."""
 
 from pathlib import Path
 
@@ -14,7 +19,8 @@ from django.utils.text import slugify
 
 from leagues.errors import ServiceError
 from leagues.models import Event, League
-from leagues.services.trf import event_import_trf, import_preview
+from leagues.services.trf import event_import_trf, import_preview, rule_edition_question
+from tiebreaks.engine import FIDE_EDITIONS
 
 
 class Command(BaseCommand):
@@ -35,6 +41,16 @@ class Command(BaseCommand):
             action="store_true",
             help="FIDE ids known from another league are the same players (the preview lists them)",
         )
+        parser.add_argument(
+            "--start-date",
+            metavar="YYYY-MM-DD",
+            help="the event's start date when the file's is ambiguous, unreadable or missing (decides the rules)",
+        )
+        parser.add_argument(
+            "--rules",
+            choices=list(FIDE_EDITIONS),
+            help="the FIDE rule edition when the file's start date cannot decide it",
+        )
         parser.add_argument("--dry-run", action="store_true", help="print the preview and every problem; save nothing")
 
     def handle(
@@ -48,6 +64,8 @@ class Command(BaseCommand):
         system=None,
         dry_run=False,
         same_players=False,
+        start_date=None,
+        rules=None,
         **options,
     ):
         path = Path(file)
@@ -66,8 +84,14 @@ class Command(BaseCommand):
             raise CommandError(f"event “{event}” belongs to another league")
         data = path.read_bytes()
         preview = import_preview(
-            data=data, system=system if existing is None else None, event=existing, league=league_obj
+            data=data,
+            system=system if existing is None else None,
+            event=existing,
+            league=league_obj,
+            start_date=start_date,
+            rule_set=rules,
         )
+        question = preview.edition is not None and not preview.edition.rule_set
         if dry_run:
             self._print_preview(preview, existing)
             if preview.problems:
@@ -76,6 +100,8 @@ class Command(BaseCommand):
         if preview.problems:
             self._print_problems(preview)
             raise CommandError(f"{_line(preview.problems[0])}; nothing imported")
+        if question:
+            raise CommandError(f"{rule_edition_question(preview.edition)} {EDITION_FLAGS}; nothing imported")
         title = name or _tournament_name(data) or path.stem
         try:
             saved = event_import_trf(
@@ -87,6 +113,8 @@ class Command(BaseCommand):
                 system=system,
                 event=existing,
                 same_players_confirmed=same_players,
+                start_date=start_date,
+                rule_set=rules,
             )
         except ServiceError as exc:
             raise CommandError(exc.message) from None
@@ -100,6 +128,12 @@ class Command(BaseCommand):
         )
         if preview.tiebreaks:
             self.stdout.write("tiebreaks: " + ", ".join(preview.tiebreaks))
+        edition = preview.edition
+        if edition is not None and edition.rule_set:
+            source = "as chosen" if edition.chosen else f"from the start date {edition.start_date}"
+            self.stdout.write(f"rules: {edition.rule_set} ({source})")
+        elif edition is not None:
+            self.stderr.write(f"warning: {rule_edition_question(edition)} {EDITION_FLAGS}")
         for number, player_name, rating in preview.players:
             self.stdout.write(f"{number:4d}  {player_name}" + (f" ({rating})" if rating else ""))
         self._print_problems(preview)
@@ -107,6 +141,9 @@ class Command(BaseCommand):
     def _print_problems(self, preview):
         for problem in preview.problems:
             self.stderr.write(_line(problem))
+
+
+EDITION_FLAGS = "(--start-date YYYY-MM-DD or --rules " + "|".join(FIDE_EDITIONS) + ")"
 
 
 def _line(problem) -> str:
