@@ -54,6 +54,26 @@ class MembershipInline(admin.TabularInline):
     extra = 0
 
 
+class FrozenWhenFinished:
+    """A finished event is frozen in the admin too: its rows can be read, not changed or deleted (the
+    organiser's override, with a public reason, is on the management pages)."""
+
+    event_path: tuple[str, ...] = ("event",)
+
+    def _frozen(self, obj) -> bool:
+        for name in self.event_path:
+            if obj is None:
+                return False
+            obj = getattr(obj, name)
+        return obj is not None and obj.status == models.Event.Status.FINISHED
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and not self._frozen(obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and not self._frozen(obj)
+
+
 @admin.register(models.League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "slug"]
@@ -102,7 +122,9 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
+    event_path = ()
+
     list_display = ["name", "league", "season", "kind", "system", "status", "rule_set", "results_version"]
     list_filter = ["league", "kind", "system", "status"]
     prepopulated_fields = {"slug": ["name"]}
@@ -110,29 +132,30 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["name", "club", "event"]
     list_filter = ["event"]
     inlines = [TeamMemberInline]
 
 
 @admin.register(models.Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["start_number", "__str__", "event", "rating", "withdrawn_after_round"]
     list_filter = ["event"]
     autocomplete_fields = ["player"]
 
 
 @admin.register(models.Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["event", "number", "date"]
     list_filter = ["event"]
 
 
 @admin.register(models.TeamMatch)
-class TeamMatchAdmin(admin.ModelAdmin):
+class TeamMatchAdmin(FrozenWhenFinished, admin.ModelAdmin):
     """Fixtures are set up here; a card's state changes only through the match card workflow."""
 
+    event_path = ("round", "event")
     list_display = ["round", "home", "away", "status"]
     list_filter = ["round__event", "status"]
     readonly_fields = [
@@ -147,13 +170,28 @@ class TeamMatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(FrozenWhenFinished, admin.ModelAdmin):
     """Pairings are set up here; results change only through the result service (audited)."""
 
+    event_path = ("round", "event")
     form = GameAdminForm
     list_display = ["round", "board", "white", "black", "result", "corrected"]
     list_filter = ["round__event"]
     readonly_fields = ["result", "version", "corrected"]
+
+
+@admin.register(models.FinishedEventChange)
+class FinishedEventChangeAdmin(admin.ModelAdmin):
+    list_display = ["at", "event", "subject", "user", "reason"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
 
 
 @admin.register(models.ResultChange)
@@ -226,20 +264,11 @@ class PrizeInline(admin.TabularInline):
 
 
 @admin.register(models.PrizeFund)
-class PrizeFundAdmin(admin.ModelAdmin):
+class PrizeFundAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["event", "currency", "method", "published", "paid"]
     list_filter = ["method", "published", "currency"]
     list_select_related = ["event", "allocation"]
     inlines = [PrizeInline]
-
-    def has_change_permission(self, request, obj=None):
-        """A finished event's prizes are frozen, here as on the organiser's pages."""
-        frozen = obj is not None and obj.event.status == models.Event.Status.FINISHED
-        return super().has_change_permission(request, obj) and not frozen
-
-    def has_delete_permission(self, request, obj=None):
-        frozen = obj is not None and obj.event.status == models.Event.Status.FINISHED
-        return super().has_delete_permission(request, obj) and not frozen
 
     @admin.display(description=_("paid (minor units)"))
     def paid(self, fund):

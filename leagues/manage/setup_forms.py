@@ -198,12 +198,18 @@ class PrizeFundForm(forms.ModelForm):
         model = PrizeFund
         fields = sorted(FUND_FIELDS)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, finished=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.order_fields(
             ["currency", "method", "one_prize_per_player", "places_first", "remainder", "item_tie", "published"]
         )
         self.fields["published"].help_text = _("Readers see the prizes and today's winners once published.")
+        if finished:
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the change"),
+                max_length=300,
+                help_text=_("The event is finished: the reason is shown on its public page."),
+            )
 
 
 class PrizeForm(forms.Form):

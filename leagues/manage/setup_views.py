@@ -299,7 +299,7 @@ def prizes(request, slug):
     """The prize fund in the currency's units, with a preview of who would win if the event ended today."""
     event = _event(request, slug)
     fund = getattr(event, "prize_fund", None) if hasattr(event, "prize_fund") else None
-    form = PrizeFundForm(request.POST or None, instance=fund)
+    form = PrizeFundForm(request.POST or None, instance=fund, finished=event.status == Event.Status.FINISHED)
     formset = PrizeFormSet(request.POST or None, initial=prize_initial(fund), prefix="prizes")
     preview = None
     if request.method == "POST" and form.is_valid() and formset.is_valid():
@@ -313,7 +313,9 @@ def prizes(request, slug):
         elif _run(
             request,
             form,
-            lambda: prize_fund_save(event=event, user=request.user, fields=fields, prizes=inputs),
+            lambda: prize_fund_save(
+                event=event, user=request.user, fields=fields, prizes=inputs, reason=form.cleaned_data.get("reason", "")
+            ),
             _("Prizes saved."),
         ):
             return redirect("manage:prizes", slug=event.slug)

@@ -75,7 +75,8 @@ def round_sheet(request, slug, number):
     if not games:
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
         return redirect("manage:dashboard")
-    editable = [g for g in games if can_enter_result(request.user, g)] if event.status != Event.Status.FINISHED else []
+    frozen = event.status == Event.Status.FINISHED and not is_league_organiser(request.user, event.league_id)
+    editable = [] if frozen else [g for g in games if can_enter_result(request.user, g)]
     if not editable and not can_manage_event(request.user, event) and request.method == "GET":
         raise DjangoPermissionDenied
     data = request.POST.copy() if request.method == "POST" else None

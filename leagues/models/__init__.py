@@ -1,6 +1,6 @@
 """The league domain's models, one module per group of nouns; every model is importable from here."""
 
-from .audit import ResultChange, TiebreakPolicyChange
+from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
 from .idempotency import IdempotentRequest
 from .league import Club, ClubMembership, League, Player, Season
@@ -23,6 +23,7 @@ __all__ = [
     "ClubMembership",
     "Entry",
     "Event",
+    "FinishedEventChange",
     "EventQuerySet",
     "Game",
     "IdempotentRequest",

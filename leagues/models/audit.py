@@ -1,4 +1,5 @@
-"""The public record of changes: every result change and every override of a locked tiebreak policy."""
+"""The public record of changes: every result change, every override of a locked tiebreak policy and every
+change of a finished event."""
 
 from django.conf import settings
 from django.db import models
@@ -52,3 +53,24 @@ class TiebreakPolicyChange(models.Model):
         ordering = ["-at"]
         verbose_name = _("tiebreak policy change")
         verbose_name_plural = _("tiebreak policy changes")
+
+
+class FinishedEventChange(models.Model):
+    """An organiser's change of a finished event (its results, a match card or its prizes): with a reason,
+    shown publicly on the event's page like an override of the tiebreak policy."""
+
+    class Subject(models.TextChoices):
+        RESULTS = "results", _("results")
+        CARD = "card", _("a match card")
+        PRIZES = "prizes", _("the prizes")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="finished_changes", verbose_name=_("event"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, verbose_name=_("user"))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    subject = models.CharField(_("what changed"), max_length=8, choices=Subject.choices)
+    reason = models.CharField(_("reason"), max_length=300)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("change of a finished event")
+        verbose_name_plural = _("changes of finished events")

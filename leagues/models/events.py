@@ -162,6 +162,7 @@ class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("event"))
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True, help_text=_("Empty: the event's venue."))
 
     class Meta:
         ordering = ["event", "number"]
@@ -171,3 +172,8 @@ class Round(models.Model):
 
     def __str__(self):
         return f"{self.event} R{self.number}"
+
+    @property
+    def place(self) -> str:
+        """Where the round is played: its own venue, else the event's."""
+        return self.venue or self.event.venue

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Event, League, ResultChange, TeamMatch
+from ..models import League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .match_cards import match_card_submit
@@ -27,7 +27,8 @@ def match_card_settle(
     expected_version: int,
 ) -> TeamMatch:
     """The organiser (or the event's arbiter) decides a disputed card: the results as decided, the card
-    confirmed, the decision kept on the card for both clubs. Refused without a decision."""
+    confirmed, the decision kept on the card for both clubs. Refused without a decision. In a finished event
+    only the organiser settles, and the decision is the public reason (services.results)."""
     if not decision.strip():
         raise ServiceError(_("Write the decision: both clubs will read it."), code="decision_required")
     with transaction.atomic():
@@ -36,8 +37,6 @@ def match_card_settle(
             raise PermissionDenied(_("Only the league's organiser or the event's arbiter settles a dispute."))
         if match.status != TeamMatch.Status.DISPUTED:
             raise ServiceError(_("Only a disputed match card can be settled."), code="card_not_disputed")
-        if match.round.event.status == Event.Status.FINISHED:
-            raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
         reason = _("Dispute settled: %(decision)s") % {"decision": decision.strip()}
         match_card_submit(
             match_id=match.pk,

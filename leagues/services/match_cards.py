@@ -8,12 +8,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, PermissionDenied, ServiceError
-from ..models import League, ResultChange, Role, TeamMatch
+from ..models import FinishedEventChange, League, ResultChange, Role, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from .lineups import lineup_apply
-from .results import finished_event_override, result_record
+from .results import event_frozen, finished_event_override, result_record
 
 
 def _secretary_clubs(user: AnyUser) -> set[int]:
@@ -48,7 +48,7 @@ def match_card_submit(
         manager = can_manage_event(user, event)
         if not manager and not (_secretary_clubs(user) & set(_match_clubs(match))):
             raise PermissionDenied(_("You may not enter results for this match."))
-        finished_event_override(event, user, reason)
+        finished_event_override(event, user, reason, FinishedEventChange.Subject.CARD)
         if match.version != expected_version:
             if _same_card_again(match, results, user):
                 return match  # a double click or a retry: the card is already as sent
@@ -128,8 +128,8 @@ def match_card_actions(user: AnyUser, match: TeamMatch) -> set[str]:
     check again). The club that submitted a card waits; the other club answers it."""
     manager = can_manage_event(user, match.round.event)
     mine = bool(_secretary_clubs(user) & set(_match_clubs(match)))
-    if match.round.event.status == match.round.event.Status.FINISHED:
-        return set()
+    if match.round.event.status == match.round.event.Status.FINISHED:  # frozen: the organiser's override only
+        return {"edit"} if is_league_organiser(user, match.round.event.league_id) else set()
     actions: set[str] = set()
     answering = match.status == TeamMatch.Status.SUBMITTED and _other_side(user, match)
     if manager or (mine and match.status != TeamMatch.Status.CONFIRMED and not answering):
@@ -145,7 +145,7 @@ def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -
     """The other club (or the organiser) confirms the card in the version they saw."""
     with transaction.atomic():
         match = _locked_card(match_id, expected_version)
-        finished_event_override(match.round.event, user, "")  # a finished event's cards are settled
+        event_frozen(match.round.event)
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be confirmed."), code="card_not_submitted")
         if not (can_manage_event(user, match.round.event) or _other_side(user, match)):
@@ -167,7 +167,7 @@ def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_ve
         raise ServiceError(_("Say what is wrong with the card."), code="reason_required")
     with transaction.atomic():
         match = _locked_card(match_id, expected_version)
-        finished_event_override(match.round.event, user, "")  # a finished event's cards are settled
+        event_frozen(match.round.event)
         if match.status != TeamMatch.Status.SUBMITTED:
             raise ServiceError(_("Only a submitted match card can be disputed."), code="card_not_submitted")
         if not _other_side(user, match):

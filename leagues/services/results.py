@@ -12,7 +12,19 @@ from django.utils.translation import gettext as _
 from ..after_commit import once_after_commit
 from ..broker import enqueue_recompute
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
-from ..models import BYE_RESULTS, GAME_RESULTS, Club, Event, Game, Player, Result, ResultChange, Team, TeamMatch
+from ..models import (
+    BYE_RESULTS,
+    GAME_RESULTS,
+    Club,
+    Event,
+    FinishedEventChange,
+    Game,
+    Player,
+    Result,
+    ResultChange,
+    Team,
+    TeamMatch,
+)
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
 
@@ -97,7 +109,8 @@ def result_record(
             )
         if not can_enter_result(user, game):
             raise PermissionDenied(DEFAULT_PERMISSION_MESSAGE)
-        finished_event_override(event, user, reason)
+        if card is None:  # a card's change is checked (and noted) once by its workflow
+            finished_event_override(event, user, reason, FinishedEventChange.Subject.RESULTS)
         if expected_version is not None and expected_version != game.version:
             raise Conflict(
                 _("Someone changed this result meanwhile; it is now “%(result)s”.")
@@ -129,15 +142,28 @@ def result_record(
     return game
 
 
-def finished_event_override(event: Event, user: AnyUser, reason: str) -> None:
-    """A finished event is frozen (results, cards, tiebreak policy): only the league's organiser changes it,
-    with a reason, which is shown publicly with the change. Raises ServiceError for anyone else."""
+def finished_event_override(event: Event, user: AnyUser, reason: str, subject: str) -> None:
+    """A finished event is frozen (results, cards, prizes; the policy in services.policy): only the league's
+    organiser changes it, with a reason, recorded for the event's public page (one note per subject, user and
+    reason, however many boards it changes). Raises ServiceError for anyone else or without a reason."""
     if event.status != Event.Status.FINISHED:
         return
     if not is_league_organiser(user, event.league_id):
         raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
     if not reason.strip():
         raise ServiceError(_("Changing a finished event needs a reason."), code="reason_required")
+    FinishedEventChange.objects.get_or_create(
+        event=event, user=acting_user(user), subject=subject, reason=reason.strip()[:300]
+    )
+    event_pages_changed_after_commit(event_id=event.pk)  # the note is on the public page at once
+
+
+def event_frozen(event: Event) -> None:
+    """What nobody does in a finished event (confirm or dispute a card): refused with ``event_finished``."""
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(
+            _("The event is finished; its match cards can no longer be confirmed or disputed."), code="event_finished"
+        )
 
 
 def _check_result_fits(game: Game, result: str) -> None:

@@ -24,6 +24,7 @@ from ..models import (
     ClubMembership,
     Entry,
     Event,
+    FinishedEventChange,
     Game,
     League,
     Player,
@@ -41,7 +42,7 @@ from ..page_cache import event_pages_changed_after_commit
 from ..permissions import is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
-from .results import event_results_changed, result_record
+from .results import event_results_changed, finished_event_override, result_record
 
 
 class FieldError(ServiceError):
@@ -471,10 +472,13 @@ def _prizes(fund: PrizeFund, prizes: list[PrizeInput]) -> list[Prize]:
     return built
 
 
-def prize_fund_save(*, event: Event, user, fields: dict, prizes: list[PrizeInput]) -> PrizeFund:
-    """Replace the event's prize fund and prizes (amounts in the currency's units) and split it again."""
+def prize_fund_save(*, event: Event, user, fields: dict, prizes: list[PrizeInput], reason: str = "") -> PrizeFund:
+    """Replace the event's prize fund and prizes (amounts in the currency's units) and split it again.
+    A finished event's prizes change only by its organiser, with a reason shown publicly."""
     with transaction.atomic():
-        event = _editable_event(event, user)
+        _organiser(user, event.league_id)
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        finished_event_override(event, user, reason, FinishedEventChange.Subject.PRIZES)
         fund = PrizeFund.objects.filter(event=event).first() or PrizeFund(event=event)
         _assign(fund, fields, FUND_FIELDS)
         _validated(fund, exclude=["event", "lot_order"])
