@@ -16,9 +16,11 @@ from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.db.models.signals import post_delete, post_save
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotModified
+from django.utils.http import http_date, parse_http_date_safe
 
 from .after_commit import once_after_commit
+from .http_cache import mark_public, may_be_logged_in
 from .models import Event
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,8 @@ _local: dict[tuple[str, str], tuple] = {}
 # after at most that long; this process's own changes show at once)
 _local_stamps: dict[str, tuple[str, float]] = {}
 LOCAL_PAGES = 500
+# what a stored page keeps of its headers (the validators and Cache-Control come from the stamp)
+KEPT_HEADERS = ("Content-Disposition",)
 
 
 def _remember(slug: str, name: str, page: tuple) -> None:
@@ -84,10 +88,25 @@ def _page_key(slug: str, name: str) -> str:
     return f"event-page:{slug}:{name}"
 
 
+def _new_stamp(previous: str | None = None) -> str:
+    """A stamp is "<seconds>-<token>": the seconds are the pages' Last-Modified, always later than the
+    previous stamp's (a reader's If-Modified-Since never matches a newer page within the same second)."""
+    seconds = int(time.time())
+    if previous is not None:
+        seconds = max(seconds, modified_of(previous) + 1)
+    return f"{seconds}-{uuid.uuid4().hex}"
+
+
+def modified_of(stamp: str) -> int:
+    head = stamp.split("-", 1)[0]
+    return int(head) if head.isdecimal() and len(head) <= 11 else 0  # a stamp of an older release: no time
+
+
 def event_pages_changed(*, slug: str) -> None:
     _local_stamps.pop(slug, None)
     try:
-        _store().set(_stamp_key(slug), uuid.uuid4().hex, TTL)
+        store = _store()
+        store.set(_stamp_key(slug), _new_stamp(store.get(_stamp_key(slug))), TTL)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
         log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
         try:
@@ -96,62 +115,91 @@ def event_pages_changed(*, slug: str) -> None:
             pass
 
 
-def cached_page(*, slug: str, name: str, database_stamp, render, request=None, user=None) -> HttpResponse:
+def _not_modified(request, stamp: str, etag: str) -> bool:
+    """The reader's copy is current: its If-None-Match names this page's ETag or, without one, its
+    If-Modified-Since is not before the stamp's time."""
+    if_none_match = request.headers.get("If-None-Match")
+    if if_none_match is not None:
+        return etag in (tag.strip().removeprefix("W/") for tag in if_none_match.split(","))
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since") or "")
+    return since is not None and since >= modified_of(stamp)
+
+
+def _current_stamp(slug: str, database_stamp):
+    """The event's stamp: this process's copy while it is fresh, else the shared cache's, else one made from
+    the database and shared (None: no such event, or the cache does not answer)."""
+    stamp, fresh_until = _local_stamps.get(slug, (None, 0.0))
+    if time.monotonic() < fresh_until:
+        return stamp
+    cache = _store()
+    try:
+        stamp = cache.get(_stamp_key(slug))
+    except Exception:
+        log.warning("page cache unreachable; rendering %s", slug, exc_info=True)
+        return None
+    if stamp is None:
+        made = database_stamp()
+        if made is None:
+            return None  # no such event: let the view answer 404
+        try:
+            cache.add(_stamp_key(slug), f"{int(time.time())}-{made}", TTL)
+            stamp = cache.get(_stamp_key(slug))
+        except Exception:
+            return None
+        if stamp is None:
+            return None
+    if settings.PAGE_STAMP_SECONDS:
+        _local_stamps[slug] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
+    return stamp
+
+
+def cached_page(*, slug: str, name: str, database_stamp, render, request=None, store=True) -> HttpResponse:
     """Serve page `name` of event `slug` from the cache if it is current, else render and store it.
 
     `database_stamp()` gives a stamp from the database when the cache has none (None: no such event).
-    With `request`, the answer carries an ETag made from the stamp and a matching If-None-Match gets 304.
-    A page for a logged-in `user` names the user (and carries a form token): rendered, never cached."""
-    if user is not None and user.is_authenticated:
+    With `request`, the answer carries an ETag and Last-Modified made from the stamp, and a conditional
+    request that the stamp answers gets 304 before anything is read or rendered. A page for a logged-in
+    reader names the reader (and carries a form token): rendered, never cached, `private, no-store`.
+    `store=False`: a page of too many variants to keep (it is rendered each time, with the same headers)."""
+    if request is not None and may_be_logged_in(request):
         return render()
-    cache = _store()
-    stamp, fresh_until = _local_stamps.get(slug, (None, 0.0))
-    if time.monotonic() >= fresh_until:
-        try:
-            stamp = cache.get(_stamp_key(slug))
-        except Exception:
-            log.warning("page cache unreachable; rendering %s", name, exc_info=True)
-            return render()
-    page = _local.get((slug, name))
+    stamp = _current_stamp(slug, database_stamp)
     if stamp is None:
-        stamp = database_stamp()
-        if stamp is None:
-            return render()  # no such event: let the view answer 404
-        try:
-            cache.add(_stamp_key(slug), stamp, TTL)
-            stamp = cache.get(_stamp_key(slug)) or stamp
-        except Exception:
-            return render()
-    if settings.PAGE_STAMP_SECONDS:
-        _local_stamps[slug] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
+        return render()
     etag = f'"{stamp}-{name}"'
-    if request is not None and request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-        response["ETag"] = etag
-        return response
-    if page is None or page[0] != stamp:  # another process may have rendered it already
+    if request is not None and _not_modified(request, stamp, etag):
+        return _with_stamp(HttpResponseNotModified(), etag, stamp)
+    page = _local.get((slug, name))
+    if store and (page is None or page[0] != stamp):  # another process may have rendered it already
         try:
-            page = cache.get(_page_key(slug, name))
+            page = _store().get(_page_key(slug, name))
         except Exception:
             page = None
         if page is not None and page[0] == stamp:
             _remember(slug, name, page)
-    if page is not None and page[0] == stamp:
+    if store and page is not None and page[0] == stamp:
         response = HttpResponse(page[1], content_type=page[2])
         for header, value in page[3].items():
             response[header] = value
     else:
         response = render()
-        if response.status_code == 200:
-            headers = {h: response[h] for h in ("Last-Modified", "Cache-Control") if response.has_header(h)}
-            page = (stamp, response.content, response["Content-Type"], headers)
+        if store and response.status_code == 200:
+            kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
+            page = (stamp, response.content, response["Content-Type"], kept)
             _remember(slug, name, page)
             try:
-                cache.set(_page_key(slug, name), page, TTL)
+                _store().set(_page_key(slug, name), page, TTL)
             except Exception:
                 log.warning("page cache unreachable; %s not stored", name, exc_info=True)
-    if request is not None and response.status_code in (200, 304):
-        response["ETag"] = etag
+    if request is not None and response.status_code == 200:
+        _with_stamp(response, etag, stamp)
+    return response
+
+
+def _with_stamp(response: HttpResponse, etag: str, stamp: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified_of(stamp))
+    mark_public(response)
     return response
 
 

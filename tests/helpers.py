@@ -5,7 +5,8 @@ Test modules import these from here, never from one another."""
 import html as html_lib
 import re
 
-from leagues.models import Event, Game, Prize, PrizeFund, Role, TeamMatch
+from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, TeamMatch
+from leagues.recompute import store_snapshot
 from leagues.services.match_cards import match_card_submit
 from leagues.services.standings import event_engine_result, snapshot_fields
 from tests.factories import (
@@ -17,9 +18,11 @@ from tests.factories import (
     PlayerFactory,
     RoleFactory,
     RoundFactory,
+    SeasonFactory,
     StandingsSnapshotFactory,
     TeamFactory,
     TeamMatchFactory,
+    TeamMemberFactory,
 )
 
 # ------------------------------------------------------------------------------------------- pages
@@ -148,3 +151,74 @@ def fund_with(event, places=(), categories=(), clubs=(), **options):
             item=rest[1] if len(rest) > 1 else "",
         )
     return fund
+
+
+def played_swiss(players, rounds=3, **kwargs):
+    """A running individual event of `players` (even) entries, `rounds` rounds played by the circle method
+    (white wins on odd boards, draws on even ones) and its standings snapshot stored."""
+    season = SeasonFactory()
+    event = EventFactory(
+        league=season.league,
+        season=season,
+        rounds_count=rounds + 2,
+        status=Event.Status.RUNNING,
+        results_version=1,
+        **kwargs,
+    )
+    club = ClubFactory()
+    entries = []
+    for number in range(1, players + 1):
+        player = PlayerFactory()
+        ClubMembershipFactory(player=player, club=club)
+        entries.append(EntryFactory(event=event, start_number=number, player=player))
+    circle = entries[:]
+    for number in range(1, rounds + 1):
+        rnd = RoundFactory(event=event, number=number)
+        for board in range(1, players // 2 + 1):
+            white, black = circle[board - 1], circle[-board]
+            result = Result.WHITE_WINS if board % 2 else Result.DRAW
+            GameFactory(round=rnd, board=board, white=white, black=black, result=result)
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    store_snapshot(event.pk, 1, engine_snapshot(event), 0)
+    return event, entries
+
+
+def played_division(teams, boards=2):
+    """A team division of `teams` (even) teams, round 1 played and confirmed on `boards` boards, each
+    team with a roster of `boards` players, and its standings snapshot stored."""
+    event = EventFactory(
+        kind=Event.Kind.TEAM,
+        system=Event.System.ROUND_ROBIN,
+        rounds_count=teams - 1,
+        boards=boards,
+        tiebreak_criteria=["GPTS"],
+        status=Event.Status.RUNNING,
+        results_version=1,
+    )
+    sides = []
+    for number in range(1, teams + 1):
+        team = TeamFactory(event=event)
+        for board in range(1, boards + 1):
+            TeamMemberFactory(team=team, board_order=board)
+        sides.append(EntryFactory(event=event, start_number=number, player=None, team=team))
+    rnd = RoundFactory(event=event)
+    for home, away in zip(sides[: teams // 2], sides[teams // 2 :], strict=True):
+        match = TeamMatchFactory(round=rnd, home=home, away=away, status=TeamMatch.Status.CONFIRMED)
+        for board, (white_member, black_member) in enumerate(
+            zip(home.team.members.order_by("board_order"), away.team.members.order_by("board_order"), strict=True),
+            start=1,
+        ):
+            pieces = [(home, white_member.player), (away, black_member.player)]
+            (white, white_player), (black, black_player) = pieces if board % 2 else pieces[::-1]
+            GameFactory(
+                round=rnd,
+                match=match,
+                board=board,
+                white=white,
+                black=black,
+                white_player=white_player,
+                black_player=black_player,
+                result=Result.WHITE_WINS,
+            )
+    store_snapshot(event.pk, 1, engine_snapshot(event), 0)
+    return event, sides

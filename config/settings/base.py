@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "leagues.csp.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "leagues.http_cache.PublicCacheMiddleware",  # before the session's: it sees (and drops) its Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -161,6 +162,13 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
+
+# HTTP caching of public pages for readers who are not logged in (leagues/http_cache.py): browsers keep a
+# page PUBLIC_MAX_AGE seconds, a CDN PUBLIC_S_MAXAGE, and may serve it stale while it asks again for
+# PUBLIC_STALE_WHILE_REVALIDATE; short, because results come in live (a 304 answers the asking again)
+PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 5)
+PUBLIC_S_MAXAGE = env_int("PUBLIC_S_MAXAGE", 10)
+PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 30)
 
 # how long a web process trusts an event's page stamp before asking the shared cache again (seconds)
 PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)

@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.http import HttpResponse
-from django.utils.http import http_date, quote_etag
+from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
@@ -347,11 +347,7 @@ class StandingsView(APIView):
             "computed_at": meta["computed_at"].isoformat().replace("+00:00", "Z") if meta else None,
         }
         body = json.dumps(head)[:-1] + "".join(f', "{key}": {value}' for key, value in parts.items()) + "}"
-        response = HttpResponse(body, content_type="application/json")
-        response["Cache-Control"] = "no-cache"
-        if meta:
-            response["Last-Modified"] = http_date(meta["computed_at"].timestamp())
-        return response
+        return HttpResponse(body, content_type="application/json")
 
 
 @_filter_parameters("event", "round")

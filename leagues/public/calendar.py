@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from .. import selectors
 from ..models import Club, Event, TeamMatch
+from .views import _cached
 
 PRODID = "-//chess-league//fixtures//EN"
 
@@ -100,6 +101,10 @@ def _matches():
 
 
 def event_rounds_ics(request, slug):
+    return _cached(request, slug, "rounds-ics", lambda: _render_rounds_ics(request, slug))
+
+
+def _render_rounds_ics(request, slug):
     try:
         event = selectors.public_event(slug=slug)
     except Event.DoesNotExist:
@@ -118,6 +123,10 @@ def event_rounds_ics(request, slug):
 
 
 def team_fixtures_ics(request, slug, number):
+    return _cached(request, slug, f"team-{number}-ics", lambda: _render_team_ics(request, slug, number))
+
+
+def _render_team_ics(request, slug, number):
     try:
         event = selectors.public_event(slug=slug)
     except Event.DoesNotExist:

@@ -39,7 +39,6 @@ def _widget(request, lang: str, slug: str, name: str, render_page):
             request=request,
         )
     response["Content-Security-Policy"] = FRAMABLE
-    response["Cache-Control"] = "public, max-age=60"
     return response
 
 
@@ -72,18 +71,16 @@ def embed_standings(request, lang, slug):
         }
         return render(request, "leagues/embed/standings.html", context)
 
-    _event(slug)
     return _widget(request, lang, slug, f"standings-{rows}", page)
 
 
 @xframe_options_exempt
 def embed_team_fixtures(request, lang, slug, number):
-    event = _event(slug)
-    entry = event.entries.select_related("team").filter(start_number=number, team__isnull=False).first()
-    if entry is None:
-        raise Http404
-
     def page():
+        event = _event(slug)
+        entry = event.entries.select_related("team").filter(start_number=number, team__isnull=False).first()
+        if entry is None:
+            raise Http404
         today = datetime.date.today()
         matches = (
             TeamMatch.objects.filter(round__event=event)
@@ -101,9 +98,8 @@ def embed_team_fixtures(request, lang, slug, number):
 
 @xframe_options_exempt
 def embed_latest_results(request, lang, slug):
-    event = _event(slug)
-
     def page():
+        event = _event(slug)
         number = selectors.completed_rounds(event)
         context = {"event": event, "number": number, "lang": lang, "cards": [], "games": []}
         if number and event.is_team:

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 
 from ..models import RoundPairing
 from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
-from .views import _event_context, _event_or_404
+from .views import _cached, _event_context, _event_or_404
 
 
 def event_pairings_latest(request, slug):
@@ -21,6 +21,10 @@ def event_pairings_latest(request, slug):
 
 
 def event_pairings(request, slug, number):
+    return _cached(request, slug, f"pairings-{number}", lambda: _render_pairings(request, slug, number))
+
+
+def _render_pairings(request, slug, number):
     event = _event_or_404(slug)
     if event.is_team or not 1 <= number <= last_paired_round(event):
         raise Http404

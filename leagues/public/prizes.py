@@ -23,6 +23,7 @@ from tiebreaks.names import criterion_name
 from ..bidi import isolate, isolate_range
 from ..models import Event, Prize, PrizeFund
 from ..services.prizes import EventPrizes, prizes_for_event
+from .views import _cached
 
 
 def _names(names: Sequence[str]) -> str:
@@ -323,6 +324,11 @@ def prize_rows(prizes: EventPrizes) -> list[dict]:
 
 
 def event_prizes(request, slug):
+    # answered 304 by the event's stamp, but rendered each time: the prize pages are not hot enough to keep
+    return _cached(request, slug, "prizes", lambda: _render_prizes(request, slug), store=False)
+
+
+def _render_prizes(request, slug):
     try:
         prizes = prizes_for_event(slug=slug)
     except Event.DoesNotExist:

@@ -113,16 +113,17 @@ def home(request):
     )
 
 
-def _cached(request, slug: str, name: str, render):
+def _cached(request, slug: str, name: str, render, store=True):
     """An event page rendered once per change of the event and language, then served from the cache, with an
-    ETag: a reader's (or the live refresh's) If-None-Match gets 304 while nothing changed."""
+    ETag and Last-Modified: a reader's (or the live refresh's, or a CDN's) conditional request gets 304 while
+    nothing changed. `store=False` for pages of too many variants to keep (rendered each time)."""
     return cached_page(
         slug=slug,
         name=f"{name}-{get_language()}",
         database_stamp=lambda: selectors.event_stamp(slug=slug),
         render=render,
         request=request,
-        user=request.user,
+        store=store,
     )
 
 
@@ -406,6 +407,10 @@ def _render_player(request, slug, number):
 
 
 def event_team(request, slug, number):
+    return _cached(request, slug, f"team-{number}", lambda: _render_team(request, slug, number))
+
+
+def _render_team(request, slug, number):
     standings = _standings_or_404(slug)
     event = standings.event
     entry = standings.entries.get(number)
@@ -442,6 +447,12 @@ def _int_param(request, name):
 
 
 def event_why(request, slug):
+    """Why one participant is above another: one page per pair asked, so it is not kept (rendered each time)."""
+    page = f"why-{_int_param(request, 'a')}-{_int_param(request, 'b')}"
+    return _cached(request, slug, page, lambda: _render_why(request, slug), store=False)
+
+
+def _render_why(request, slug):
     standings = _standings_or_404(slug)
     event = standings.event
     table = _table(standings, list(standings.criteria))
@@ -537,6 +548,10 @@ def _render_boards(request, slug):
 
 def event_standings_csv(request, slug):
     """The standings as CSV: a first comment line names the rule set and the criteria order."""
+    return _cached(request, slug, "standings-csv", lambda: _render_standings_csv(slug))
+
+
+def _render_standings_csv(slug):
     standings = _standings_or_404(slug)
     out = io.StringIO()
     rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set

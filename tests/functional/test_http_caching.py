@@ -1,0 +1,179 @@
+"""Public pages as a CDN and a browser see them: public, short-lived, revalidated by ETag and Last-Modified,
+the same for every reader (no cookie, no Vary: Cookie), and a conditional request answered from the event's
+stamp without a database query or a template; a logged-in user's answers are never stored."""
+
+import pytest
+from django.conf import settings
+from django.test.signals import template_rendered
+from django.utils.http import http_date
+
+from leagues.models import Result
+from leagues.services.results import result_record
+from tests.factories import GameFactory, RoundFactory, organiser_of
+from tests.helpers import played_division, played_swiss
+
+pytestmark = pytest.mark.django_db
+
+EVENT_PAGES = [
+    "/en/events/{slug}/",
+    "/en/events/{slug}/crosstable/",
+    "/en/events/{slug}/rounds/2/",
+    "/en/events/{slug}/players/3/",
+    "/en/events/{slug}/why/?a=1&b=2",
+    "/en/events/{slug}/prizes/",
+    "/en/events/{slug}/standings.csv",
+    "/en/events/{slug}/rounds.ics",
+    "/he/events/{slug}/",
+    "/embed/nb/events/{slug}/standings/",
+    "/embed/en/events/{slug}/results/",
+]
+TEAM_PAGES = ["/en/events/{slug}/teams/1/", "/en/events/{slug}/boards/", "/embed/en/events/{slug}/teams/1/fixtures/"]
+OTHER_PAGES = ["/en/", "/en/clubs/", "/en/players/{player}/", "/en/players/?q=a", "/en/tiebreaks/", "/el/about/"]
+CONDITIONAL = [
+    "/en/events/{slug}/",
+    "/en/events/{slug}/crosstable/",
+    "/en/events/{slug}/players/3/",
+    "/embed/en/events/{slug}/standings/",
+    "/api/v1/events/{slug}/standings/",
+    "/api/v1/events/{slug}/standings/?explain=1",
+]
+
+
+@pytest.fixture
+def swiss(db):
+    return played_swiss(10)
+
+
+def cache_control(response) -> dict:
+    parts = [part.strip() for part in response.get("Cache-Control", "").split(",") if part.strip()]
+    return dict(part.split("=", 1) if "=" in part else (part, True) for part in parts)
+
+
+def assert_public(response):
+    assert response.status_code == 200
+    control = cache_control(response)
+    assert control.get("public") is True, response.get("Cache-Control")
+    assert control.get("max-age") == str(settings.PUBLIC_MAX_AGE)
+    assert control.get("s-maxage") == str(settings.PUBLIC_S_MAXAGE)
+    assert control.get("stale-while-revalidate") == str(settings.PUBLIC_STALE_WHILE_REVALIDATE)
+    assert response.has_header("ETag")
+    assert not response.cookies, f"sets {list(response.cookies)}"
+    vary = {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
+    assert vary <= {"accept-language"}, response.get("Vary")
+
+
+@pytest.mark.parametrize("page", EVENT_PAGES)
+def test_an_event_page_is_public_with_the_stamps_etag_and_last_modified(client, swiss, page):
+    event, _entries = swiss
+    response = client.get(page.format(slug=event.slug))
+    assert_public(response)
+    assert response.has_header("Last-Modified")
+    assert response["ETag"].startswith('"')
+    again = client.get(page.format(slug=event.slug))
+    assert (again["ETag"], again["Last-Modified"]) == (response["ETag"], response["Last-Modified"])
+
+
+@pytest.mark.parametrize("page", TEAM_PAGES)
+def test_a_team_page_is_public(client, page):
+    event, _sides = played_division(teams=4)
+    assert_public(client.get(page.format(slug=event.slug)))
+
+
+@pytest.mark.parametrize("page", OTHER_PAGES)
+def test_the_other_public_pages_are_public_and_revalidate_by_their_body(client, swiss, page):
+    _event, entries = swiss
+    url = page.format(player=entries[0].player_id)
+    response = client.get(url)
+    assert_public(response)
+    assert client.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+def test_the_api_standings_are_public_without_vary_cookie(client, swiss):
+    event, _entries = swiss
+    response = client.get(f"/api/v1/events/{event.slug}/standings/")
+    assert cache_control(response).get("public") is True
+    assert "cookie" not in response.get("Vary", "").lower()
+    assert response.has_header("Last-Modified")
+    assert not response.cookies
+
+
+def test_a_logged_in_users_pages_are_private_and_never_stored(client, swiss):
+    event, _entries = swiss
+    user = organiser_of(event.league)
+    client.force_login(user)
+    for url in (f"/en/events/{event.slug}/", "/en/", f"/embed/en/events/{event.slug}/standings/"):
+        response = client.get(url)
+        control = cache_control(response)
+        assert control.get("private") is True and control.get("no-store") is True, (url, response["Cache-Control"])
+        assert "public" not in control
+    assert user.username in client.get(f"/en/events/{event.slug}/").content.decode()
+
+
+@pytest.mark.parametrize("page", CONDITIONAL)
+def test_a_conditional_request_is_answered_without_a_query_or_a_template(
+    client, swiss, page, django_assert_num_queries
+):
+    event, _entries = swiss
+    url = page.format(slug=event.slug)
+    first = client.get(url)
+    assert first.status_code == 200
+    rendered = []
+
+    def seen(sender, template, **kwargs):
+        rendered.append(template.name)
+
+    template_rendered.connect(seen)
+    try:
+        with django_assert_num_queries(0):
+            by_etag = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+            by_date = client.get(url, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    finally:
+        template_rendered.disconnect(seen)
+    assert rendered == []
+    for response in (by_etag, by_date):
+        assert response.status_code == 304
+        assert response.content == b""
+        assert response["ETag"] == first["ETag"]
+        assert cache_control(response).get("public") is True
+
+
+def test_an_other_etag_or_an_older_date_gets_the_page(client, swiss):
+    event, _entries = swiss
+    url = f"/en/events/{event.slug}/"
+    first = client.get(url)
+    assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=http_date(0)).status_code == 200
+    assert client.get(url, HTTP_IF_NONE_MATCH=f'"x", {first["ETag"]}').status_code == 304
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_result_gives_new_validators_at_once(client):
+    """Each write commits, as in production; even within the same second the old Last-Modified no longer
+    answers 304."""
+    event, entries = played_swiss(4)
+    url = f"/en/events/{event.slug}/"
+    before = client.get(url)
+    game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
+    assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200  # the round is paired
+    before = client.get(url)
+    result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))
+    by_etag = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    by_date = client.get(url, HTTP_IF_MODIFIED_SINCE=before["Last-Modified"])
+    assert by_etag.status_code == 200 and by_date.status_code == 200
+    assert by_etag["ETag"] != before["ETag"]
+    assert by_etag["Last-Modified"] != before["Last-Modified"]
+
+
+def test_the_login_page_keeps_its_form_token_and_is_not_public(client):
+    response = client.get("/en/accounts/login/")
+    assert settings.CSRF_COOKIE_NAME in response.cookies
+    assert "public" not in cache_control(response)
+
+
+@pytest.mark.parametrize("page", ["/en/events/{slug}/standings.csv", "/en/events/{slug}/rounds.ics"])
+def test_a_download_served_from_the_cache_keeps_its_file_name(client, swiss, page):
+    event, _entries = swiss
+    url = page.format(slug=event.slug)
+    rendered, cached = client.get(url), client.get(url)
+    assert cached["Content-Disposition"] == rendered["Content-Disposition"]
+    assert cached.content == rendered.content
