@@ -26,7 +26,7 @@ def decimal_text(value: Fraction | int | None) -> str:
 
 
 def explained_criterion(standings, number: int, code: str, names: dict[int, str]) -> ExplainedCriterion:
-    return explain_trace(standings.explain(number)[code].to_dict(), name_of=names)
+    return explain_trace(standings.explain(number)[code].to_dict(), name_of=names, isolated=True)
 
 
 # ------------------------------------------------------------------------------ worked examples
@@ -252,7 +252,7 @@ def rating_unrated_example() -> dict:
     from .explanations import standings_note
 
     return {
-        "notes": [standings_note(n.to_dict()) for n in standings.notes],
+        "notes": [standings_note(n.to_dict(), isolated=True) for n in standings.notes],
         "value": decimal_text(standings.row(1).values["ARO"]),
     }
 

@@ -4,7 +4,8 @@ The engine explains every tie-break value as data (``Trace.to_dict()``: elements
 from :mod:`tiebreaks.engine.reasons`, the Article, what a cut removed, the total and a divisor).
 This module is the only place that turns those codes into words, whole sentences with named
 placeholders, in the reader's language. It reads the JSON form (as stored in a standings snapshot),
-so pages never run the engine to explain a value.
+so pages never run the engine to explain a value. For pages (``isolated=True``) every placeholder's
+value is an isolate (:mod:`tiebreaks.bidi`): in Hebrew a Latin name or "−1" keeps its own direction.
 
 >>> explained = explain_trace(trace_dict, name_of={3: "Berg, Magnus"})   # doctest: +SKIP
 >>> explained.elements[0].text                                           # doctest: +SKIP
@@ -24,6 +25,7 @@ from django.utils.translation import ngettext
 
 from tiebreaks.engine import reasons as R
 
+from .bidi import isolate, isolate_ltr
 from .names import CriterionName, criterion_name
 
 SUM_CRITERIA_WITH_POINTS = {"SB"}  # elements add value x points
@@ -39,6 +41,11 @@ def fmt(value: Any) -> str:
     if (number * 10) == (number * 10).to_integral_value():
         return number_format(number, decimal_pos=1)
     return number_format(number, decimal_pos=2)
+
+
+def _units(params: Mapping[str, Any], isolated: bool) -> dict[str, Any]:
+    """A sentence's placeholder values; on pages each one is an isolate (a name or number as one unit)."""
+    return {key: isolate(value) for key, value in params.items()} if isolated else dict(params)
 
 
 @dataclass
@@ -108,13 +115,16 @@ def removal_sentence(reason: str | None) -> str:
     return _removal_sentences().get(reason, _("Removed (%(reason)s).") % {"reason": reason})
 
 
-def adjustment_sentence(adjustment: Mapping[str, Any]) -> str:
-    params = {
-        "round": adjustment["round"],
-        "awarded": fmt(adjustment["awarded"]),
-        "counted": fmt(adjustment["counted"]),
-        "article": adjustment["article"],
-    }
+def adjustment_sentence(adjustment: Mapping[str, Any], isolated: bool = False) -> str:
+    params = _units(
+        {
+            "round": adjustment["round"],
+            "awarded": fmt(adjustment["awarded"]),
+            "counted": fmt(adjustment["counted"]),
+            "article": adjustment["article"],
+        },
+        isolated,
+    )
     return _adjustment_text(adjustment["reason"], params) or _adjustment_text(R.REQUESTED_BYE_COUNTS_AS_DRAW, params)
 
 
@@ -132,18 +142,19 @@ def _adjustment_text(reason: str, params: Mapping[str, Any]) -> str | None:
     )
 
 
-def element_sentence(element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None) -> str:
+def element_sentence(
+    element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None, isolated: bool = False
+) -> str:
     """One sentence saying what this round is worth and where the number came from."""
-    text = _element_text(element, code, details, name_of)
+    text = _element_text(element, code, details, name_of, isolated)
     if text is not None:
         return text
     if Decimal(str(element.get("contribution") or 0)) == 0:
-        return _("Round %(round)s does not count for this criterion.") % {"round": element["round"]}
-    return _("Round %(round)s: %(contribution)s (%(reason)s).") % {
-        "round": element["round"],
-        "contribution": fmt(element.get("contribution")),
-        "reason": element["reason"],
-    }
+        return _("Round %(round)s does not count for this criterion.") % _units({"round": element["round"]}, isolated)
+    return _("Round %(round)s: %(contribution)s (%(reason)s).") % _units(
+        {"round": element["round"], "contribution": fmt(element.get("contribution")), "reason": element["reason"]},
+        isolated,
+    )
 
 
 def _adjusted_from(element: Mapping[str, Any]) -> str:
@@ -152,7 +163,9 @@ def _adjusted_from(element: Mapping[str, Any]) -> str:
     return fmt(Decimal(str(element.get("value") or 0)) - counted)
 
 
-def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None) -> str | None:
+def _element_text(
+    element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None, isolated: bool = False
+) -> str | None:
     reason = element["reason"]
     params = {
         "round": element["round"],
@@ -164,11 +177,16 @@ def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, A
         "own": fmt(details.get("own_score")),
         "cap": fmt(details.get("dummy_bye_cap")),
         "limit": fmt(details.get("limit")),
+        "score": _adjusted_from(element),  # the opponent's final score before adjustments
+        # US Chess 34E5: the head-to-head values
+        "win": "+1",
+        "draw": "0",
+        "loss": "−1",
     }
+    params = _units(params, isolated)
     if reason == R.ACTUAL_SCORE:
         return _("Round %(round)s: %(opponent)s, final score %(value)s.") % params
     if reason == R.ADJUSTED_SCORE:
-        params["score"] = _adjusted_from(element)
         return (
             _(
                 "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: their adjusted "
@@ -253,7 +271,7 @@ def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, A
         return _("The player's pairing number: %(value)s.") % params
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
         return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
-    us = _us_sentence(reason, params, element, code)
+    us = _us_sentence(reason, params)
     if us:
         return us
     team = _team_sentence(reason, params, element)
@@ -268,7 +286,7 @@ def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, A
         return _("Round %(round)s was forfeited or a bye: under the Chess Caddy rules it adds nothing.") % params
     if not counted:
         return _("Round %(round)s does not count for this criterion.") % params
-    if reason == R.PLAYED_WITH_BLACK and str(params["article"]).startswith("34"):
+    if reason == R.PLAYED_WITH_BLACK and str(element.get("article") or "").startswith("34"):
         return _("Round %(round)s: a game played with Black (US Chess rule %(article)s).") % params
     count_sentences = {
         R.WIN_ROUND: _("Round %(round)s: the win points were obtained (Article 7.1)."),
@@ -283,10 +301,9 @@ def _element_text(element: Mapping[str, Any], code: str, details: Mapping[str, A
     return None
 
 
-def _us_sentence(reason: str, params: dict[str, Any], element: Mapping[str, Any], code: str) -> str:
+def _us_sentence(reason: str, params: Mapping[str, Any]) -> str:
     """US Chess rule 34 (rule sets us-chess and us-chess-cum-full-point)."""
     if reason == R.US_ADJUSTED_SCORE:
-        params = {**params, "score": _adjusted_from(element)}
         return (
             _(
                 "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: every unplayed "
@@ -310,8 +327,8 @@ def _us_sentence(reason: str, params: dict[str, Any], element: Mapping[str, Any]
         R.KASHDAN_DRAW: _("Round %(round)s: a game drawn at the board scores %(value)s (US Chess rule 34E7)."),
         R.KASHDAN_LOSS: _("Round %(round)s: a game lost at the board scores %(value)s (US Chess rule 34E7)."),
         R.HEAD_TO_HEAD_RESULT: _(
-            "Round %(round)s: a game against %(opponent)s, who has the same score, counts %(value)s: +1 for a win, "
-            "0 for a draw, −1 for a loss (US Chess rule 34E5)."
+            "Round %(round)s: a game against %(opponent)s, who has the same score, counts %(value)s: %(win)s for a "
+            "win, %(draw)s for a draw, %(loss)s for a loss (US Chess rule 34E5)."
         ),
     }
     if reason not in sentences:
@@ -384,11 +401,13 @@ def _trace_notes() -> dict[str, str]:
     }
 
 
-def score_class_note(details: Mapping[str, Any]) -> str:
+def score_class_note(details: Mapping[str, Any], isolated: bool = False) -> str:
     """US Chess 34E1: whether the player's score is plus, even or minus decides what is dropped."""
     reason = details.get("score_class")
     drops = int(details.get("drops_per_side") or 1)
-    params = {"own": fmt(details.get("own_score")), "maximum": fmt(details.get("maximum")), "count": drops}
+    params = _units(
+        {"own": fmt(details.get("own_score")), "maximum": fmt(details.get("maximum")), "count": drops}, isolated
+    )
     if reason == R.US_PLUS_SCORE:
         return (
             ngettext(
@@ -425,7 +444,9 @@ def score_class_note(details: Mapping[str, Any]) -> str:
     return ""
 
 
-def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
+def _arithmetic(trace: Mapping[str, Any], code: str, isolated: bool = False) -> str:
+    """The sum behind the value; on pages the calculation reads left to right as one unit."""
+    calculation = isolate_ltr if isolated else str
     elements = trace.get("elements") or []
     kept = [e for e in elements if not e.get("removed")]
     value = trace.get("value")
@@ -445,41 +466,33 @@ def _arithmetic(trace: Mapping[str, Any], code: str) -> str:
         return _(
             "Average opponents' rating %(aro)s, plus %(dp)s for a score of %(percentage)s%% over the board: %(value)s."
         ) % {
-            "aro": fmt(details.get("aro")),
-            "dp": fmt(details.get("dp")),
-            "percentage": details.get("percentage"),
-            "value": fmt(value),
+            **_units({"aro": fmt(details.get("aro")), "dp": fmt(details.get("dp")), "value": fmt(value)}, isolated),
+            "percentage": details.get("percentage"),  # with its sign where the language writes it (tr %50)
         }
     if rounding == "lowest_rating_reaching_points":
         return _(
             "%(value)s is the lowest rating whose expected score against these opponents reaches the "
             "%(points)s points scored over the board."
-        ) % {"value": fmt(value), "points": fmt(details.get("points"))}
+        ) % _units({"value": fmt(value), "points": fmt(details.get("points"))}, isolated)
     if divisor:
+        division = {"calculation": calculation(f"({left}) ÷ {divisor} = {fmt(value)}")}
         if rounding == "half_up_0.01":
-            return _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to two decimals.") % {
-                "sum": left,
-                "divisor": divisor,
-                "value": fmt(value),
-            }
-        return _("(%(sum)s) ÷ %(divisor)s = %(value)s, rounded to a whole number.") % {
-            "sum": left,
-            "divisor": divisor,
-            "value": fmt(value),
-        }
+            return _("%(calculation)s, rounded to two decimals.") % division
+        return _("%(calculation)s, rounded to a whole number.") % division
     if name == "DE" or len(terms) < 2:
         return ""  # one term: "Adds ..." already says it
-    return f"{left} = {total}"
+    return calculation(f"{left} = {total}")
 
 
-def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
-    """Everything a reader needs to check one value: each element, what was cut, the arithmetic."""
+def explain_trace(trace: Mapping[str, Any], name_of=None, isolated: bool = False) -> ExplainedCriterion:
+    """Everything a reader needs to check one value: each element, what was cut, the arithmetic
+    (`isolated`: for a page, names and numbers as isolates, shown with tiebreaks.bidi.as_html)."""
     code = trace["criterion"]
     details = trace.get("details") or {}
     name = criterion_name(code)
     elements = []
     for element in trace.get("elements") or []:
-        text = element_sentence(element, code, details, name_of)
+        text = element_sentence(element, code, details, name_of, isolated)
         if element.get("vur") and element.get("dummy"):
             text = " ".join([text, _("This is a voluntary unplayed round (Article 16.1.2).")])
         elements.append(
@@ -490,7 +503,7 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
                 contribution=fmt(element.get("contribution")),
                 kept=not element.get("removed"),
                 removed=removal_sentence(element.get("removed")),
-                adjustments=[adjustment_sentence(a) for a in element.get("adjustments") or []],
+                adjustments=[adjustment_sentence(a, isolated) for a in element.get("adjustments") or []],
                 dummy=bool(element.get("dummy")),
                 opponent=element.get("opponent"),
                 product=(
@@ -508,8 +521,8 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
     if us_rule:
         # a US Chess value cites rule 34, never a FIDE Article (SB under us-chess cites 34E8)
         name = replace(name, article="", rule=us_rule)
-        notes.append(_("Computed under US Chess rule %(rule)s.") % {"rule": us_rule})
-    score_class = score_class_note(details)
+        notes.append(_("Computed under US Chess rule %(rule)s.") % _units({"rule": us_rule}, isolated))
+    score_class = score_class_note(details, isolated)
     if score_class:
         notes.append(score_class)
     note = trace_note(trace.get("reason"), details, name_of)
@@ -522,13 +535,17 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
                 "Opponents count when their final score is at least %(limit)s (half of %(games)s games).",
                 details.get("max_games") or 0,
             )
-            % {"limit": fmt(details["limit"]), "games": details.get("max_games")}
+            % _units({"limit": fmt(details["limit"]), "games": details.get("max_games")}, isolated)
         )
     if code.split("/", 1)[0] == "DE" and details.get("group") and len(details["group"]) > 1:
-        players = ", ".join(_name(name_of, n) for n in details["group"])
+        unit = isolate if isolated else str
+        players = ", ".join(unit(_name(name_of, n)) for n in details["group"])
         notes.append(
             _("Still tied at this point: %(players)s. Points against them: %(score)s; place in the group: %(place)s.")
-            % {"players": players, "score": fmt(details.get("mutual_score")), "place": details.get("place")}
+            % {
+                "players": players,
+                **_units({"score": fmt(details.get("mutual_score")), "place": details.get("place")}, isolated),
+            }
         )
         if details.get("all_met") is False:
             notes.append(
@@ -542,24 +559,24 @@ def explain_trace(trace: Mapping[str, Any], name_of=None) -> ExplainedCriterion:
                 "%(count)s elements are removed by the modifier.",
                 len(removed),
             )
-            % {"count": len(removed)}
+            % _units({"count": len(removed)}, isolated)
         )
     return ExplainedCriterion(
         code=code,
         name=name,
         value=fmt(trace.get("value")),
         elements=elements,
-        arithmetic=_arithmetic(trace, code),
+        arithmetic=_arithmetic(trace, code, isolated),
         notes=notes,
         raw_value=trace.get("value"),
     )
 
 
-def standings_note(note: Mapping[str, Any]) -> str:
+def standings_note(note: Mapping[str, Any], isolated: bool = False) -> str:
     """A sentence for a note on the whole standings (criterion skipped, override...)."""
     code = note.get("code")
     criterion = note.get("criterion") or ""
-    params = {"criterion": criterion_name(criterion).long if criterion else "", "code": criterion}
+    params = _units({"criterion": criterion_name(criterion).long if criterion else "", "code": criterion}, isolated)
     sentences = _standings_notes()
     if code in sentences:
         return sentences[code] % params
@@ -610,21 +627,16 @@ def reason_sentence(code: str) -> str | None:
     return None
 
 
-def separation_sentence(a_name: str, b_name: str, code: str | None, value_a: Any, value_b: Any) -> str:
+def separation_sentence(
+    a_name: str, b_name: str, code: str | None, value_a: Any, value_b: Any, isolated: bool = False
+) -> str:
     """Why A is above B (or that nothing separates them)."""
+    params = _units({"a": a_name, "b": b_name, "value_a": fmt(value_a), "value_b": fmt(value_b)}, isolated)
     if code is None:
-        return _("Nothing separates %(a)s and %(b)s: they share the place.") % {"a": a_name, "b": b_name}
+        return _("Nothing separates %(a)s and %(b)s: they share the place.") % params
     if code == "PTS":
-        return _("Their points differ: %(a)s has %(value_a)s, %(b)s has %(value_b)s.") % {
-            "a": a_name,
-            "b": b_name,
-            "value_a": fmt(value_a),
-            "value_b": fmt(value_b),
-        }
+        return _("Their points differ: %(a)s has %(value_a)s, %(b)s has %(value_b)s.") % params
     return _("%(criterion)s separates them: %(a)s has %(value_a)s, %(b)s has %(value_b)s.") % {
+        **params,
         "criterion": criterion_name(code).long,
-        "a": a_name,
-        "b": b_name,
-        "value_a": fmt(value_a),
-        "value_b": fmt(value_b),
     }

@@ -325,7 +325,7 @@ def prizes(request, slug):
         )
     sentences = []
     if preview is not None:
-        sentences = [line_sentence(code, params, preview.currency) for code, params in preview.lines]
+        sentences = [line_sentence(code, params, preview.currency, isolated=True) for code, params in preview.lines]
         preview.awards = [
             (place, name, money(amount, preview.currency), items) for place, name, amount, items in preview.awards
         ]

@@ -16,11 +16,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tiebreaks.bidi import isolate, isolate_range
 from tiebreaks.explanations import fmt
 from tiebreaks.money import money
 from tiebreaks.names import criterion_name
 
-from ..bidi import isolate, isolate_range
 from ..models import Event, Prize, PrizeFund
 from ..services.prizes import EventPrizes, prizes_for_event
 from .views import _cached
@@ -86,7 +86,7 @@ def _where(params: Mapping[str, Any]) -> str:
 
 def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:
     """One explanation line of the prize split as a whole translated sentence; `isolated`: its names, ranges
-    and amounts marked as units of their own direction (pages; see leagues.bidi)."""
+    and amounts marked as units of their own direction (pages; see tiebreaks.bidi)."""
     p = params
     unit = isolate if isolated else str
     span = isolate_range if isolated else (lambda first, last: (first, last))

@@ -154,7 +154,7 @@ def _render_standings(request, slug):
         results_embed_url=reverse("embed:results", args=[get_language(), slug]),
         after_round=selectors.completed_rounds(standings.event),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
-        notes=[standings_note(note) for note in standings.notes],
+        notes=[standings_note(note, isolated=True) for note in standings.notes],
         has_shared=any(row["shared"] for row in standings.table),
         active="standings",
         provisional=selectors.unconfirmed_matches(standings.event),
@@ -330,7 +330,7 @@ def _explained_for(standings: selectors.EventStandings, number: int) -> list:
     names = {e.start_number: e.name for e in standings.entries.values()}
     codes = _columns(standings)
     traces = [standings.trace(number, code) for code in codes]
-    return [explain_trace(trace, name_of=names) for trace in traces if trace is not None]
+    return [explain_trace(trace, name_of=names, isolated=True) for trace in traces if trace is not None]
 
 
 def event_player(request, slug, number):
@@ -481,7 +481,7 @@ def _render_why(request, slug):
         comparison=comparison,
         equal_points=upper["points"] == lower["points"],
         same=a == b,
-        sentence=separation_sentence(name_upper, name_lower, deciding, value_upper, value_lower),
+        sentence=separation_sentence(name_upper, name_lower, deciding, value_upper, value_lower, isolated=True),
         upper_number=selectors.row_number(upper),
         lower_number=selectors.row_number(lower),
     )
@@ -489,7 +489,9 @@ def _render_why(request, slug):
         names = {e.start_number: e.name for e in standings.entries.values()}
         traces = [standings.trace(selectors.row_number(r), deciding) for r in (upper, lower)]
         context["deciding_explained"] = [
-            (r, explain_trace(t, name_of=names)) for r, t in zip((upper, lower), traces, strict=True) if t
+            (r, explain_trace(t, name_of=names, isolated=True))
+            for r, t in zip((upper, lower), traces, strict=True)
+            if t
         ]
     return render(request, "leagues/why.html", context)
 

@@ -1,11 +1,14 @@
 """Hebrew prize sentences keep names, ranges and amounts in order when displayed right to left: the visual
 order is computed by an independent UAX #9 implementation (python-bidi), as a browser lays out <bdi>."""
 
+import re
+
 from bidi import get_display
 from django.utils import translation
 
-from leagues.bidi import as_html
 from leagues.public.prizes import line_sentence
+from tests.paths import REPO
+from tiebreaks.bidi import as_html, isolate
 
 TIED = {"places": [3, 4], "names": ["Öztürk, Ayşe", "Kaya, Mehmet"], "prizes": [[3, 20000], [4, 10000]], "share": 15000}
 
@@ -44,3 +47,21 @@ def test_the_page_shows_isolates_as_bdi_and_escapes_the_rest():
     html = as_html(sentence)
     assert '<bdi dir="ltr">3–4</bdi>' in html and "<bdi>&lt;b&gt;Kaya&lt;/b&gt;</bdi>" in html
     assert "<bdi>£200 + £100</bdi>" in html and "\u2068" not in html
+
+
+def test_no_catalogue_carries_a_bidi_control_character():
+    """Directions come from the page's <bdi> elements, never from invisible marks in a translation."""
+    controls = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line!a}"
+        for path in sorted((REPO / "locale").glob("*/LC_MESSAGES/*.po"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if controls.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_an_isolate_cannot_be_closed_early_by_a_name():
+    """A name typed with a pop-isolate character still shows as one balanced <bdi>."""
+    html = as_html(isolate("Kaya\u2069</bdi>\u202e, Mehmet"))
+    assert html == "<bdi>Kaya&lt;/bdi&gt;, Mehmet</bdi>"

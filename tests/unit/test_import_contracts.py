@@ -22,6 +22,7 @@ TIEBREAKS_DJANGO_SIDE = {
     "tiebreaks.names",
     "tiebreaks.explanations",
     "tiebreaks.money",
+    "tiebreaks.bidi",
 }
 
 
