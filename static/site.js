@@ -13,8 +13,12 @@ document.addEventListener("DOMContentLoaded", function () {
     }, 100);
   }
   // A table wider than a phone scrolls in its wrapper: reachable and scrollable by keyboard, named by
-  // its caption or the heading before it (unique on the page).
+  // its caption or the heading before it (unique on the page, also among the page's named sections).
   var names = {};
+  document.querySelectorAll("section[aria-labelledby]").forEach(function (section) {
+    var label = document.getElementById(section.getAttribute("aria-labelledby"));
+    if (label) names[label.textContent.trim().replace(/\s+/g, " ")] = 1;
+  });
   document.querySelectorAll(".table-wrap:not([tabindex])").forEach(function (wrap) {
     var caption = wrap.querySelector("caption");
     var heading = caption;
