@@ -110,14 +110,26 @@ def standings_recompute_event(event_id: int) -> bool:
         return written
 
 
+EXPLAINED_BETWEEN_CHECKS = 50  # rows explained between two looks for newer results
+
+
+def _newest_version(event_id: int) -> int | None:
+    return Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
+
+
 def store_explanations(event_id: int, version: int, result) -> None:
     """Second phase: the explanation traces, which cost far more than the standings themselves. The
-    standings are visible already; skipped when newer results wait (their recompute explains them)."""
-    newest = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
-    if newest != version:
-        return
+    standings are visible already; given up as soon as newer results are saved (their recompute explains
+    them), so a worker in the middle of a big open's traces takes the next result's recompute at once."""
     started = time.perf_counter()
-    explanations = result.to_dict(explain=True)["explanations"]
+    explanations = {}
+    for index, (number, traces) in enumerate(result.explanations()):
+        if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
+            log.info("explanations event=%s version=%s given up (newer results)", event_id, version)
+            return
+        explanations[number] = traces
+    if _newest_version(event_id) != version:
+        return
     if StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations):
         event_pages_changed_after_commit(event_id=event_id)
     log.info(

@@ -8,6 +8,7 @@ from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tourn
 from tiebreaks.engine.team import compute_team_standings
 
 from ..models import TRF_CODES, Event, Game, PairingSettings, Player, Result
+from ..models.league import initials
 
 
 def scoring_for(event: Event) -> Scoring:
@@ -23,26 +24,38 @@ def scoring_for(event: Event) -> Scoring:
 
 def tournament_for(event: Event, games, entries) -> Tournament:
     """Build the engine's crosstable from the event's games (pairings and byes)."""
+    return crosstable_for(
+        event,
+        (
+            (g.round.number, g.result, g.white_id, g.black_id, g.white.start_number, g.black and g.black.start_number)
+            for g in games
+        ),
+        ((e.id, e.start_number, e.name, e.rating) for e in entries),
+    )
+
+
+def crosstable_for(event: Event, games, entries) -> Tournament:
+    """The engine's crosstable from plain values: games as (round number, result, white entry id, black entry id
+    or None, white start number, black start number) in round order, entries as (id, start number, name, rating)
+    in start-number order."""
     blocks: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     last_round = 0
-    for game in games:
-        if game.result == Result.PENDING:
+    for number, result, white_id, black_id, white_no, black_no in games:
+        if result == Result.PENDING:
             continue
-        number = game.round.number
         last_round = max(last_round, number)
-        white_code, black_code = TRF_CODES[game.result]
-        if game.black_id is None:
-            blocks[game.white_id][number] = RoundEntry(code=white_code)
+        white_code, black_code = TRF_CODES[result]
+        if black_id is None:
+            blocks[white_id][number] = RoundEntry(code=white_code)
             continue
-        white_no, black_no = game.white.start_number, game.black.start_number
-        blocks[game.white_id][number] = RoundEntry(code=white_code, opponent=black_no, colour="w")
-        blocks[game.black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
+        blocks[white_id][number] = RoundEntry(code=white_code, opponent=black_no, colour="w")
+        blocks[black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
+    unplayed = RoundEntry(code="Z")
     participants = []
-    for entry in entries:
-        rounds = tuple(blocks[entry.id].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1))
-        participants.append(
-            Participant(start_number=entry.start_number, name=entry.name, rating=entry.rating, rounds=rounds)
-        )
+    for entry_id, start_number, name, rating in entries:
+        played = blocks.get(entry_id, {})
+        rounds = tuple(played.get(r, unplayed) for r in range(1, last_round + 1))
+        participants.append(Participant(start_number=start_number, name=name, rating=rating, rounds=rounds))
     return Tournament(
         participants=participants,
         total_rounds=event.rounds_count,
@@ -53,7 +66,10 @@ def tournament_for(event: Event, games, entries) -> Tournament:
 
 
 def individual_standings(event: Event, games, entries):
-    tournament = tournament_for(event, games, entries)
+    return _compute(event, tournament_for(event, games, entries))
+
+
+def _compute(event: Event, tournament: Tournament):
     return compute_standings(
         tournament,
         list(event.tiebreak_criteria),
@@ -146,6 +162,8 @@ def team_standings(event: Event, games, entries):
 
 def event_engine_result(event: Event):
     """The engine's standings of the event; explanations are computed when asked for."""
+    if not event.is_team:
+        return _compute(event, crosstable_for(event, *_plain_rows(event)))
     entries = list(
         event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
     )
@@ -154,6 +172,21 @@ def event_engine_result(event: Event):
         .select_related("round", "match", "white", "black")
         .order_by("round__number", "board")
     )
-    if event.is_team:
-        return team_standings(event, games, entries)
-    return individual_standings(event, games, entries)
+    return team_standings(event, games, entries)
+
+
+def _plain_rows(event: Event) -> tuple[list, list]:
+    """An individual event's games and entries as crosstable_for takes them, read as plain values (a big open's
+    thousands of rows cost more to build as model objects than to read)."""
+    games = list(
+        Game.objects.filter(round__event=event)
+        .order_by("round__number", "board")
+        .values_list("round__number", "result", "white_id", "black_id", "white__start_number", "black__start_number")
+    )
+    entries = [
+        (entry_id, number, initials(name) if anonymised else name, rating)
+        for entry_id, number, name, anonymised, rating in event.entries.order_by("start_number").values_list(
+            "id", "start_number", "player__name", "player__anonymised", "rating"
+        )
+    ]
+    return games, entries

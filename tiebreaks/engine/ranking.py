@@ -9,7 +9,7 @@ still tied after every criterion; within such a tie rows are listed by start num
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -252,11 +252,13 @@ class Standings:
             "notes": [n.to_dict() for n in self.notes],
         }
         if explain:
-            out["explanations"] = {
-                str(row.start_number): {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
-                for row in self.rows
-            }
+            out["explanations"] = dict(self.explanations())
         return out
+
+    def explanations(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each row's traces as ``to_dict(explain=True)`` lists them, one row at a time (a caller may stop early)."""
+        for row in self.rows:
+            yield str(row.start_number), {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
 
     points_listed = False  # set by compute_standings when the caller's list starts with PTS
 

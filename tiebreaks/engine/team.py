@@ -28,7 +28,7 @@ the group of teams tied when the criterion is reached (1, 2, ...), 0 when it sep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -134,11 +134,13 @@ class TeamStandings:
             "notes": [n.to_dict() for n in self.notes],
         }
         if explain:
-            out["explanations"] = {
-                str(row.team_number): {code: t.to_dict() for code, t in self.explain(row.team_number).items()}
-                for row in self.rows
-            }
+            out["explanations"] = dict(self.explanations())
         return out
+
+    def explanations(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each team's traces as ``to_dict(explain=True)`` lists them, one team at a time."""
+        for row in self.rows:
+            yield str(row.team_number), {code: t.to_dict() for code, t in self.explain(row.team_number).items()}
 
 
 def compute_team_standings(
