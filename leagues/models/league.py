@@ -91,6 +91,23 @@ class Player(models.Model):
     rating_national = models.PositiveSmallIntegerField(_("national rating"), null=True, blank=True)
     # never shown publicly: category prizes read them, pages and the API do not
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    birth_date = models.DateField(
+        _("birth date"), null=True, blank=True, help_text=_("When the day is known (FIDE's rating report).")
+    )
+    # FIDE's development coefficient (K): the games the player completed on FIDE's list, or the K the list shows
+    fide_games = models.PositiveIntegerField(
+        _("FIDE-rated games"),
+        null=True,
+        blank=True,
+        help_text=_("Games completed on FIDE's rating list; fewer than 30: K = 40. Blank: 30 or more."),
+    )
+    k_factor = models.PositiveSmallIntegerField(
+        _("K factor"),
+        null=True,
+        blank=True,
+        choices=[(40, "40"), (20, "20"), (10, "10")],
+        help_text=_("As FIDE's rating list shows it; blank: worked out from rating, age and games."),
+    )
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     anonymised = models.BooleanField(
         _("shown by initials"), default=False, help_text=_("Public pages and the API show only the initials.")

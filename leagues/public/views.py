@@ -15,6 +15,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tiebreaks.engine.rating_change import (
+    K_JUNIOR,
+    K_LISTED,
+    K_NEW_PLAYER,
+    K_REACHED_2400,
+    K_UNDER_2400,
+    K_UNDER_2400_ASSUMED,
+)
 from tiebreaks.engine.separation import first_difference
 from tiebreaks.explanations import explain_trace, fmt, separation_sentence, standings_note
 from tiebreaks.names import criterion_name, rule_set_name
@@ -386,6 +394,7 @@ def _render_player(request, slug, number):
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
         rating_result=record.result if record else None,
         rating_change=signed(record.result.change) if record and record.result else "",
+        rating_k=k_explained(record.k) if record and record.k else "",
     )
     if played:
         max_points = event.points_win * played
@@ -624,8 +633,24 @@ def _record_context(record) -> dict:
         "change": signed(result.change) if result else "",
         "change_class": change_class(result.change) if result else "",
         "performance": result.performance if result else None,
+        "k": record.k.k if record.k else None,
+        "k_explained": k_explained(record.k) if record.k else "",
         "games": [{"played": g, "change": signed(g.change) if g.change is not None else ""} for g in record.games],
     }
+
+
+def k_explained(k) -> str:
+    """The K a rating change used and why (a tiebreaks.engine.rating_change.DevelopmentCoefficient)."""
+    reasons = {
+        K_LISTED: _("as on FIDE's rating list"),
+        K_NEW_PLAYER: _("fewer than 30 rated games"),
+        K_JUNIOR: _("under 18, rated below 2300"),
+        K_REACHED_2400: _("rated 2400 or more"),
+        K_UNDER_2400: _("rated below 2400"),
+        K_UNDER_2400_ASSUMED: _("rated below 2400; 30 or more rated games assumed"),
+    }
+    text = _("K = %(k)s: %(reason)s") % {"k": k.k, "reason": reasons[k.reason]}
+    return text + (_(", lowered so that K × games is at most 700") if k.limited else "")
 
 
 def signed(value) -> str:

@@ -80,7 +80,8 @@ def _warnings(report: RatingReport) -> list[str]:
 
 
 def rating_report_trf(*, event: Event, user: AnyUser) -> str:
-    """The report as a TRF file: the event's export with FIDE ids, federations, titles, sex and birth years."""
+    """The report as a TRF file: the event's export with FIDE ids, federations, titles, sex and birth dates
+    (YYYY/MM/DD, or the year alone when only it is known)."""
     report = rating_report(event=event, user=user)
     games = list(
         Game.objects.filter(round__event=event)
@@ -99,7 +100,7 @@ def rating_report_trf(*, event: Event, user: AnyUser) -> str:
                 federation=player.federation,
                 sex=TRF_SEX.get(player.sex, ""),
                 title=TRF_TITLES.get(player.title, ""),
-                birth=str(player.birth_year or ""),
+                birth=f"{player.birth_date:%Y/%m/%d}" if player.birth_date else str(player.birth_year or ""),
             )
         participants.append(participant)
     extra = []

@@ -2,10 +2,12 @@
 the profile. The arithmetic is FIDE's (tiebreaks.engine.rating_change); this module says which games count.
 
 Rated: a game played over the board (1-0, ½-½, 0-1; never a forfeit or a bye) against a rated opponent, by a
-rated player, the ratings at the start of the event. K: 10 from 2400 (and for GM and IM titles, which need
-2400), 40 up to the year of the 18th birthday below 2300 (the birth year stays private: only K shows it),
-else 20, limited to 700 / games. The site does not know a player's games on FIDE's list, so a player with a
-rating counts as established (30 games or more).
+rated player, the ratings at the start of the event. K (tiebreaks.engine.rating_change.development_coefficient):
+the K the registry copied from FIDE's list when it has one; else 40 for a new player (fewer than 30 games on
+FIDE's list, the registry's `fide_games`), 10 from 2400 (and for GM and IM titles, which need 2400), 40 up to
+the year of the 18th birthday below 2300 (the birth year stays private: only K shows it), else 20; limited to
+700 / games. A player whose rated games the registry does not know counts as established (30 games or more),
+and the pages say so next to K.
 """
 
 from dataclasses import dataclass, field
@@ -15,7 +17,14 @@ from typing import cast
 
 from django.db.models import Q
 
-from tiebreaks.engine.rating_change import EventRating, RatedGame, event_rating, game_change, k_factor, period_k
+from tiebreaks.engine.rating_change import (
+    DevelopmentCoefficient,
+    EventRating,
+    RatedGame,
+    development_coefficient,
+    event_rating,
+    game_change,
+)
 
 from ..models import TRF_CODES, Entry, Event, Game, Player, Result
 
@@ -52,12 +61,19 @@ class EventRecord:
     points: Decimal = Decimal(0)
     rating: int | None = None
     result: EventRating | None = None
+    k: DevelopmentCoefficient | None = None  # the K of `result`, and why
 
 
-def _k(player: Player, rating: int, year: int | None, games: int) -> int:
-    age = year - player.birth_year if year and player.birth_year else None
-    k = k_factor(rating=rating, age_at_year_end=age, reached_2400=player.title in POINTS_2400)
-    return period_k(k, games)
+def _k(player: Player, rating: int, year: int | None, games: int) -> DevelopmentCoefficient:
+    return development_coefficient(
+        rating=rating,
+        games=games,
+        games_rated=player.fide_games,
+        birth_year=player.birth_year,
+        year=year,
+        reached_2400=player.title in POINTS_2400,
+        listed_k=player.k_factor,
+    )
 
 
 def _points(code: str, event: Event) -> Decimal:
@@ -138,11 +154,11 @@ def _rate(record: EventRecord, player: Player) -> None:
     if record.rating is None or not rated:
         return
     year = event.starts_on.year if event.starts_on else None
-    k = _k(player, record.rating, year, len(rated))
+    record.k = _k(player, record.rating, year, len(rated))
     rated_games = [RatedGame(cast(int, g.opponent_rating), SCORES[g.code]) for g in rated]
-    record.result = event_rating(record.rating, rated_games, k)
+    record.result = event_rating(record.rating, rated_games, record.k.k)
     for played, rated_game in zip(rated, rated_games, strict=True):
-        played.change = game_change(record.rating, rated_game, k)
+        played.change = game_change(record.rating, rated_game, record.k.k)
 
 
 def event_record(player: Player, event: Event) -> EventRecord | None:

@@ -267,7 +267,10 @@ PLAYER_FIELDS = {
     "rating_blitz",
     "rating_national",
     "birth_year",
+    "birth_date",
     "sex",
+    "fide_games",
+    "k_factor",
     "anonymised",
 }
 
@@ -286,7 +289,10 @@ def player_fields() -> list[str]:
         "rating_national",
         "national_id",
         "birth_year",
+        "birth_date",
         "sex",
+        "fide_games",
+        "k_factor",
         "anonymised",
     ]
     return [name for name in order if name in names]
@@ -304,6 +310,8 @@ def player_save(*, league: League, user, fields: dict, club: Club | None, player
         _assign(player, fields, set(player_fields()))
         if player.federation:
             player.federation = player.federation.upper()
+        if player.birth_date:  # one birth, the year follows the date
+            player.birth_year = player.birth_date.year
         _validated(player)
         player.save()
         if club is not None:

@@ -17,7 +17,7 @@ from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
 from tiebreaks.engine.model import RoundEntry, last_paired_round
 from tiebreaks.trf import TRFError, read_trf_with_notes, trf_problems, write_trf
-from tiebreaks.trf.codes import UNPAIRED_AS_BYE
+from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
@@ -318,7 +318,7 @@ def event_import_trf(
         )
         entries = {}
         for p in tournament.participants:
-            player = player_from_trf(p)
+            player = player_from_trf(p, int(edition.start_date[:4]) if edition.start_date else None)
             entries[p.start_number] = Entry.objects.create(
                 event=event, start_number=p.start_number, player=player, rating=p.rating
             )
@@ -350,21 +350,24 @@ def _fide_id(p) -> int | None:
     return int(p.fide_id) if p.fide_id.isdecimal() and int(p.fide_id) else None
 
 
-def _registry_fields(p) -> dict:
-    """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year."""
-    birth = p.birth.strip()[:4]
+def _registry_fields(p, this_year: int) -> dict:
+    """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year and,
+    when the file gives the day, birth date (private: organisers' pages, the rating report and K only)."""
+    birth_year, birth_date = parse_birth(p.birth, this_year=this_year)
     return {
         "title": TRF_TITLES.get(p.title.strip().lower(), ""),
         "federation": p.federation.strip().upper()[:3],
         "rating": p.rating or None,
         "sex": p.sex if p.sex in ("m", "w") else "",
-        "birth_year": int(birth) if birth.isdecimal() and int(birth) > 1900 else None,
+        "birth_year": birth_year,
+        "birth_date": birth_date or None,
     }
 
 
-def player_from_trf(p) -> Player:
-    """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one."""
-    fields = _registry_fields(p)
+def player_from_trf(p, this_year: int | None = None) -> Player:
+    """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one.
+    `this_year` (the event's, else today's) bounds the birth dates a file can mean."""
+    fields = _registry_fields(p, this_year or datetime.date.today().year)
     fide_id = _fide_id(p)
     player = Player.objects.filter(fide_id=fide_id).first() if fide_id else None
     if player is None:

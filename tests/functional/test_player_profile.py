@@ -1,6 +1,7 @@
 """A player's profile across events: points, performance and FIDE rating change; search by name or FIDE id."""
 
 import datetime
+import html
 import re
 
 import pytest
@@ -92,3 +93,33 @@ def test_an_anonymised_player_is_not_found_and_shows_initials(client, ana, djang
 def test_only_an_organiser_may_anonymise(client, ana):
     assert client.post(f"/en/players/{ana.pk}/initials/", {"anonymised": "1"}).status_code == 403
     assert not Player.objects.get(pk=ana.pk).anonymised
+
+
+@pytest.mark.parametrize(
+    ("registry", "change", "k_text"),
+    [
+        ({}, "+10.0", "K = 20: rated below 2400; 30 or more rated games assumed"),
+        ({"fide_games": 45}, "+10.0", "K = 20: rated below 2400."),
+        ({"fide_games": 12}, "+20.0", "K = 40: fewer than 30 rated games"),  # new to FIDE's list
+        (
+            {"birth_year": 2008, "birth_date": datetime.date(2008, 12, 31)},
+            "+20.0",
+            "K = 40: under 18, rated below 2300",
+        ),
+        ({"birth_year": 2007}, "+10.0", "K = 20: rated below 2400"),  # 19 in 2026
+        ({"k_factor": 10, "fide_games": 12}, "+5.0", "K = 10: as on FIDE's rating list"),  # the list's K wins
+    ],
+)
+def test_the_player_page_says_which_k_the_rating_change_used_and_why(client, ana, registry, change, k_text):
+    Player.objects.filter(pk=ana.pk).update(**registry)
+    page = _text(html.unescape(client.get("/en/events/spring-open/players/1/").content.decode()))
+    assert f"Rating change {change} over 2 rated games" in page and k_text in page
+    profile = html.unescape(client.get(f"/en/players/{ana.pk}/").content.decode())
+    assert k_text.rstrip(".") in profile  # the K column's explanation
+    assert "2008" not in profile and "2007" not in profile  # the birth stays private
+
+
+def test_the_k_column_and_its_reason_are_translated(client, ana):
+    Player.objects.filter(pk=ana.pk).update(fide_games=3)
+    html = client.get("/el/events/spring-open/players/1/").content.decode()
+    assert "K = 40: λιγότερες από 30 παρτίδες με αξιολόγηση" in html

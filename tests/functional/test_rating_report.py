@@ -6,7 +6,7 @@ import html
 
 import pytest
 
-from leagues.models import Game, Result, Role
+from leagues.models import Game, Player, Result, Role
 from tests.factories import (
     EntryFactory,
     EventFactory,
@@ -85,3 +85,14 @@ def test_the_report_reads_right_to_left_in_hebrew(client, event):
     client.force_login(organiser_of(event.league))
     body = client.get(f"/he/manage/events/{event.slug}/rating-report/").content.decode()
     assert 'dir="rtl"' in body and "דוח מד כושר ל־FIDE" in body and "שחקן חדש ללא שנת לידה" in body
+
+
+def test_the_report_gives_the_full_birth_date_when_the_registry_has_it(client, event):
+    Player.objects.filter(name="Hansen, Kari").update(birth_date=datetime.date(1990, 11, 30))
+    client.force_login(organiser_of(event.league))
+    assert "1990-11-30" in client.get(url(event)).content.decode()
+    tournament = read_trf(client.get(url(event, "report.trf")).content.decode())
+    kari = next(p for p in tournament.participants if p.start_number == 1)
+    assert kari.birth.strip() == "1990/11/30"
+    ola = next(p for p in tournament.participants if p.start_number == 2)
+    assert ola.birth.strip() == ""

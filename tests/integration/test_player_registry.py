@@ -1,5 +1,7 @@
 """The player registry: what a TRF import fills in, one player per FIDE id, never joined across leagues silently."""
 
+import datetime
+
 import pytest
 
 from leagues.errors import ServiceError
@@ -58,6 +60,7 @@ def test_import_fills_title_federation_rating_and_the_private_fields():
         "m",
     )
     assert (kari.title, kari.federation, kari.birth_year) == ("WFM", "NOR", 2011)
+    assert (magnus.birth_date, kari.birth_date) == (datetime.date(1990, 11, 30), None)  # the day only when known
     assert magnus.fide_profile_url == "https://ratings.fide.com/profile/1503014"
 
 

@@ -56,6 +56,60 @@ def k_factor(
     return 20
 
 
+#: why a player's K is what it is (development_coefficient)
+K_LISTED = "listed"  # as FIDE's rating list publishes it
+K_NEW_PLAYER = "new_player"  # fewer than 30 rated games
+K_JUNIOR = "junior"  # until the end of the year of the 18th birthday, rated under 2300
+K_REACHED_2400 = "reached_2400"
+K_UNDER_2400 = "under_2400"  # 30 games or more known
+K_UNDER_2400_ASSUMED = "under_2400_assumed"  # the number of rated games is not known: 30 or more assumed
+
+
+@dataclass(frozen=True)
+class DevelopmentCoefficient:
+    """A player's K for a rating period and why (`reason`: one of the K_ values); `limited`: K was lowered by
+    the 700 limit on K x games."""
+
+    k: int
+    reason: str
+    limited: bool = False
+
+
+def development_coefficient(
+    *,
+    rating: int,
+    games: int,
+    games_rated: int | None = None,
+    birth_year: int | None = None,
+    year: int | None = None,
+    reached_2400: bool = False,
+    listed_k: int | None = None,
+) -> DevelopmentCoefficient:
+    """8.3.3 for the `games` of one rating period: K from the player's rating, rated games completed before
+    (`games_rated`, None: unknown, taken as 30 or more), birth year and the period's `year` (None: taken as an
+    adult), or the K FIDE's list publishes (`listed_k`, which wins); then the 700 limit."""
+    if listed_k:
+        k, reason = listed_k, K_LISTED
+    else:
+        age = year - birth_year if year and birth_year else None
+        k = k_factor(
+            rating=rating,
+            games_rated=30 if games_rated is None else games_rated,
+            age_at_year_end=age,
+            reached_2400=reached_2400,
+        )
+        if k == 10:
+            reason = K_REACHED_2400
+        elif games_rated is not None and games_rated < 30:
+            reason = K_NEW_PLAYER
+        elif k == 40:
+            reason = K_JUNIOR
+        else:
+            reason = K_UNDER_2400 if games_rated is not None else K_UNDER_2400_ASSUMED
+    limited = period_k(k, games)
+    return DevelopmentCoefficient(limited, reason, limited < k)
+
+
 def period_k(k: int, games: int) -> int:
     """8.3.3: K limited so that K x n does not exceed 700 for the n games of a rating period."""
     if games and k * games > PERIOD_LIMIT:

@@ -205,6 +205,45 @@ def parse_date(text: str) -> tuple[str, ...]:
     return ()
 
 
+def parse_birth(text: str, *, this_year: int) -> tuple[int | None, str]:
+    """A 001 birth field (columns 70-79) as (year, ISO date): the date only when the day is known and not
+    ambiguous, the year alone when only it is (``2011``, ``1975.  .``, ``1990/00/00``), (None, "") when
+    neither is. Forms: ``1990/11/30`` (TRF), ``1969.12.06``, ``1990-11-30``, ``30.11.1990`` (day first with
+    dots), ``30/11/1990`` (day first unless only month first is a date; both: year only), six digits
+    ``120242`` (DDMMYY, else YYMMDD; a two-digit year is the latest one not after `this_year`)."""
+    text = text.strip()
+    if len(text) == 6 and text.isdigit():
+        a, b, c = int(text[:2]), int(text[2:4]), int(text[4:])
+        readings = {iso for iso in (_iso(_century(c, this_year), b, a), _iso(_century(a, this_year), b, c)) if iso}
+        if len(readings) == 1:
+            iso = readings.pop()
+            return int(iso[:4]), iso
+        return None, ""
+    parts = [part.strip() for part in re.split(r"[./-]", text)]
+    numbers = [int(part) if part.isdigit() else 0 for part in parts]
+    if len(parts[0]) == 4 and parts[0].isdigit():  # year first
+        year = numbers[0]
+        if not 1850 <= year <= this_year:
+            return None, ""
+        iso = _iso(year, numbers[1], numbers[2]) if len(numbers) == 3 else None
+        return year, iso or ""
+    if len(parts) == 3 and len(parts[2]) == 4 and parts[2].isdigit():  # year last
+        year = numbers[2]
+        if not 1850 <= year <= this_year:
+            return None, ""
+        day_first = _iso(year, numbers[1], numbers[0])
+        dots = re.search(r"[./-]", text).group() == "."  # type: ignore[union-attr]
+        month_first = None if dots else _iso(year, numbers[0], numbers[1])
+        readings = {iso for iso in (day_first, month_first) if iso}
+        return year, readings.pop() if len(readings) == 1 else ""
+    return None, ""
+
+
+def _century(two_digits: int, this_year: int) -> int:
+    year = this_year - this_year % 100 + two_digits
+    return year if year <= this_year else year - 100
+
+
 def fmt_points(value: Fraction, what: str) -> str:
     if (value * 2).denominator != 1:
         raise ValueError(f"{what} {value} cannot be written in TRF (only halves fit the 11.5 format)")

@@ -6,7 +6,15 @@ from fractions import Fraction
 import pytest
 
 from tiebreaks.engine.rating_change import (
+    K_JUNIOR,
+    K_LISTED,
+    K_NEW_PLAYER,
+    K_REACHED_2400,
+    K_UNDER_2400,
+    K_UNDER_2400_ASSUMED,
+    DevelopmentCoefficient,
     RatedGame,
+    development_coefficient,
     event_rating,
     expected_score,
     game_change,
@@ -100,3 +108,40 @@ def test_win_draw_loss_against_the_same_opponent_differ_by_k_over_two(rating):
     opponent = rating - 120
     win, draw, loss = (game_change(rating, RatedGame(opponent, s), k) for s in (WIN, DRAW, LOSS))
     assert win - draw == draw - loss == Fraction(k, 2)
+
+
+def test_development_coefficient_takes_the_players_games_birth_year_and_rating():
+    # B.02 8.3.3, each case with the reason the pages show
+    new = development_coefficient(rating=1800, games=5, games_rated=12)
+    assert (new.k, new.reason, new.limited) == (40, K_NEW_PLAYER, False)
+    assert development_coefficient(rating=1800, games=5, games_rated=30).reason == K_UNDER_2400
+    unknown = development_coefficient(rating=1800, games=5)  # games on the list not known: 30 or more assumed
+    assert (unknown.k, unknown.reason) == (20, K_UNDER_2400_ASSUMED)
+    # until the end of the year of the 18th birthday (born 2008: K 40 through 2026), below 2300
+    assert development_coefficient(rating=2250, games=5, birth_year=2008, year=2026) == (
+        DevelopmentCoefficient(40, K_JUNIOR)
+    )
+    assert development_coefficient(rating=2250, games=5, birth_year=2008, year=2027).k == 20
+    assert development_coefficient(rating=2310, games=5, birth_year=2012, year=2026).k == 20
+    assert development_coefficient(rating=2400, games=5, games_rated=12).reason == K_REACHED_2400
+    assert development_coefficient(rating=1500, games=5, listed_k=10) == DevelopmentCoefficient(10, K_LISTED)
+
+
+def test_the_700_limit_lowers_k_for_many_games_in_a_period():
+    # 8.3.3: K x n above 700 -> the largest whole K with K x n <= 700: 40 x 20 games -> 35; 40 x 18 -> 38
+    assert development_coefficient(rating=1800, games=20, games_rated=0) == DevelopmentCoefficient(
+        35, K_NEW_PLAYER, limited=True
+    )
+    assert development_coefficient(rating=1800, games=18, games_rated=0).k == 38
+    assert development_coefficient(rating=1800, games=17, games_rated=0) == DevelopmentCoefficient(40, K_NEW_PLAYER)
+    assert development_coefficient(rating=2000, games=36, games_rated=40).k == 19  # 20 x 36 = 720
+
+
+def test_a_new_players_win_counts_double_an_established_players():
+    # table 8.1(b): 100 points below -> PD .36; a win is 1 - .36 = +.64: K 40 -> +25.6, K 20 -> +12.8
+    win = [RatedGame(1900, WIN)]
+    new = development_coefficient(rating=1800, games=1, games_rated=3)
+    assert rating_change(1800, win, new.k) == Fraction(256, 10)
+    assert rating_change(1800, win, development_coefficient(rating=1800, games=1, games_rated=300).k) == Fraction(
+        128, 10
+    )
