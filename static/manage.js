@@ -57,3 +57,37 @@ document.addEventListener("click", function (event) {
     field.value = codes.join(", ");
   }
 });
+// Match card: as each board's player is chosen, the eligibility warnings of the line-up follow (the server's
+// eligibility service words them; nothing is saved). Without this script they show after submitting.
+(function () {
+  "use strict";
+  var pending = null;
+  function refresh(form) {
+    var query = new URLSearchParams();
+    form.querySelectorAll('select[name^="home_"], select[name^="away_"]').forEach(function (select) {
+      query.append(select.name, select.value);
+    });
+    if (pending) { pending.abort(); }
+    pending = new AbortController();
+    fetch(form.dataset.warningsUrl + "?" + query.toString(), {
+      credentials: "same-origin", headers: { Accept: "application/json" }, signal: pending.signal
+    }).then(function (answer) {
+      return answer.ok ? answer.json() : null;
+    }).then(function (body) {
+      var list = body && document.getElementById(form.dataset.warningsTarget);
+      if (!list) { return; }
+      list.replaceChildren.apply(list, body.warnings.map(function (text) {
+        var item = document.createElement("li");
+        item.textContent = text;
+        return item;
+      }));
+      list.hidden = body.warnings.length === 0;
+    }).catch(function () { /* offline or superseded: the warnings come with the submit */ });
+  }
+  document.addEventListener("change", function (event) {
+    var select = event.target, form = select.form;
+    if (select instanceof HTMLSelectElement && form && form.dataset.warningsUrl && /^(home|away)_/.test(select.name)) {
+      refresh(form);
+    }
+  });
+})();

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
 from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, major_units, player_fields
+from ..text import refuse_control_characters
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MAX_ROUNDS = 30
@@ -17,6 +18,16 @@ class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
         fields = ["name", "auto_confirm_days"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].validators.append(refuse_control_characters)
+
+
+class NewLeagueForm(LeagueForm):
+    class Meta(LeagueForm.Meta):
+        fields = ["name", "slug", "auto_confirm_days"]
+        help_texts = {"slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens.")}
 
 
 class SeasonForm(forms.ModelForm):
@@ -71,17 +82,31 @@ class EventForm(forms.ModelForm):
             count = int(self.data.get("rounds_count") or self.instance.rounds_count or 0)
         except ValueError:
             count = 0
-        dates = {r.number: r.date for r in self.instance.rounds.all()} if self.instance.pk else {}
+        rounds = {r.number: r for r in self.instance.rounds.all()} if self.instance.pk else {}
         for number in range(1, min(max(count, 1), MAX_ROUNDS) + 1):
+            stored = rounds.get(number)
             self.fields[f"round_{number}"] = forms.DateField(
                 label=_("Round %(number)s date") % {"number": number},
                 required=False,
                 widget=DATE,
-                initial=dates.get(number),
+                initial=stored and stored.date,
+            )
+            self.fields[f"round_{number}_venue"] = forms.CharField(
+                label=_("Round %(number)s venue") % {"number": number},
+                required=False,
+                max_length=200,
+                validators=[refuse_control_characters],
+                initial=stored.venue if stored else "",
             )
 
     def round_fields(self):
-        return [self[name] for name in self.fields if name.startswith("round_")]
+        """(date, venue) of each round, for the schedule part of the form."""
+        count = sum(1 for name in self.fields if name.startswith("round_") and not name.endswith("_venue"))
+        return [(self[f"round_{n}"], self[f"round_{n}_venue"]) for n in range(1, count + 1)]
+
+    def round_venues(self):
+        """The venues typed, one per round ("" = the event's venue)."""
+        return [self.cleaned_data.get(f"round_{n}_venue", "") for n in range(1, self.cleaned_data["rounds_count"] + 1)]
 
     def clean_rounds_count(self):
         count = self.cleaned_data["rounds_count"]

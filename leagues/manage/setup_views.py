@@ -21,10 +21,12 @@ from ..services.people import league_people, role_change, role_invite, role_remo
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
+    can_create_league,
     club_save,
     entry_register,
     event_save,
     event_status_set,
+    league_create,
     league_save,
     player_save,
     prize_fund_save,
@@ -42,6 +44,7 @@ from .setup_forms import (
     EventForm,
     InviteForm,
     LeagueForm,
+    NewLeagueForm,
     PlayerForm,
     PrizeFormSet,
     PrizeFundForm,
@@ -105,6 +108,29 @@ def league(request, slug):
 
 
 @login_required
+def league_new(request):
+    """A new league, for users allowed to create leagues (the creator becomes its organiser)."""
+    if not can_create_league(request.user):
+        raise DjangoPermissionDenied
+    form = NewLeagueForm(request.POST or None)
+    saved = {}
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+
+        def run():
+            saved["league"] = league_create(user=request.user, fields=fields)
+
+        if _run(request, form, run, _("League created: add its clubs, seasons and events.")):
+            return redirect("manage:league", slug=saved["league"].slug)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"form": form, "title": _("New league")},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
 def league_edit(request, slug):
     league = _league(request, slug)
     form = LeagueForm(request.POST or None, instance=League.objects.get(pk=league.pk))
@@ -156,6 +182,7 @@ def event_edit(request, slug, event_slug=None):
                 user=request.user,
                 fields={k: v for k, v in form.service_fields().items() if k in form._meta.fields},
                 round_dates=form.round_dates(),
+                round_venues=form.round_venues(),
                 event=event,
             )
 

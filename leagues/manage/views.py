@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,6 +25,7 @@ from ..services.match_cards import match_card_actions, match_card_confirm, match
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
+from ..services.setup import can_create_league
 from ..services.trf import event_export_trf, event_import_trf, import_preview, rule_edition_question
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
@@ -35,7 +37,12 @@ from .trf_notes import EDITION_NAMES, note_sentence, points_question_sentence
 def dashboard(request):
     """What needs this user now, every item one click from its page, nothing the role cannot open."""
     board = dashboard_for(request.user)
-    context = {"board": board, "events": board.managed, "corrections": corrections_visible_to(request.user)}
+    context = {
+        "board": board,
+        "events": board.managed,
+        "corrections": corrections_visible_to(request.user),
+        "can_create_league": can_create_league(request.user),
+    }
     return render(request, "leagues/manage/dashboard.html", context)
 
 
@@ -171,7 +178,7 @@ def match_card(request, match_id):
             "score": match_score(match, rows),
             "actions": actions,
             "dispute": DisputeForm(auto_id="id_dispute_%s"),
-            "warnings": _warnings(match),
+            "warnings": _warnings(match, form.lineup() if form.is_bound and form.is_valid() else None),
             "confirms_on": _confirms_on(match),
             "card_version": match.version,
         },
@@ -192,9 +199,33 @@ def _confirms_on(match):
     return match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days)
 
 
-def _warnings(match):
-    """The card's eligibility warnings as sentences for the secretary."""
-    return _warning_sentences(match_card_warnings(match=match))
+def _warnings(match, lineup=None):
+    """The card's eligibility warnings as sentences for the secretary: of ``lineup`` ({board: (home player id,
+    away player id)}) when given, else of the players stored on the card."""
+    return _warning_sentences(match_card_warnings(match=match, lineup=lineup))
+
+
+@login_required
+def match_card_warnings_live(request, match_id):
+    """The eligibility warnings of the line-up being chosen (the card form's player fields, sent as the query),
+    for the card's script: nothing is saved. Only who may edit the card asks."""
+    match = card_of(match_id)
+    if not can_see_event(request.user, match.round.event):
+        raise Http404
+    if "edit" not in match_card_actions(request.user, match):
+        raise DjangoPermissionDenied
+    form = card_form(match, request.GET)
+    lineup = {}
+    for game in form.games:
+        sides = []
+        for side in ("home", "away"):
+            field = form.fields[f"{side}_{game.pk}"]
+            try:
+                sides.append(field.clean(request.GET.get(f"{side}_{game.pk}", "")))
+            except ValidationError:  # not a player of the choices: that board is as if empty
+                sides.append(None)
+        lineup[game.board] = tuple(sides)
+    return JsonResponse({"warnings": _warnings(match, lineup)})
 
 
 def _warning_sentences(warnings) -> list[str]:

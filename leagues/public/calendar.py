@@ -1,6 +1,7 @@
 """iCalendar feeds (RFC 5545) of an event's rounds, a team's fixtures and a club's fixtures.
 
-Rounds have a date, no time: each is an all-day VEVENT (DTSTART;VALUE=DATE, DTEND the next day). A UID
+Rounds have a date, no time: each is an all-day VEVENT (DTSTART;VALUE=DATE, DTEND the next day) at the
+round's venue (LOCATION; the event's when the round has none). A UID
 per round or match keeps a calendar client's copy updated instead of doubled when the feed changes.
 """
 
@@ -26,6 +27,7 @@ class Item:
     summary: str
     url: str
     description: str = ""
+    location: str = ""
 
 
 def _escape(text: str) -> str:
@@ -63,6 +65,8 @@ def ics(name: str, items: list[Item], request) -> HttpResponse:
         ]
         if item.description:
             lines.append(f"DESCRIPTION:{_escape(item.description)}")
+        if item.location:
+            lines.append(f"LOCATION:{_escape(item.location)}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
     body = "".join(_fold(line) + "\r\n" for line in lines)
@@ -89,6 +93,7 @@ def _match_items(matches) -> list[Item]:
                 summary=summary,
                 url=reverse("leagues:event-round", args=[event.slug, match.round.number]),
                 description=event.name,
+                location=match.round.place,
             )
         )
     return items
@@ -115,8 +120,9 @@ def _render_rounds_ics(request, slug):
             day=rnd.date,
             summary=_("%(event)s: round %(round)s") % {"event": event.name, "round": rnd.number},
             url=reverse("leagues:event-round", args=[event.slug, rnd.number]),
+            location=rnd.place,
         )
-        for rnd in event.rounds.order_by("number")
+        for rnd in event.rounds.select_related("event").order_by("number")
         if rnd.date is not None
     ]
     return ics(event.name, items, request)

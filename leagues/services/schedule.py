@@ -19,7 +19,7 @@ Decisions (documented for the pages and the organisers):
 * Players are filled in from each team's roster in board order (roster place b on board b) where
   the roster is long enough; other boards are left empty for the match card.
 * Round dates: ``starts_on`` (or the event's start) plus ``days_between`` days per round; no date
-  when neither is known. ``event.rounds_count`` is set to the schedule's length.
+  when neither is known. ``event.rounds_count`` is set to the schedule's length. The rounds' venues stay.
 """
 
 from __future__ import annotations
@@ -135,13 +135,14 @@ def fixtures_generate(
             for entry in entries
         }
         schedule = berger_schedule(len(entries), double=event.system == Event.System.DOUBLE_ROUND_ROBIN)
+        venues = dict(Round.objects.filter(event=event).values_list("number", "venue"))  # the organiser's, kept
         Round.objects.filter(event=event).delete()  # unplayed: its matches and games go with it
         first_day = starts_on or event.starts_on
         rounds: list[Round] = []
         games: list[Game] = []
         for number, pairs in enumerate(schedule, start=1):
             day = first_day + timedelta(days=days_between * (number - 1)) if first_day else None
-            rnd = Round.objects.create(event=event, number=number, date=day)
+            rnd = Round.objects.create(event=event, number=number, date=day, venue=venues.get(number, ""))
             rounds.append(rnd)
             for home_no, away_no in pairs:
                 home, away = entries[home_no - 1], entries[away_no - 1]

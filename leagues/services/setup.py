@@ -32,6 +32,7 @@ from ..models import (
     PrizeFund,
     Result,
     ResultChange,
+    Role,
     Round,
     Season,
     StandingsSnapshot,
@@ -41,6 +42,7 @@ from ..models import (
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import is_league_organiser
 from ..selectors import entries_with_clubs, row_number
+from ..text import has_control_characters
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .results import event_results_changed, finished_event_override, result_record
 
@@ -80,17 +82,48 @@ def _assign(instance, fields: dict, allowed):
 LEAGUE_FIELDS = {"name", "auto_confirm_days"}
 
 
+#: who may create a league: a user (or group) granted this permission in the admin, and superusers
+LEAGUE_CREATOR_PERMISSION = "leagues.add_league"
+#: league addresses the management pages use themselves (/manage/leagues/new/)
+RESERVED_LEAGUE_SLUGS = {"new"}
+
+
+def can_create_league(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm(LEAGUE_CREATOR_PERMISSION))
+
+
+def league_create(*, user, fields: dict) -> League:
+    """A new league, by a user allowed to create leagues, who becomes its organiser."""
+    if not can_create_league(user):
+        raise PermissionDenied(_("Only a league creator may create a league."))
+    with transaction.atomic():
+        fields = dict(fields)
+        league = League(slug=fields.pop("slug", ""))  # a league's address is chosen once, when it is created
+        if league.slug in RESERVED_LEAGUE_SLUGS:
+            raise FieldError("slug", _("This address is taken by the site; choose another."))
+        _league_checked(league, fields)
+        league.save()
+        Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
+        return league
+
+
 def league_save(*, league: League, user, fields: dict) -> League:
     """The league's own settings: its name and after how many days an unanswered match card confirms itself."""
     _organiser(user, league.pk)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        _assign(league, fields, LEAGUE_FIELDS)
-        if league.auto_confirm_days < 1:
-            raise FieldError("auto_confirm_days", _("The other club needs at least a day to answer a card."))
-        _validated(league)
+        _league_checked(league, fields)
         league.save()
         return league
+
+
+def _league_checked(league: League, fields: dict) -> None:
+    _assign(league, fields, LEAGUE_FIELDS)
+    if has_control_characters(league.name):
+        raise FieldError("name", _("Use letters, digits and punctuation only (no line breaks or control characters)."))
+    if league.auto_confirm_days < 1:
+        raise FieldError("auto_confirm_days", _("The other club needs at least a day to answer a card."))
+    _validated(league)
 
 
 # ------------------------------------------------------------------------------------------ seasons
@@ -143,10 +176,17 @@ def _has_results(event: Event) -> bool:
 
 
 def event_save(
-    *, league: League, user, fields: dict, round_dates: list[date | None] | None = None, event: Event | None = None
+    *,
+    league: League,
+    user,
+    fields: dict,
+    round_dates: list[date | None] | None = None,
+    round_venues: list[str] | None = None,
+    event: Event | None = None,
 ) -> Event:
     """Create or edit an event (individual or team; Swiss, round robin, double round robin) and its rounds'
-    dates. Rounds are numbered 1..rounds_count; a round with games is never removed."""
+    dates and venues (an empty venue: the event's). Rounds are numbered 1..rounds_count; a round with games
+    is never removed."""
     _organiser(user, league.pk)
     with transaction.atomic():
         if event is not None:
@@ -179,21 +219,25 @@ def event_save(
             )
         _validated(event, exclude=["results_version"])
         event.save()
-        _rounds_save(event, round_dates or [])
+        _rounds_save(event, round_dates or [], round_venues)
         event_pages_changed_after_commit(event_id=event.pk)
         return event
 
 
-def _rounds_save(event: Event, round_dates: list[date | None]) -> None:
+def _rounds_save(event: Event, round_dates: list[date | None], round_venues: list[str] | None = None) -> None:
     rounds = {r.number: r for r in Round.objects.filter(event=event)}
     for number in range(1, event.rounds_count + 1):
-        day = round_dates[number - 1] if number <= len(round_dates) else None
-        if number in rounds:
-            if round_dates and rounds[number].date != day:
-                rounds[number].date = day
-                rounds[number].save(update_fields=["date"])
-        else:
-            Round.objects.create(event=event, number=number, date=day)
+        rnd = rounds.get(number) or Round(event=event, number=number)
+        if round_dates or rnd.pk is None:
+            rnd.date = round_dates[number - 1] if number <= len(round_dates) else None
+        if round_venues is not None:
+            rnd.venue = (round_venues[number - 1] if number <= len(round_venues) else "").strip()
+            if has_control_characters(rnd.venue) or len(rnd.venue) > 200:
+                raise FieldError(
+                    f"round_{number}_venue",
+                    _("Round %(number)s: a venue is one line of at most 200 characters.") % {"number": number},
+                )
+        rnd.save()
     extra = [r for number, r in rounds.items() if number > event.rounds_count]
     if any(r.games.exists() for r in extra):
         raise FieldError("rounds_count", _("A round that is already paired cannot be removed."), code="round_paired")

@@ -102,3 +102,50 @@ def test_team_fixtures_widget(client, division):
     html = client.get("/embed/he/events/div-1/teams/1/fixtures/").content.decode()
     assert "Oslo SK 1" in html and "Bergen SK 1" in html
     assert client.get("/embed/xx/events/div-1/standings/").status_code == 404
+
+
+def _event_form_post(event, **changes):
+    """The event's settings form as the organiser's browser posts it unchanged, with `changes`."""
+    from leagues.manage.setup_forms import EventForm
+
+    form = EventForm(instance=event, league=event.league)
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            value = "on" if value else None
+        if value is not None:
+            data[name] = value
+    return {k: v for k, v in {**data, **changes}.items() if v is not None}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rounds_venue_set_on_the_schedule_form_shows_on_its_page_feeds_and_match_card(client):
+    from tests.workspace import division as season_division
+
+    d = season_division()
+    Round.objects.filter(event=d.event).update(venue="")
+    d.event.venue = "Town Hall"
+    d.event.save()
+    client.force_login(d.organiser)
+    url = f"/en/manage/leagues/{d.league.slug}/events/{d.event.slug}/edit/"
+    form_page = client.get(url).content.decode()
+    assert 'name="round_1_venue"' in form_page
+    bad = client.post(url, _event_form_post(d.event, round_1_venue="Hall\r\nB"))
+    assert bad.status_code == 400 and Round.objects.get(event=d.event).venue == ""
+    saved = client.post(url, _event_form_post(d.event, round_1_venue="Kadıköy Chess House; room 2"))
+    assert saved.status_code == 302
+    assert Round.objects.get(event=d.event).venue == "Kadıköy Chess House; room 2"
+
+    page = client.get(f"/en/events/{d.event.slug}/rounds/1/").content.decode()
+    assert "Venue: <bdi>Kadıköy Chess House; room 2</bdi>" in page
+    card = client.get(f"/en/manage/matches/{d.match().pk}/").content.decode()
+    assert "Kadıköy Chess House; room 2" in card
+    rounds = _events(client.get(f"/en/events/{d.event.slug}/rounds.ics"))
+    assert [str(e["LOCATION"]) for e in rounds] == ["Kadıköy Chess House; room 2"]  # parsed back, unescaped
+    club = _events(client.get(f"/en/clubs/{d.clubs[0].slug}/fixtures.ics"))
+    assert [str(e["LOCATION"]) for e in club] == ["Kadıköy Chess House; room 2"]
+
+    assert client.post(url, _event_form_post(d.event, round_1_venue="")).status_code == 302
+    rounds = _events(client.get(f"/en/events/{d.event.slug}/rounds.ics"))
+    assert [str(e["LOCATION"]) for e in rounds] == ["Town Hall"]  # no venue of its own: the event's
