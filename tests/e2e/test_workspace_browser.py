@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from leagues.models import Event, League, Prize, Role, TeamMatch
@@ -118,11 +119,17 @@ def _link(messages, address, url):
 def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     from selenium.webdriver.common.keys import Keys
 
-    league = League.objects.create(name="Browser League", slug="browser-league")
-    Role.objects.create(user=UserFactory(username="org", email="org@example.org"), kind="organiser", league=league)
+    creator = UserFactory(username="org", email="org@example.org")  # a league creator, by the site's staff
+    creator.user_permissions.add(Permission.objects.get(codename="add_league", content_type__app_label="leagues"))
     p = Page(browser, live_server.url)
     p.login("org", "pw")
     assert browser.current_url.endswith("/en/manage/")
+    browser.find_element("link text", "Create a league").click()  # the league itself, on a page
+    p.type("name", "Browser League")
+    p.type("slug", "browser-league")
+    p.press("Save")
+    league = League.objects.get(slug="browser-league")
+    assert Role.objects.filter(user=creator, kind="organiser", league=league).exists()  # its organiser now
     base = f"/en/manage/leagues/{league.slug}"
 
     for slug, name in CLUBS.items():  # clubs
@@ -155,6 +162,7 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     p.type("boards", 4)
     p.date("starts_on", today)
     p.type("venue", "Deichman Grünerløkka")
+    p.type("round_1_venue", "Fjord SK club room")  # round 1 elsewhere; round 2 at the event's venue
     p.type("time_control", "90 min + 30 s")
     p.press("Save")
     assert "Deichman Grünerløkka" in p.text()
@@ -252,7 +260,12 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
 
     # tonight's match card, with the keyboard only, from the secretary's dashboard
     accept_invitation("sec-fjord@example.org", "fjord-knights-2027")
-    p.login("sec-fjord@example.org", "fjord-knights-2027")
+    p.go("/en/accounts/login/")  # the log-in, typed: the name has the focus, Tab, the password, Enter
+    login_keys = 0
+    for text in ("sec-fjord@example.org", Keys.TAB, "fjord-knights-2027", Keys.ENTER):
+        browser.switch_to.active_element.send_keys(text)
+        login_keys += 1 if text in (Keys.TAB, Keys.ENTER) else len(text)
+    _wait(browser, lambda d: d.current_url.endswith("/en/manage/"))
     match = TeamMatch.objects.get(round__event=event, round__number=1)
     card_url = f"/en/manage/matches/{match.pk}/"
     assert card_url in browser.page_source
@@ -269,6 +282,7 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     keys += 1
     _wait(browser, lambda d: d.current_url.endswith(card_url))
     assert browser.switch_to.active_element.get_attribute("class") == "result"  # board 1 has the focus
+    assert "Fjord SK club room" in p.text()  # the round's own venue
     # home side's view: 1 (home wins), = (draw), 5 (draw), 0 (away wins); each key moves to the next board
     for key in ("1", "=", "5", "0"):
         browser.switch_to.active_element.send_keys(key)
@@ -285,8 +299,10 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     home_win = "1-0" if match.games.get(board=1).white_id == match.home_id else "0-1"
     assert results[1] == home_win and results[2] == results[3] == "1/2-1/2"
     artifact("match-card-effort.txt").write_text(
-        f"enter tonight's match card (4 boards, line-ups from the roster), keyboard only, from the dashboard:\n"
-        f"{keys} keystrokes ({tabs_to_card} Tab to reach the card link, 1 Enter, 4 result keys, 1 Enter), 0 clicks;\n"
+        f"enter tonight's match card (4 boards, line-ups from the roster), keyboard only, from the log-in page:\n"
+        f"log-in: {login_keys} keystrokes (name and password typed, 1 Tab, 1 Enter);\n"
+        f"card: {keys} keystrokes ({tabs_to_card} Tab to reach the card link, 1 Enter, 4 result keys, 1 Enter),"
+        f" 0 clicks;\n"
         f"with the mouse: 1 click on the card link, 4 result keys, 1 Enter (or a click on Submit).\n"
     )
     p.logout()
@@ -322,6 +338,20 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     passwords = {"sec-fjord@example.org": "fjord-knights-2027", "sec-bosporus@example.org": "bosporus-rooks-2027"}
     p.login(submitter, passwords[submitter])
     p.go(f"/en/manage/matches/{second.pk}/")
+    # choosing board 1's player on board 2 too: the warning appears at once, without submitting
+    boards = {g.board: g for g in second.games.all()}
+    side = "home" if second.home.team.club.slug == submitter[4:].split("@")[0] else "away"
+    warnings = browser.find_element("id", "card-warnings")
+    assert not warnings.is_displayed()
+    chosen = p.field(f"{side}_{boards[1].pk}").get_attribute("value")
+    before = p.field(f"{side}_{boards[2].pk}").get_attribute("value")
+    p.choose(f"{side}_{boards[2].pk}", value=chosen)
+    _wait(browser, lambda d: "is on this card twice" in d.find_element("id", "card-warnings").text)
+    assert "Board 2:" in warnings.text
+    p.choose(f"{side}_{boards[2].pk}", value=before)
+    _wait(browser, lambda d: not d.find_element("id", "card-warnings").is_displayed())
+    assert TeamMatch.objects.get(pk=second.pk).status == TeamMatch.Status.SCHEDULED  # nothing was sent
+    p.go(f"/en/manage/matches/{second.pk}/")  # the focus on board 1's result again
     for key in ("1", "1", "0", "="):
         browser.switch_to.active_element.send_keys(key)
     browser.switch_to.active_element.send_keys(Keys.ENTER)
@@ -340,6 +370,15 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
         p.press("Start")  # results are in: the event is already running
     p.press("Finish and freeze")
     assert Event.objects.get(slug="division-one").status == Event.Status.FINISHED
+    p.go(card_url)  # frozen: the organiser alone may still correct it, with a reason shown publicly
+    assert browser.find_element("id", "finished-notice").is_displayed()
+    assert p.field("reason").is_displayed()
+    p.logout()
+    p.login(answerer, passwords[answerer])
+    p.go(f"/en/manage/matches/{second.pk}/")  # the clubs: the card's buttons are gone
+    assert not browser.find_elements("css selector", "main form button, select.result, #finished-notice")
+    assert "status: confirmed" in p.text().lower()
+    p.logout()
 
     # the emails arrived, each to whom it concerns: 2 invitations, round 1 submitted (to the other club),
     # disputed (organiser and both clubs), settled (both), round 2 submitted (other club), confirmed (both)
