@@ -44,6 +44,7 @@ CHECKER_READS = [
     "icu-utf-8.trf",
     "icu-valid.trf",
     "javafo-trfx-sample2.trf",
+    "lichess-swiss-2020_05.trf",
     "lichess-swiss-2020_06.trf",
     "lichess-swiss-2021_03.trf",
 ]
@@ -97,7 +98,7 @@ def _differences(ours: dict[int, list[Fraction | None]], checker: dict[int, list
 
 def test_every_real_file_is_listed_in_sources():
     sources = (REAL / "SOURCES.md").read_text()
-    assert len(FILES) == 18
+    assert len(FILES) == 19
     assert [f.name for f in FILES if f.name not in sources and f != FIDE_SAMPLE] == []
 
 
@@ -226,6 +227,7 @@ def _notes(name: str):
         ("icu-bunratty_major_2011.trf", "2011-02-25", "2011-02-27"),  # 25.02.2011
         ("icu-irish_junior_champs_2011.trf", "2011-07-02", "2011-07-03"),  # 2011/07/02
         ("icu-latin-1.trf", "2008-06-07", ""),  # 2008-06-07
+        ("lichess-swiss-2020_05.trf", "2020-05-10", "2020-05-10"),  # May 10, 2020
         ("lichess-swiss-2020_06.trf", "2020-05-29", "2020-05-29"),  # May 29, 2020
         ("lichess-swiss-2021_03.trf", "2020-06-26", "2020-06-26"),  # Jun 26, 2020
         ("swiss-chess-karl-mala-2005.trf", "2005-07-28", "2005-07-31"),  # 28. 07. 2005
