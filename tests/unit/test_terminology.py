@@ -221,3 +221,37 @@ def test_checker_reads_whole_words_only():
     board = {"match": ["board"], "except": ["over the board"], "stems": ["bord"], "wrong": [], "english": "board"}
     assert not names_term("Games won over the board", board) and names_term("Board 3", board)
     assert not names_term("Draw the round-robin schedule", {"match": ["round"], "except": []})
+
+
+# The wrong terms issue 21 found in the catalogues: each one, put back into an entry, is reported.
+ISSUE_21_WRONG_TERMS = [
+    ("el", "The dummy opponent", "Ο εικονικός αντίπαλος"),
+    ("el", "Pairings", "Ζευγαρώματα"),
+    ("el", "A half-point bye", "Ένα bye μισού βαθμού"),
+    ("el", "Round robin", "Πουλ"),
+    ("el", "Start number", "Αριθμός κατάταξης"),
+    ("tr", "The dummy opponent", "Sanal rakip"),
+    ("tr", "Rating", "Rating"),
+    ("tr", "One game", "Bir oyun"),
+    ("tr", "Buchholz Cut-1", "Buchholz Kesme-1"),
+    ("tr", "Median-1", "Medyan-1"),
+    ("tr", "Direct encounter", "Aralarındaki maç"),
+    ("he", "The dummy opponent", "היריב הווירטואלי"),
+    ("he", "Rating", "מד כוח"),
+    ("he", "Start number", "מספר פתיחה"),
+    ("he", "Tiebreak", "שובר שוויים"),
+    ("nb", "Swiss", "Monrad"),
+    ("nb", "Tiebreak", "Kvalitetspoeng"),
+    ("nb", "A bye", "En fri runde"),
+    ("nb", "A free round", "En bye"),
+]
+
+
+@pytest.mark.parametrize(("lang", "english", "wrong"), ISSUE_21_WRONG_TERMS)
+def test_every_wrong_term_of_issue_21_is_reported(lang, english, wrong):
+    terms = glossary(lang)["term"]
+    entries = catalogue(f'msgid "{english}"\nmsgstr "{wrong}"\n')
+    assert terminology_problems(terms, entries), (english, wrong)
+    # and in an entry about something else too
+    other = catalogue(f'msgid "Save"\nmsgstr "{wrong}"\n')
+    assert stray_wrong_terms(terms, other), (english, wrong)
