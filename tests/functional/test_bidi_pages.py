@@ -7,6 +7,7 @@ import re
 
 import pytest
 from bidi import get_display
+from rest_framework.test import APIClient
 
 from leagues.services.prizes import prizes_recompute
 from tests.helpers import fund_with, player, snapshot_event
@@ -15,19 +16,13 @@ pytestmark = pytest.mark.django_db
 
 # HTML's rendering of <bdi> (the HTML standard, "bidirectional text"): an isolate; dir="auto" or no dir
 # is a first-strong isolate
-ISOLATES = {"ltr": "\u2066", "rtl": "\u2067", "": "\u2068"}
+ISOLATES = {"ltr": "\u2066", "rtl": "\u2067", "auto": "\u2068", None: "\u2068"}
 PDI = "\u2069"
 
 
 def logical(fragment, isolates=True):
     """The text of an HTML fragment as UAX #9 reads it: each <bdi> an isolate, other tags dropped."""
-
-    def opening(match):
-        return ISOLATES[match.group(1) or ""] if isolates else ""
-
-    text = re.sub(
-        r'<bdi(?: dir="(ltr|rtl|auto)")?[^>]*>', lambda m: opening(m) if m.group(1) != "auto" else "\u2068", fragment
-    )
+    text = re.sub(r'<bdi(?: dir="(ltr|rtl|auto)")?[^>]*>', lambda m: ISOLATES[m.group(1)] if isolates else "", fragment)
     text = text.replace("</bdi>", PDI if isolates else "")
     return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", "", text))).strip()
 
@@ -109,3 +104,14 @@ def test_hebrew_why_page_keeps_each_name_with_its_value(client, bye_event):
     assert "Bakke, Kari" in line and "Eide, Liv" in line
     # right to left: the criterion, then Bakke with 4, then Eide with 3
     assert line.index("3") < line.index("Eide, Liv") < line.index("4") < line.index("Bakke, Kari")
+
+
+def test_plain_text_outputs_carry_neither_isolates_nor_markup(client, shared_third):
+    """The API's prize sentences and the CSV standings are plain text: no <bdi>, no bidi marks."""
+    marks = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    body = APIClient().get(f"/api/v1/events/{shared_third.slug}/prizes/", HTTP_ACCEPT_LANGUAGE="he").json()
+    texts = [line["text"] for line in body["lines"]]
+    assert any("3–4" in text and "Öztürk, Ayşe" in text for text in texts)
+    assert not [text for text in texts if marks.search(text) or "<" in text]
+    csv = client.get(f"/he/events/{shared_third.slug}/standings.csv").content.decode()
+    assert "Öztürk, Ayşe" in csv and not marks.search(csv) and "<bdi" not in csv
