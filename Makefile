@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test install bench lint messages worker serve schema
+.PHONY: demo test install bench bench-night lint messages worker serve schema
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,6 +37,10 @@ test: $(TEST_STAMP) messages
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_engine.py
 	$(BIN)/python tests/bench/bench_pairings.py
+
+# a league night: 45 events, secretaries and readers at once, with one worker and with two (a few minutes)
+bench-night: $(TEST_STAMP) messages
+	$(BIN)/python tests/bench/bench_night.py
 
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info

@@ -1,0 +1,686 @@
+"""A league night (not a test): many events receiving results at once while hundreds of readers poll.
+
+    make bench-night                      # the same night with one worker, then with two
+    .venv/bin/python tests/bench/bench_night.py [--workers 1 2] [--seconds 60] [--readers 200] [--writers 6]
+
+Builds 40 team divisions (6 teams, 4 boards, round 1 paired) and 5 individual opens (one of 1,000 players,
+four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn and Celery workers on
+PostgreSQL and Redis, as production runs. For `--seconds`, secretaries enter results at a club's pace (one
+write every second or two each): match cards and single results through the API, whole round sheets through
+the page. Readers poll standings pages and the standings API with If-None-Match. Then every event is
+recomputed at once, to measure the workers' recompute throughput.
+
+Reports write and page p50/p99, result → visible p50/p99 (until a reader of the standings API sees the
+result), errors, lost results (checked against the database at the end), recomputes per result, CPU by
+process kind and the load average; for each number of workers.
+"""
+
+import argparse
+import os
+import platform
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_night")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
+os.environ.update(
+    DATABASE_URL=DATABASE_URL,
+    CELERY_BROKER_URL=REDIS_URL,
+    CACHE_URL=REDIS_URL,
+    CACHE_KEY_PREFIX="bench-night",
+    DJANGO_SETTINGS_MODULE="config.settings.dev",
+)
+LOGS = Path("/tmp")
+PASSWORD = "bench-night-password"
+DIVISIONS, TEAMS, BOARDS = 40, 6, 4
+OPENS = (1000, 100, 100, 100, 100)
+PLAYED_ROUNDS = 5
+
+
+def percentile(values, share):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+# ------------------------------------------------------------------------------------------- the night's events
+
+
+def build_night():
+    """The events, with bulk writes; returns (organiser, token, team match ids, open slugs)."""
+    from django.contrib.auth import get_user_model
+
+    from leagues.models import (
+        Club,
+        Entry,
+        Event,
+        Game,
+        League,
+        Player,
+        Result,
+        Role,
+        Round,
+        Scope,
+        Team,
+        TeamMatch,
+    )
+    from leagues.services.tokens import api_token_create
+
+    League.objects.filter(slug="night").delete()
+    Club.objects.filter(name__startswith="Night club ").delete()
+    league = League.objects.create(name="League night", slug="night")
+    user_model = get_user_model()
+    user_model.objects.filter(username="night-organiser").delete()
+    organiser = user_model.objects.create_user("night-organiser", password=PASSWORD)
+    Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=league)
+    _, token = api_token_create(user=organiser, name="night", scopes=[Scope.ORGANISER])
+    clubs = Club.objects.bulk_create(Club(name=f"Night club {n}", slug=f"night-club-{n}") for n in range(TEAMS))
+    league.clubs.add(*clubs)
+    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+
+    for division in range(DIVISIONS):
+        event = Event.objects.create(
+            league=league,
+            name=f"Division {division + 1}",
+            slug=f"night-division-{division + 1}",
+            kind=Event.Kind.TEAM,
+            system=Event.System.ROUND_ROBIN,
+            rounds_count=TEAMS - 1,
+            boards=BOARDS,
+            status=Event.Status.PUBLISHED,
+            tiebreak_criteria=["GPTS", "SB"],
+        )
+        teams = Team.objects.bulk_create(
+            Team(event=event, club=club, name=f"{club.name} {division + 1}") for club in clubs
+        )
+        sides = Entry.objects.bulk_create(
+            Entry(event=event, start_number=n + 1, team=team) for n, team in enumerate(teams)
+        )
+        players = Player.objects.bulk_create(
+            Player(name=f"Team player {division}-{n}", rating=1500 + n) for n in range(TEAMS * BOARDS)
+        )
+        rnd = Round.objects.create(event=event, number=1)
+        matches = TeamMatch.objects.bulk_create(
+            TeamMatch(round=rnd, home=sides[m], away=sides[TEAMS - 1 - m]) for m in range(TEAMS // 2)
+        )
+        games = []
+        for m, match in enumerate(matches):
+            home, away = m, TEAMS - 1 - m
+            for board in range(1, BOARDS + 1):
+                white, black = (home, away) if board % 2 else (away, home)
+                games.append(
+                    Game(
+                        round=rnd,
+                        match=match,
+                        board=board,
+                        white=sides[white],
+                        black=sides[black],
+                        white_player=players[white * BOARDS + board - 1],
+                        black_player=players[black * BOARDS + board - 1],
+                    )
+                )
+        Game.objects.bulk_create(games)
+
+    for number, size in enumerate(OPENS, start=1):
+        event = Event.objects.create(
+            league=league,
+            name=f"Open {number} ({size})",
+            slug=f"night-open-{number}",
+            rounds_count=PLAYED_ROUNDS + 1,
+            status=Event.Status.PUBLISHED,
+            tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
+        )
+        people = Player.objects.bulk_create(
+            Player(name=f"Open player {number}-{n}", rating=2400 - n) for n in range(size)
+        )
+        entries = Entry.objects.bulk_create(
+            Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
+        )
+        half, games = size // 2, []
+        for r in range(1, PLAYED_ROUNDS + 2):
+            rnd = Round.objects.create(event=event, number=r)
+            for board in range(half):  # a different opponent each round
+                played = r <= PLAYED_ROUNDS
+                games.append(
+                    Game(
+                        round=rnd,
+                        board=board + 1,
+                        white=entries[board],
+                        black=entries[half + (board + r - 1) % half],
+                        result=outcomes[(board + r) % 3] if played else Result.PENDING,
+                    )
+                )
+        Game.objects.bulk_create(games)
+        Event.objects.filter(pk=event.pk).update(results_version=1)
+    match_ids = list(TeamMatch.objects.filter(round__event__league=league).values_list("pk", flat=True))
+    return organiser, token, match_ids, [f"night-open-{n}" for n in range(1, len(OPENS) + 1)]
+
+
+def recompute_all_here():
+    """Every event's first snapshot, computed in this process before the night starts."""
+    from leagues.models import Event
+    from leagues.recompute import standings_recompute_event
+
+    for event_id in Event.objects.filter(league__slug="night").values_list("pk", flat=True):
+        standings_recompute_event(event_id)
+
+
+# ------------------------------------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def site_environment() -> dict:
+    return {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-night-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "API_ANON_RATE": "100000000/minute",
+        "API_USER_RATE": "100000000/minute",
+        "LOGIN_ATTEMPTS": "1000",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "INFO",
+    }
+
+
+def start_web(port: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--timeout", "60"],
+        cwd=ROOT,
+        env=site_environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def start_worker(name: str) -> subprocess.Popen:
+    log = open(LOGS / f"bench-night-{name}.log", "wb")
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-l",
+            "info",
+            "-n",
+            f"{name}@%h",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=site_environment(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def cpu_seconds(process: subprocess.Popen) -> float:
+    """CPU time of a process and its children (gunicorn's and Celery's forks) so far."""
+    import psutil
+
+    try:
+        root = psutil.Process(process.pid)
+        return sum(sum(p.cpu_times()[:2]) for p in [root, *root.children(recursive=True)])
+    except psutil.Error:
+        return 0.0
+
+
+def service_cpu_seconds(name: str) -> float:
+    """CPU time of every process of a service on this machine (PostgreSQL and Redis are shared)."""
+    import psutil
+
+    total = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] and process.info["name"].startswith(name):
+            try:
+                total += sum(process.cpu_times()[:2])
+            except psutil.Error:
+                pass
+    return total
+
+
+def recomputes_logged(names) -> int:
+    return sum((LOGS / f"bench-night-{n}.log").read_text(errors="replace").count("recompute started") for n in names)
+
+
+# ------------------------------------------------------------------------------------------- the night
+
+
+class Night:
+    def __init__(self, base: str, token: str, match_ids: list[int], opens: list[str], seconds: float):
+        import requests
+
+        self.requests = requests
+        self.base, self.token, self.seconds = base, token, seconds
+        self.match_ids, self.opens = list(match_ids), opens
+        random.Random(2026).shuffle(self.match_ids)
+        self.lock = threading.Lock()
+        self.writes: list[float] = []
+        self.pages: list[float] = []
+        self.not_modified = 0
+        self.errors: list[str] = []
+        self.written: dict[int, str] = {}  # game id -> the result a 200 answer confirmed
+        self.results = 0
+        self.waiting: list[tuple[str, int, float]] = []  # (event slug, results version, written at)
+        self.visible: list[float] = []
+        self.stop_at = time.monotonic() + seconds
+        self.done = threading.Event()
+
+    def _error(self, what: str) -> None:
+        with self.lock:
+            self.errors.append(what)
+
+    def _take_match(self):
+        with self.lock:
+            return self.match_ids.pop() if self.match_ids else None
+
+    def _target(self, event_id: int) -> int:
+        from django.db import connection
+
+        from leagues.models import Event
+
+        try:
+            return Event.objects.filter(pk=event_id).values_list("results_version", flat=True).get()
+        finally:
+            connection.close()
+
+    # a secretary: a match card through the API, a single open result through the API, or a round sheet page
+    def secretary(self, number: int) -> None:
+        session = self.requests.Session()
+        api = {"Authorization": f"Token {self.token}"}
+        pace = random.Random(number)
+        logged_in = False
+        while time.monotonic() < self.stop_at:
+            kind = ("card", "card", "result", "sheet")[pace.randrange(4)]
+            try:
+                if kind == "card":
+                    self.card(session, api, pace)
+                elif kind == "result":
+                    self.open_result(session, api, pace)
+                else:
+                    if not logged_in:
+                        logged_in = self.login(session)
+                    self.sheet(session, pace)
+            except self.requests.RequestException as exc:
+                self._error(f"{kind}: {exc.__class__.__name__}")
+            time.sleep(pace.uniform(0.8, 2.0))
+
+    def _timed(self, send):
+        started = time.perf_counter()
+        answer = send()
+        with self.lock:
+            self.writes.append(time.perf_counter() - started)
+        return answer
+
+    def card(self, session, api, pace) -> None:
+        from leagues.models import TeamMatch
+
+        match_id = self._take_match()
+        if match_id is None:
+            return self.open_result(session, api, pace)
+        match = TeamMatch.objects.select_related("round").get(pk=match_id)
+        games = list(match.games.order_by("board").values_list("pk", "version"))
+        boards = [{"game": pk, "result": pace.choice(["1-0", "1/2-1/2", "0-1"]), "version": v} for pk, v in games]
+        answer = self._timed(
+            lambda: session.post(
+                f"{self.base}/api/v1/matches/{match_id}/card/",
+                json={"version": match.version, "boards": boards},
+                headers=api,
+                timeout=30,
+            )
+        )
+        if answer.status_code != 200:
+            return self._error(f"card {answer.status_code}")
+        self._written({b["game"]: b["result"] for b in boards}, match.round.event_id)
+
+    def _pending_games(self, slug: str, count: int):
+        from leagues.models import Game, Result
+
+        return list(
+            Game.objects.filter(round__event__slug=slug, round__number=PLAYED_ROUNDS + 1, result=Result.PENDING)
+            .order_by("?")
+            .values_list("pk", "version", "round__event_id")[:count]
+        )
+
+    def open_result(self, session, api, pace) -> None:
+        slug = self.opens[0] if pace.random() < 0.5 else pace.choice(self.opens[1:])
+        pending = self._pending_games(slug, 1)
+        if not pending:
+            return
+        game_id, version, event_id = pending[0]
+        result = pace.choice(["1-0", "1/2-1/2", "0-1"])
+        answer = self._timed(
+            lambda: session.post(
+                f"{self.base}/api/v1/games/{game_id}/result/",
+                json={"result": result},
+                headers={**api, "If-Match": f'"v{version}"'},
+                timeout=30,
+            )
+        )
+        if answer.status_code == 412:
+            return  # another secretary was quicker: the page would show them the new state
+        if answer.status_code != 200:
+            return self._error(f"result {answer.status_code}")
+        self._written({game_id: result}, event_id)
+
+    def login(self, session) -> bool:
+        page = session.get(f"{self.base}/en/accounts/login/", timeout=30)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        answer = session.post(
+            f"{self.base}/en/accounts/login/",
+            data={"username": "night-organiser", "password": PASSWORD, "csrfmiddlewaretoken": token},
+            headers={"Referer": f"{self.base}/en/accounts/login/"},
+            timeout=30,
+            allow_redirects=False,
+        )
+        if answer.status_code != 302 or "sessionid" not in session.cookies:
+            self._error(f"login {answer.status_code}")
+            return False
+        return True
+
+    def sheet(self, session, pace) -> None:
+        """A whole round sheet of a 100-player open: a few boards typed in, the others as stored."""
+        from leagues.models import Game
+
+        slug = pace.choice(self.opens[1:])
+        url = f"{self.base}/en/manage/events/{slug}/rounds/{PLAYED_ROUNDS + 1}/"
+        page = session.get(url, timeout=30)
+        if page.status_code != 200:
+            return self._error(f"sheet page {page.status_code}")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        games = list(
+            Game.objects.filter(round__event__slug=slug, round__number=PLAYED_ROUNDS + 1).values_list(
+                "pk", "result", "version", "round__event_id"
+            )
+        )
+        typed = {pk: pace.choice(["1-0", "1/2-1/2", "0-1"]) for pk, result, _, _ in games if not result}
+        typed = dict(list(typed.items())[: pace.randint(2, 5)])
+        if not typed:
+            return
+        form = {"csrfmiddlewaretoken": token, "reason": ""}
+        for pk, result, version, _ in games:
+            form[f"result_{pk}"], form[f"version_{pk}"] = typed.get(pk, result), version
+        answer = self._timed(
+            lambda: session.post(url, data=form, headers={"Referer": url}, timeout=30, allow_redirects=False)
+        )
+        if answer.status_code == 302 and answer.headers.get("Location") == url[len(self.base) :]:
+            self._written(typed, games[0][3])  # saved: the sheet again, with its message
+        elif "changed since" not in answer.text:  # a stale sheet is refused as a page says, not an error
+            self._error(f"sheet {answer.status_code} {answer.headers.get('Location', '')}")
+
+    def _written(self, results: dict[int, str], event_id: int) -> None:
+        target = self._target(event_id)
+        from leagues.models import Event
+
+        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).get()
+        with self.lock:
+            self.written.update(results)
+            self.results += len(results)
+            self.waiting.append((slug, target, time.monotonic()))
+
+    # a reader: follows one event (the big open, or a division or open of their own) on its standings page or
+    # through the standings API, sending the ETag it has
+    def reader(self, number: int, slugs: list[str]) -> None:
+        session = self.requests.Session()
+        pace = random.Random(10_000 + number)
+        slug = self.opens[0] if number % 3 == 0 else slugs[number % len(slugs)]
+        path = f"/en/events/{slug}/" if number % 2 else f"/api/v1/events/{slug}/standings/"
+        etag = None
+        time.sleep(pace.uniform(0, 3))
+        while time.monotonic() < self.stop_at:
+            started = time.perf_counter()
+            try:
+                answer = session.get(self.base + path, headers={"If-None-Match": etag} if etag else {}, timeout=30)
+            except self.requests.RequestException as exc:
+                self._error(f"page: {exc.__class__.__name__}")
+                continue
+            took = time.perf_counter() - started
+            with self.lock:
+                self.pages.append(took)
+                self.not_modified += answer.status_code == 304
+            if answer.status_code not in (200, 304):
+                self._error(f"page {answer.status_code}")
+            else:
+                etag = answer.headers.get("ETag", etag)
+            time.sleep(pace.uniform(2, 4))
+
+    # the watcher: when does a reader of the standings API first see each write?
+    def watcher(self) -> None:
+        session = self.requests.Session()
+        while not self.done.is_set():
+            with self.lock:
+                waiting = list(self.waiting)
+            shown: dict[str, int] = {}
+            for slug in {slug for slug, _, _ in waiting}:
+                try:
+                    answer = session.get(f"{self.base}/api/v1/events/{slug}/standings/", timeout=30)
+                    shown[slug] = answer.json()["version"] if answer.status_code == 200 else -1
+                except (self.requests.RequestException, ValueError):
+                    shown[slug] = -1
+            now = time.monotonic()
+            with self.lock:
+                still = []
+                for slug, target, written_at in self.waiting:
+                    if shown.get(slug, -1) >= target:
+                        self.visible.append(now - written_at)
+                    else:
+                        still.append((slug, target, written_at))
+                self.waiting = still
+            time.sleep(0.05)
+
+
+def lost_results(written: dict[int, str]) -> list[tuple[int, str, str]]:
+    """Results a 200 answer confirmed that the database does not hold: (game id, confirmed, stored)."""
+    from leagues.models import Game
+
+    stored = dict(Game.objects.filter(pk__in=written).values_list("pk", "result"))
+    return [(pk, result, stored.get(pk)) for pk, result in written.items() if stored.get(pk) != result]
+
+
+def stale_events() -> int:
+    from leagues.models import Event
+
+    return Event.objects.filter(league__slug="night").stale().count()
+
+
+def throughput(rounds: int) -> tuple[int, float]:
+    """Every event of the night recomputed `rounds` times as fast as the workers can: (recomputes, seconds)."""
+    from django.db.models import F
+
+    from leagues.broker import enqueue_recompute
+    from leagues.models import Event, StandingsSnapshot
+
+    ids = list(Event.objects.filter(league__slug="night").values_list("pk", flat=True))
+    started = time.monotonic()
+    for _ in range(rounds):
+        Event.objects.filter(pk__in=ids).update(results_version=F("results_version") + 1)  # all out of date
+        for event_id in ids:
+            enqueue_recompute(event_id)
+        while (
+            StandingsSnapshot.objects.filter(event_id__in=ids, version=F("event__results_version")).count() < len(ids)
+            and time.monotonic() - started < 300
+        ):
+            time.sleep(0.05)
+    return rounds * len(ids), time.monotonic() - started
+
+
+def run(workers: int, args) -> dict:
+    import django
+    import redis
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    started = time.monotonic()
+    organiser, token, match_ids, opens = build_night()
+    recompute_all_here()
+    from leagues.models import Event
+
+    slugs = list(Event.objects.filter(league__slug="night").values_list("slug", flat=True))
+    built = time.monotonic() - started
+    port = free_port()
+    web = start_web(port)
+    names = [f"night{n + 1}" for n in range(workers)]
+    pool = [start_worker(name) for name in names]
+    base = f"http://127.0.0.1:{port}"
+    import requests
+
+    try:
+        for _ in range(100):
+            try:
+                requests.get(f"{base}/ping", timeout=1)
+                break
+            except requests.RequestException:
+                time.sleep(0.2)
+        time.sleep(4)  # the workers connect
+        cpu_before = {
+            "web (gunicorn)": cpu_seconds(web),
+            "workers (celery)": sum(cpu_seconds(p) for p in pool),
+            "PostgreSQL (all)": service_cpu_seconds("postgres"),
+            "Redis (all)": service_cpu_seconds("redis-server"),
+            "bench clients": sum(os.times()[:2]),
+        }
+        load_before = os.getloadavg()[0]
+        night = Night(base, token, match_ids, opens, args.seconds)
+        threads = [threading.Thread(target=night.secretary, args=(n,)) for n in range(args.writers)]
+        threads += [threading.Thread(target=night.reader, args=(n, slugs)) for n in range(args.readers)]
+        watcher = threading.Thread(target=night.watcher)
+        night_started = time.monotonic()
+        for thread in [*threads, watcher]:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        drain_until = time.monotonic() + 120
+        while night.waiting and time.monotonic() < drain_until:
+            time.sleep(0.1)
+        night.done.set()
+        watcher.join()
+        elapsed = time.monotonic() - night_started
+        load_during = os.getloadavg()[0]
+        cpu = {
+            "web (gunicorn)": cpu_seconds(web),
+            "workers (celery)": sum(cpu_seconds(p) for p in pool),
+            "PostgreSQL (all)": service_cpu_seconds("postgres"),
+            "Redis (all)": service_cpu_seconds("redis-server"),
+            "bench clients": sum(os.times()[:2]),
+        }
+        cpu = {kind: cpu[kind] - cpu_before[kind] for kind in cpu}
+        recomputes = recomputes_logged(names)
+        lost = lost_results(night.written)
+        stale = stale_events()
+        count, seconds = throughput(args.throughput_rounds)
+        load_after = os.getloadavg()[0]
+    finally:
+        for process in [web, *pool]:
+            stop(process)
+    return {
+        "workers": workers,
+        "built": built,
+        "elapsed": elapsed,
+        "night": night,
+        "recomputes": recomputes,
+        "lost": lost,
+        "stale": stale,
+        "cpu": cpu,
+        "throughput": count / seconds,
+        "throughput_detail": (count, seconds),
+        "load": (load_before, load_during, load_after),
+    }
+
+
+def report(outcome: dict) -> None:
+    night = outcome["night"]
+    ms = lambda values, share: f"{percentile(values, share) * 1000:.0f} ms"  # noqa: E731
+    print(
+        f"\n### {outcome['workers']} worker(s): {len(night.writes)} writes ({night.results} results) and "
+        f"{len(night.pages)} reads in {outcome['elapsed']:.0f} s; events built in {outcome['built']:.0f} s; "
+        f"load average {outcome['load'][0]:.1f} before, {outcome['load'][1]:.1f} after the night, "
+        f"{outcome['load'][2]:.1f} after the throughput run"
+    )
+    print("| measure | value |\n|---|---|")
+    print(f"| write (API and round-sheet page) p50 / p99 | {ms(night.writes, 0.5)} / {ms(night.writes, 0.99)} |")
+    print(f"| page / standings API read p50 / p99 | {ms(night.pages, 0.5)} / {ms(night.pages, 0.99)} |")
+    print(f"| reads answered 304 | {night.not_modified} of {len(night.pages)} |")
+    print(f"| result → visible p50 / p99 | {ms(night.visible, 0.5)} / {ms(night.visible, 0.99)} |")
+    print(f"| writes never seen by a reader | {len(night.waiting)} |")
+    print(f"| errors | {len(night.errors)} {sorted(set(night.errors))[:5] if night.errors else ''} |")
+    lost = outcome["lost"]
+    print(f"| lost results (checked in the database) | {len(lost)} of {len(night.written)} {lost[:3] or ''} |")
+    print(f"| events with stale standings at the end | {outcome['stale']} |")
+    per = outcome["recomputes"] / max(1, night.results)
+    print(f"| recomputes per result (coalescing) | {outcome['recomputes']} / {night.results} = {per:.2f} |")
+    for kind, seconds in outcome["cpu"].items():
+        share = seconds / outcome["elapsed"] * 100
+        print(f"| CPU during the night: {kind} | {seconds:.1f} s ({share:.0f} % of a core) |")
+    count, seconds = outcome["throughput_detail"]
+    rate = outcome["throughput"]
+    print(f"| recompute throughput (every event at once) | {count} in {seconds:.1f} s = {rate:.1f}/s |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--readers", type=int, default=200)
+    parser.add_argument("--writers", type=int, default=6)
+    parser.add_argument("--throughput-rounds", type=int, default=2)
+    args = parser.parse_args()
+    from tests.bench.bench_pipeline import ensure_database
+
+    ensure_database(DATABASE_URL)
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    print(
+        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w 2 (sync), "
+        f"Celery workers of concurrency 1, PostgreSQL and Redis shared with the other work on this machine; "
+        f"{args.writers} secretaries, {args.readers} readers, {args.seconds:.0f} s"
+    )
+    outcomes = []
+    for workers in args.workers:
+        outcome = run(workers, args)
+        report(outcome)
+        outcomes.append(outcome)
+    if len(outcomes) == 2:
+        ratio = outcomes[1]["throughput"] / outcomes[0]["throughput"]
+        print(
+            f"\nrecompute throughput, {outcomes[1]['workers']} workers / {outcomes[0]['workers']}: {ratio:.2f}x "
+            f"(goal 1.6x; {os.cpu_count()} cores shared with everything else on the machine)"
+        )
+
+
+if __name__ == "__main__":
+    main()
