@@ -32,6 +32,21 @@ if CELERY_TASK_ALWAYS_EAGER or not CELERY_BROKER_URL.startswith(("redis://", "re
         "without it results would be recomputed inside the web process"
     )
 
+# Database connections: a psycopg pool in each process (Django 5.2), each connection checked before it is
+# handed out, so a restarted PostgreSQL costs no request an error. Sizing (docs/operations.md): a process's
+# threads ≤ DB_POOL_MAX_SIZE, and every process's DB_POOL_MAX_SIZE added up ≤ PostgreSQL's max_connections.
+# DB_POOL=false: persistent connections (CONN_MAX_AGE) with health checks instead.
+_database = DATABASES["default"]  # noqa: F405
+_database["CONN_HEALTH_CHECKS"] = True  # with the pool: ConnectionPool.check_connection at every checkout
+if env_bool("DB_POOL", True) and _database["ENGINE"].endswith("postgresql"):
+    _database["CONN_MAX_AGE"] = 0  # the pool keeps the connections (Django refuses both)
+    _database.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DB_POOL_MIN_SIZE", 1),
+        "max_size": env_int("DB_POOL_MAX_SIZE", 4),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),  # seconds a request waits for a free connection
+        "max_idle": 300,
+    }
+
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
