@@ -121,7 +121,10 @@ def _not_modified(request, stamp: str, etag: str) -> bool:
     if_none_match = request.headers.get("If-None-Match")
     if if_none_match is not None:
         return etag in (tag.strip().removeprefix("W/") for tag in if_none_match.split(","))
-    since = parse_http_date_safe(request.headers.get("If-Modified-Since") or "")
+    since = request.headers.get("If-Modified-Since")
+    if since is None:
+        return False
+    since = parse_http_date_safe(since)
     return since is not None and since >= modified_of(stamp)
 
 
