@@ -106,9 +106,13 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class RoundSerializer(serializers.ModelSerializer):
+    venue = serializers.CharField(
+        source="place", read_only=True, help_text=_("Where the round is played (else the event's venue).")
+    )
+
     class Meta:
         model = Round
-        fields = ["number", "date"]
+        fields = ["number", "date", "venue"]
 
 
 class GameSerializer(serializers.ModelSerializer):

@@ -154,7 +154,7 @@ class EventViewSet(FilteredReadOnly):
     @action(detail=True)
     def rounds(self, request, slug=None):
         """The event's rounds."""
-        return self._page(Round.objects.filter(event=self.get_object()), s.RoundSerializer)
+        return self._page(Round.objects.filter(event=self.get_object()).select_related("event"), s.RoundSerializer)
 
     def _page(self, queryset, serializer_class):
         page = self.paginate_queryset(queryset)

@@ -145,6 +145,8 @@ def test_a_rounds_venue_set_on_the_schedule_form_shows_on_its_page_feeds_and_mat
     assert [str(e["LOCATION"]) for e in rounds] == ["Kadıköy Chess House; room 2"]  # parsed back, unescaped
     club = _events(client.get(f"/en/clubs/{d.clubs[0].slug}/fixtures.ics"))
     assert [str(e["LOCATION"]) for e in club] == ["Kadıköy Chess House; room 2"]
+    api = client.get(f"/api/v1/events/{d.event.slug}/rounds/").json()
+    assert [r["venue"] for r in api["results"]] == ["Kadıköy Chess House; room 2"]
 
     assert client.post(url, _event_form_post(d.event, round_1_venue="")).status_code == 302
     rounds = _events(client.get(f"/en/events/{d.event.slug}/rounds.ics"))

@@ -185,3 +185,28 @@ def test_trf_import_and_admin_refuse_a_finished_event(client):
     client.post(f"/admin/leagues/event/{event.pk}/change/", {"name": "Renamed", "status": "running"})
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
     assert client.post(f"/admin/leagues/round/{games[0].round_id}/delete/", {"post": "yes"}).status_code == 403
+
+
+def test_the_round_sheet_of_a_finished_event_is_the_organisers_alone_with_a_public_reason(client):
+    from tests.factories import organiser_of
+
+    club = ClubFactory()
+    event, entries, games = swiss_event(players=2, club=club, status=Event.Status.FINISHED)
+    from leagues.models import Role
+    from tests.factories import UserFactory
+
+    secretary = UserFactory()
+    Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=club)
+    url = f"/en/manage/events/{event.slug}/rounds/1/"
+    sheet = {"reason": "", f"result_{games[0].pk}": Result.DRAW, f"version_{games[0].pk}": games[0].version}
+    client.force_login(secretary)
+    assert client.post(url, dict(sheet, reason="typo")).status_code == 403
+    client.force_login(organiser_of(event.league))
+    page = client.get(url).content.decode()
+    assert 'id="finished-notice"' in page
+    assert client.post(url, sheet).status_code == 400  # no reason
+    assert Game.objects.get(pk=games[0].pk).result == ""
+    assert client.post(url, dict(sheet, reason="the arbiter's report")).status_code == 302
+    assert Game.objects.get(pk=games[0].pk).result == Result.DRAW
+    public = client.get(f"/en/events/{event.slug}/").content.decode()
+    assert "Results were changed after the event was finished" in public and "the arbiter&#x27;s report" in public
