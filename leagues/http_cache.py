@@ -70,8 +70,10 @@ class PublicCacheMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if may_be_logged_in(request):
-            mark_private(response)
+        if may_be_logged_in(request) or (
+            "HTTP_AUTHORIZATION" in request.META and not getattr(response, "public_page", False)
+        ):
+            mark_private(response)  # a user's own answers (an API token's too) are never stored by a cache
             return response
         if not getattr(response, "public_page", False) and _is_public_page(request):
             if response.status_code != 200 or response.cookies or response.streaming:

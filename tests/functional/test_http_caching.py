@@ -9,6 +9,7 @@ from django.utils.http import http_date
 
 from leagues.models import Result
 from leagues.services.results import result_record
+from leagues.services.tokens import api_token_create
 from tests.factories import GameFactory, RoundFactory, organiser_of
 from tests.helpers import played_division, played_swiss
 
@@ -107,6 +108,18 @@ def test_a_logged_in_users_pages_are_private_and_never_stored(client, swiss):
         assert control.get("private") is True and control.get("no-store") is True, (url, response["Cache-Control"])
         assert "public" not in control
     assert user.username in client.get(f"/en/events/{event.slug}/").content.decode()
+    workspace = client.get("/en/manage/")
+    assert workspace.status_code == 200 and cache_control(workspace).get("no-store") is True
+
+
+def test_an_api_tokens_own_answers_are_private(client, swiss):
+    event, _entries = swiss
+    user = organiser_of(event.league)
+    _, token = api_token_create(user=user, name="hooks", scopes=["webhooks"])
+    response = client.get("/api/v1/webhooks/", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code == 200
+    control = cache_control(response)
+    assert control.get("private") is True and control.get("no-store") is True
 
 
 @pytest.mark.parametrize("page", CONDITIONAL)
