@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import League, ResultChange, TeamMatch
+from ..models import Event, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .match_cards import match_card_submit
@@ -70,6 +70,7 @@ def match_cards_remind(*, now: datetime | None = None) -> int:
                     submitted_at__lte=confirms_before,
                     reminder_sent_at__isnull=True,
                 )
+                .exclude(round__event__status=Event.Status.FINISHED)  # nothing left to answer in a frozen event
                 .values_list("pk", flat=True)
             )
             TeamMatch.objects.filter(pk__in=due).update(reminder_sent_at=now)

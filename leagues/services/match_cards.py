@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, PermissionDenied, ServiceError
-from ..models import FinishedEventChange, League, ResultChange, Role, TeamMatch
+from ..models import Event, FinishedEventChange, League, ResultChange, Role, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
@@ -180,14 +180,15 @@ def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_ve
 
 
 def match_cards_auto_confirm(*, now: datetime | None = None) -> int:
-    """Confirm submitted cards left unanswered for the league's number of days. Returns how many."""
+    """Confirm submitted cards left unanswered for the league's number of days (not in a finished event, which
+    is frozen). Returns how many."""
     now = now or timezone.now()
     confirmed = 0
     for league in League.objects.all():
         limit = now - timedelta(days=league.auto_confirm_days)
         due = TeamMatch.objects.filter(
             round__event__league=league, status=TeamMatch.Status.SUBMITTED, submitted_at__lte=limit
-        )
+        ).exclude(round__event__status=Event.Status.FINISHED)  # a finished event's cards stay as they are
         for event_id in set(due.values_list("round__event_id", flat=True)):
             event_pages_changed_after_commit(event_id=event_id)
         confirmed += due.update(status=TeamMatch.Status.CONFIRMED, confirmed_at=now)

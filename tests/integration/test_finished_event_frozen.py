@@ -210,3 +210,18 @@ def test_the_round_sheet_of_a_finished_event_is_the_organisers_alone_with_a_publ
     assert Game.objects.get(pk=games[0].pk).result == Result.DRAW
     public = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "Results were changed after the event was finished" in public and "the arbiter&#x27;s report" in public
+
+
+def test_an_unanswered_card_of_a_finished_event_neither_confirms_itself_nor_reminds_anyone():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from leagues.services.disputes import match_cards_remind
+    from leagues.services.match_cards import match_cards_auto_confirm
+
+    d, match = _submitted_then_finished()
+    later = timezone.now() + timedelta(days=d.league.auto_confirm_days + 1)
+    assert match_cards_remind(now=later) == 0
+    assert match_cards_auto_confirm(now=later) == 0
+    assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SUBMITTED
