@@ -26,10 +26,11 @@ ENV PATH=/opt/venv/bin:$PATH \
     DJANGO_SETTINGS_MODULE=config.settings.prod \
     DEBUG=false \
     PORT=8000 \
-    WEB_CONCURRENCY=3
+    WEB_CONCURRENCY=3 \
+    WEB_THREADS=4
 USER chess
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "scripts/healthcheck.py"]
-# gunicorn binds 0.0.0.0:$PORT and starts $WEB_CONCURRENCY workers; no control socket (gunicornc is not
-# used, and the chess user cannot write its default place, $HOME/.gunicorn, as /app belongs to root)
-CMD ["gunicorn", "config.wsgi", "--access-logfile", "-", "--no-control-socket"]
+# gunicorn binds 0.0.0.0:$PORT: $WEB_CONCURRENCY workers of $WEB_THREADS threads each, no control socket
+# (config/gunicorn.py, the production serving config)
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi"]

@@ -46,7 +46,7 @@ worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info
 
 serve: $(STAMP)
-	$(BIN)/gunicorn config.wsgi -b 127.0.0.1:8000
+	$(BIN)/gunicorn -c config/gunicorn.py config.wsgi -b 127.0.0.1:8000
 
 schema: $(STAMP)
 	$(BIN)/python manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn --settings=config.settings.test

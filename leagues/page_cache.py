@@ -8,6 +8,7 @@ rendering the page, so the cache can only make pages faster, never wrong.
 
 import logging
 import pickle
+import threading
 import time
 import uuid
 
@@ -72,6 +73,10 @@ _local_stamps: dict[str, tuple[str, float]] = {}
 LOCAL_PAGES = 500
 # what a stored page keeps of its headers (the validators and Cache-Control come from the stamp)
 KEPT_HEADERS = ("Content-Disposition",)
+# One uncached render at a time in a process: its threads cannot render side by side anyway (one
+# interpreter lock), and a cheap request (/ping, /healthz, a cached page) then shares the process with
+# one render instead of waiting behind several. A thread that waited finds the page its neighbour rendered.
+_RENDERING = threading.RLock()
 
 
 def _remember(slug: str, name: str, page: tuple) -> None:
@@ -180,20 +185,25 @@ def cached_page(*, slug: str, name: str, database_stamp, render, request=None, s
             page = None
         if page is not None and page[0] == stamp:
             _remember(slug, name, page)
-    if store and page is not None and page[0] == stamp:
+    fresh = store and page is not None and page[0] == stamp
+    if not fresh:
+        with _RENDERING:
+            page = _local.get((slug, name)) if store else None
+            fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
+            if not fresh:
+                response = render()
+                if store and response.status_code == 200:
+                    kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
+                    page = (stamp, response.content, response["Content-Type"], kept)
+                    _remember(slug, name, page)
+                    try:
+                        _store().set(_page_key(slug, name), page, TTL)
+                    except Exception:
+                        log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+    if fresh:
         response = HttpResponse(page[1], content_type=page[2])
         for header, value in page[3].items():
             response[header] = value
-    else:
-        response = render()
-        if store and response.status_code == 200:
-            kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
-            page = (stamp, response.content, response["Content-Type"], kept)
-            _remember(slug, name, page)
-            try:
-                _store().set(_page_key(slug, name), page, TTL)
-            except Exception:
-                log.warning("page cache unreachable; %s not stored", name, exc_info=True)
     if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)
     return response

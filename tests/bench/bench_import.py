@@ -22,24 +22,7 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
 from tests.bench.bench_pipeline import ensure_database  # noqa: E402
-
-
-def first_players(data: bytes, players: int) -> bytes:
-    """The file cut to its first `players` start numbers; a game against a later player becomes a zero bye."""
-    out = []
-    for line in data.decode("latin-1").splitlines():
-        if line.startswith("001"):
-            if int(line[4:8]) > players:
-                continue
-            head, blocks = line[:90], line[90:]  # round blocks " OOOO C R " from column 91
-            cells = [blocks[i : i + 10] for i in range(0, len(blocks), 10)]
-            cells = [c if not c[1:5].strip().isdigit() or int(c[1:5]) <= players else " 0000 - Z " for c in cells]
-            value = {"1": 2, "+": 2, "W": 2, "F": 2, "U": 2, "=": 1, "D": 1, "H": 1}
-            points = sum(value.get(c[8], 0) for c in cells) / 2
-            head = head[:57] + " " * 11 + head[68:]  # the generator's FIDE ids repeat: none, as at a club event
-            line = head[:80] + f"{points:4.1f}" + head[84:] + "".join(cells)
-        out.append(line)
-    return ("\n".join(out) + "\n").encode("latin-1")
+from tests.serving import first_players  # noqa: E402
 
 
 def main() -> None:

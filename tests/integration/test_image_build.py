@@ -129,7 +129,7 @@ def test_the_built_site_serves_translated_pages_static_files_and_its_health_chec
         "PORT": str(port),
     }
     server = subprocess.Popen(
-        [str(venv / "bin" / "gunicorn"), "config.wsgi", "--workers", "1"],
+        [str(venv / "bin" / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi", "--workers", "1"],
         cwd=context,
         env=env,
         stdout=subprocess.DEVNULL,

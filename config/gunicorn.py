@@ -1,0 +1,24 @@
+"""How production serves the site: `gunicorn -c config/gunicorn.py config.wsgi` (the image's command).
+
+Threaded workers (gthread): each of WEB_CONCURRENCY processes answers up to WEB_THREADS requests at
+once, so a cheap request (/ping, /healthz, a cached page) is never queued behind a few slow ones (an
+uncached 400-player crosstable takes most of a second). A worker takes a connection only while it has a
+free thread (worker_connections = threads, no keep-alive), so the rest wait in the kernel's queue for
+whichever worker frees a thread first, instead of behind busy threads of the worker that accepted them.
+Health probes wait only when all WEB_CONCURRENCY × WEB_THREADS are busy (docs/operations.md).
+"""
+
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+worker_connections = threads
+keepalive = 0
+timeout = 30  # seconds without a sign of life from a worker's main loop before it is replaced
+graceful_timeout = 30
+accesslog = "-"
+# no control socket: gunicornc is not used, and the chess user cannot write its default place
+# ($HOME/.gunicorn, as /app belongs to root)
+control_socket_disable = True

@@ -1,0 +1,33 @@
+"""Health checks never wait behind heavy pages: gunicorn with the production serving config
+(config/gunicorn.py) on PostgreSQL answers /ping and /healthz while eight uncached crosstables of a
+400-player event are being rendered. The figures are in tests/bench/bench_health.py."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from leagues.models import League
+from leagues.services.trf import event_import_trf
+from tests.e2e.worker import database_url
+from tests.serving import BIG_TRF, PRODUCTION, first_players, gunicorn, heavy_pages_and_probes, site_env
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_ping_and_healthz_answer_while_eight_uncached_400_player_crosstables_render(on_postgres):
+    league = League.objects.create(name="Big open", slug="big-open")
+    organiser = get_user_model().objects.create_superuser("big-organiser", password="not-used-x1")
+    data = first_players(BIG_TRF.read_bytes(), 400)
+    event = event_import_trf(league=league, name="Big open", slug="big-open", data=data, user=organiser)
+    assert event.entries.count() == 400
+
+    with gunicorn(site_env(database_url()), PRODUCTION) as base:
+        crosstable = f"/en/events/{event.slug}/crosstable/"
+        timings = heavy_pages_and_probes(base, [crosstable] * 8, ["/ping", "/healthz"])
+
+    order = list(timings)
+    assert {status for status, _, _ in timings.values()} == {200}, timings
+    heavy = [key for key in order if key.startswith("heavy")]
+    assert len(heavy) == 8
+    # both probes are answered while every crosstable is still being rendered: none was queued behind them
+    assert order.index("/ping") < order.index(heavy[0]), timings
+    assert order.index("/healthz") < order.index(heavy[0]), timings
