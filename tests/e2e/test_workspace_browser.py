@@ -1,12 +1,14 @@
 """A whole season in a real browser, with a real SMTP server process reading the emails.
 
-The organiser starts from an empty league: clubs, players, a season with a team division (double round
-robin, four boards) and an individual Swiss, teams and rosters with a reserve, the schedule, players
-registered, prizes in pounds with the preview, both events published, the secretaries invited by
-email. The secretaries choose their passwords from the invitation, one enters tonight's match card
-with the keyboard only (the clicks and keys are counted), the other disputes it; the organiser settles;
-round 2 is submitted and confirmed; the organiser finishes the division. Every management page is
-also opened in Hebrew (right to left) and at phone width (no sideways scrolling of the page).
+The organiser, a league creator, creates the league on its page, then: clubs, players, a season with a
+team division (double round robin, four boards, round 1 at its own venue) and an individual Swiss, teams
+and rosters with a reserve, the schedule, players registered, prizes in pounds with the preview, both
+events published, the secretaries invited by email. The secretaries choose their passwords from the
+invitation, one logs in and enters tonight's match card with the keyboard only (the clicks and keys are
+counted), the other disputes it; the organiser settles; round 2 is submitted (an eligibility warning
+appears while a player is chosen twice) and confirmed; the organiser finishes the division and the
+Swiss, and finds the override form where the clubs find no buttons. Every management page is also
+opened in Hebrew (right to left) and at phone width (no sideways scrolling of the page).
 
 The count of "enter tonight's match card" is written to ARTIFACTS_DIR/match-card-effort.txt.
 """
@@ -237,6 +239,8 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
         "/en/manage/events/division-one/fixtures/",
         f"/en/manage/matches/{TeamMatch.objects.filter(round__event=event).first().pk}/",
         "/en/manage/",
+        "/en/manage/leagues/new/",
+        f"/en/manage/leagues/{league.slug}/events/division-one/edit/",
     ]
     browser.set_window_size(360, 740)
     for path in pages:
@@ -370,6 +374,12 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
         p.press("Start")  # results are in: the event is already running
     p.press("Finish and freeze")
     assert Event.objects.get(slug="division-one").status == Event.Status.FINISHED
+    p.go("/en/manage/events/spring-open/")  # and the Swiss: started, finished, its prizes final
+    p.press("Start")
+    p.press("Finish and freeze")
+    assert Event.objects.get(slug="spring-open").status == Event.Status.FINISHED
+    p.go("/en/manage/events/spring-open/prizes/")
+    assert browser.find_element("id", "finished-notice").is_displayed() and p.field("reason").is_displayed()
     p.go(card_url)  # frozen: the organiser alone may still correct it, with a reason shown publicly
     assert browser.find_element("id", "finished-notice").is_displayed()
     assert p.field("reason").is_displayed()
