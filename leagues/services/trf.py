@@ -193,9 +193,8 @@ def import_preview(
     preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
     preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
-    if event is None:  # an update adds no players
+    if event is None:  # an update adds no players and keeps the event's rule edition
         preview.other_leagues = players_of_other_leagues(tournament, league)
-    if event is None:
         try:
             preview.edition = rule_edition(tournament, notes, start_date=start_date, rule_set=rule_set)
         except ServiceError as exc:  # not the file's problem: the question stays open
