@@ -25,7 +25,7 @@ def one_line(text: str) -> str:
     return "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in text)
 
 
-def csv_cell(value):
+def csv_cell(value: object) -> object:
     """A cell a spreadsheet shows as text: one beginning with = + - @, a tab or CR gets a leading apostrophe
     (numbers stay numbers)."""
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS):

@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..models import Entry, Event, Game, Player, Result, TeamMatch
+from ..models import Entry, Event, Game, Player, Result, Team, TeamMatch
 
 NOT_ON_ROSTER = "not_on_roster"
 BOARD_ORDER = "board_order"
@@ -48,6 +49,9 @@ DEFAULT_BOARD_ORDER_TOLERANCE = 100
 
 HOME, AWAY = "home", "away"
 
+#: a player named on a proposed line-up: the Player, their id (a form's text too) or nobody
+LineupPlayer = Player | int | str | None
+
 
 @dataclass(frozen=True)
 class CardWarning:
@@ -57,7 +61,7 @@ class CardWarning:
     entry_id: int | None
     side: str | None  # "home" or "away"
     match_id: int | None = None
-    params: dict = field(default_factory=dict, hash=False)
+    params: dict[str, object] = field(default_factory=dict, hash=False)
 
 
 # a side that lost the board by forfeit did not appear there
@@ -95,8 +99,13 @@ class _Division:
     entries: dict[int, Entry]
     roster: dict[int, list[int]]
     club: dict[int, int]
-    rank: dict[int, tuple]
+    rank: dict[int, tuple[int, int, int]]
     appearances: dict[int, list[_Appearance]]  # by player
+
+
+def _team(entry: Entry) -> Team:
+    assert entry.team is not None  # a division's entries are teams
+    return entry.team
 
 
 def _division(event: Event) -> _Division:
@@ -106,14 +115,14 @@ def _division(event: Event) -> _Division:
         .select_related("team")
         .prefetch_related("team__members__player")
     }
-    roster = {pk: [m.player_id for m in e.team.members.all()] for pk, e in entries.items()}
-    club = {pk: e.team.club_id for pk, e in entries.items()}
+    roster = {pk: [m.player_id for m in _team(e).members.all()] for pk, e in entries.items()}
+    club = {pk: _team(e).club_id for pk, e in entries.items()}
 
     def strength(entry: Entry) -> int:
-        rated = [m.player.rating for m in entry.team.members.all() if m.player.rating is not None][: event.boards]
+        rated = [m.player.rating for m in _team(entry).members.all() if m.player.rating is not None][: event.boards]
         return sum(rated) // len(rated) if rated else 0
 
-    rank = {pk: (team_level(e.team.name), -strength(e), e.start_number) for pk, e in entries.items()}
+    rank = {pk: (team_level(_team(e).name), -strength(e), e.start_number) for pk, e in entries.items()}
     appearances: dict[int, list[_Appearance]] = defaultdict(list)
     rows = Game.objects.filter(round__event=event, match__isnull=False).values_list(
         "round__number", "match_id", "white_id", "black_id", "white_player_id", "black_player_id", "result"
@@ -127,7 +136,7 @@ def _division(event: Event) -> _Division:
     return _Division(event, entries, roster, club, rank, appearances)
 
 
-def _player_id(player) -> int | None:
+def _player_id(player: LineupPlayer) -> int | None:
     if player is None:
         return None
     return player.pk if isinstance(player, Player) else int(player)
@@ -143,16 +152,20 @@ def _current_lineup(match: TeamMatch) -> dict[int, tuple[int | None, int | None]
     return lineup
 
 
-def _card_warnings(division: _Division, match: TeamMatch, lineup: dict, tolerance: int) -> list[CardWarning]:
+def _card_warnings(
+    division: _Division, match: TeamMatch, lineup: Mapping[int, tuple[LineupPlayer, LineupPlayer]], tolerance: int
+) -> list[CardWarning]:
     ids = {board: (_player_id(h), _player_id(a)) for board, (h, a) in lineup.items()}
     everyone = {p for pair in ids.values() for p in pair if p is not None}
     ratings = dict(Player.objects.filter(pk__in=everyone).values_list("pk", "rating"))
     round_number = match.round.number
     warnings: list[CardWarning] = []
     for side, index, entry_id in ((HOME, 0, match.home_id), (AWAY, 1, match.away_id)):
-        boards = sorted((board, pair[index]) for board, pair in ids.items() if pair[index] is not None)
+        boards = sorted((board, player) for board, pair in ids.items() if (player := pair[index]) is not None)
 
-        def warn(code, board, player_id, _side=side, _entry=entry_id, **params):
+        def warn(
+            code: str, board: int, player_id: int, _side: str = side, _entry: int = entry_id, **params: object
+        ) -> None:
             warnings.append(CardWarning(code, board, player_id, _entry, _side, match.pk, params))
 
         roster = set(division.roster.get(entry_id, []))
@@ -189,7 +202,15 @@ def _card_warnings(division: _Division, match: TeamMatch, lineup: dict, toleranc
     return warnings
 
 
-def _club_warnings(division, match, round_number, entry_id, board, player_id, warn) -> None:
+def _club_warnings(
+    division: _Division,
+    match: TeamMatch,
+    round_number: int,
+    entry_id: int,
+    board: int,
+    player_id: int,
+    warn: Callable[..., None],
+) -> None:
     club = division.club.get(entry_id)
     higher: dict[int, set[int]] = defaultdict(set)
     other: dict[int, set[int]] = defaultdict(set)
@@ -214,7 +235,7 @@ def _club_warnings(division, match, round_number, entry_id, board, player_id, wa
 def match_card_warnings(
     *,
     match: TeamMatch,
-    lineup: dict[int, tuple] | None = None,
+    lineup: Mapping[int, tuple[LineupPlayer, LineupPlayer]] | None = None,
     board_order_tolerance: int = DEFAULT_BOARD_ORDER_TOLERANCE,
 ) -> list[CardWarning]:
     """Warnings for one match card: ``lineup`` = proposed {board: (home player, away player)}

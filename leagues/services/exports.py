@@ -7,6 +7,7 @@ import io
 import json
 import zipfile
 from decimal import Decimal
+from typing import Any
 
 from gacrux.trf2json import trf2json
 from openpyxl import Workbook
@@ -18,39 +19,43 @@ from ..models import Event, Season
 from ..text import csv_cell, one_line
 from .trf import event_export_trf
 
+#: a table of cells (text, numbers, None) for CSV and XLSX, header row first
+Table = list[list[Any]]
 
-def event_chess_json(*, event: Event) -> dict:
+
+def event_chess_json(*, event: Event) -> dict[str, Any]:
     """The event in Chess-JSON ("filetype": "Event"): profiles, competitors, games and matches by round."""
     reader = trf2json()
     reader.parse_file(event_export_trf(event=event), 0)
     data = reader.chessjson
     if data["status"]["code"] >= 400:
         raise ServiceError("; ".join(map(str, data["status"]["error"])), code="export_failed")
-    return json.loads(json.dumps(data, default=_number))
+    plain: dict[str, Any] = json.loads(json.dumps(data, default=_number))
+    return plain
 
 
-def _number(value):
+def _number(value: object) -> int | float:
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def standings_table(*, event: Event) -> list[list]:
+def standings_table(*, event: Event) -> Table:
     """Header and one row per place: rank, number, name, points, each tiebreak in the published order."""
     standings = selectors.event_standings(slug=event.slug)
     number = "team_number" if event.is_team else "start_number"
-    rows = [["rank", number, "name", "points", *standings.criteria]]
+    rows: Table = [["rank", number, "name", "points", *standings.criteria]]
     for row in standings.table:
         rows.append([row["rank"], row["number"], row["name"], row["points"], *row["cells"]])
     return rows
 
 
-def crosstable_table(*, event: Event) -> list[list]:
+def crosstable_table(*, event: Event) -> Table:
     """Header and one row per entry in standings order: each round as opponent number, colour (w/b; for
     teams h/a) and the entry's own score ("7w1", "3b½", "+" for a bye); a pending game as its opponent only."""
     standings = selectors.event_standings(slug=event.slug)
     rounds = event.rounds.order_by("number").values_list("number", flat=True)
-    rows = [["rank", "number", "name", "points", *(f"R{n}" for n in rounds)]]
+    rows: Table = [["rank", "number", "name", "points", *(f"R{n}" for n in rounds)]]
     cells = _team_cells(event) if event.is_team else _individual_cells(event)
     for row in standings.table:
         mine = cells.get(row["number"], {})
@@ -85,7 +90,7 @@ def _team_cells(event: Event) -> dict[int, dict[int, str]]:
     return out
 
 
-def csv_text(table: list[list], title: str) -> str:
+def csv_text(table: Table, title: str) -> str:
     """A table as CSV under a first comment line; text a spreadsheet would run as a formula is quoted."""
     out = io.StringIO()
     out.write("# " + one_line(title) + "\n")
@@ -95,7 +100,7 @@ def csv_text(table: list[list], title: str) -> str:
     return out.getvalue()
 
 
-def xlsx_bytes(sheets: dict[str, list[list]]) -> bytes:
+def xlsx_bytes(sheets: dict[str, Table]) -> bytes:
     """Sheets of tables as one XLSX workbook; every text cell is text (never a formula), numbers stay numbers."""
     book = Workbook(write_only=True)
     for name, table in sheets.items():
@@ -107,7 +112,7 @@ def xlsx_bytes(sheets: dict[str, list[list]]) -> bytes:
     return out.getvalue()
 
 
-def _xlsx_cell(sheet, value):
+def _xlsx_cell(sheet: Any, value: object) -> object:
     if isinstance(value, str):
         number = _as_number(value)
         if number is not None:
@@ -118,7 +123,7 @@ def _xlsx_cell(sheet, value):
     return value
 
 
-def _as_number(text: str):
+def _as_number(text: str) -> int | float | None:
     try:
         number = Decimal(text)
     except ArithmeticError:

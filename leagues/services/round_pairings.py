@@ -13,10 +13,11 @@ import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Literal
 
 from django.conf import settings as site
 from django.db import transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,7 +31,7 @@ from ..broker import enqueue_pairing
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result, Round, RoundPairing, WebhookEvent
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import can_manage_event
+from ..permissions import AnyUser, acting_user, can_manage_event
 from .results import event_results_changed, result_record
 from .setup import entry_withdraw
 from .standings import scoring_for, tournament_for
@@ -42,7 +43,7 @@ REQUESTED_BYES = {
     "zero": Result.ZERO_POINT_BYE,
     "full": Result.FULL_POINT_BYE,
 }
-ENGINE_BYES = {
+ENGINE_BYES: dict[str, ByeType] = {
     Result.HALF_POINT_BYE: ByeType.HALF,
     Result.ZERO_POINT_BYE: ByeType.ZERO,
     Result.ABSENT: ByeType.ZERO,
@@ -60,12 +61,12 @@ def engine_system(event: Event) -> System:
     return System.DUTCH if event.system == Event.System.SWISS else System.BERGER
 
 
-def _manager(user, event: Event) -> None:
+def _manager(user: AnyUser, event: Event) -> None:
     if not can_manage_event(user, event):
         raise PermissionDenied(_("Only the league's organiser or the event's arbiter may pair rounds."))
 
 
-def _locked_event(event: Event, user) -> Event:
+def _locked_event(event: Event, user: AnyUser) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     _manager(user, event)
     if event.is_team:
@@ -75,7 +76,7 @@ def _locked_event(event: Event, user) -> Event:
     return event
 
 
-def _paired_games(event: Event, round_number: int):
+def _paired_games(event: Event, round_number: int) -> QuerySet[Game]:
     """The round's published boards: its games between two players and its pairing-allocated bye."""
     return Game.objects.filter(round__event=event, round__number=round_number).filter(
         Q(black__isnull=False) | Q(result=Result.PAIRING_BYE)
@@ -188,12 +189,12 @@ def pairing_records(event: Event) -> list[str]:
     return records
 
 
-def _draw_colour(settings: PairingSettings, user) -> None:
+def _draw_colour(settings: PairingSettings, user: AnyUser) -> None:
     """The initial colour by lot, from a recorded seed: anyone can repeat the draw."""
     settings.colour_seed = secrets.token_hex(8)
     settings.initial_colour = random.Random(settings.colour_seed).choice("wb")
     settings.colour_drawn_at = timezone.now()
-    settings.colour_drawn_by = user if user and user.is_authenticated else None
+    settings.colour_drawn_by = acting_user(user)
 
 
 def colour_of_seed(seed: str) -> str:
@@ -213,7 +214,7 @@ def _outdated(event: Event, round_number: int) -> None:
     )
 
 
-def round_pair(*, event: Event, round_number: int, user) -> RoundPairing:
+def round_pair(*, event: Event, round_number: int, user: AnyUser) -> RoundPairing:
     """Ask for `round_number` to be paired: checked here, paired by a worker after the commit.
 
     Raises PermissionDenied or ServiceError (``not_pairable``, ``bad_state``, ``team_event``,
@@ -241,7 +242,7 @@ def round_pair(*, event: Event, round_number: int, user) -> RoundPairing:
         pairing.problem = ""
         pairing.boards, pairing.pab, pairing.engine_boards, pairing.engine_pab = [], None, [], None
         pairing.changed_by_hand = False
-        pairing.requested_by = user if user and user.is_authenticated else None
+        pairing.requested_by = acting_user(user)
         pairing.requested_at = timezone.now()
         pairing.save()
         pairing_id, attempt = pairing.pk, pairing.attempt
@@ -249,7 +250,7 @@ def round_pair(*, event: Event, round_number: int, user) -> RoundPairing:
     return pairing
 
 
-def changes_by_hand(pairing: RoundPairing):
+def changes_by_hand(pairing: RoundPairing) -> QuerySet[PairingChange]:
     """The changes by hand of the pairing as it stands (those of an earlier pairing of the round stay
     in the audit trail)."""
     return pairing.changes.filter(at__gte=pairing.requested_at).select_related("user")
@@ -307,7 +308,7 @@ def _had_pab(state: PairingState) -> set[int]:
     return {p.start_number for p in state.players for e in p.rounds if e.code in "UF+" and e.opponent in (None, 0)}
 
 
-def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str, user) -> RoundPairing:
+def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str, user: AnyUser) -> RoundPairing:
     """Exchange two players of a previewed pairing (on one board: their colours), by hand, with a reason.
 
     Refused (ServiceError ``bad_swap``) when it would pair two players who met already or must not
@@ -320,7 +321,7 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
             raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
         if not reason:
             raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
-        places = {}
+        places: dict[int, tuple[int | Literal["pab"], int]] = {}
         for index, (white, black) in enumerate(pairing.boards):
             places[white], places[black] = (index, 0), (index, 1)
         if pairing.pab is not None:
@@ -338,7 +339,7 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
         _check_boards(state, boards, pab, pairing)
         PairingChange.objects.create(
             pairing=pairing,
-            user=user if user and user.is_authenticated else None,
+            user=acting_user(user),
             reason=reason[:300],
             before={"boards": pairing.boards, "pab": pairing.pab},
             after={"boards": boards, "pab": pab},
@@ -349,7 +350,7 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
     return pairing
 
 
-def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing) -> None:
+def _check_boards(state: PairingState, boards: list[list[int]], pab: int | None, pairing: RoundPairing) -> None:
     met, forbidden = _met_before(state), {frozenset(pair) for pair in state.forbidden_pairs}
     before = {frozenset(b) for b in pairing.boards}
     names = {p.start_number: p.name for p in state.players}
@@ -375,7 +376,7 @@ def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing) -> No
         )
 
 
-def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
+def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
     """Publish a previewed pairing: its boards become the round's games (public, open for results).
 
     A published round paired again is replaced, unless a result was entered meanwhile (``round_played``).
@@ -413,7 +414,7 @@ def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
         elif had_pab:
             event_results_changed(event_id=event.pk)
         pairing.status = RoundPairing.Status.PUBLISHED
-        pairing.published_by = user if user and user.is_authenticated else None
+        pairing.published_by = acting_user(user)
         pairing.published_at = timezone.now()
         pairing.save(update_fields=["status", "published_by", "published_at"])
         event_pages_changed_after_commit(event_id=event.pk)
@@ -426,7 +427,7 @@ def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
     return pairing
 
 
-def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, user) -> Game:
+def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, user: AnyUser) -> Game:
     """A bye asked for before `round_number` is paired (half-point byes within the event's limit)."""
     if kind not in REQUESTED_BYES:
         raise ServiceError(_("Choose a half-point, zero-point or full-point bye."), code="bad_bye")
@@ -468,7 +469,7 @@ def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, use
         return game
 
 
-def bye_cancel(*, game: Game, user) -> None:
+def bye_cancel(*, game: Game, user: AnyUser) -> None:
     """Take back a requested bye before its round is paired."""
     with transaction.atomic():
         event = _locked_event(game.round.event, user)
@@ -489,7 +490,7 @@ def _before_pairing(event: Event, round_number: int) -> None:
         )
 
 
-def round_withdraw(*, entry: Entry, round_number: int, user) -> Entry:
+def round_withdraw(*, entry: Entry, round_number: int, user: AnyUser) -> Entry:
     """Withdraw a player from `round_number` on (not paired again); a player is withdrawn once."""
     with transaction.atomic():
         event = _locked_event(entry.event, user)
@@ -509,7 +510,7 @@ def round_withdraw(*, entry: Entry, round_number: int, user) -> Entry:
 def pairing_settings_save(
     *,
     event: Event,
-    user,
+    user: AnyUser,
     pab_points: Decimal,
     half_byes_allowed: int,
     forbidden_pairs: list[tuple[int, int]],
@@ -540,7 +541,7 @@ def pairing_settings_save(
                 )
             settings.initial_colour, settings.colour_seed = initial_colour, ""
             settings.colour_drawn_at = timezone.now()
-            settings.colour_drawn_by = user
+            settings.colour_drawn_by = acting_user(user)
         settings.pab_points = pab_points
         settings.half_byes_allowed = half_byes_allowed
         settings.forbidden_pairs = [list(pair) for pair in sorted(pairs)]
@@ -603,7 +604,8 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
     the pairings of the next round)."""
     seats = _seats(event, round_number)
     games = _paired_games(event, round_number).select_related("white", "black").order_by("board")
-    return [
-        BoardRow(g.board, seats[g.white.start_number], seats[g.black.start_number] if g.black_id else None, g)
-        for g in games
-    ]
+    rows = []
+    for g in games:
+        assert g.white is not None  # every published board has white
+        rows.append(BoardRow(g.board, seats[g.white.start_number], seats[g.black.start_number] if g.black else None, g))
+    return rows

@@ -20,11 +20,13 @@ import socket
 import ssl
 import time
 import uuid
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Model, Q, QuerySet
 from django.db.models.signals import post_save
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -74,7 +76,7 @@ def checked_addresses(url: str) -> list[str]:
         infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
     except (socket.gaierror, UnicodeError, ValueError):
         raise UnsafeTarget(_("The host %(host)s is not known.") % {"host": parts.hostname}) from None
-    addresses = sorted({info[4][0] for info in infos})
+    addresses = sorted({str(info[4][0]) for info in infos})
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%")[0])
         if not ip.is_global and not allow_private:
@@ -85,20 +87,23 @@ def checked_addresses(url: str) -> list[str]:
     return addresses
 
 
-def _target_of(*, league: str | None, club: str | None, event: str | None) -> dict:
+_TARGET_MODELS: dict[str, type[League] | type[Club] | type[Event]] = {"league": League, "club": Club, "event": Event}
+
+
+def _target_of(*, league: str | None, club: str | None, event: str | None) -> dict[str, Any]:
     given = [(name, slug) for name, slug in (("league", league), ("club", club), ("event", event)) if slug]
     if len(given) != 1:
         raise ServiceError(_("Subscribe to exactly one league, club or event."), code="invalid")
     name, slug = given[0]
-    model = {"league": League, "club": Club, "event": Event}[name]
-    queryset = Event.objects.public() if model is Event else model.objects.all()
+    model = _TARGET_MODELS[name]
+    queryset: QuerySet[Any] = Event.objects.public() if model is Event else model.objects.all()
     target = queryset.filter(slug=slug).first()
     if target is None:
         raise NotFound(_("There is no %(kind)s %(slug)s.") % {"kind": name, "slug": slug})
     return {name: target}
 
 
-def _may_subscribe(user, target: dict) -> bool:
+def _may_subscribe(user: User, target: dict[str, Any]) -> bool:
     """Organisers of the league (of the event's league, of a league the club plays in); a club's secretary
     for the club."""
     if "league" in target:
@@ -111,7 +116,15 @@ def _may_subscribe(user, target: dict) -> bool:
     return any(is_league_organiser(user, league_id) for league_id in club.leagues.values_list("pk", flat=True))
 
 
-def webhook_subscribe(*, user, url: str, events: list[str], league=None, club=None, event=None):
+def webhook_subscribe(
+    *,
+    user: User,
+    url: str,
+    events: list[str],
+    league: str | None = None,
+    club: str | None = None,
+    event: str | None = None,
+) -> WebhookSubscription:
     """A new subscription owned by `user`; returns it (its secret is shown to the owner once, here)."""
     events = sorted(set(events))
     if not events or any(name not in SUBSCRIBABLE for name in events):
@@ -127,24 +140,24 @@ def webhook_subscribe(*, user, url: str, events: list[str], league=None, club=No
     )
 
 
-def subscription_of(*, user, subscription_id) -> WebhookSubscription:
+def subscription_of(*, user: User, subscription_id: int) -> WebhookSubscription:
     subscription = WebhookSubscription.objects.filter(pk=subscription_id, owner=user).first()
     if subscription is None:
         raise NotFound(_("You have no webhook %(id)s.") % {"id": subscription_id}, code="unknown_webhook")
     return subscription
 
 
-def webhook_unsubscribe(*, user, subscription_id) -> None:
+def webhook_unsubscribe(*, user: User, subscription_id: int) -> None:
     subscription_of(user=user, subscription_id=subscription_id).delete()
 
 
-def webhook_targets_for(user) -> dict[str, list]:
+def webhook_targets_for(user: User) -> dict[str, list[League] | list[Club] | list[Event]]:
     """What `user` may subscribe to (the workspace's choices): {"league": [...], "club": [...], "event": [...]}."""
     roles = Role.objects.filter(user=user)
-    leagues = League.objects.all()
+    organised = League.objects.all()
     if not user.is_superuser:
-        leagues = leagues.filter(pk__in=roles.filter(kind=Role.Kind.ORGANISER).values("league_id"))
-    leagues = list(leagues)
+        organised = organised.filter(pk__in=roles.filter(kind=Role.Kind.ORGANISER).values("league_id"))
+    leagues = list(organised)
     events = Event.objects.public().filter(
         Q(league__in=leagues) | Q(pk__in=roles.filter(kind=Role.Kind.ARBITER).values("event_id"))
     )
@@ -154,7 +167,7 @@ def webhook_targets_for(user) -> dict[str, list]:
     return {"league": leagues, "club": list(clubs.distinct()), "event": list(events.order_by("name"))}
 
 
-def webhook_pause(*, user, subscription_id) -> WebhookSubscription:
+def webhook_pause(*, user: User, subscription_id: int) -> WebhookSubscription:
     """Stop delivering to a subscription until it is resumed (nothing is kept for it meanwhile)."""
     subscription = subscription_of(user=user, subscription_id=subscription_id)
     WebhookSubscription.objects.filter(pk=subscription.pk, paused_at__isnull=True).update(paused_at=timezone.now())
@@ -162,7 +175,7 @@ def webhook_pause(*, user, subscription_id) -> WebhookSubscription:
     return subscription
 
 
-def webhook_resume(*, user, subscription_id) -> WebhookSubscription:
+def webhook_resume(*, user: User, subscription_id: int) -> WebhookSubscription:
     """Deliver again to a paused subscription (what it missed while paused is not sent)."""
     subscription = subscription_of(user=user, subscription_id=subscription_id)
     WebhookSubscription.objects.filter(pk=subscription.pk).update(paused_at=None, failures_in_a_row=0)
@@ -170,7 +183,7 @@ def webhook_resume(*, user, subscription_id) -> WebhookSubscription:
     return subscription
 
 
-def webhook_send_test(*, user, subscription_id) -> WebhookDelivery:
+def webhook_send_test(*, user: User, subscription_id: int) -> WebhookDelivery:
     """A `test` delivery to one subscription, sent like every other."""
     subscription = subscription_of(user=user, subscription_id=subscription_id)
     data = {"message": "This is a test delivery from chess-league.", "subscription": subscription.pk}
@@ -179,7 +192,7 @@ def webhook_send_test(*, user, subscription_id) -> WebhookDelivery:
     return delivery
 
 
-def webhooks_emit(event_type: str, *, event_id: int, occurrence: str, data: dict) -> None:
+def webhooks_emit(event_type: str, *, event_id: int, occurrence: str, data: dict[str, Any]) -> None:
     """Tell the subscribers of the event (its league, its clubs) after the current transaction commits.
     `occurrence` names what happened; emitting the same occurrence again delivers nothing new."""
     once_after_commit(
@@ -197,7 +210,7 @@ def _event_clubs(event: Event) -> set[int]:
     return clubs
 
 
-def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> list[str]:
+def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict[str, Any]) -> list[str]:
     """One delivery per subscription that wants `event_type` (runs in a worker); returns the new ones' ids."""
     event = Event.objects.filter(pk=event_id).select_related("league").first()
     if event is None:
@@ -221,7 +234,9 @@ def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict
     return created
 
 
-def _delivery(subscription, event_type: str, occurrence: str, data: dict) -> WebhookDelivery:
+def _delivery(
+    subscription: WebhookSubscription, event_type: str, occurrence: str, data: dict[str, Any]
+) -> WebhookDelivery:
     delivery_id = uuid.uuid4()
     body = {
         "id": str(delivery_id),
@@ -241,27 +256,29 @@ def _delivery(subscription, event_type: str, occurrence: str, data: dict) -> Web
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     """Connects to the address that was checked, whatever the host name resolves to by now."""
 
-    def __init__(self, host, port, address, timeout):
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
         self._address = address
 
-    def connect(self):
+    def connect(self) -> None:
         self.sock = socket.create_connection((self._address, self.port), self.timeout)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, host, port, address, timeout):
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        self._tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self._tls)
         self._address = address
 
-    def connect(self):
+    def connect(self) -> None:
         sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
 
 
-def _post(url: str, body: bytes, headers: dict) -> int:
+def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
     parts = urlsplit(url)
     address = checked_addresses(url)[0]
+    assert parts.hostname is not None  # checked_addresses refuses a URL without a host
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
     connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
@@ -336,7 +353,7 @@ def _count_failure(subscription_id: int) -> None:
             )
 
 
-def webhook_paused_message(subscription_id: int) -> dict | None:
+def webhook_paused_message(subscription_id: int) -> dict[str, Any] | None:
     """The email telling the owner their subscription paused (None if there is nobody to tell)."""
     subscription = WebhookSubscription.objects.filter(pk=subscription_id).select_related("owner").first()
     if subscription is None or not subscription.owner.email:
@@ -357,7 +374,7 @@ def webhook_paused_message(subscription_id: int) -> dict | None:
 # (round sheet, match card, API, admin) emits; standings from the recompute; pairings from their service.
 
 
-def _on_result_change(sender, instance: ResultChange, created, **kwargs):
+def _on_result_change(sender: type[Model], instance: ResultChange, created: bool, **kwargs: object) -> None:
     if not created:
         return
     game = instance.game
@@ -377,14 +394,14 @@ def _on_result_change(sender, instance: ResultChange, created, **kwargs):
     )
 
 
-_CARD_EVENTS = {
+_CARD_EVENTS: dict[str, str] = {
     TeamMatch.Status.SUBMITTED: WebhookEvent.MATCH_CARD_SUBMITTED,
     TeamMatch.Status.CONFIRMED: WebhookEvent.MATCH_CARD_CONFIRMED,
     TeamMatch.Status.DISPUTED: WebhookEvent.MATCH_CARD_DISPUTED,
 }
 
 
-def _on_match_saved(sender, instance: TeamMatch, **kwargs):
+def _on_match_saved(sender: type[Model], instance: TeamMatch, **kwargs: object) -> None:
     event_type = _CARD_EVENTS.get(instance.status)
     if event_type is None:
         return
@@ -402,7 +419,7 @@ def _on_match_saved(sender, instance: TeamMatch, **kwargs):
     )
 
 
-def _on_event_saved(sender, instance: Event, **kwargs):
+def _on_event_saved(sender: type[Model], instance: Event, **kwargs: object) -> None:
     if instance.status == Event.Status.FINISHED:
         webhooks_emit(
             WebhookEvent.EVENT_FINISHED,
