@@ -7,13 +7,16 @@ sentence; field errors carry ``field`` so a form can show them next to the field
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, TypeVar
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Model
 from django.utils.translation import gettext as _
 
 from tiebreaks.prizes import CURRENCIES, split_prizes
@@ -40,7 +43,7 @@ from ..models import (
     TeamMember,
 )
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import is_league_organiser
+from ..permissions import AnyUser, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
@@ -50,17 +53,20 @@ from .results import event_results_changed, finished_event_override, result_reco
 class FieldError(ServiceError):
     """A refusal that belongs to one field of the form."""
 
-    def __init__(self, field: str, message, *, code: str = "invalid"):
+    def __init__(self, field: str, message: str, *, code: str = "invalid") -> None:
         super().__init__(message, code=code)
         self.field = field
 
 
-def _organiser(user, league_id: int) -> None:
+def _organiser(user: AnyUser, league_id: int) -> None:
     if not is_league_organiser(user, league_id):
         raise PermissionDenied(_("Only the league's organisers may set the league up."))
 
 
-def _validated(instance, exclude=()):
+M = TypeVar("M", bound=Model)
+
+
+def _validated(instance: M, exclude: Iterable[str] = ()) -> M:
     """Model validation as ServiceErrors: the first field's first message."""
     try:
         instance.full_clean(exclude=list(exclude))
@@ -70,7 +76,7 @@ def _validated(instance, exclude=()):
     return instance
 
 
-def _assign(instance, fields: dict, allowed):
+def _assign(instance: Model, fields: dict[str, Any], allowed: Collection[str]) -> None:
     for name, value in fields.items():
         if name not in allowed:
             raise ServiceError(_("“%(field)s” cannot be set here.") % {"field": name}, code="unknown_field")
@@ -88,14 +94,15 @@ LEAGUE_CREATOR_PERMISSION = "leagues.add_league"
 RESERVED_LEAGUE_SLUGS = {"new"}
 
 
-def can_create_league(user) -> bool:
+def can_create_league(user: AnyUser) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.has_perm(LEAGUE_CREATOR_PERMISSION))
 
 
-def league_create(*, user, fields: dict) -> League:
+def league_create(*, user: AnyUser, fields: dict[str, Any]) -> League:
     """A new league, by a user allowed to create leagues, who becomes its organiser."""
     if not can_create_league(user):
         raise PermissionDenied(_("Only a league creator may create a league."))
+    assert isinstance(user, User)  # a league creator is signed in
     with transaction.atomic():
         fields = dict(fields)
         league = League(slug=fields.pop("slug", ""))  # a league's address is chosen once, when it is created
@@ -107,7 +114,7 @@ def league_create(*, user, fields: dict) -> League:
         return league
 
 
-def league_save(*, league: League, user, fields: dict) -> League:
+def league_save(*, league: League, user: AnyUser, fields: dict[str, Any]) -> League:
     """The league's own settings: its name and after how many days an unanswered match card confirms itself."""
     _organiser(user, league.pk)
     with transaction.atomic():
@@ -117,7 +124,7 @@ def league_save(*, league: League, user, fields: dict) -> League:
         return league
 
 
-def _league_checked(league: League, fields: dict) -> None:
+def _league_checked(league: League, fields: dict[str, Any]) -> None:
     _assign(league, fields, LEAGUE_FIELDS)
     if has_control_characters(league.name):
         raise FieldError("name", _("Use letters, digits and punctuation only (no line breaks or control characters)."))
@@ -131,7 +138,7 @@ def _league_checked(league: League, fields: dict) -> None:
 SEASON_FIELDS = {"name", "slug", "starts_on", "ends_on"}
 
 
-def season_save(*, league: League, user, fields: dict, season: Season | None = None) -> Season:
+def season_save(*, league: League, user: AnyUser, fields: dict[str, Any], season: Season | None = None) -> Season:
     _organiser(user, league.pk)
     with transaction.atomic():
         season = season or Season(league=league)
@@ -178,8 +185,8 @@ def _has_results(event: Event) -> bool:
 def event_save(
     *,
     league: League,
-    user,
-    fields: dict,
+    user: AnyUser,
+    fields: dict[str, Any],
     round_dates: list[date | None] | None = None,
     round_venues: list[str] | None = None,
     event: Event | None = None,
@@ -199,7 +206,7 @@ def event_save(
         else:
             event, before = Event(league=league), None
         _assign(event, fields, EVENT_FIELDS)
-        if event.season_id and event.season.league_id != league.pk:
+        if event.season is not None and event.season.league_id != league.pk:
             raise FieldError("season", _("This season belongs to another league."))
         if before is not None and _has_results(event):
             changed = [name for name, value in before.items() if getattr(event, name) != value]
@@ -248,7 +255,7 @@ def _rounds_save(event: Event, round_dates: list[date | None], round_venues: lis
 
 
 #: the moves of an event's life
-TRANSITIONS = {
+TRANSITIONS: dict[str, set[str]] = {
     Event.Status.DRAFT: {Event.Status.PUBLISHED},
     Event.Status.PUBLISHED: {Event.Status.DRAFT, Event.Status.RUNNING},
     Event.Status.RUNNING: {Event.Status.FINISHED},
@@ -256,7 +263,7 @@ TRANSITIONS = {
 }
 
 
-def event_status_set(*, event: Event, user, status: str) -> Event:
+def event_status_set(*, event: Event, user: AnyUser, status: str) -> Event:
     """Publish, start or finish an event. Finishing freezes it: results, policy, cards and prizes stay as
     they are, and the prize split becomes final."""
     _organiser(user, event.league_id)
@@ -287,7 +294,7 @@ def event_status_set(*, event: Event, user, status: str) -> Event:
 CLUB_FIELDS = {"name", "slug", "short_name"}
 
 
-def club_save(*, league: League, user, fields: dict, club: Club | None = None) -> Club:
+def club_save(*, league: League, user: AnyUser, fields: dict[str, Any], club: Club | None = None) -> Club:
     _organiser(user, league.pk)
     with transaction.atomic():
         if club is not None and not league.clubs.filter(pk=club.pk).exists():
@@ -342,7 +349,9 @@ def player_fields() -> list[str]:
     return [name for name in order if name in names]
 
 
-def player_save(*, league: League, user, fields: dict, club: Club | None, player: Player | None = None) -> Player:
+def player_save(
+    *, league: League, user: AnyUser, fields: dict[str, Any], club: Club | None, player: Player | None = None
+) -> Player:
     """Create or edit a player of one of the league's clubs; ``club`` adds a membership."""
     _organiser(user, league.pk)
     with transaction.atomic():
@@ -368,7 +377,7 @@ def player_save(*, league: League, user, fields: dict, club: Club | None, player
 LATE_BYES = {"zero": Result.ZERO_POINT_BYE, "half": Result.HALF_POINT_BYE}
 
 
-def _editable_event(event: Event, user) -> Event:
+def _editable_event(event: Event, user: AnyUser) -> Event:
     _organiser(user, event.league_id)
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
@@ -376,7 +385,9 @@ def _editable_event(event: Event, user) -> Event:
     return event
 
 
-def entry_register(*, event: Event, user, player: Player, rating: int | None = None, late_bye: str = "zero") -> Entry:
+def entry_register(
+    *, event: Event, user: AnyUser, player: Player, rating: int | None = None, late_bye: str = "zero"
+) -> Entry:
     """Register a player in an individual event with the next start number. A late entry (rounds already
     paired) receives a zero-point (or, as the organiser decides, half-point) bye in each round it missed."""
     if late_bye not in LATE_BYES:
@@ -407,7 +418,7 @@ def entry_register(*, event: Event, user, player: Player, rating: int | None = N
         return entry
 
 
-def entry_withdraw(*, entry: Entry, user, after_round: int | None) -> Entry:
+def entry_withdraw(*, entry: Entry, user: AnyUser, after_round: int | None) -> Entry:
     with transaction.atomic():
         event = _editable_event(entry.event, user)
         if after_round is not None and not 0 <= after_round <= event.rounds_count:
@@ -418,7 +429,7 @@ def entry_withdraw(*, entry: Entry, user, after_round: int | None) -> Entry:
         return entry
 
 
-def team_save(*, event: Event, user, club: Club, name: str, team: Team | None = None) -> Team:
+def team_save(*, event: Event, user: AnyUser, club: Club, name: str, team: Team | None = None) -> Team:
     """A club's team in a team event, registered with the next start number."""
     with transaction.atomic():
         event = _editable_event(event, user)
@@ -428,7 +439,7 @@ def team_save(*, event: Event, user, club: Club, name: str, team: Team | None = 
             raise FieldError("club", _("This club does not play in the league."))
         if not name.strip():
             raise FieldError("name", _("The team needs a name."))
-        if Team.objects.filter(event=event, name=name.strip()).exclude(pk=team.pk if team else None).exists():
+        if Team.objects.filter(event=event, name=name.strip()).exclude(pk__in=[team.pk] if team else []).exists():
             raise FieldError("name", _("The event has a team of this name already."))
         if team is None:
             team = Team.objects.create(event=event, club=club, name=name.strip())
@@ -441,7 +452,7 @@ def team_save(*, event: Event, user, club: Club, name: str, team: Team | None = 
         return team
 
 
-def roster_set(*, team: Team, user, players: list[Player]) -> list[TeamMember]:
+def roster_set(*, team: Team, user: AnyUser, players: list[Player]) -> list[TeamMember]:
     """The team's roster in board order: the first ``event.boards`` are its regular players, the rest its
     reserves. Players of the team's club only, each once."""
     with transaction.atomic():
@@ -524,7 +535,9 @@ def _prizes(fund: PrizeFund, prizes: list[PrizeInput]) -> list[Prize]:
     return built
 
 
-def prize_fund_save(*, event: Event, user, fields: dict, prizes: list[PrizeInput], reason: str = "") -> PrizeFund:
+def prize_fund_save(
+    *, event: Event, user: AnyUser, fields: dict[str, Any], prizes: list[PrizeInput], reason: str = ""
+) -> PrizeFund:
     """Replace the event's prize fund and prizes (amounts in the currency's units) and split it again.
     A finished event's prizes change only by its organiser, with a reason shown publicly."""
     with transaction.atomic():
@@ -553,14 +566,14 @@ def prize_fund_save(*, event: Event, user, fields: dict, prizes: list[PrizeInput
 @dataclass
 class PrizePreview:
     currency: str
-    awards: list  # (place, name, money in minor units, items)
-    lines: list  # the split's reason lines (code, params)
+    awards: list[tuple[int, str, int, list[str]]]  # (place, name, money in minor units, items)
+    lines: list[tuple[str, dict[str, Any]]]  # the split's reason lines (code, params)
     total_paid: int
     fund_total: int
     problem: str = ""
 
 
-def prizes_preview(*, event: Event, fields: dict, prizes: list[PrizeInput]) -> PrizePreview:
+def prizes_preview(*, event: Event, fields: dict[str, Any], prizes: list[PrizeInput]) -> PrizePreview:
     """Who would receive what if the standings ended today, with these prizes: nothing is saved."""
     fund = PrizeFund(event=event)
     _assign(fund, fields, FUND_FIELDS)

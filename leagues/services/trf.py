@@ -2,9 +2,11 @@
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -15,13 +17,13 @@ from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
-from tiebreaks.engine.model import RoundEntry, last_paired_round
-from tiebreaks.trf import TRFError, read_trf_with_notes, trf_problems, write_trf
+from tiebreaks.engine.model import Participant, RoundEntry, Tournament, last_paired_round
+from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round
-from ..permissions import is_league_organiser
+from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round, Season
+from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
@@ -70,7 +72,9 @@ class RuleEdition:
     chosen: bool = False  # the organiser chose (a reading, a date or the edition)
 
 
-def rule_edition(tournament, notes, *, start_date: str | None = None, rule_set: str | None = None) -> RuleEdition:
+def rule_edition(
+    tournament: Tournament, notes: list[TRFNote], *, start_date: str | None = None, rule_set: str | None = None
+) -> RuleEdition:
     """The rule edition of a new event from the file `tournament` (read with `notes`), with the organiser's
     answer if any: `start_date` (a reading of an ambiguous date, or the date of a file without a readable
     one) or `rule_set` (fide-2026 or fide-2023) directly. Raises ServiceError for an answer that is not one."""
@@ -127,29 +131,29 @@ def rule_edition_question(edition: RuleEdition) -> str:
 class ImportPreview:
     """What an import would do, shown before anything is saved; `problems` lists (line, message)."""
 
-    players: list = field(default_factory=list)  # (start number, name, rating)
+    players: list[tuple[int, str, int | None]] = field(default_factory=list)  # (start number, name, rating)
     rounds: int = 0
     results: int = 0
-    tiebreaks: list = field(default_factory=list)
+    tiebreaks: list[str] = field(default_factory=list)
     system: str = ""
-    problems: list = field(default_factory=list)  # (line number or None, message)
+    problems: list[tuple[int | None, str]] = field(default_factory=list)  # (line number or None, message)
     update: Event | None = None  # the event the file updates; None: a new event
     # (start number, name in the file, the stored player) of FIDE ids already known from another league only:
     # importing them joins the two records into one player, so the organiser confirms it first
-    other_leagues: list = field(default_factory=list)
+    other_leagues: list[tuple[int, str, Player]] = field(default_factory=list)
     # how the reader understood what real exporters write (dates, results without an opponent,
     # byes from the points column, ...): tiebreaks.trf.TRFNote (line_number, kind, message, params);
     # the site's sentence of each kind: leagues.manage.trf_notes
-    notes: list = field(default_factory=list)
+    notes: list[TRFNote] = field(default_factory=list)
     after_round: int = 0  # the standings are after this round (later rounds: byes entered before their pairing)
     total_rounds: int = 0  # the rounds the file announces
     # points columns that differ from the results, importable when the organiser accepts: TRFError of kind
     # "points_column" (line_number, message, params: player, stated, results)
-    points_questions: list = field(default_factory=list)
+    points_questions: list[TRFError] = field(default_factory=list)
     # the file's rounds replayed by the pairing engine (pairings.check_event): how many, and the ones that
     # differ as (round, recorded boards, the engine's boards or why it could not pair the round)
     pairings_checked: int = 0
-    pairing_differences: list = field(default_factory=list)
+    pairing_differences: list[tuple[int, str, str]] = field(default_factory=list)
     # a new event's rule edition (None: an update, the event keeps its own); edition.rule_set "": the
     # organiser must choose before confirming
     edition: RuleEdition | None = None
@@ -210,7 +214,7 @@ def import_preview(
     except ServiceError as exc:
         preview.problems.append((None, exc.message))
     if not preview.problems:
-        _check_pairings(preview, data, system)
+        _check_pairings(preview, data, preview.system)
     return preview
 
 
@@ -237,7 +241,7 @@ def _check_pairings(preview: ImportPreview, data: bytes, system: str) -> None:
     ]
 
 
-def _boards_text(pairs) -> str:
+def _boards_text(pairs: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"{w} bye" if b == 0 else f"{w}–{abs(b)}" for w, b in sorted(pairs, key=lambda p: (p[1] == 0, p)))
 
 
@@ -247,8 +251,8 @@ def event_import_trf(
     name: str,
     slug: str,
     data: bytes,
-    user,
-    season=None,
+    user: AnyUser,
+    season: Season | None = None,
     system: str | None = None,
     event: Event | None = None,
     same_players_confirmed: bool = False,
@@ -345,11 +349,11 @@ def event_import_trf(
         return event
 
 
-def _fide_id(p) -> int | None:
+def _fide_id(p: Participant) -> int | None:
     return int(p.fide_id) if p.fide_id.isdecimal() and int(p.fide_id) else None
 
 
-def _registry_fields(p, this_year: int) -> dict:
+def _registry_fields(p: Participant, this_year: int) -> dict[str, Any]:
     """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year and,
     when the file gives the day, birth date (private: organisers' pages, the rating report and K only)."""
     birth_year, birth_date = parse_birth(p.birth, this_year=this_year)
@@ -363,7 +367,7 @@ def _registry_fields(p, this_year: int) -> dict:
     }
 
 
-def player_from_trf(p, this_year: int | None = None) -> Player:
+def player_from_trf(p: Participant, this_year: int | None = None) -> Player:
     """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one.
     `this_year` (the event's, else today's) bounds the birth dates a file can mean."""
     fields = _registry_fields(p, this_year or datetime.date.today().year)
@@ -377,7 +381,7 @@ def player_from_trf(p, this_year: int | None = None) -> Player:
     return player
 
 
-def players_of_other_leagues(tournament, league: League | None) -> list[tuple[int, str, Player]]:
+def players_of_other_leagues(tournament: Tournament, league: League | None) -> list[tuple[int, str, Player]]:
     """Participants whose FIDE id is a stored player who played in other leagues, never in `league`."""
     by_fide_id = {_fide_id(p): p for p in tournament.participants if _fide_id(p)}
     stored = (
@@ -393,7 +397,7 @@ def players_of_other_leagues(tournament, league: League | None) -> list[tuple[in
     )
 
 
-def _system_and_criteria(tournament, system: str | None, event: Event | None) -> tuple[str, list[str]]:
+def _system_and_criteria(tournament: Tournament, system: str | None, event: Event | None) -> tuple[str, list[str]]:
     if event is not None:
         return event.system, list(event.tiebreak_criteria)
     if system is None:
@@ -408,12 +412,13 @@ def _system_and_criteria(tournament, system: str | None, event: Event | None) ->
 MAX_ROUNDS = 99
 
 
-def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
+def storage_problems(data: bytes, tournament: Tournament) -> list[tuple[int | None, str]]:
     """What a readable file says that the league cannot store, each with its line (the same list at preview
     and at confirmation): control characters, FIDE ids that are not numbers or repeat, too many rounds."""
-    problems = []
+    problems: list[tuple[int | None, str]] = []
     lines = data.split(b"\n")
-    player_lines, rounds_line = {}, None
+    player_lines: dict[int, int] = {}
+    rounds_line: int | None = None
     for number, raw in enumerate(lines, start=1):
         if CONTROL_CODES & set(raw):
             problems.append((number, _("The line contains a control character (such as NUL).")))
@@ -447,7 +452,7 @@ def storage_problems(data: bytes, tournament) -> list[tuple[int | None, str]]:
     return sorted(problems, key=lambda problem: problem[0] or 0)
 
 
-def _check_importable(tournament, event: Event | None) -> None:
+def _check_importable(tournament: Tournament, event: Event | None) -> None:
     """What the file may say but the league cannot store; raises ServiceError."""
     if tournament.teams:
         raise ServiceError(
@@ -457,7 +462,7 @@ def _check_importable(tournament, event: Event | None) -> None:
         pass  # _games raises for a result that cannot be stored
 
 
-def _games(tournament):
+def _games(tournament: Tournament) -> Iterator[tuple[int, int, int | None, str]]:
     """(round, white start number, black start number or None for a bye, result) of every game."""
     by_number = {p.start_number: p for p in tournament.participants}
     played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
@@ -481,11 +486,16 @@ def _games(tournament):
                 yield number, p.start_number, block.opponent, result
 
 
+def _player_name(entry: Entry) -> str:
+    assert entry.player is not None  # an individual event's entries are players
+    return entry.player.name
+
+
 def _same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def _check_update(tournament, event: Event) -> dict:
+def _check_update(tournament: Tournament, event: Event) -> dict[int, Entry]:
     """Refuse an update the event cannot take; returns the event's entries by start number."""
     if event.status == Event.Status.FINISHED:
         raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
@@ -513,19 +523,19 @@ def _check_update(tournament, event: Event) -> dict:
         if name is None:
             raise ServiceError(
                 _("Start number %(number)s (%(name)s) is in the event but not in the file.")
-                % {"number": number, "name": entry.player.name},
+                % {"number": number, "name": _player_name(entry)},
                 code="participants_differ",
             )
-        if not _same_name(entry.player.name, name):
+        if not _same_name(_player_name(entry), name):
             raise ServiceError(
                 _("Start number %(number)s is “%(file)s” in the file but “%(event)s” in the event.")
-                % {"number": number, "file": name, "event": entry.player.name},
+                % {"number": number, "file": name, "event": _player_name(entry)},
                 code="participants_differ",
             )
     return entries
 
 
-def _update_event(event: Event, tournament, user) -> Event:
+def _update_event(event: Event, tournament: Tournament, user: AnyUser) -> Event:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         entries = _check_update(tournament, event)
@@ -533,6 +543,7 @@ def _update_event(event: Event, tournament, user) -> Event:
         games: dict[int, dict[int, Game]] = {}  # round -> entry id -> the entry's game in that round
         new_games: list[Game] = []
         last_board: dict[int, int] = {}  # round -> the highest board of a game (not a bye) so far
+        game: Game | None
         for game in Game.objects.filter(round__event=event).select_related("round"):
             for entry_id in (game.white_id, game.black_id):
                 if entry_id is not None:
@@ -550,8 +561,8 @@ def _update_event(event: Event, tournament, user) -> Event:
                         )
                         % {
                             "round": number,
-                            "white": white_entry.player.name,
-                            "black": black_entry.player.name if black_entry else _("a bye"),
+                            "white": _player_name(white_entry),
+                            "black": _player_name(black_entry) if black_entry else _("a bye"),
                         },
                         code="pairing_differs",
                     )
@@ -590,7 +601,7 @@ def _update_event(event: Event, tournament, user) -> Event:
 IMPORT_REASON = "TRF import"
 
 
-def _decimal(value: Fraction):
+def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
@@ -612,12 +623,13 @@ def event_export_trf(*, event: Event) -> str:
     return write_trf(tournament)
 
 
-def _with_games_to_play(participants, games) -> list:
+def _with_games_to_play(participants: list[Participant], games: list[Game]) -> list[Participant]:
     """A published round not yet played is in the file as its pairings: opponent and colour, no
     result (``  12 w  ``), so another program reads the current boards."""
     to_play: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     for g in games:
         if g.result == Result.PENDING and g.black_id is not None:
+            assert g.white is not None and g.black is not None  # a game between two entries
             white, black = g.white.start_number, g.black.start_number
             to_play[white][g.round.number] = RoundEntry(" ", black, "w")
             to_play[black][g.round.number] = RoundEntry(" ", white, "b")
@@ -633,14 +645,16 @@ def _with_games_to_play(participants, games) -> list:
     return kept
 
 
-def _without_unpaired_rounds(participants, games) -> list:
+def _without_unpaired_rounds(participants: list[Participant], games: list[Game]) -> list[Participant]:
     """After the last paired round the file holds only the byes entered before a pairing: a player
     without one gets no round block there (``0000 - Z`` would read as an announced absence)."""
     last_paired = max(
         (g.round.number for g in games if g.black_id is not None or g.result == Result.PAIRING_BYE), default=0
     )
     entered = {
-        (g.white.start_number, g.round.number) for g in games if g.black_id is None and g.round.number > last_paired
+        (g.white.start_number, g.round.number)
+        for g in games
+        if g.black_id is None and g.white is not None and g.round.number > last_paired
     }
     kept = []
     for p in participants:
