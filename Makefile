@@ -32,7 +32,8 @@ test: $(TEST_STAMP) messages
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0 --settings=config.settings.test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --junitxml=.reports/pytest.xml $(PYTEST_ARGS)
+	$(BIN)/python scripts/test-times .reports/pytest.xml
 
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_engine.py
