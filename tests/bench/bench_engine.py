@@ -12,9 +12,14 @@ of --runs), with the 26 criteria of the golden files:
 * ours: ``python -m tiebreaks standings FILE --json --criteria <26 criteria>``
 * tiebreak-core 1.2.0 on the same file (tests/bench/tiebreak_core_runner.py; it reads the file
   with our TRF reader, since tiebreak-core has no parser)
+* gacrux: FIDE's tie-break checker as installed from PyPI (the test extra), the way the golden tests
+  run it (``python -m gacrux.tiebreakchecker -i FILE -t <criteria>/V2026 -s -d T -n ROUNDS``)
 * FIDE's tie-break checker, only when FIDE_CHECKER_DIR names a TieBreakServer checkout
   (``tiebreakchecker.py -i FILE -t <criteria> -s``, run with FIDE_CHECKER_PYTHON, default
   ``python3``; it needs networkx). Not part of this repository.
+
+``--peers gacrux`` (names, comma-separated) times only those peers. The load average is printed
+before and after the runs: on a busy machine the ratios move less than the seconds.
 
 Prints the machine, the commands and a markdown table with ratios (ours / peer: below 1 means
 ours is faster), the 2000/1000 growth and each child's peak memory (``wait4`` rusage). Nothing
@@ -24,6 +29,7 @@ here asserts a time: shared machines are noisy, compare within one run.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import statistics
@@ -92,6 +98,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="100,1000,2000")
     parser.add_argument("--read-only", action="store_true", help="time only the TRF reader")
+    parser.add_argument("--peers", default="", help="only these peers (e.g. gacrux,tiebreak-core)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.read_only:
@@ -102,7 +109,7 @@ def main() -> int:
     checker_dir = os.environ.get("FIDE_CHECKER_DIR")
     checker_python = os.environ.get("FIDE_CHECKER_PYTHON", "python3")
 
-    def commands(path: Path) -> dict[str, tuple[list[str], Path]]:
+    def commands(path: Path, rounds: int | str = "ROUNDS") -> dict[str, tuple[list[str], Path]]:
         found = {
             "ours": (
                 [python, "-m", "tiebreaks", "standings", str(path), "--json", "--criteria", CRITERIA],
@@ -113,12 +120,20 @@ def main() -> int:
                 ROOT,
             ),
         }
+        if importlib.util.find_spec("gacrux"):
+            found["gacrux"] = (
+                [python, "-m", "gacrux.tiebreakchecker", "-i", str(path), "-t"]
+                + [f"{c}/V2026" for c in CRITERIA.split(",")]
+                + ["-s", "-d", "T", "-n", str(rounds)],
+                ROOT,
+            )
         if checker_dir:
             found["FIDE checker"] = (
                 [checker_python, "tiebreakchecker.py", "-i", str(path), "-t", *CRITERIA.split(","), "-s"],
                 Path(checker_dir),
             )
-        return found
+        wanted = {"ours", *args.peers.split(",")} if args.peers else set(found)
+        return {name: command for name, command in found.items() if name in wanted}
 
     try:
         cpus = len(os.sched_getaffinity(0))
@@ -128,6 +143,7 @@ def main() -> int:
     print(f"- machine: {cpus} CPUs (nproc), {cpu_model()}; {platform.platform()}")
     print(f"- python: {platform.python_version()} ({python})")
     print(f"- runs: median of {args.runs} whole-process runs per cell; peak RSS = max over the runs")
+    print("- load average before (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     example = commands(BENCH / "swiss-NNNN-players.trf")
     for name, (command, cwd) in example.items():
         print(f"- {name}: `{' '.join(command)}` (in {cwd})")
@@ -138,7 +154,8 @@ def main() -> int:
     results: dict[int, dict[str, tuple[float, float]]] = {}
     for size in sizes:
         path = BENCH / f"swiss-{size}-players.trf"
-        results[size] = {name: measure(cmd, cwd, args.runs) for name, (cmd, cwd) in commands(path).items()}
+        found = commands(path, ROUNDS.get(size, 0))
+        results[size] = {name: measure(cmd, cwd, args.runs) for name, (cmd, cwd) in found.items()}
         print(f"measured {size} players", file=sys.stderr)
 
     peers = [name for name in results[sizes[0]] if name != "ours"]
@@ -156,6 +173,10 @@ def main() -> int:
             cells += [f"{row[peer][0]:.2f}", f"{ours_t / row[peer][0]:.2f}"]
         cells += [f"{ours_m:.0f}", *(f"{row[peer][1]:.0f}" for peer in peers)]
         print("| " + " | ".join(cells) + " |")
+    print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    for peer in peers:
+        faster = ", ".join(f"{size:,}: {results[size][peer][0] / results[size]['ours'][0]:.1f}×" for size in sizes)
+        print(f"ours faster than {peer} ({peer} / ours): {faster}")
     if 1000 in results and 2000 in results:
         growth = ", ".join(f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000])
         print(f"\nGrowth 2000 / 1000 players (time): {growth} (linear would be 2.0, quadratic 4.0)")
