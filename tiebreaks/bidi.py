@@ -13,17 +13,17 @@ FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"  # first-strong isolate, left-to-ri
 CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def isolate(value) -> str:
+def isolate(value: object) -> str:
     """A name, number or amount as one unit in its own direction (the first strong letter decides)."""
     return f"{FSI}{CONTROLS.sub('', str(value))}{PDI}"
 
 
-def isolate_ltr(value) -> str:
+def isolate_ltr(value: object) -> str:
     """A calculation ("(1 + 2) ÷ 3 = 1") as one unit read left to right."""
     return f"{LRI}{CONTROLS.sub('', str(value))}{PDI}"
 
 
-def isolate_range(first, last) -> tuple[str, str]:
+def isolate_range(first: object, last: object) -> tuple[str, str]:
     """The two ends of a range written "%(first)s–%(last)s": the range reads left to right as one unit."""
     return f"{LRI}{CONTROLS.sub('', str(first))}", f"{CONTROLS.sub('', str(last))}{PDI}"
 
@@ -34,7 +34,7 @@ def as_html(text: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 - escaped above; only the isolates became markup
 
 
-def bdi(value, direction: str = "") -> SafeString:
+def bdi(value: object, direction: str = "") -> SafeString:
     """One value as an escaped <bdi> element (a template's placeholder inside a translated sentence)."""
     if direction:
         return format_html('<bdi dir="{}">{}</bdi>', direction, CONTROLS.sub("", str(value)))
