@@ -1,13 +1,16 @@
 """Turn an event's stored results into the engine's input, and the engine's output into a snapshot."""
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from tiebreaks.engine import compute_standings
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
-from tiebreaks.engine.team import compute_team_standings
+from tiebreaks.engine.ranking import Standings
+from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
-from ..models import TRF_CODES, Event, Game, PairingSettings, Player, Result
+from ..models import TRF_CODES, Entry, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
 
 
@@ -22,19 +25,17 @@ def scoring_for(event: Event) -> Scoring:
     )
 
 
-def tournament_for(event: Event, games, entries) -> Tournament:
+def tournament_for(event: Event, games: Iterable[Game], entries: Iterable[Entry]) -> Tournament:
     """Build the engine's crosstable from the event's games (pairings and byes)."""
-    return crosstable_for(
-        event,
-        (
-            (g.round.number, g.result, g.white_id, g.black_id, g.white.start_number, g.black and g.black.start_number)
-            for g in games
-        ),
-        ((e.id, e.start_number, e.name, e.rating) for e in entries),
-    )
+    return crosstable_for(event, map(_game_row, games), ((e.id, e.start_number, e.name, e.rating) for e in entries))
 
 
-def crosstable_for(event: Event, games, entries) -> Tournament:
+def _game_row(g: Game) -> tuple[Any, ...]:
+    assert g.white is not None  # every game and bye of an individual event has white
+    return (g.round.number, g.result, g.white_id, g.black_id, g.white.start_number, g.black and g.black.start_number)
+
+
+def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterable[Sequence[Any]]) -> Tournament:
     """The engine's crosstable from plain values: games as (round number, result, white entry id, black entry id
     or None, white start number, black start number) in round order, entries as (id, start number, name, rating)
     in start-number order."""
@@ -48,6 +49,7 @@ def crosstable_for(event: Event, games, entries) -> Tournament:
         if black_id is None:
             blocks[white_id][number] = RoundEntry(code=white_code)
             continue
+        assert black_code is not None  # a game, not a bye: both sides have a code
         blocks[white_id][number] = RoundEntry(code=white_code, opponent=black_no, colour="w")
         blocks[black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
     unplayed = RoundEntry(code="Z")
@@ -65,11 +67,11 @@ def crosstable_for(event: Event, games, entries) -> Tournament:
     )
 
 
-def individual_standings(event: Event, games, entries):
+def individual_standings(event: Event, games: Iterable[Game], entries: Iterable[Entry]) -> Standings:
     return _compute(event, tournament_for(event, games, entries))
 
 
-def _compute(event: Event, tournament: Tournament):
+def _compute(event: Event, tournament: Tournament) -> Standings:
     return compute_standings(
         tournament,
         list(event.tiebreak_criteria),
@@ -78,7 +80,7 @@ def _compute(event: Event, tournament: Tournament):
     )
 
 
-def snapshot_fields(data: dict, event: Event | None = None) -> dict:
+def snapshot_fields(data: dict[str, Any], event: Event | None = None) -> dict[str, Any]:
     """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
     title, federation and rating at the start, as the standings show them."""
     fields = {
@@ -90,8 +92,8 @@ def snapshot_fields(data: dict, event: Event | None = None) -> dict:
     return fields
 
 
-def with_registry(event: Event, rows: list[dict]) -> list[dict]:
-    registry = {
+def with_registry(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    registry: dict[int | None, dict[str, Any]] = {
         number: {"title": title, "federation": federation, "rating": rating}
         for number, title, federation, rating in event.entries.values_list(
             "start_number", "player__title", "player__federation", "rating"
@@ -100,13 +102,17 @@ def with_registry(event: Event, rows: list[dict]) -> list[dict]:
     return [{**row, **registry.get(row.get("start_number"), {})} for row in rows]
 
 
-def team_tournament_for(event: Event, games, entries) -> Tournament:
+def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -> Tournament:
     """Board games as a crosstable of players, plus each team's members in board order (TRF 310)."""
-    members: dict[int, list[int]] = {e.id: [m.player_id for m in e.team.members.all()] for e in entries}
+    members: dict[int, list[int]] = {}
+    for e in entries:
+        assert e.team is not None  # a team event's entries are teams
+        members[e.id] = [m.player_id for m in e.team.members.all()]
     player_team: dict[int, int] = {p: entry_id for entry_id, ps in members.items() for p in ps}
     for game in games:  # players who played without being on the roster still belong to their side
         for player_id, entry_id in ((game.white_player_id, game.white_id), (game.black_player_id, game.black_id)):
             if player_id and player_id not in player_team:
+                assert entry_id is not None  # a board's player plays for one of the two teams
                 members[entry_id].append(player_id)
                 player_team[player_id] = entry_id
     number = {p: n for n, p in enumerate((p for e in entries for p in members[e.id]), start=1)}
@@ -118,11 +124,12 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
         r = game.round.number
         last_round = max(last_round, r)
         white_code, black_code = TRF_CODES[game.result]
+        assert black_code is not None  # a board is a game, never a bye
         white, black = game.white_player_id, game.black_player_id
         if white:
-            blocks[white][r] = RoundEntry(code=white_code, opponent=number.get(black), colour="w")
+            blocks[white][r] = RoundEntry(code=white_code, opponent=number.get(black) if black else None, colour="w")
         if black:
-            blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white), colour="b")
+            blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white) if white else None, colour="b")
     people = {
         player.pk: (player.public_name, player.rating)
         for player in Player.objects.filter(pk__in=number).only("pk", "name", "rating", "anonymised")
@@ -154,13 +161,13 @@ def team_tournament_for(event: Event, games, entries) -> Tournament:
     )
 
 
-def team_standings(event: Event, games, entries):
+def team_standings(event: Event, games: list[Game], entries: list[Entry]) -> TeamStandings:
     tournament = team_tournament_for(event, games, entries)
     primary = "MP" if event.primary_score == Event.PrimaryScore.MATCH_POINTS else "GP"
     return compute_team_standings(tournament, list(event.tiebreak_criteria), rules=event.rule_set, primary=primary)
 
 
-def event_engine_result(event: Event):
+def event_engine_result(event: Event) -> Standings | TeamStandings:
     """The engine's standings of the event; explanations are computed when asked for."""
     if not event.is_team:
         return _compute(event, crosstable_for(event, *_plain_rows(event)))
@@ -175,7 +182,7 @@ def event_engine_result(event: Event):
     return team_standings(event, games, entries)
 
 
-def _plain_rows(event: Event) -> tuple[list, list]:
+def _plain_rows(event: Event) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """An individual event's games and entries as crosstable_for takes them, read as plain values (a big open's
     thousands of rows cost more to build as model objects than to read)."""
     games = list(
