@@ -29,7 +29,15 @@ EVENT_PAGES = [
     "/embed/en/events/{slug}/results/",
 ]
 TEAM_PAGES = ["/en/events/{slug}/teams/1/", "/en/events/{slug}/boards/", "/embed/en/events/{slug}/teams/1/fixtures/"]
-OTHER_PAGES = ["/en/", "/en/clubs/", "/en/players/{player}/", "/en/players/?q=a", "/en/tiebreaks/", "/el/about/"]
+OTHER_PAGES = [
+    "/en/",
+    "/en/clubs/",
+    "/en/players/{player}/",
+    "/en/players/?q=a",
+    "/en/tiebreaks/",
+    "/en/tiebreaks/calculator/",
+    "/el/about/",
+]
 CONDITIONAL = [
     "/en/events/{slug}/",
     "/en/events/{slug}/crosstable/",
