@@ -1,13 +1,23 @@
 import os
 
 from celery import Celery
-from celery.signals import beat_init, worker_init
+from celery.signals import beat_init, celeryd_init, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 app = Celery("chess_league", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@celeryd_init.connect
+@beat_init.connect
+def patient_broker_connections(**_):
+    """The web's half-second broker timeouts (settings) are for requests; a worker or beat waits for Redis."""
+    options = dict(app.conf.broker_transport_options)
+    for name in ("socket_timeout", "socket_connect_timeout"):
+        options.pop(name, None)
+    app.conf.broker_transport_options = options
 
 
 @worker_init.connect

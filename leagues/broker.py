@@ -13,6 +13,9 @@ import redis
 from celery import current_app
 from django.conf import settings
 
+from .redis_outage import client as guarded_client
+from .redis_outage import guarded
+
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
 PAIRING_TASK = "leagues.tasks.round_pairing_compute"
 WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
@@ -30,13 +33,23 @@ def broker_url() -> str:
 @cache
 def _client_for(url: str) -> redis.Redis:
     # short timeouts: requests use this client after their commit; a hung Redis must not hold them
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return guarded_client(url, 0.5)
 
 
 def redis_client() -> redis.Redis | None:
     """The broker's Redis, or None when tasks run in-process (or the broker is not Redis)."""
     url = broker_url()
     return _client_for(url) if url.startswith(("redis://", "rediss://")) else None
+
+
+def _send(task: str, *args) -> None:
+    """Send a task; a Redis broker that failed a moment ago is not asked again (redis_outage)."""
+    url = broker_url()
+    if not url.startswith(("redis://", "rediss://")):
+        current_app.signature(task, args=args).delay()  # in-process (eager) or another transport
+        return
+    with guarded(url, errors=(Exception,)):
+        current_app.signature(task, args=args).delay()
 
 
 def _pending_key(event_id: int) -> str:
@@ -49,7 +62,7 @@ def enqueue_recompute(event_id: int) -> bool:
     if client is not None and not client.set(_pending_key(event_id), 1, nx=True, ex=PENDING_TTL):
         return False  # a queued recompute will read the newest results when it starts
     try:
-        current_app.signature(RECOMPUTE_TASK, args=(event_id,)).delay()
+        _send(RECOMPUTE_TASK, event_id)
     except Exception:
         if client is not None:
             client.delete(_pending_key(event_id))
@@ -59,20 +72,20 @@ def enqueue_recompute(event_id: int) -> bool:
 
 def enqueue_pairing(pairing_id: int, attempt: int) -> None:
     """Send a round's pairing to a worker (the engine may take minutes: no request waits for it)."""
-    current_app.signature(PAIRING_TASK, args=(pairing_id, attempt)).delay()
+    _send(PAIRING_TASK, pairing_id, attempt)
 
 
 def enqueue_webhook_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> None:
     """Find an occurrence's webhook subscribers in a worker (one message, whatever their number)."""
-    current_app.signature(WEBHOOK_FAN_OUT_TASK, args=(event_type, event_id, occurrence, data)).delay()
+    _send(WEBHOOK_FAN_OUT_TASK, event_type, event_id, occurrence, data)
 
 
 def enqueue_webhook_delivery(delivery_id: str) -> None:
-    current_app.signature(WEBHOOK_DELIVERY_TASK, args=(delivery_id,)).delay()
+    _send(WEBHOOK_DELIVERY_TASK, delivery_id)
 
 
 def enqueue_webhook_paused(subscription_id: int) -> None:
-    current_app.signature(WEBHOOK_PAUSED_TASK, args=(subscription_id,)).delay()
+    _send(WEBHOOK_PAUSED_TASK, subscription_id)
 
 
 def recompute_started(event_id: int) -> None:

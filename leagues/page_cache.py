@@ -12,7 +12,6 @@ import threading
 import time
 import uuid
 
-import redis
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
@@ -20,6 +19,7 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import http_date, parse_http_date_safe
 
+from . import redis_outage
 from .after_commit import once_after_commit
 from .http_cache import mark_public, may_be_logged_in
 from .models import Event
@@ -34,7 +34,7 @@ class _RedisStore:
 
     def __init__(self, url: str, prefix: str):
         # short timeouts: a hung Redis costs a request half a second, then the page is rendered
-        self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self.client = redis_outage.client(url, 0.5)
         self.prefix = prefix
 
     def get(self, key):

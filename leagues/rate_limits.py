@@ -12,6 +12,8 @@ from functools import cache
 import redis
 from django.conf import settings
 
+from . import redis_outage
+
 log = logging.getLogger(__name__)
 TIMEOUT = 0.5  # seconds: a hung Redis must not hold a request
 
@@ -29,7 +31,7 @@ def client_address(request) -> str:
 
 @cache
 def _redis(location: str) -> redis.Redis:
-    return redis.Redis.from_url(location, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
+    return redis_outage.client(location, TIMEOUT)
 
 
 def _shared():
@@ -59,7 +61,8 @@ def hit(key: str, window: int) -> tuple[int, int] | None:
         pipe.set(name, 0, ex=window, nx=True)
         pipe.incr(name)
         pipe.ttl(name)
-        _created, count, ttl = pipe.execute()
+        with redis_outage.guarded(client.outage_address):
+            _created, count, ttl = pipe.execute()
     except redis.RedisError:
         log.warning("rate limit counter unreachable; %s let through", key.split(":")[0], exc_info=True)
         return None

@@ -120,3 +120,26 @@ def heavy_pages_and_probes(base: str, heavy: list[str], probes: list[str], head_
     for thread in threads + probing:
         thread.join()
     return dict(sorted(done.items(), key=lambda item: item[1][1]))
+
+
+class HungRedis:
+    """Accepts every connection, reads nothing, answers nothing; holds the sockets until stopped."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", free_port()), backlog=128)
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.held: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+
+    def close(self):
+        self.listener.close()
+        for connection in self.held:
+            connection.close()

@@ -141,6 +141,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": 1,
+    # a request publishes after its commit: a Redis that accepts and never answers costs it half a second
+    # per try, never a hang (workers and beat wait as long as they need: config/celery.py)
+    "socket_timeout": 0.5,
+    "socket_connect_timeout": 0.5,
 }
 CELERY_TASK_IGNORE_RESULT = True
 # a request sends its recompute after its commit: a broker that does not answer costs it about a second,

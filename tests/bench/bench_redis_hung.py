@@ -14,10 +14,8 @@ import argparse
 import json
 import os
 import platform
-import socket
 import statistics
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -30,34 +28,11 @@ os.environ.pop("CACHE_URL", None)
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
 from tests.bench.bench_pipeline import ensure_database  # noqa: E402
-from tests.serving import PRODUCTION, free_port, gunicorn, site_env  # noqa: E402
+from tests.serving import PRODUCTION, HungRedis, gunicorn, site_env  # noqa: E402
 
 SLUG = "bench-redis-hung"
 REAL_REDIS = "redis://127.0.0.1:6379/12"
 TRF = ROOT / "tests/bench/data/swiss-100-players.trf"
-
-
-class HungRedis:
-    """Accepts every connection, reads nothing, answers nothing; holds the sockets until stopped."""
-
-    def __init__(self):
-        self.listener = socket.create_server(("127.0.0.1", free_port()), backlog=128)
-        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
-        self.held: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            self.held.append(connection)
-
-    def close(self):
-        self.listener.close()
-        for connection in self.held:
-            connection.close()
 
 
 def event_and_token(results: int) -> tuple[list[int], str]:

@@ -272,6 +272,41 @@ class _Calls:
         monkeypatch.setattr(module, name, counted)
 
 
+def test_a_result_entered_while_redis_hangs_is_saved_and_answered_success(monkeypatch, settings):
+    """A Redis that accepts connections and never answers, as broker, page cache and throttle counter: the
+    result is saved and answered 200 (before: the broker's connection waited for ever). Its time is in
+    tests/bench/bench_redis_hung.py."""
+    import threading
+
+    from leagues import page_cache
+    from leagues.models import Game
+    from tests.e2e.worker import broker_for_this_process
+    from tests.factories import swiss_event
+    from tests.serving import HungRedis
+
+    event, entries, games = swiss_event(players=4)
+    api = client_for(organiser_of(event.league))
+    hung = HungRedis()
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": hung.url}}
+    settings.CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+    monkeypatch.setattr(page_cache, "_STORE", None)
+    answers = []
+    try:
+        with broker_for_this_process(hung.url):
+            body = {"result": Result.WHITE_WINS}
+            entering = threading.Thread(
+                target=lambda: answers.append(api.post(f"/api/v1/games/{games[0].pk}/result/", body, format="json")),
+                daemon=True,
+            )
+            entering.start()
+            entering.join(timeout=30)
+    finally:
+        hung.close()
+    assert answers, "entering a result never answered while Redis hung"
+    assert answers[0].status_code == 200
+    assert Game.objects.get(pk=games[0].pk).result == Result.WHITE_WINS
+
+
 def test_a_round_sheet_renews_the_pages_and_sends_the_recompute_once(monkeypatch):
     from leagues import page_cache
     from leagues.services import results
