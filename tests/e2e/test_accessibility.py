@@ -14,7 +14,7 @@ import selenium_axe_python
 from django.core.management import call_command
 from selenium.webdriver.support.wait import WebDriverWait
 
-from leagues.models import Player, TeamMatch
+from leagues.models import Club, Player, Role, Team, TeamMatch
 from tests.e2e.test_browser import phone
 from tiebreaks.views import GUIDES
 
@@ -56,7 +56,9 @@ def public_pages():
         "/tiebreaks/calculator/",
         "/about/",
         f"/players/{player.pk}/",
+        f"/players/?q={player.name.split(',')[0]}",
         "/accounts/login/",
+        "/accounts/password_reset/",
         "/no-such-page/",
     ]
 
@@ -84,6 +86,14 @@ def organiser_pages():
         f"/manage/events/{TEAM}/entries/",
         f"/manage/events/{OPEN}/prizes/",
         f"/manage/events/{TEAM}/fixtures/",
+        f"/manage/events/{TEAM}/teams/{Team.objects.filter(event__slug=TEAM).first().pk}/roster/",
+        f"/manage/events/{OPEN}/rating-report/",
+        f"/manage/leagues/demo-league/clubs/{Club.objects.get(slug='oslo-sk').pk}/",
+        f"/manage/leagues/demo-league/players/{Player.objects.first().pk}/",
+        f"/manage/leagues/demo-league/people/{Role.objects.filter(league__slug='demo-league').first().pk}/",
+        "/manage/account/",
+        "/manage/account/tokens/",
+        "/manage/webhooks/",
     ]
 
 
