@@ -167,9 +167,16 @@ def test_two_webs_and_two_workers_share_only_postgres_and_redis(site):
     version = _results_version(event)
     assert wait_until(lambda: _snapshot_version(event) >= version, timeout=20, step=0.02)
     stored_at = time.monotonic()
-    shown = wait_until(lambda: _request(web_b + standings)[2]["version"] >= version, timeout=10, step=0.05)
-    delay = time.monotonic() - stored_at
-    assert shown and delay <= STAMP_SECONDS + 0.5, f"web B showed the result {delay:.2f} s after it was stored"
+    late, shown = [], False  # B's answers without the result, asked later than the stamp time after it was stored
+    while time.monotonic() - stored_at < 10:
+        asked = time.monotonic() - stored_at
+        shown = _request(web_b + standings)[2]["version"] >= version
+        if shown:
+            break
+        if asked > STAMP_SECONDS + 0.5:  # the stamp's renewal follows the snapshot's commit at once
+            late.append(round(asked, 2))
+        time.sleep(0.05)
+    assert shown and not late, f"web B still showed the old standings {late} s after the result was stored"
     rows = _request(web_b + standings)[2]["rows"]
     assert [row["points"] for row in rows if row["start_number"] == entries[0].start_number] == [1]
     page = _request(f"{web_b}/en/events/{event.slug}/")[2]
