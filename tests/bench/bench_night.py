@@ -467,7 +467,7 @@ class Night:
         slug = self.opens[0] if number % 3 == 0 else slugs[number % len(slugs)]
         path = f"/en/events/{slug}/" if number % 2 else f"/api/v1/events/{slug}/standings/"
         etag = None
-        time.sleep(pace.uniform(0, 3))
+        time.sleep(pace.uniform(0, self.poll))  # readers arrive spread out, not all in the same second
         while time.monotonic() < self.stop_at:
             started = time.perf_counter()
             try:
