@@ -16,7 +16,7 @@ from tiebreaks.trf.codes import fmt_points, points_of, write_scoring
 
 from .model import BakuAcceleration, PairingError, PairingState, Player
 
-__all__ = ["gacrux_pairs", "gacrux_trf"]
+__all__ = ["baku_records", "gacrux_pairs", "gacrux_trf"]
 
 #: a block with no game: the engine reads blank and "A" as absences, like "Z"
 _ABSENT = frozenset(" A")
@@ -46,7 +46,7 @@ def gacrux_trf(state: PairingState) -> str:
             f"{fmt_points(total, 'points')} {'':4}" + "".join(blocks)
         )
     if state.acceleration is not None:
-        lines.extend(_baku_records(state, state.acceleration))
+        lines.extend(baku_records(state, state.acceleration))
     lines.extend(f"260 {state.round:3d} {state.round:3d} {a:4d} {b:4d}" for a, b in state.forbidden_pairs)
     return "\n".join(lines) + "\n"
 
@@ -59,7 +59,7 @@ def _block(code: str, opponent: int | None, colour: str | None, player: Player) 
     return f"  {opponent:4d} {colour} {code}"
 
 
-def _baku_records(state: PairingState, baku: BakuAcceleration) -> list[str]:
+def baku_records(state: PairingState, baku: BakuAcceleration) -> list[str]:
     """C.04.7 Art. 1: GA = start numbers 1..2*ceil(N/4) (or the given last GA player); the first
     half (rounded up) of the rounds are accelerated; GA gets a win's worth of virtual points in the
     first half (rounded up) of those and a draw's worth in the rest (TRF-26 record 250)."""

@@ -90,6 +90,7 @@ class EventSerializer(serializers.ModelSerializer):
             "match_points_draw",
             "match_points_loss",
             "primary_score",
+            "baku_acceleration",
             "rule_set",
             "tiebreak_criteria",
             "tiebreak_locked",

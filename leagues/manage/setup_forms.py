@@ -65,6 +65,7 @@ class EventForm(forms.ModelForm):
             "match_points_draw",
             "match_points_loss",
             "board_one_white_for_home",
+            "baku_acceleration",
         ]
         widgets = {"starts_on": DATE}
         help_texts = {

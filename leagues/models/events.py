@@ -65,6 +65,15 @@ class Event(models.Model):
     )
     boards = models.PositiveSmallIntegerField(_("boards per match"), default=4)
     board_one_white_for_home = models.BooleanField(_("home team has white on board 1"), default=True)
+    # FIDE's Baku acceleration (C.04.5): the top group gets virtual points in the first rounds' pairings
+    baku_acceleration = models.BooleanField(
+        _("Baku acceleration"),
+        default=False,
+        help_text=_(
+            "Swiss events: in the first half of the rounds the top half of the field is paired with virtual "
+            "points, so the leaders meet sooner (FIDE C.04.5)."
+        ),
+    )
     # tiebreak policy: a named rule set and the ordered criteria, locked from the first result (C.07 4.1)
     rule_set = models.CharField(_("tiebreak rule set"), max_length=20, default="fide-2026")
     tiebreak_criteria = models.JSONField(_("tiebreak criteria"), default=list, blank=True)

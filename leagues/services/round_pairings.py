@@ -21,10 +21,20 @@ from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pairings import ByeType, PairingError, PairingState, RequestedBye, System, pair_round, state_problem
+from pairings import (
+    BakuAcceleration,
+    ByeType,
+    PairingError,
+    PairingState,
+    RequestedBye,
+    System,
+    pair_round,
+    state_problem,
+)
 from pairings import Player as EnginePlayer
 from pairings import colours as engine_colours
 from pairings import points as engine_points
+from pairings.dutch import baku_records
 from pairings.trf import round_one_colour
 
 from ..broker import enqueue_pairing
@@ -176,16 +186,28 @@ def pairing_state(event: Event, round_number: int, settings: PairingSettings | N
         forbidden_pairs=tuple(tuple(pair) for pair in settings.forbidden_pairs),
         scoring=scoring_for(event),
         initial_colour=initial_colour,
+        acceleration=acceleration_of(event),
         double_round_robin=event.system == Event.System.DOUBLE_ROUND_ROBIN,
     )
 
 
+def acceleration_of(event: Event) -> BakuAcceleration | None:
+    """The Baku acceleration (C.04.5) of a Swiss event that has it: GA from the players of the event."""
+    return BakuAcceleration() if event.baku_acceleration and engine_system(event) is System.DUTCH else None
+
+
 def pairing_records(event: Event) -> list[str]:
-    """The TRF-2026 records of the event's pairing settings: the initial colour (152) and the pairs
-    who must not meet in any round (260), so another program pairs the exported file as the site does."""
+    """The TRF-2026 records of the event's pairing settings: the initial colour (152), the pairs
+    who must not meet in any round (260) and the Baku acceleration's virtual points (250, as the
+    engine gives them to gacrux), so another program pairs the exported file as the site does."""
     settings = pairing_settings_of(event)
     records = [f"152 {settings.initial_colour.upper()}"] if settings.initial_colour else []
     records += [f"260 {1:3d} {event.rounds_count:3d} {a:4d} {b:4d}" for a, b in settings.forbidden_pairs]
+    acceleration = acceleration_of(event)
+    if acceleration is not None:
+        players = tuple(EnginePlayer(n) for n in event.entries.values_list("start_number", flat=True))
+        state = PairingState(players=players, round=1, total_rounds=event.rounds_count, scoring=scoring_for(event))
+        records += baku_records(state, acceleration)
     return records
 
 

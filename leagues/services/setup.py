@@ -173,9 +173,10 @@ EVENT_FIELDS = {
     "match_points_loss",
     "primary_score",
     "board_one_white_for_home",
+    "baku_acceleration",
 }
 #: what may no longer change once a result is in
-FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss"}
+FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss", "baku_acceleration"}
 
 
 def _has_results(event: Event) -> bool:
@@ -218,6 +219,8 @@ def event_save(
                 )
         if event.rounds_count < 1:
             raise FieldError("rounds_count", _("An event has at least one round."))
+        if event.baku_acceleration and (event.is_team or event.is_round_robin):
+            raise FieldError("baku_acceleration", _("Only an individual Swiss event can be accelerated."))
         if event.points_loss > event.points_draw or event.points_draw > event.points_win:
             raise FieldError("points_draw", _("A win must score at least a draw, and a draw at least a loss."))
         if event.match_points_loss > event.match_points_draw or event.match_points_draw > event.match_points_win:

@@ -318,6 +318,7 @@ def event_import_trf(
             points_draw=_decimal(scoring.draw),
             points_loss=_decimal(scoring.loss),
             tiebreak_criteria=criteria,
+            baku_acceleration=system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
         )
         entries = {}
         for p in tournament.participants:
@@ -617,6 +618,8 @@ def event_export_trf(*, event: Event) -> str:
     build = team_tournament_for if event.is_team else tournament_for
     tournament = build(event, games, entries)
     tournament.tiebreaks = list(event.tiebreak_criteria)
+    if event.baku_acceleration:
+        tournament.event_type = "FIDE_DUTCH_2026_BAKU"  # read back (and by gacrux) as the accelerated Dutch
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
         tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)
