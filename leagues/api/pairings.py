@@ -16,9 +16,12 @@ from ..errors import NotFound
 from ..models import Event, Game, RoundPairing, Scope
 from ..permissions import can_manage_event
 from ..services.round_pairings import (
+    REQUESTED_BYES,
     Seat,
     last_paired_round,
+    pairing_edit,
     pairing_publish,
+    preview_byes,
     preview_rows,
     published_rows,
     round_pair,
@@ -60,6 +63,25 @@ class RoundPairingSerializer(serializers.Serializer):
     changed_by_hand = serializers.BooleanField()
     boards = PairingBoardSerializer(many=True)
     byes = PairingByeSerializer(many=True)
+
+
+class EditByeSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(min_value=1)
+    kind = serializers.ChoiceField(choices=sorted(REQUESTED_BYES))
+
+
+class RoundEditSerializer(serializers.Serializer):
+    """The whole round by hand (before it is published): every player of the round exactly once."""
+
+    boards = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
+        help_text=gettext_lazy("[white, black] start numbers, in board order."),
+    )
+    pab = serializers.IntegerField(
+        min_value=1, allow_null=True, required=False, help_text=gettext_lazy("Who has the pairing-allocated bye.")
+    )
+    byes = EditByeSerializer(many=True, required=False)
+    reason = serializers.CharField(max_length=300)
 
 
 def _seat(seat: Seat | None) -> dict | None:
@@ -111,6 +133,11 @@ def pairing_data(event: Event, number: int, user) -> dict:
                 {"board": r.number, "white": _seat(r.white), "black": _seat(r.black), "result": None}
                 for r in preview_rows(pairing)
             ]
+            data["byes"] = [
+                {"start_number": seat.entry.start_number, "name": seat.entry.name, "result": REQUESTED_BYES[kind]}
+                for seat, kind in zip(_seats_of_byes(pairing), (k for _n, k in pairing.byes), strict=True)
+            ]
+            return data
     byes = Game.objects.filter(round__event=event, round__number=number, black__isnull=True).exclude(result="bye:pab")
     data["byes"] = [
         {"start_number": g.white.start_number, "name": g.white.name, "result": g.result}
@@ -142,6 +169,37 @@ class RoundPairingView(APIView):
         return Response(pairing_data(event, number, request.user), status=status.HTTP_202_ACCEPTED)
 
 
+def _seats_of_byes(pairing: RoundPairing):
+    return [seat for seat, _label in preview_byes(pairing)]
+
+
+class RoundPairingEditView(APIView):
+    """Set the previewed round by hand, with a reason (audited): its boards, the pairing-allocated bye and
+    the other byes. Refused (400, nothing saved) unless every player of the round is there exactly once."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=RoundEditSerializer,
+        responses={200: RoundPairingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug, number):
+        event = _event(slug, request.user)
+        pairing = get_object_or_404(RoundPairing, round__event=event, round__number=number)
+        body = RoundEditSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        pairing_edit(
+            pairing=pairing,
+            boards=data["boards"],
+            pab=data.get("pab"),
+            byes=[(b["start_number"], b["kind"]) for b in data.get("byes", [])],
+            reason=data["reason"],
+            user=request.user,
+        )
+        return Response(pairing_data(event, number, request.user))
+
+
 class RoundPairingPublishView(APIView):
     """Publish the round's previewed pairing: its boards become the round's games, open for results."""
 
@@ -163,6 +221,11 @@ class RoundPairingPublishView(APIView):
 # included from leagues/api/urls.py, so the pairing API lives in this one module
 urlpatterns = [
     path("events/<slug:slug>/rounds/<int:number>/pairing/", RoundPairingView.as_view(), name="round-pairing"),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/pairing/edit/",
+        RoundPairingEditView.as_view(),
+        name="round-pairing-edit",
+    ),
     path(
         "events/<slug:slug>/rounds/<int:number>/pairing/publish/",
         RoundPairingPublishView.as_view(),

@@ -25,10 +25,12 @@ from ..services.round_pairings import (
     changes_by_hand,
     last_paired_round,
     pairable_round_problem,
+    pairing_edit,
     pairing_publish,
     pairing_settings_of,
     pairing_settings_save,
     pairing_swap,
+    preview_byes,
     preview_rows,
     published_rows,
     round_pair,
@@ -86,6 +88,66 @@ class SwapForm(forms.Form):
         self.order_fields(["first", "second", "reason"])
 
 
+class EditForm(forms.Form):
+    """The whole round by hand: each board's white and black, the pairing-allocated bye and the other
+    byes, by start number (two empty rows of each to add one); a row left empty is removed."""
+
+    EXTRA = 2
+
+    def __init__(self, *args, pairing, **kwargs):
+        super().__init__(*args, **kwargs)
+        number = forms.IntegerField
+        boards = [*pairing.boards, *[[None, None]] * self.EXTRA]
+        for i, (white, black) in enumerate(boards, start=1):
+            for side, who, label in (
+                ("white", white, _("Board %(number)s, white")),
+                ("black", black, _("Board %(number)s, black")),
+            ):
+                self.fields[f"{side}_{i}"] = number(
+                    label=label % {"number": i}, required=False, min_value=1, initial=who
+                )
+        self.boards_count = len(boards)
+        self.fields["pab"] = number(label=_("pairing-allocated bye"), required=False, min_value=1, initial=pairing.pab)
+        byes = [*pairing.byes, *[[None, "half"]] * self.EXTRA]
+        for j, (who, kind) in enumerate(byes, start=1):
+            self.fields[f"bye_{j}"] = number(
+                label=_("Bye %(number)s") % {"number": j}, required=False, min_value=1, initial=who
+            )
+            self.fields[f"bye_kind_{j}"] = forms.ChoiceField(
+                label=_("Bye %(number)s, kind") % {"number": j}, choices=BYE_CHOICES, initial=kind
+            )
+        self.byes_count = len(byes)
+        self.fields["reason"] = forms.CharField(label=_("Reason"), max_length=300)
+
+    def rows(self):
+        return [(i, self[f"white_{i}"], self[f"black_{i}"]) for i in range(1, self.boards_count + 1)]
+
+    def bye_rows(self):
+        return [(self[f"bye_{j}"], self[f"bye_kind_{j}"]) for j in range(1, self.byes_count + 1)]
+
+    def clean(self):
+        data = super().clean()
+        for i in range(1, self.boards_count + 1):
+            if (data.get(f"white_{i}") is None) != (data.get(f"black_{i}") is None):
+                raise forms.ValidationError(_("Board %(number)s needs two players.") % {"number": i})
+        return data
+
+    def round(self):
+        """(boards, pab, byes) as the service takes them."""
+        data = self.cleaned_data
+        boards = [
+            (data[f"white_{i}"], data[f"black_{i}"])
+            for i in range(1, self.boards_count + 1)
+            if data.get(f"white_{i}") is not None
+        ]
+        byes = [
+            (data[f"bye_{j}"], data[f"bye_kind_{j}"])
+            for j in range(1, self.byes_count + 1)
+            if data.get(f"bye_{j}") is not None
+        ]
+        return boards, data.get("pab"), byes
+
+
 def _event(request, slug) -> Event:
     event = get_object_or_404(Event, slug=slug, kind=Event.Kind.INDIVIDUAL)
     if not can_manage_event(request.user, event):
@@ -120,15 +182,18 @@ def _forms(event, entries, settings, pairing, data=None, action=""):
         "initial_colour": settings.initial_colour,
     }
     numbers = []
-    if pairing is not None and pairing.status == RoundPairing.Status.READY:
+    ready = pairing is not None and pairing.status == RoundPairing.Status.READY
+    if ready:
         by_number = {e.start_number: e for e in entries}
         seated = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
+        seated += [n for n, _kind in pairing.byes]
         numbers = [(n, f"{n}. {by_number[n].name}") for n in sorted(seated)]
     return {
         "settings_form": SettingsForm(data if action == "settings" else None, initial=initial),
         "bye_form": ByeForm(data if action == "bye" else None, entries=present, prefix="bye"),
         "withdraw_form": PlayerChoiceForm(data if action == "withdraw" else None, entries=present, prefix="out"),
         "swap_form": SwapForm(data if action == "swap" else None, numbers=numbers, prefix="swap"),
+        "edit_form": EditForm(data if action == "edit" else None, pairing=pairing, prefix="edit") if ready else None,
     }
 
 
@@ -166,6 +231,10 @@ def _act(request, event, number, pairing, forms_, action):
     if action == "withdraw":
         round_withdraw(entry=entries[data["entry"]], round_number=number, user=user)
         return _("The player is withdrawn from round %(number)s on.") % {"number": number}
+    if action == "edit" and pairing is not None:
+        boards, pab, byes = form.round()
+        pairing_edit(pairing=pairing, boards=boards, pab=pab, byes=byes, reason=form.cleaned_data["reason"], user=user)
+        return _("The round was set by hand.")
     if action == "swap" and pairing is not None:
         pairing_swap(pairing=pairing, first=data["first"], second=data["second"], reason=data["reason"], user=user)
         return _("The pairing was changed by hand.")
@@ -206,6 +275,8 @@ def pairing(request, slug, number):
         "problem": pairable_round_problem(event, number),
         "working": pairing is not None and pairing.status in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING),
         "rows": preview_rows(pairing) if ready else [],
+        "preview_byes": preview_byes(pairing) if ready else [],
+        "present": [e for e in entries if e.withdrawn_after_round is None or e.withdrawn_after_round >= number],
         "published": published_rows(event, number) if last_paired_round(event) >= number else [],
         "byes": byes,
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],

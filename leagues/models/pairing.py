@@ -67,6 +67,9 @@ class RoundPairing(models.Model):
     pab = models.PositiveSmallIntegerField(_("pairing-allocated bye"), null=True, blank=True)
     engine_boards = models.JSONField(_("boards as the engine paired them"), default=list, blank=True)
     engine_pab = models.PositiveSmallIntegerField(null=True, blank=True)
+    # [[start number, "half" | "zero" | "full"], ...]: the round's other byes as the pairing stands (the
+    # byes requested before the pairing, then as changed by hand); publishing makes them the round's byes
+    byes = models.JSONField(_("byes"), default=list, blank=True)
     changed_by_hand = models.BooleanField(_("changed by hand"), default=False)
     attempt = models.PositiveIntegerField(default=0)  # raised by every "pair": an older run's answer is dropped
     requested_by = models.ForeignKey(

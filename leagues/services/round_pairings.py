@@ -18,6 +18,8 @@ from typing import Literal
 from django.conf import settings as site
 from django.db import transaction
 from django.db.models import F, Max, Q, QuerySet
+
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -158,6 +160,20 @@ def requested_byes(event: Event, round_number: int) -> dict[int, str]:
     )
 
 
+#: the kind of bye (REQUESTED_BYES) each bye result stands for
+BYE_KINDS = {
+    Result.HALF_POINT_BYE: "half",
+    Result.ZERO_POINT_BYE: "zero",
+    Result.ABSENT: "zero",
+    Result.FULL_POINT_BYE: "full",
+}
+
+
+def requested_bye_kinds(event: Event, round_number: int) -> list[list]:
+    """The round's byes entered before its pairing, as a pairing keeps them: [[start number, kind]]."""
+    return [[n, BYE_KINDS.get(result, "zero")] for n, result in sorted(requested_byes(event, round_number).items())]
+
+
 def withdrawn_before(entries: list[Entry], round_number: int) -> tuple[int, ...]:
     return tuple(
         e.start_number
@@ -263,6 +279,7 @@ def round_pair(*, event: Event, round_number: int, user: AnyUser) -> RoundPairin
         pairing.progress = 0
         pairing.problem = ""
         pairing.boards, pairing.pab, pairing.engine_boards, pairing.engine_pab = [], None, [], None
+        pairing.byes = []
         pairing.changed_by_hand = False
         pairing.requested_by = acting_user(user)
         pairing.requested_at = timezone.now()
@@ -314,6 +331,7 @@ def pairing_compute(*, pairing_id: int, attempt: int) -> None:
             pairing.pab = pairing.engine_pab = next(
                 (b.start_number for b in result.byes if b.type is ByeType.PAB), None
             )
+            pairing.byes = requested_bye_kinds(event, pairing.round.number)
         pairing.save()
 
 
@@ -373,6 +391,8 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
 
 
 def _check_boards(state: PairingState, boards: list[list[int]], pab: int | None, pairing: RoundPairing) -> None:
+
+def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing, code: str = "bad_swap") -> None:
     met, forbidden = _met_before(state), {frozenset(pair) for pair in state.forbidden_pairs}
     before = {frozenset(b) for b in pairing.boards}
     names = {p.start_number: p.name for p in state.players}
@@ -384,21 +404,134 @@ def _check_boards(state: PairingState, boards: list[list[int]], pab: int | None,
             raise ServiceError(
                 _("%(white)s and %(black)s have played each other already.")
                 % {"white": names[white], "black": names[black]},
-                code="bad_swap",
+                code=code,
             )
         if pair in forbidden:
             raise ServiceError(
                 _("%(white)s and %(black)s must not be paired (forbidden pair).")
                 % {"white": names[white], "black": names[black]},
-                code="bad_swap",
+                code=code,
             )
     if pab is not None and pab != pairing.pab and pab in _had_pab(state):
         raise ServiceError(
-            _("%(name)s has had a bye or a point without playing already.") % {"name": names[pab]}, code="bad_swap"
+            _("%(name)s has had a bye or a point without playing already.") % {"name": names[pab]}, code=code
         )
 
 
 def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
+
+def _present(event: Event, state: PairingState) -> set[int]:
+    """Who is in the round: every player not withdrawn (a round robin keeps a withdrawn player's board,
+    the game then lost by forfeit)."""
+    numbers = {p.start_number for p in state.players}
+    return numbers if engine_system(event) is System.BERGER else numbers - set(state.withdrawn)
+
+
+def _byes_as_paired(event: Event, pairing: RoundPairing, entries: dict[int, Entry], user) -> None:
+    """The round's bye games become the pairing's byes (those changed by hand added, changed or removed)."""
+    wanted = {n: kind for n, kind in pairing.byes}
+    games = Game.objects.filter(round=pairing.round, black__isnull=True).exclude(result=Result.PAIRING_BYE)
+    changed = False
+    for game in games.select_related("white"):
+        number = game.white.start_number
+        if BYE_KINDS.get(game.result, "zero") == wanted.get(number):
+            del wanted[number]
+        else:
+            game.delete()
+            changed = True
+    for number, kind in sorted(wanted.items()):
+        game = Game.objects.create(round=pairing.round, board=BYE_BOARD + number, white=entries[number])
+        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason=_("changed by hand"))
+    if changed:
+        event_results_changed(event_id=event.pk)
+
+
+def pairing_edit(*, pairing: RoundPairing, boards, pab: int | None, byes, reason: str, user) -> RoundPairing:
+    """Set the whole round by hand before it is published: `boards` [(white, black), ...] in board
+    order, `pab` (who has the pairing-allocated bye, or None) and `byes` [(start number, "half" |
+    "zero" | "full"), ...], with a reason (audited; the page then says the round was changed by hand).
+
+    Every player of the round exactly once, nobody else; no two players who met already or must not
+    meet; the PAB not to a player who had one. Refused with ServiceError ``bad_edit`` (or
+    ``not_ready``, ``reason_required``); then nothing was saved."""
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event = _locked_event(pairing.round.event, user)
+        pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
+        if pairing.status != RoundPairing.Status.READY:
+            raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
+        if not reason:
+            raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
+        boards = [[int(w), int(b)] for w, b in boards]
+        byes = sorted([int(n), kind] for n, kind in byes)
+        state = pairing_state(event, pairing.round.number)
+        _check_edit(event, state, boards, pab, byes)
+        _check_boards(state, boards, pab, pairing, code="bad_edit")
+        before = {"boards": pairing.boards, "pab": pairing.pab, "byes": pairing.byes}
+        after = {"boards": boards, "pab": pab, "byes": byes}
+        if after == before:
+            return pairing
+        PairingChange.objects.create(
+            pairing=pairing,
+            user=user if user and user.is_authenticated else None,
+            reason=reason[:300],
+            before=before,
+            after=after,
+        )
+        pairing.boards, pairing.pab, pairing.byes = boards, pab, byes
+        pairing.changed_by_hand = (boards, pab, byes) != (
+            pairing.engine_boards,
+            pairing.engine_pab,
+            requested_bye_kinds(event, pairing.round.number),
+        )
+        pairing.save(update_fields=["boards", "pab", "byes", "changed_by_hand"])
+    return pairing
+
+
+def _check_edit(event: Event, state: PairingState, boards, pab, byes) -> None:
+    names = {p.start_number: f"{p.start_number}. {p.name}" for p in state.players}
+    number = state.round
+
+    def refuse(message):
+        raise ServiceError(message, code="bad_edit")
+
+    if any(kind not in REQUESTED_BYES for _n, kind in byes):
+        refuse(_("Choose a half-point, zero-point or full-point bye."))
+    if byes and engine_system(event) is System.BERGER:
+        refuse(_("A round robin's pairings are fixed: an absent player's game is lost by forfeit."))
+    placed = [n for board in boards for n in board] + ([pab] if pab is not None else []) + [n for n, _k in byes]
+    for n in placed:
+        if n not in names:
+            refuse(_("There is no player with start number %(number)s.") % {"number": n})
+    present = _present(event, state)
+    seen: set[int] = set()
+    for n in placed:
+        if n in seen:
+            refuse(_("%(name)s is paired twice in round %(number)s.") % {"name": names[n], "number": number})
+        seen.add(n)
+        if n not in present:
+            refuse(_("%(name)s withdrew and has no place in round %(number)s.") % {"name": names[n], "number": number})
+    missing = sorted(present - seen)
+    if missing:
+        refuse(
+            _("%(name)s has neither a board nor a bye in round %(number)s.")
+            % {"name": names[missing[0]], "number": number}
+        )
+    allowed = pairing_settings_of(event).half_byes_allowed
+    used = dict(
+        Game.objects.filter(round__event=event, round__number__lt=number, result=Result.HALF_POINT_BYE)
+        .values_list("white__start_number")
+        .annotate(count=Count("id"))
+    )
+    for n, kind in byes:
+        if kind == "half" and used.get(n, 0) >= allowed:
+            refuse(
+                _("%(name)s has had the %(count)s half-point byes the event allows.")
+                % {"name": names[n], "count": allowed}
+            )
+
+
+def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
     """Publish a previewed pairing: its boards become the round's games (public, open for results).
 
     A published round paired again is replaced, unless a result was entered meanwhile (``round_played``).
@@ -415,11 +548,9 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
                 code="round_played",
             )
         state = pairing_state(event, number)
-        expected = {p.start_number for p in state.players}
-        if engine_system(event) is System.DUTCH:  # a round robin keeps an absent player's board (a forfeit)
-            expected -= set(state.withdrawn) | {b.start_number for b in state.requested_byes}
         paired = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
-        if sorted(paired) != sorted(expected):
+        paired += [n for n, _kind in pairing.byes]
+        if sorted(paired) != sorted(_present(event, state)):
             raise ServiceError(
                 _("The players of round %(number)s changed after the pairing; pair it again.") % {"number": number},
                 code="outdated",
@@ -428,6 +559,7 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
         had_pab = old.filter(result=Result.PAIRING_BYE).exists()
         old.delete()
         entries = {e.start_number: e for e in event.entries.all()}
+        _byes_as_paired(event, pairing, entries, user)
         for board, (white, black) in enumerate(pairing.boards, start=1):
             Game.objects.create(round=pairing.round, board=board, white=entries[white], black=entries[black])
         if pairing.pab:
@@ -619,6 +751,12 @@ def preview_rows(pairing: RoundPairing) -> list[BoardRow]:
     if pairing.pab:
         rows.append(BoardRow(len(rows) + 1, seats[pairing.pab], None))
     return rows
+
+
+def preview_byes(pairing: RoundPairing) -> list[tuple[Seat, str]]:
+    """A previewed pairing's other byes (requested, or set by hand): each player's seat and the bye's name."""
+    seats = _seats(pairing.round.event, pairing.round.number)
+    return [(seats[n], Result(REQUESTED_BYES[kind]).label) for n, kind in pairing.byes]
 
 
 def published_rows(event: Event, round_number: int) -> list[BoardRow]:

@@ -1,6 +1,7 @@
 """The pairing screen in a real browser with a real worker: the organiser pairs round 1 (the page
 follows the worker's progress by itself, from static/pairing.js), exchanges two players by hand with a
-reason, publishes; the public pairings page then shows the boards.
+reason, sets the round by hand (a refused round first: nothing saved), publishes; the public pairings
+page then shows the boards.
 
 Screenshots (ARTIFACTS_DIR, default /tmp/chess-league-artifacts): pairing-preview-en.png,
 pairing-public-he.png.
@@ -50,7 +51,7 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     _wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=120)
     pairing = RoundPairing.objects.get(round__event=event)
     assert pairing.status == RoundPairing.Status.READY
-    rows = browser.find_elements("css selector", "section.pairing-preview tbody tr")
+    rows = browser.find_elements("css selector", "section.pairing-preview table.pairings tbody tr")
     assert len(rows) == 5
     first_board = rows[0].find_elements("tag name", "td")
     assert first_board[1].text.startswith(f"{pairing.boards[0][0]}. ")
@@ -67,6 +68,35 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     assert notice[0].text == "This round was changed by hand."
     assert PairingChange.objects.get().reason.startswith("brothers")
 
+    # set the round by hand: board 5's players leave it, one for a half-point bye, one for a zero-point bye
+    white5, black5 = pairing.boards[4]
+
+    def type_into(name, value):
+        field = browser.find_element("name", name)
+        field.clear()
+        if value:
+            field.send_keys(value)
+
+    type_into("edit-white_5", "")
+    type_into("edit-black_5", "")
+    type_into("edit-reason", "two players leave early")
+    browser.find_element("xpath", "//button[normalize-space()='Save the round']").click()
+    error = _wait(browser, lambda d: d.find_elements("css selector", "ul.messages li.error"))
+    assert "has neither a board nor a bye in round 1" in error[0].text  # nothing saved
+    assert PairingChange.objects.count() == 1
+    type_into("edit-white_5", "")
+    type_into("edit-black_5", "")
+    type_into("edit-bye_1", str(white5))
+    Select(browser.find_element("name", "edit-bye_kind_1")).select_by_value("half")
+    type_into("edit-bye_2", str(black5))
+    Select(browser.find_element("name", "edit-bye_kind_2")).select_by_value("zero")
+    type_into("edit-reason", "two players leave early")
+    browser.find_element("xpath", "//button[normalize-space()='Save the round']").click()
+    _wait(browser, lambda d: "The round was set by hand." in d.find_element("css selector", "ul.messages").text)
+    assert browser.find_element("css selector", "p.changed-by-hand").text == "This round was changed by hand."
+    assert len(browser.find_elements("css selector", "section.pairing-preview table.pairings tbody tr.bye")) == 2
+    assert PairingChange.objects.count() == 2
+
     browser.find_element("xpath", "//button[normalize-space()='Publish round 1']").click()
     published = _wait(browser, lambda d: d.find_elements("css selector", "section.published"))
     assert "results can be entered" in browser.find_element("css selector", "ul.messages").text
@@ -75,7 +105,9 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
         (g.white.start_number, g.black.start_number)
         for g in Game.objects.filter(round__event=event, black__isnull=False).order_by("board")
     ]
-    assert boards[:2] == [(white1, black2), (white2, black1)]
+    assert boards[:2] == [(white1, black2), (white2, black1)] and len(boards) == 4
+    byes = Game.objects.filter(round__event=event, black__isnull=True)
+    assert {(g.white.start_number, g.result) for g in byes} == {(white5, "bye:half"), (black5, "bye:zero")}
 
     browser.get(f"{live_server.url}/he/events/{event.slug}/rounds/1/pairings/")
     table = browser.find_element("css selector", "table.pairings")

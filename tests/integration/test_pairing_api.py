@@ -97,3 +97,29 @@ def test_a_token_pairs_only_with_the_organiser_scope(event, django_capture_on_co
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(url).status_code == 202
     assert client.post(f"{url}publish/").status_code == 200
+
+
+def test_the_organiser_sets_the_round_by_hand_and_a_round_with_a_player_twice_is_refused(
+    event, django_capture_on_commit_callbacks
+):
+    from leagues.models import PairingChange
+
+    url = f"/api/v1/events/{event.slug}/rounds/1/pairing/"
+    organiser = APIClient()
+    organiser.force_authenticate(organiser_of(event.league))
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser.post(url)
+    body = {"boards": [[1, 2], [3, 4]], "pab": None, "byes": [{"start_number": 5, "kind": "half"}], "reason": "club"}
+    answer = organiser.post(f"{url}edit/", body, format="json")
+    assert answer.status_code == 200, answer.json()
+    data = answer.json()
+    assert data["changed_by_hand"] is True
+    assert [(b["white"]["start_number"], b["black"]["start_number"]) for b in data["boards"]] == [(1, 2), (3, 4)]
+    assert [(b["start_number"], b["result"]) for b in data["byes"]] == [(5, "bye:half")]
+    twice = {**body, "boards": [[1, 2], [3, 1]], "byes": [{"start_number": 5, "kind": "half"}]}
+    refused = organiser.post(f"{url}edit/", twice, format="json")
+    assert refused.status_code == 400 and "twice" in refused.json()["message"], refused.json()
+    assert PairingChange.objects.count() == 1
+    assert organiser.post(f"{url}publish/").status_code == 200
+    byes = Game.objects.filter(round__event=event, round__number=1, black__isnull=True)
+    assert [(g.white.start_number, g.result) for g in byes] == [(5, "bye:half")]

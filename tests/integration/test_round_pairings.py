@@ -243,3 +243,57 @@ def test_the_export_of_a_round_with_only_requested_byes_announces_no_other_absen
     exported = event_export_trf(event=event)
     assert "0000 - H" in exported and "0000 - Z" not in exported
     assert read_event(exported).pre_entered(1) == {2: "H"}  # the others are to be paired
+
+
+def test_a_round_set_by_hand_boards_and_byes_is_audited_and_published_as_set(django_capture_on_commit_callbacks):
+    from leagues.services.round_pairings import pairing_edit
+
+    event, user = _event(players=6)
+    entries = {e.start_number: e for e in Entry.objects.filter(event=event)}
+    bye_request(event=event, round_number=1, entry=entries[6], kind="half", user=user)
+    pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
+    assert pairing.byes == [[6, "half"]] and pairing.pab is not None
+    # player 6 out of the bye onto a board, the PAB's player too
+    edited = pairing_edit(pairing=pairing, boards=[[1, 6], [2, 5], [4, 3]], pab=None, byes=[], reason="late", user=user)
+    assert edited.changed_by_hand and edited.boards == [[1, 6], [2, 5], [4, 3]] and edited.byes == []
+    change = PairingChange.objects.get(pairing=pairing)
+    assert change.reason == "late" and change.before["byes"] == [[6, "half"]] and change.after["pab"] is None
+    # then player 3 to a zero-point bye and player 4 to the PAB
+    edited = pairing_edit(
+        pairing=edited, boards=[[1, 6], [2, 5]], pab=4, byes=[[3, "zero"]], reason="3 is ill", user=user
+    )
+    # refused, nothing saved: a player twice, a player left out, an unknown player, no reason
+    for bad_boards, bad_pab, bad_byes, message in (
+        ([[1, 6], [2, 5], [4, 1]], None, [[3, "zero"]], "twice"),
+        ([[1, 6], [2, 5]], None, [[3, "zero"]], "neither a board nor a bye"),
+        ([[1, 6], [2, 5], [4, 9]], None, [[3, "zero"]], "no player with start number 9"),
+    ):
+        with pytest.raises(ServiceError, match=message):
+            pairing_edit(pairing=edited, boards=bad_boards, pab=bad_pab, byes=bad_byes, reason="x", user=user)
+    with pytest.raises(ServiceError, match="reason"):
+        pairing_edit(pairing=edited, boards=[[6, 1], [2, 5]], pab=4, byes=[[3, "zero"]], reason=" ", user=user)
+    edited.refresh_from_db()
+    assert (edited.boards, edited.pab, edited.byes) == ([[1, 6], [2, 5]], 4, [[3, "zero"]])
+    assert PairingChange.objects.filter(pairing=pairing).count() == 2
+    pairing_publish(pairing=edited, user=user)
+    games = Game.objects.filter(round__event=event, round__number=1)
+    assert {(g.white.start_number, g.black.start_number) for g in games if g.black_id} == {(1, 6), (2, 5)}
+    assert {(g.white.start_number, g.result) for g in games if not g.black_id} == {
+        (4, Result.PAIRING_BYE),
+        (3, Result.ZERO_POINT_BYE),
+    }  # player 6's requested bye is gone: 6 plays
+
+
+def test_a_round_set_by_hand_refuses_a_rematch(django_capture_on_commit_callbacks):
+    from leagues.services.round_pairings import pairing_edit
+
+    event, user = _event(players=4)
+    pairing_publish(pairing=_pair(event, user, 1, django_capture_on_commit_callbacks), user=user)
+    _play_all(event, 1, user)
+    first = Game.objects.filter(round__event=event, round__number=1)
+    again = [[g.white.start_number, g.black.start_number] for g in first]
+    pairing = _pair(event, user, 2, django_capture_on_commit_callbacks)
+    with pytest.raises(ServiceError, match="played each other"):
+        pairing_edit(pairing=pairing, boards=again, pab=None, byes=[], reason="same again", user=user)
+    pairing.refresh_from_db()
+    assert not pairing.changed_by_hand and not PairingChange.objects.filter(pairing=pairing).exists()
