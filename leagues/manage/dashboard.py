@@ -9,7 +9,8 @@ from datetime import date, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Event, Game, League, Result, Role, Round, TeamMatch
+from ..models import Event, Game, League, Result, Role, Round, RoundPairing, TeamMatch
+from ..services.round_pairings import last_paired_round, pairable_round_problem
 
 
 @dataclass
@@ -22,11 +23,21 @@ class Dashboard:
     sheets: list = field(default_factory=list)  # (round, games still without a result)
     managed: list = field(default_factory=list)  # events the user manages
     leagues: list = field(default_factory=list)  # leagues the user organises
+    to_pair: list = field(default_factory=list)  # (event, round number) ready to be paired
+    to_publish: list = field(default_factory=list)  # round pairings ready to publish
     overdue: int = 0
 
     @property
     def empty(self) -> bool:
-        return not (self.results_due or self.waiting or self.to_confirm or self.disputes or self.sheets)
+        return not (
+            self.results_due
+            or self.waiting
+            or self.to_confirm
+            or self.disputes
+            or self.sheets
+            or self.to_pair
+            or self.to_publish
+        )
 
 
 def _confirms_on(match: TeamMatch):
@@ -82,6 +93,7 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
     ):
         board.disputes.append(match)
     board.overdue = overdue_cards(managed_ids, today).count()
+    board.to_pair, board.to_publish = rounds_to_pair_and_publish(board.managed, organised, user)
     # individual events: rounds with a game of the user's clubs (or of a managed event) still to enter
     pending = (
         Game.objects.filter(
@@ -98,6 +110,35 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
     rounds = Round.objects.filter(pk__in=counts).select_related("event").order_by("event__name", "number")
     board.sheets = [(rnd, counts[rnd.pk]) for rnd in rounds if rnd.date is None or rnd.date <= today]
     return board
+
+
+def rounds_to_pair_and_publish(managed: list[Event], organised: list[int], user) -> tuple[list, list]:
+    """The rounds of the individual events the user organises that can be paired now (the next round, once
+    the rounds before have their results), and the pairings ready to publish."""
+    events = [
+        e
+        for e in managed
+        if not e.is_team
+        and e.status in (Event.Status.PUBLISHED, Event.Status.RUNNING)
+        and (user.is_superuser or e.league_id in organised)
+    ]
+    ready = {
+        p.round.event_id: p
+        for p in RoundPairing.objects.filter(round__event__in=events)
+        .exclude(status__in=[RoundPairing.Status.PUBLISHED, RoundPairing.Status.FAILED])
+        .select_related("round")
+    }
+    to_pair, to_publish = [], []
+    for event in events:
+        pairing = ready.get(event.pk)
+        if pairing is not None:
+            if pairing.status == RoundPairing.Status.READY:
+                to_publish.append((event, pairing.round.number))
+            continue  # being paired
+        number = last_paired_round(event) + 1
+        if number <= event.rounds_count and pairable_round_problem(event, number) is None:
+            to_pair.append((event, number))
+    return to_pair, to_publish
 
 
 def overdue_cards(event_ids, today: date):

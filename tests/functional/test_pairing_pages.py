@@ -125,3 +125,30 @@ def test_the_screen_follows_the_worker_from_a_static_script_only(client, event):
     assert not re.findall(r"<[^>]+\son[a-z]+\s*=", html, flags=re.I)
     assert "script-src 'self'" in answer["Content-Security-Policy"]
     assert client.get(f"{url}status/").json() == {"status": "queued", "progress": 0, "problem": ""}
+
+
+def test_the_dashboard_lists_rounds_to_pair_and_to_publish_of_the_organisers_events_only(
+    client, event, django_capture_on_commit_callbacks
+):
+    organiser = organiser_of(event.league)
+    waiting = EventFactory(league=event.league, rounds_count=3, status="published", name="Waiting Open")
+    elsewhere = EventFactory(rounds_count=3, status="published", name="Other League Open")
+    for other in (waiting, elsewhere):
+        for n in range(1, 5):
+            EntryFactory(event=other, start_number=n, player=PlayerFactory(), rating=1900 - n)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/en/manage/events/{event.slug}/pairing/1/", {"action": "pair"})
+    html = client.get("/en/manage/").content.decode()
+    publish = f'href="/en/manage/events/{event.slug}/pairing/1/">{event.name}: publish round 1</a>'
+    pair = f'href="/en/manage/events/{waiting.slug}/pairing/1/">Waiting Open: pair round 1</a>'
+    assert publish in html and pair in html
+    assert "Other League Open" not in html
+    assert f"{event.name}: pair round" not in html  # being published, not to pair
+    client.post(f"/en/manage/events/{event.slug}/pairing/1/", {"action": "publish"})
+    html = client.get("/en/manage/").content.decode()
+    assert "publish round 1" not in html and f"{event.name}: pair round 2" not in html  # round 1 unplayed
+    for game in Game.objects.filter(round__event=event, black__isnull=False):
+        result_record(game_id=game.pk, result=Result.DRAW, user=organiser)
+    html = client.get("/en/manage/").content.decode()
+    assert f'href="/en/manage/events/{event.slug}/pairing/2/">{event.name}: pair round 2</a>' in html
