@@ -12,9 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import ceil
 
-from tiebreaks.trf.codes import fmt_points, points_of, write_scoring
+from tiebreaks.trf.codes import code_units, fmt_points, write_scoring
 
-from .model import BakuAcceleration, PairingError, PairingState, Player
+from .model import BakuAcceleration, PairingError, PairingState, RoundEntry
 
 __all__ = ["baku_records", "gacrux_pairs", "gacrux_trf"]
 
@@ -25,6 +25,7 @@ _ABSENT = frozenset(" A")
 def gacrux_trf(state: PairingState) -> str:
     """The state as the TRF gacrux reads (the round to pair carries only the pre-entered byes)."""
     scoring = state.scoring
+    units, denominator = code_units(scoring)  # points as integers: one sum per player, no Fractions
     absent = {number: "Z" for number in state.withdrawn}
     absent.update({bye.start_number: str(bye.type) for bye in state.requested_byes})
     lines = [
@@ -34,16 +35,26 @@ def gacrux_trf(state: PairingState) -> str:
         write_scoring("162", scoring),
         "192 FIDE_DUTCH_2026",
     ]
+    written: dict[RoundEntry, str] = {}  # a game's block repeats for every round it is met in: made once
+    missing = "  0000 - Z"
     for player in state.players:
-        blocks = [_block(entry.code, entry.opponent, entry.colour, player) for entry in player.rounds]
-        blocks.extend(["  0000 - Z"] * (state.round - 1 - len(player.rounds)))
-        if player.start_number in absent:
-            blocks.append(f"  0000 - {absent[player.start_number]}")
+        number = player.start_number
+        blocks = []
+        for entry in player.rounds:
+            block = written.get(entry)
+            if block is None:
+                block = _block(entry, number)
+                if entry.opponent is None or entry.colour is not None:  # else it depends on the player
+                    written[entry] = block
+            blocks.append(block)
+        blocks.extend([missing] * (state.round - 1 - len(player.rounds)))
+        if number in absent:
+            blocks.append(f"  0000 - {absent[number]}")
         # the points column is the sum of every block written, as the reader checks
-        total = sum((points_of(block[-1], scoring) for block in blocks), Fraction(0))
+        total = sum(units[block[-1]] for block in blocks)
         lines.append(
-            f"001 {player.start_number:4d} {'':38} {player.rating or 0:4d} {'':26} "
-            f"{fmt_points(total, 'points')} {'':4}" + "".join(blocks)
+            f"001 {number:4d} {'':38} {player.rating or 0:4d} {'':26} "
+            f"{fmt_points(Fraction(total, denominator), 'points')} {'':4}" + "".join(blocks)
         )
     if state.acceleration is not None:
         lines.extend(baku_records(state, state.acceleration))
@@ -51,11 +62,12 @@ def gacrux_trf(state: PairingState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _block(code: str, opponent: int | None, colour: str | None, player: Player) -> str:
+def _block(entry: RoundEntry, number: int) -> str:
+    code, opponent, colour = entry.code, entry.opponent, entry.colour
     if opponent is None:
         return f"  0000 - {'Z' if code in _ABSENT else code}"
     if colour is None:  # a forfeit with unknown colours: one consistent choice for both records
-        colour = "w" if player.start_number < opponent else "b"
+        colour = "w" if number < opponent else "b"
     return f"  {opponent:4d} {colour} {code}"
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 from tiebreaks.engine.model import Participant, Tournament
@@ -44,7 +45,7 @@ class TRFEvent:
     forbidden: tuple[tuple[int, int, tuple[int, ...]], ...]  # (first round, last round, players)
     absent_next: tuple[int, ...]  # XXZ
 
-    @property
+    @cached_property
     def last_round_with_games(self) -> int:
         return max(
             (r for p in self.tournament.participants for r, e in enumerate(p.rounds, 1) if e.opponent is not None),
