@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0009_api_tokens_webhooks'),
+        ('leagues', '0010_finished_changes_round_venue'),
     ]
 
     operations = [
