@@ -65,7 +65,9 @@ def test_the_export_read_again_gives_the_same_pairings(django_capture_on_commit_
     with pytest.raises(PairingError, match="no result"):
         read_event(text).state(3)  # round 3 waits for round 2's results
     league = LeagueFactory()
-    again = event_import_trf(league=league, name="Again", slug="again", data=text.encode(), user=organiser_of(league))
+    again = event_import_trf(
+        league=league, name="Again", slug="again", data=text.encode(), user=organiser_of(league), rule_set="fide-2026"
+    )
     assert _boards(again, 2) == _boards(event, 2)
     imported = Game.objects.filter(round__event=again, round__number=2)
     assert {g.result for g in imported if g.black_id} == {Result.PENDING}
