@@ -17,9 +17,7 @@ from typing import Literal
 
 from django.conf import settings as site
 from django.db import transaction
-from django.db.models import F, Max, Q, QuerySet
-
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -390,9 +388,9 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
     return pairing
 
 
-def _check_boards(state: PairingState, boards: list[list[int]], pab: int | None, pairing: RoundPairing) -> None:
-
-def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing, code: str = "bad_swap") -> None:
+def _check_boards(
+    state: PairingState, boards: list[list[int]], pab: int | None, pairing: RoundPairing, code: str = "bad_swap"
+) -> None:
     met, forbidden = _met_before(state), {frozenset(pair) for pair in state.forbidden_pairs}
     before = {frozenset(b) for b in pairing.boards}
     names = {p.start_number: p.name for p in state.players}
@@ -417,8 +415,6 @@ def _check_boards(state: PairingState, boards, pab, pairing: RoundPairing, code:
             _("%(name)s has had a bye or a point without playing already.") % {"name": names[pab]}, code=code
         )
 
-
-def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
 
 def _present(event: Event, state: PairingState) -> set[int]:
     """Who is in the round: every player not withdrawn (a round robin keeps a withdrawn player's board,
@@ -531,7 +527,7 @@ def _check_edit(event: Event, state: PairingState, boards, pab, byes) -> None:
             )
 
 
-def pairing_publish(*, pairing: RoundPairing, user) -> RoundPairing:
+def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
     """Publish a previewed pairing: its boards become the round's games (public, open for results).
 
     A published round paired again is replaced, unless a result was entered meanwhile (``round_played``).

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0010_finished_changes_round_venue'),
+        ('leagues', '0011_player_birth_date_player_fide_games_player_k_factor'),
     ]
 
     operations = [

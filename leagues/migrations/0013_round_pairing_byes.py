@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0011_event_baku_acceleration'),
+        ('leagues', '0012_event_baku_acceleration'),
     ]
 
     operations = [
