@@ -134,8 +134,8 @@ def pairing_data(event: Event, number: int, user) -> dict:
                 for r in preview_rows(pairing)
             ]
             data["byes"] = [
-                {"start_number": seat.entry.start_number, "name": seat.entry.name, "result": REQUESTED_BYES[kind]}
-                for seat, kind in zip(_seats_of_byes(pairing), (k for _n, k in pairing.byes), strict=True)
+                {"start_number": bye.seat.entry.start_number, "name": bye.seat.entry.name, "result": bye.result}
+                for bye in preview_byes(pairing)
             ]
             return data
     byes = Game.objects.filter(round__event=event, round__number=number, black__isnull=True).exclude(result="bye:pab")
@@ -167,10 +167,6 @@ class RoundPairingView(APIView):
         event = _event(slug, request.user)
         round_pair(event=event, round_number=number, user=request.user)
         return Response(pairing_data(event, number, request.user), status=status.HTTP_202_ACCEPTED)
-
-
-def _seats_of_byes(pairing: RoundPairing):
-    return [seat for seat, _label in preview_byes(pairing)]
 
 
 class RoundPairingEditView(APIView):

@@ -10,10 +10,11 @@ entry's ``withdrawn_after_round``. Single games are paired (and checked) by :mod
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal, NoReturn
 
 from django.conf import settings as site
 from django.db import transaction
@@ -159,7 +160,7 @@ def requested_byes(event: Event, round_number: int) -> dict[int, str]:
 
 
 #: the kind of bye (REQUESTED_BYES) each bye result stands for
-BYE_KINDS = {
+BYE_KINDS: dict[str, str] = {
     Result.HALF_POINT_BYE: "half",
     Result.ZERO_POINT_BYE: "zero",
     Result.ABSENT: "zero",
@@ -167,7 +168,7 @@ BYE_KINDS = {
 }
 
 
-def requested_bye_kinds(event: Event, round_number: int) -> list[list]:
+def requested_bye_kinds(event: Event, round_number: int) -> list[list[int | str]]:
     """The round's byes entered before its pairing, as a pairing keeps them: [[start number, kind]]."""
     return [[n, BYE_KINDS.get(result, "zero")] for n, result in sorted(requested_byes(event, round_number).items())]
 
@@ -423,13 +424,13 @@ def _present(event: Event, state: PairingState) -> set[int]:
     return numbers if engine_system(event) is System.BERGER else numbers - set(state.withdrawn)
 
 
-def _byes_as_paired(event: Event, pairing: RoundPairing, entries: dict[int, Entry], user) -> None:
+def _byes_as_paired(event: Event, pairing: RoundPairing, entries: dict[int, Entry], user: AnyUser) -> None:
     """The round's bye games become the pairing's byes (those changed by hand added, changed or removed)."""
     wanted = {n: kind for n, kind in pairing.byes}
     games = Game.objects.filter(round=pairing.round, black__isnull=True).exclude(result=Result.PAIRING_BYE)
     changed = False
     for game in games.select_related("white"):
-        number = game.white.start_number
+        number = game.white.start_number if game.white else 0
         if BYE_KINDS.get(game.result, "zero") == wanted.get(number):
             del wanted[number]
         else:
@@ -442,7 +443,15 @@ def _byes_as_paired(event: Event, pairing: RoundPairing, entries: dict[int, Entr
         event_results_changed(event_id=event.pk)
 
 
-def pairing_edit(*, pairing: RoundPairing, boards, pab: int | None, byes, reason: str, user) -> RoundPairing:
+def pairing_edit(
+    *,
+    pairing: RoundPairing,
+    boards: Sequence[Sequence[int]],
+    pab: int | None,
+    byes: Sequence[tuple[int, str] | list[Any]],
+    reason: str,
+    user: AnyUser,
+) -> RoundPairing:
     """Set the whole round by hand before it is published: `boards` [(white, black), ...] in board
     order, `pab` (who has the pairing-allocated bye, or None) and `byes` [(start number, "half" |
     "zero" | "full"), ...], with a reason (audited; the page then says the round was changed by hand).
@@ -458,13 +467,13 @@ def pairing_edit(*, pairing: RoundPairing, boards, pab: int | None, byes, reason
             raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
         if not reason:
             raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
-        boards = [[int(w), int(b)] for w, b in boards]
-        byes = sorted([int(n), kind] for n, kind in byes)
+        board_list = [[int(w), int(b)] for w, b in boards]
+        bye_list: list[list[Any]] = sorted([int(n), str(kind)] for n, kind in byes)
         state = pairing_state(event, pairing.round.number)
-        _check_edit(event, state, boards, pab, byes)
-        _check_boards(state, boards, pab, pairing, code="bad_edit")
+        _check_edit(event, state, board_list, pab, bye_list)
+        _check_boards(state, board_list, pab, pairing, code="bad_edit")
         before = {"boards": pairing.boards, "pab": pairing.pab, "byes": pairing.byes}
-        after = {"boards": boards, "pab": pab, "byes": byes}
+        after = {"boards": board_list, "pab": pab, "byes": bye_list}
         if after == before:
             return pairing
         PairingChange.objects.create(
@@ -474,8 +483,8 @@ def pairing_edit(*, pairing: RoundPairing, boards, pab: int | None, byes, reason
             before=before,
             after=after,
         )
-        pairing.boards, pairing.pab, pairing.byes = boards, pab, byes
-        pairing.changed_by_hand = (boards, pab, byes) != (
+        pairing.boards, pairing.pab, pairing.byes = board_list, pab, bye_list
+        pairing.changed_by_hand = (board_list, pab, bye_list) != (
             pairing.engine_boards,
             pairing.engine_pab,
             requested_bye_kinds(event, pairing.round.number),
@@ -484,11 +493,13 @@ def pairing_edit(*, pairing: RoundPairing, boards, pab: int | None, byes, reason
     return pairing
 
 
-def _check_edit(event: Event, state: PairingState, boards, pab, byes) -> None:
+def _check_edit(
+    event: Event, state: PairingState, boards: list[list[int]], pab: int | None, byes: list[list[Any]]
+) -> None:
     names = {p.start_number: f"{p.start_number}. {p.name}" for p in state.players}
     number = state.round
 
-    def refuse(message):
+    def refuse(message: str) -> NoReturn:
         raise ServiceError(message, code="bad_edit")
 
     if any(kind not in REQUESTED_BYES for _n, kind in byes):
@@ -749,10 +760,20 @@ def preview_rows(pairing: RoundPairing) -> list[BoardRow]:
     return rows
 
 
-def preview_byes(pairing: RoundPairing) -> list[tuple[Seat, str]]:
-    """A previewed pairing's other byes (requested, or set by hand): each player's seat and the bye's name."""
+@dataclass(frozen=True)
+class ByeRow:
+    seat: Seat
+    result: str  # the bye's Result
+
+    @property
+    def label(self) -> str:
+        return str(Result(self.result).label)
+
+
+def preview_byes(pairing: RoundPairing) -> list[ByeRow]:
+    """A previewed pairing's other byes (requested, or set by hand), with each player's seat."""
     seats = _seats(pairing.round.event, pairing.round.number)
-    return [(seats[n], Result(REQUESTED_BYES[kind]).label) for n, kind in pairing.byes]
+    return [ByeRow(seats[n], REQUESTED_BYES[kind]) for n, kind in pairing.byes]
 
 
 def published_rows(event: Event, round_number: int) -> list[BoardRow]:
