@@ -11,6 +11,7 @@ from leagues.models import (
     ClubMembership,
     Entry,
     Event,
+    FinishedEventChange,
     Game,
     IdempotentRequest,
     League,
@@ -199,6 +200,16 @@ class TiebreakPolicyChangeFactory(factory.django.DjangoModelFactory):
     rule_set_after = "fide-2026"
     criteria_after = factory.LazyFunction(lambda: ["BH/C1", "BH"])
     reason = "agreed at the captains' meeting"
+
+
+class FinishedEventChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = FinishedEventChange
+
+    event = factory.SubFactory(EventFactory, status=Event.Status.FINISHED)
+    user = factory.SubFactory(UserFactory)
+    subject = FinishedEventChange.Subject.RESULTS
+    reason = "the arbiter's correction of board 3"
 
 
 class StandingsSnapshotFactory(factory.django.DjangoModelFactory):
