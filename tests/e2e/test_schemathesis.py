@@ -62,7 +62,7 @@ def _schemathesis(live_server, token, *extra):
         "--checks",
         "not_a_server_error,response_schema_conformance,status_code_conformance",
         "--max-examples",
-        os.environ.get("SCHEMATHESIS_EXAMPLES", "25"),
+        os.environ.get("SCHEMATHESIS_EXAMPLES", "15"),  # 15 keeps the suite's four runs near 6 minutes; raise it to dig
         "--seed",
         os.environ.get("SCHEMATHESIS_SEED", "2026"),
         "--header",
