@@ -201,8 +201,6 @@ class RoundPairingPublishView(APIView):
 
     required_scope = Scope.ORGANISER
 
-    required_scope = Scope.ORGANISER
-
     @extend_schema(
         request=None,
         responses={200: RoundPairingSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},

@@ -347,6 +347,18 @@ def _had_pab(state: PairingState) -> set[int]:
     return {p.start_number for p in state.players for e in p.rounds if e.code in "UF+" and e.opponent in (None, 0)}
 
 
+def _ready_for_change_by_hand(pairing: RoundPairing, reason: str, user: AnyUser) -> tuple[Event, RoundPairing]:
+    """The event and the pairing, locked, for a change by hand: refused unless the pairing is ready to
+    publish and the change has a reason."""
+    event = _locked_event(pairing.round.event, user)
+    pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
+    if pairing.status != RoundPairing.Status.READY:
+        raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
+    if not reason:
+        raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
+    return event, pairing
+
+
 def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str, user: AnyUser) -> RoundPairing:
     """Exchange two players of a previewed pairing (on one board: their colours), by hand, with a reason.
 
@@ -354,12 +366,7 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
     meet, or give the bye to a player who had one; then nothing was saved."""
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = _locked_event(pairing.round.event, user)
-        pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
-        if pairing.status != RoundPairing.Status.READY:
-            raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
-        if not reason:
-            raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
+        event, pairing = _ready_for_change_by_hand(pairing, reason, user)
         places: dict[int, tuple[int | Literal["pab"], int]] = {}
         for index, (white, black) in enumerate(pairing.boards):
             places[white], places[black] = (index, 0), (index, 1)
@@ -461,12 +468,7 @@ def pairing_edit(
     ``not_ready``, ``reason_required``); then nothing was saved."""
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = _locked_event(pairing.round.event, user)
-        pairing = RoundPairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
-        if pairing.status != RoundPairing.Status.READY:
-            raise ServiceError(_("Only a pairing ready to publish can be changed by hand."), code="not_ready")
-        if not reason:
-            raise ServiceError(_("A change by hand needs a reason."), code="reason_required")
+        event, pairing = _ready_for_change_by_hand(pairing, reason, user)
         board_list = [[int(w), int(b)] for w, b in boards]
         bye_list: list[list[Any]] = sorted([int(n), str(kind)] for n, kind in byes)
         state = pairing_state(event, pairing.round.number)
