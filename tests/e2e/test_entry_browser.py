@@ -8,6 +8,7 @@ missing browser fails.
 import pytest
 
 from leagues.models import Game, Result, Role
+from tests.e2e.browsing import focused, wait
 from tests.factories import ClubFactory, UserFactory, swiss_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -15,12 +16,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def _active(driver):
     return driver.switch_to.active_element
-
-
-def _wait(driver, condition, timeout=15):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 @pytest.fixture
@@ -41,16 +36,14 @@ def test_a_whole_round_entered_with_the_keyboard_only(browser, live_server, roun
     browser.get(live_server.url + sheet)
 
     # the sheet needs a login; the username field has the focus
-    _wait(browser, lambda d: "/en/accounts/login/" in d.current_url)
-    assert _active(browser).get_attribute("name") == "username"
+    wait(browser, lambda d: "/en/accounts/login/" in d.current_url and focused(d, "name") == "username")
     _active(browser).send_keys("secretary")
     _active(browser).send_keys(Keys.TAB)
     assert _active(browser).get_attribute("name") == "password"
     _active(browser).send_keys("pw", Keys.ENTER)
-    _wait(browser, lambda d: d.current_url.endswith(sheet))
-
-    # the first board's result has the focus; each Tab moves to the next board, then to the reason
-    assert _active(browser).get_attribute("id") == f"id_result_{games[0].pk}"
+    # the first board's result has the focus (once the sheet has loaded); each Tab moves to the next board,
+    # then to the reason
+    wait(browser, lambda d: d.current_url.endswith(sheet) and focused(d, "id") == f"id_result_{games[0].pk}")
     _active(browser).send_keys("1")  # type to choose: "1-0"
     _active(browser).send_keys(Keys.TAB)
     assert _active(browser).get_attribute("id") == f"id_result_{games[1].pk}"
@@ -62,11 +55,11 @@ def test_a_whole_round_entered_with_the_keyboard_only(browser, live_server, roun
     assert _active(browser).get_attribute("name") == "reason"
     _active(browser).send_keys(Keys.ENTER)
 
-    message = _wait(browser, lambda d: d.find_element("css selector", "ul.messages"))
+    message = wait(browser, lambda d: d.find_element("css selector", "ul.messages"))
     assert "Round saved." in message.text
     assert [Game.objects.get(pk=g.pk).result for g in games] == [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
     # after saving, the message is announced (an alert) and has the focus
-    _wait(browser, lambda d: "announce" in (_active(d).get_attribute("class") or ""))
+    wait(browser, lambda d: "announce" in focused(d, "class"))
     assert "Round saved." in browser.find_element("css selector", "[role=alert]").text
 
     # standings by hand: 1 and 6 won (1 point), 2 and 5 drew (½), 3 and 4 lost (0); no tiebreaks set,

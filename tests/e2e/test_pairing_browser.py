@@ -13,15 +13,10 @@ from pathlib import Path
 import pytest
 
 from leagues.models import Game, PairingChange, RoundPairing
+from tests.e2e.browsing import wait
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, RoleFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _wait(driver, condition, timeout=30):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 def _screenshot(driver, name):
@@ -41,14 +36,14 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     screen = f"/en/manage/events/{event.slug}/pairing/1/"
 
     browser.get(live_server.url + screen)
-    _wait(browser, lambda d: "/accounts/login/" in d.current_url)
+    wait(browser, lambda d: "/accounts/login/" in d.current_url, timeout=30)
     browser.find_element("name", "username").send_keys("organiser")
     browser.find_element("name", "password").send_keys("pw\n")
-    _wait(browser, lambda d: d.current_url.endswith(screen))
+    wait(browser, lambda d: d.current_url.endswith(screen), timeout=30)
 
     browser.find_element("xpath", "//button[normalize-space()='Pair round 1']").click()
     # the worker pairs the round; the page follows it and shows the preview without a click
-    _wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=120)
+    wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=120)
     pairing = RoundPairing.objects.get(round__event=event)
     assert pairing.status == RoundPairing.Status.READY
     rows = browser.find_elements("css selector", "section.pairing-preview table.pairings tbody tr")
@@ -64,7 +59,7 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     Select(browser.find_element("name", "swap-second")).select_by_value(str(black2))
     browser.find_element("name", "swap-reason").send_keys("brothers asked not to play on neighbouring boards")
     browser.find_element("xpath", "//button[normalize-space()='Exchange']").click()
-    notice = _wait(browser, lambda d: d.find_elements("css selector", "p.changed-by-hand"))
+    notice = wait(browser, lambda d: d.find_elements("css selector", "p.changed-by-hand"), timeout=30)
     assert notice[0].text == "This round was changed by hand."
     assert PairingChange.objects.get().reason.startswith("brothers")
 
@@ -81,7 +76,7 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     type_into("edit-black_5", "")
     type_into("edit-reason", "two players leave early")
     browser.find_element("xpath", "//button[normalize-space()='Save the round']").click()
-    error = _wait(browser, lambda d: d.find_elements("css selector", "ul.messages li.error"))
+    error = wait(browser, lambda d: d.find_elements("css selector", "ul.messages li.error"), timeout=30)
     assert "has neither a board nor a bye in round 1" in error[0].text  # nothing saved
     assert PairingChange.objects.count() == 1
     type_into("edit-white_5", "")
@@ -92,13 +87,13 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     Select(browser.find_element("name", "edit-bye_kind_2")).select_by_value("zero")
     type_into("edit-reason", "two players leave early")
     browser.find_element("xpath", "//button[normalize-space()='Save the round']").click()
-    _wait(browser, lambda d: "The round was set by hand." in d.find_element("css selector", "ul.messages").text)
+    wait(browser, lambda d: "The round was set by hand." in d.find_element("css selector", "ul.messages").text, 30)
     assert browser.find_element("css selector", "p.changed-by-hand").text == "This round was changed by hand."
     assert len(browser.find_elements("css selector", "section.pairing-preview table.pairings tbody tr.bye")) == 2
     assert PairingChange.objects.count() == 2
 
     browser.find_element("xpath", "//button[normalize-space()='Publish round 1']").click()
-    published = _wait(browser, lambda d: d.find_elements("css selector", "section.published"))
+    published = wait(browser, lambda d: d.find_elements("css selector", "section.published"), timeout=30)
     assert "results can be entered" in browser.find_element("css selector", "ul.messages").text
     assert published[0].find_element("link text", "Enter the results")
     boards = [

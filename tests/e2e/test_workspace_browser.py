@@ -23,6 +23,7 @@ from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from leagues.models import Event, League, Prize, Role, TeamMatch
+from tests.e2e.browsing import focused, wait
 from tests.factories import UserFactory
 from tests.smtp import smtp_server
 
@@ -39,12 +40,6 @@ def artifact(name: str) -> Path:
     folder = Path(os.environ.get("ARTIFACTS_DIR") or "/tmp/chess-league-artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
-
-
-def _wait(driver, condition, timeout=15):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 class Page:
@@ -85,7 +80,7 @@ class Page:
         old = self.d.find_element("tag name", "html")
         button = self.d.find_element("xpath", f"//button[normalize-space()={text!r}]")
         button.click()
-        _wait(self.d, lambda d: old.id != d.find_element("tag name", "html").id)
+        wait(self.d, lambda d: old.id != d.find_element("tag name", "html").id)
 
     def text(self):
         return self.d.find_element("tag name", "main").text
@@ -98,7 +93,7 @@ class Page:
 
     def logout(self):
         self.d.find_element("css selector", "form.logout button").click()
-        _wait(self.d, lambda d: d.find_elements("css selector", '.who a[href*="/accounts/login/"]'))
+        wait(self.d, lambda d: d.find_elements("css selector", '.who a[href*="/accounts/login/"]'))
         self.d.delete_all_cookies()
 
 
@@ -256,11 +251,11 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     def accept_invitation(address, password):
         path = _link(invitations, address, live_server.url)
         p.go(path)
-        _wait(browser, lambda d: d.find_elements("name", "new_password1"))
+        wait(browser, lambda d: d.find_elements("name", "new_password1"))
         p.type("new_password1", password)
         p.type("new_password2", password)
         browser.find_element("css selector", "main button[type=submit]").click()
-        _wait(browser, lambda d: "new_password1" not in d.page_source)
+        wait(browser, lambda d: "new_password1" not in d.page_source)
 
     # tonight's match card, with the keyboard only, from the secretary's dashboard
     accept_invitation("sec-fjord@example.org", "fjord-knights-2027")
@@ -269,7 +264,7 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     for text in ("sec-fjord@example.org", Keys.TAB, "fjord-knights-2027", Keys.ENTER):
         browser.switch_to.active_element.send_keys(text)
         login_keys += 1 if text in (Keys.TAB, Keys.ENTER) else len(text)
-    _wait(browser, lambda d: d.current_url.endswith("/en/manage/"))
+    wait(browser, lambda d: d.current_url.endswith("/en/manage/"))
     match = TeamMatch.objects.get(round__event=event, round__number=1)
     card_url = f"/en/manage/matches/{match.pk}/"
     assert card_url in browser.page_source
@@ -284,8 +279,8 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     tabs_to_card = keys
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     keys += 1
-    _wait(browser, lambda d: d.current_url.endswith(card_url))
-    assert browser.switch_to.active_element.get_attribute("class") == "result"  # board 1 has the focus
+    # board 1 has the focus once the card has loaded
+    wait(browser, lambda d: d.current_url.endswith(card_url) and focused(d, "class") == "result")
     assert "Fjord SK club room" in p.text()  # the round's own venue
     # home side's view: 1 (home wins), = (draw), 5 (draw), 0 (away wins); each key moves to the next board
     for key in ("1", "=", "5", "0"):
@@ -295,7 +290,7 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     assert browser.switch_to.active_element.tag_name == "button"
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     keys += 1
-    _wait(browser, lambda d: "Match card saved." in d.page_source)
+    wait(browser, lambda d: "Match card saved." in d.page_source)
     match.refresh_from_db()
     assert match.status == TeamMatch.Status.SUBMITTED
     assert "Confirm the card" not in p.text()
@@ -317,11 +312,11 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     p.type("username", "sec-bosporus@example.org")
     p.type("password", "bosporus-rooks-2027")
     browser.find_element("css selector", "main button[type=submit]").click()
-    _wait(browser, lambda d: d.current_url.endswith("/tr/manage/"))
+    wait(browser, lambda d: d.current_url.endswith("/tr/manage/"))
     browser.find_element("css selector", f'a[href="/tr/manage/matches/{match.pk}/"]').click()
     p.type("reason", "Board 2 was a win for us.")
     browser.find_element("css selector", "form[action$='/dispute/'] button").click()
-    _wait(browser, lambda d: TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.DISPUTED)
+    wait(browser, lambda d: TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.DISPUTED)
     p.logout()
 
     # the organiser settles
@@ -350,16 +345,16 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
     chosen = p.field(f"{side}_{boards[1].pk}").get_attribute("value")
     before = p.field(f"{side}_{boards[2].pk}").get_attribute("value")
     p.choose(f"{side}_{boards[2].pk}", value=chosen)
-    _wait(browser, lambda d: "is on this card twice" in d.find_element("id", "card-warnings").text)
+    wait(browser, lambda d: "is on this card twice" in d.find_element("id", "card-warnings").text)
     assert "Board 2:" in warnings.text
     p.choose(f"{side}_{boards[2].pk}", value=before)
-    _wait(browser, lambda d: not d.find_element("id", "card-warnings").is_displayed())
+    wait(browser, lambda d: not d.find_element("id", "card-warnings").is_displayed())
     assert TeamMatch.objects.get(pk=second.pk).status == TeamMatch.Status.SCHEDULED  # nothing was sent
     p.go(f"/en/manage/matches/{second.pk}/")  # the focus on board 1's result again
     for key in ("1", "1", "0", "="):
         browser.switch_to.active_element.send_keys(key)
     browser.switch_to.active_element.send_keys(Keys.ENTER)
-    _wait(browser, lambda d: "Match card saved." in d.page_source)
+    wait(browser, lambda d: "Match card saved." in d.page_source)
     p.logout()
     p.login(answerer, passwords[answerer])
     p.go(f"/en/manage/matches/{second.pk}/")
