@@ -45,7 +45,7 @@ from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .results import event_results_changed, result_record
 from .setup import entry_withdraw
-from .standings import scoring_for, tournament_for
+from .standings import crosstable_for, plain_rows, scoring_for
 from .webhooks import webhooks_emit
 
 #: the byes a player may request before the round is paired, and the engine's name for each
@@ -139,14 +139,9 @@ def _entries(event: Event) -> list[Entry]:
     return list(event.entries.select_related("player").order_by("start_number"))
 
 
-def players_before(event: Event, round_number: int, entries: list[Entry]) -> tuple[EnginePlayer, ...]:
+def players_before(event: Event, round_number: int) -> tuple[EnginePlayer, ...]:
     """Every entry as the engine sees it before `round_number`: rating and the rounds played."""
-    games = (
-        Game.objects.filter(round__event=event, round__number__lt=round_number)
-        .select_related("round", "white", "black")
-        .order_by("round__number", "board")
-    )
-    tournament = tournament_for(event, games, entries)
+    tournament = crosstable_for(event, *plain_rows(event, before_round=round_number))
     return tuple(EnginePlayer(p.start_number, p.rating, p.rounds, p.name) for p in tournament.participants)
 
 
@@ -187,7 +182,7 @@ def pairing_state(event: Event, round_number: int, settings: PairingSettings | N
     entries = _entries(event)
     byes = requested_byes(event, round_number)
     withdrawn = tuple(n for n in withdrawn_before(entries, round_number) if n not in byes)
-    players = players_before(event, round_number, entries)
+    players = players_before(event, round_number)
     # an event paired elsewhere (imported) has the initial colour its round 1 gave
     initial_colour = settings.initial_colour or round_one_colour(players)
     return PairingState(
@@ -749,7 +744,7 @@ def _seats(event: Event, round_number: int) -> dict[int, Seat]:
     by_number = {e.start_number: e for e in entries}
     return {
         p.start_number: Seat(by_number[p.start_number], engine_points(p, scoring), engine_colours(p))
-        for p in players_before(event, round_number, entries)
+        for p in players_before(event, round_number)
     }
 
 

@@ -170,7 +170,7 @@ def team_standings(event: Event, games: list[Game], entries: list[Entry]) -> Tea
 def event_engine_result(event: Event) -> Standings | TeamStandings:
     """The engine's standings of the event; explanations are computed when asked for."""
     if not event.is_team:
-        return _compute(event, crosstable_for(event, *_plain_rows(event)))
+        return _compute(event, crosstable_for(event, *plain_rows(event)))
     entries = list(
         event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
     )
@@ -182,13 +182,17 @@ def event_engine_result(event: Event) -> Standings | TeamStandings:
     return team_standings(event, games, entries)
 
 
-def _plain_rows(event: Event) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """An individual event's games and entries as crosstable_for takes them, read as plain values (a big open's
-    thousands of rows cost more to build as model objects than to read)."""
+def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """An individual event's games (of the rounds before `before_round`, if given) and entries as crosstable_for
+    takes them, read as plain values (a big open's thousands of rows cost more to build as model objects than to
+    read)."""
+    played = Game.objects.filter(round__event=event)
+    if before_round is not None:
+        played = played.filter(round__number__lt=before_round)
     games = list(
-        Game.objects.filter(round__event=event)
-        .order_by("round__number", "board")
-        .values_list("round__number", "result", "white_id", "black_id", "white__start_number", "black__start_number")
+        played.order_by("round__number", "board").values_list(
+            "round__number", "result", "white_id", "black_id", "white__start_number", "black__start_number"
+        )
     )
     entries = [
         (entry_id, number, initials(name) if anonymised else name, rating)

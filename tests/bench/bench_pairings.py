@@ -16,7 +16,14 @@ the three kinds taking turns:
   round 9 and ``pair_round`` (our TRF for gacrux, gacrux's reader and engine in a forked child
   with a deadline, the result checked complete), i.e. ``python -m pairings next`` without the
   interpreter's start;
-* ours, from a state: ``pair_round`` on a state already built, as the site calls it.
+* ours, from a state: ``pair_round`` on a state already built;
+* ours, on the site: the event imported into PostgreSQL (``BENCH_DATABASE_URL``, default the database
+  chess_league_bench_pairings) by the site's TRF import, then what the worker's pairing task does
+  before it stores the boards: ``pairing_state`` read from the database and ``pair_round``.
+  Left out when PostgreSQL does not answer.
+
+Every child runs with the same PYTHONHASHSEED, so gacrux's engine walks its sets in the same order
+(and does the same work) in every kind.
 
 Overhead = ours / gacrux alone - 1, on wall time (median and best of the runs: the machine is
 shared, the best is the least disturbed) and on CPU time (the process and its forked engine).
@@ -46,7 +53,48 @@ sys.path.insert(0, str(ROOT))
 
 BENCH_1000 = ROOT / "tests" / "bench" / "data" / "swiss-1000-players.trf"
 ROUND = 9
-KINDS = ("gacrux", "ours-file", "ours-state")
+KINDS = ("gacrux", "ours-file", "ours-state", "ours-site")
+LABELS = {"ours-file": "ours from the file", "ours-state": "ours from a state", "ours-site": "ours on the site"}
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_pairings")
+
+
+def _django() -> None:
+    os.environ.update(DATABASE_URL=DATABASE_URL, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    import django
+
+    django.setup()
+
+
+def import_events(inputs: dict[int, Path]) -> bool:
+    """Each input imported as the event bench-pairings-N by the site's TRF import; False without PostgreSQL."""
+    from tests.bench.bench_pipeline import ensure_database
+
+    try:
+        ensure_database(DATABASE_URL)
+    except OSError:
+        return False
+    _django()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from leagues.models import League, Role
+    from leagues.services.trf import event_import_trf
+
+    call_command("migrate", verbosity=0)
+    League.objects.filter(slug="bench-pairings").delete()
+    league = League.objects.create(name="Bench pairings", slug="bench-pairings")
+    user, _ = get_user_model().objects.get_or_create(username="bench-pairings")
+    Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
+    for size, path in inputs.items():
+        event_import_trf(
+            league=league,
+            name=f"Open {size}",
+            slug=f"bench-pairings-{size}",
+            data=path.read_bytes(),
+            user=user,
+            rule_set="fide-2026",
+        )
+    return True
 
 
 def make_inputs(folder: Path, sizes: list[int]) -> dict[int, Path]:
@@ -86,6 +134,12 @@ def child(kind: str, path: Path) -> None:
     from pairings.dutch import gacrux_trf
     from pairings.trf import read_event
 
+    if kind == "ours-site":
+        _django()
+        from leagues.models import Event
+        from leagues.services.round_pairings import engine_system, pairing_state
+
+        event = Event.objects.get(slug=f"bench-pairings-{path.name.split('-')[1]}")
     data = path.read_bytes()
     state_kib = None
     if kind == "ours-state":
@@ -103,6 +157,9 @@ def child(kind: str, path: Path) -> None:
         brackets = engine.compute_pairing(False, 0)
         found = sorted((p for b in brackets for p in b["pairs"]), key=lambda p: p["board"])
         pairs = [[p["w"], p["b"]] for p in found]
+    elif kind == "ours-site":
+        result = pair_round(pairing_state(event, ROUND), engine_system(event))
+        pairs = [[b.white, b.black] for b in result.boards] + [[b.start_number, 0] for b in result.byes]
     else:
         if kind == "ours-file":
             state = read_event(data).state(ROUND)
@@ -133,7 +190,12 @@ def _cpu() -> float:
 
 def measure(kind: str, path: Path) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, __file__, "--child", kind, str(path)], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--child", kind, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     return json.loads(done.stdout)
 
@@ -165,45 +227,46 @@ def main() -> None:
 
     print(f"machine: {machine()}")
     print(f"gacrux {version()['version']}; median of {args.runs} runs; round {ROUND}")
-    print()
-    print(
-        "| players | measure | gacrux alone | ours from the file | overhead | ours from a state | overhead |"
-        " peak RSS gacrux / ours file / ours state | state size |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
     own: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_inputs(Path(tmp), [int(s) for s in args.sizes.split(",")])
+        kinds = KINDS if import_events(inputs) else KINDS[:-1]
+        ours = kinds[1:]
+        print()
+        print("| players | measure | gacrux alone | " + " | ".join(LABELS[k] for k in ours) + " |")
+        print("|---|---|---|" + "---|" * len(ours))
         for size, path in inputs.items():
-            results: dict[str, list[dict[str, object]]] = {kind: [] for kind in KINDS}
+            results: dict[str, list[dict[str, object]]] = {kind: [] for kind in kinds}
             for run in range(args.runs):
-                order = KINDS[run % 3 :] + KINDS[: run % 3]
-                for kind in order:
+                for kind in kinds[run % len(kinds) :] + kinds[: run % len(kinds)]:
                     results[kind].append(measure(kind, path))
             reference = results["gacrux"][0]["pairs"]
-            for kind in KINDS:
+            for kind in kinds:
                 for r in results[kind]:
                     if r["pairs"] != reference:
                         raise SystemExit(f"{kind} paired round {ROUND} of {size} players differently from gacrux")
-            rss = {k: max(float(r["rss_mib"]) for r in v) for k, v in results.items()}
-            state_kib = results["ours-state"][0]["state_kib"]
             for label, key, pick in (
                 ("wall, median", "seconds", statistics.median),
                 ("wall, best", "seconds", min),
                 ("CPU, median", "cpu", statistics.median),
             ):
                 t = {k: pick(float(r[key]) for r in v) for k, v in results.items()}
-                print(
-                    f"| {size} | {label} | {t['gacrux']:.2f} s | {t['ours-file']:.2f} s "
-                    f"| {t['ours-file'] / t['gacrux'] - 1:+.1%} | {t['ours-state']:.2f} s "
-                    f"| {t['ours-state'] / t['gacrux'] - 1:+.1%} "
-                    f"| {rss['gacrux']:.0f} / {rss['ours-file']:.0f} / {rss['ours-state']:.0f} MiB "
-                    f"| {state_kib:.0f} KiB |"
-                )
+                cells = [f"{t[k]:.2f} s ({t[k] / t['gacrux'] - 1:+.1%})" for k in ours]
+                print(f"| {size} | {label} | {t['gacrux']:.2f} s | " + " | ".join(cells) + " |")
+            # each run's kinds ran one after the other: the ratio within a run is the least disturbed by the load
+            ratios = {
+                k: [float(o["cpu"]) / float(g["cpu"]) for o, g in zip(results[k], results["gacrux"], strict=True)]
+                for k in ours
+            }
+            cells = [f"{statistics.median(ratios[k]) - 1:+.1%}" for k in ours]
+            print(f"| {size} | CPU, median of the runs' own ratios | | " + " | ".join(cells) + " |")
+            rss = [f"{max(float(r['rss_mib']) for r in results[k]):.0f} MiB" for k in kinds]
+            print(f"| {size} | peak RSS | " + " | ".join(rss) + " |")
+            own.append(f"{size} players: the state takes {results['ours-state'][0]['state_kib']:.0f} KiB")
             read_ms = statistics.median(float(r["read_state"]) for r in results["ours-file"]) * 1000
             trf_ms = statistics.median(float(r["gacrux_trf"]) for r in results["ours-file"]) * 1000
-            own.append(
-                f"{size} players: reading the file and building the state {read_ms:.0f} ms, writing gacrux's "
+            own[-1] += (
+                f"; reading the file and building the state {read_ms:.0f} ms, writing gacrux's "
                 f"TRF {trf_ms:.0f} ms ({(read_ms + trf_ms) / 1000 / t['gacrux']:.1%} of gacrux alone's CPU)"
             )
     print()
@@ -211,7 +274,7 @@ def main() -> None:
     for line in own:
         print(f"- {line}")
     print()
-    print("Same pairing from all three in every run (checked).")
+    print(f"Same pairing from all {len(kinds)} in every run (checked).")
 
 
 if __name__ == "__main__":
