@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament, last_paired_round
@@ -542,8 +543,10 @@ def _fit(player: Player, units: dict[str, int], den: int, played: int) -> str | 
     return None
 
 
+@cache
 def _candidate_scorings() -> list[Scoring]:
-    """Scoring systems tried without record 162, most usual first (multiples of one half)."""
+    """Scoring systems tried without record 162, most usual first (multiples of one half); built
+    on first use (most files have record 162)."""
     found = []
     for pab_choice in ("W", "D", "L"):
         for loss in (0, 1, 2):
@@ -562,18 +565,16 @@ def _candidate_scorings() -> list[Scoring]:
     return found
 
 
-_CANDIDATES = _candidate_scorings()
-
-
 def _infer_scoring(stated: list[Player], played: int) -> tuple[Scoring, bool]:
     """No record 162: the first candidate that explains every points column (True), else the
     one that explains most of them (False; the default scoring when none explains any)."""
     best, best_count = Scoring(), 0
-    for candidate in _CANDIDATES:
+    candidates = _candidate_scorings()
+    for candidate in candidates:
         units, den = code_units(candidate)
         if all(_fit(p, units, den, played) for p in stated):
             return candidate, True
-    for candidate in _CANDIDATES:
+    for candidate in candidates:
         units, den = code_units(candidate)
         count = sum(1 for p in stated if _fit(p, units, den, played))
         if count > best_count:
