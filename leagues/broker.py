@@ -18,6 +18,7 @@ from .redis_outage import guarded
 
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
 PAIRING_TASK = "leagues.tasks.round_pairing_compute"
+TRF_IMPORT_TASK = "leagues.tasks.trf_import_run"
 WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
 WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
@@ -73,6 +74,11 @@ def enqueue_recompute(event_id: int) -> bool:
 def enqueue_pairing(pairing_id: int, attempt: int) -> None:
     """Send a round's pairing to a worker (the engine may take minutes: no request waits for it)."""
     _send(PAIRING_TASK, pairing_id, attempt)
+
+
+def enqueue_trf_import(job_id: int) -> None:
+    """Send a big TRF import to a worker (a 2,000-player file takes seconds: no request waits for it)."""
+    _send(TRF_IMPORT_TASK, job_id)
 
 
 def enqueue_webhook_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> None:

@@ -13,6 +13,7 @@ from .recompute import LockBusy, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 from .services.round_pairings import pairing_compute
+from .services.trf_jobs import import_job_run
 from .services.webhooks import webhook_attempt, webhook_paused_message
 from .services.webhooks import webhooks_fan_out as fan_out
 
@@ -46,6 +47,13 @@ def standings_sweep() -> int:
 def round_pairing_compute(pairing_id: int, attempt: int) -> None:
     """Pair a round with the engine (a big open takes a while); a late or repeated run stores nothing."""
     pairing_compute(pairing_id=pairing_id, attempt=attempt)
+    broker.record_heartbeat()
+
+
+@shared_task(acks_late=True)
+def trf_import_run(job_id: int) -> None:
+    """Import a big TRF file in one transaction; a job already ended is left alone (delivered twice: once)."""
+    import_job_run(job_id=job_id)
     broker.record_heartbeat()
 
 

@@ -14,6 +14,7 @@ from leagues.models import (
     FinishedEventChange,
     Game,
     IdempotentRequest,
+    ImportJob,
     League,
     PairingChange,
     PairingSettings,
@@ -231,6 +232,17 @@ class IdempotentRequestFactory(factory.django.DjangoModelFactory):
     fingerprint = "0" * 64
     status = 200
     body = factory.LazyFunction(dict)
+
+
+class ImportJobFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ImportJob
+
+    league = factory.SubFactory(LeagueFactory)
+    requested_by = factory.SubFactory(UserFactory)
+    key = factory.Sequence(lambda n: f"{n:064x}")
+    digest = "0" * 64
+    params = factory.LazyFunction(lambda: {"name": "Club open", "slug": "club-open"})
 
 
 class PrizeFundFactory(factory.django.DjangoModelFactory):

@@ -1,5 +1,5 @@
 """The organiser's pairing screen of an individual event: settings and byes before the pairing, "pair"
-(run by a worker; the page follows its progress through static/pairing.js), the preview with points and
+(run by a worker; the page follows its progress through static/progress.js), the preview with points and
 colours, swaps by hand with a reason, publish. Thin views around leagues.services.round_pairings."""
 
 import re

@@ -45,4 +45,6 @@ urlpatterns = [
     path("leagues/<slug:slug>/people/<int:role_id>/remove/", setup_views.role_delete, name="role-remove"),
     path("leagues/<slug:slug>/disputes/", setup_views.disputes, name="disputes"),
     path("leagues/<slug:league>/import/", views.import_trf, name="import-trf"),
+    path("leagues/<slug:league>/import/<int:job>/", views.import_job, name="import-job"),
+    path("leagues/<slug:league>/import/<int:job>/status/", views.import_job_status, name="import-job-status"),
 ]

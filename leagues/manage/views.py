@@ -2,6 +2,7 @@
 
 import base64
 import hashlib
+import secrets
 from datetime import timedelta
 
 from django.contrib import messages
@@ -27,6 +28,13 @@ from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
 from ..services.setup import can_create_league
 from ..services.trf import event_export_trf, event_import_trf, import_preview, rule_edition_question
+from ..services.trf_jobs import (
+    import_job_of,
+    import_job_progress,
+    import_job_queue,
+    import_job_repeated,
+    runs_in_worker,
+)
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
 from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
@@ -397,6 +405,9 @@ def import_trf(request, league):
             and digest == pending.get("digest")
             and hashlib.sha256(data).hexdigest() == digest
         ):
+            repeated = import_job_repeated(league=league, user=request.user, digest=digest)
+            if repeated is not None:  # confirmed a moment ago (a double click): follow that import
+                return redirect("manage:import-job", league=league.slug, job=repeated.pk)
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
             return render(
                 request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
@@ -425,6 +436,8 @@ def import_trf(request, league):
         if preview.edition is not None and not preview.edition.rule_set:
             messages.error(request, preview.edition_problem or rule_edition_question(preview.edition))
             return render(request, "leagues/manage/import_preview.html", context, status=400)
+        if runs_in_worker(len(preview.players), preview.rounds):
+            return _queue_import(request, league, data, pending, target, accepted, choice, preview)
         saved = {}
 
         def run():
@@ -493,6 +506,7 @@ def import_trf(request, league):
                 "season": season.pk if season else None,
                 "system": system,
                 "digest": hashlib.sha256(data).hexdigest(),
+                "preview": secrets.token_hex(8),  # this preview: confirmed twice, imported once
             }
             if preview.ok:
                 request.session[IMPORT_SESSION_KEY] = {**pending, "data": base64.b64encode(data).decode("ascii")}
@@ -505,6 +519,93 @@ def import_trf(request, league):
                 status=200 if preview.ok else 400,
             )
     return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
+
+
+def _queue_import(request, league, data, pending, target, accepted, choice, preview):
+    """A big file: store it with the answers for a worker and show the page that follows the import."""
+    params = {
+        "name": pending["name"],
+        "slug": pending["slug"],
+        "season": pending.get("season"),
+        "system": pending["system"],
+        "event": target.pk if target else None,
+        "same_players_confirmed": request.POST.get("same_players") == "1",
+        "accept_points_column": accepted,
+        "start_date": choice.get("start_date", ""),
+        "rule_set": choice.get("rule_set", ""),
+    }
+    try:
+        job = import_job_queue(
+            league=league,
+            user=request.user,
+            data=data,
+            params=params,
+            preview=pending.get("preview") or pending["digest"],
+            players=len(preview.players),
+            rounds=preview.rounds,
+        )
+    except PermissionDenied as exc:
+        messages.error(request, exc.message)
+        context = _preview_context(league, preview, pending, target)
+        return render(request, "leagues/manage/import_preview.html", context, status=403)
+    request.session.pop(IMPORT_SESSION_KEY, None)
+    request.session.pop(KEPT_SESSION_KEY, None)
+    return redirect("manage:import-job", league=league.slug, job=job.pk)
+
+
+@login_required
+def import_job(request, league, job):
+    """A big import run by a worker: its progress while it runs (followed by static/progress.js), then
+    the event's link, or why nothing was imported."""
+    league = get_object_or_404(League, slug=league)
+    found = import_job_of(league=league, user=request.user, job_id=job)
+    if found is None:
+        raise Http404
+    progress = import_job_progress(found)
+    context = {
+        "league": league,
+        "job": found,
+        "progress": progress,
+        "step": import_step_sentence(progress),
+        "working": progress["status"] in ("queued", "running"),
+    }
+    return render(request, "leagues/manage/import_job.html", context)
+
+
+@login_required
+def import_job_status(request, league, job):
+    """What the worker has done so far (the import page polls it)."""
+    league = get_object_or_404(League, slug=league)
+    found = import_job_of(league=league, user=request.user, job_id=job)
+    if found is None:
+        raise Http404
+    progress = import_job_progress(found)
+    return JsonResponse(
+        {
+            "status": progress["status"],
+            "progress": progress["progress"],
+            "step": import_step_sentence(progress),
+            "problem": progress["problem"],
+        }
+    )
+
+
+def import_step_sentence(progress) -> str:
+    """The step of an import as the page says it."""
+    step, done, total = progress["step"], progress["done"], progress["total"]
+    if step == "reading":
+        return _("Reading the file")
+    if step == "players":
+        return _("Saving players %(done)s of %(total)s") % {"done": done, "total": total}
+    if step == "games":
+        return _("Saving rounds, games and byes")
+    if step == "checking":
+        return _("Checking the tiebreak policy")
+    if step == "done":
+        return _("Imported")
+    if step == "failed":
+        return _("Nothing was imported")
+    return _("Waiting for a worker")
 
 
 def _import_preview(data, system, event, league):

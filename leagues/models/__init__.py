@@ -3,6 +3,7 @@
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
 from .idempotency import IdempotentRequest
+from .imports import ImportJob
 from .league import Club, ClubMembership, League, Player, Season
 from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
@@ -27,6 +28,7 @@ __all__ = [
     "EventQuerySet",
     "Game",
     "IdempotentRequest",
+    "ImportJob",
     "League",
     "PairingChange",
     "PairingSettings",

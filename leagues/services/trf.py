@@ -2,7 +2,7 @@
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -259,6 +259,7 @@ def event_import_trf(
     accept_points_column: bool = False,
     start_date: str | None = None,
     rule_set: str | None = None,
+    progress: "Progress | None" = None,
 ) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
@@ -273,11 +274,15 @@ def event_import_trf(
 
     A new event is played under the FIDE rule edition of its start date (and starts on it); when the file's
     start date is ambiguous, unreadable or missing, the organiser's `start_date` or `rule_set` says it, and
-    without them the import is refused (rule_edition_question)."""
+    without them the import is refused (rule_edition_question).
+
+    `progress(step, done, total)` hears how far the import is (IMPORT_STEPS), for a worker's import page."""
+    report = progress or _no_progress
     if event is not None:
         league = event.league
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organiser may import events."))
+    report("reading", 0, 1)
     try:
         tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     except TRFError as exc:
@@ -286,6 +291,7 @@ def event_import_trf(
         raise ServiceError(_("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}, code="bad_trf")
     _check_importable(tournament, event)
     if event is not None:
+        report("games", 0, 1)
         return _update_event(event, tournament, user)
     others = players_of_other_leagues(tournament, league)
     if others and not same_players_confirmed:
@@ -321,11 +327,15 @@ def event_import_trf(
             baku_acceleration=system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
         )
         entries = {}
-        for p in tournament.participants:
+        total = len(tournament.participants)
+        for done, p in enumerate(tournament.participants):
+            if done % 100 == 0:
+                report("players", done, total)
             player = player_from_trf(p, int(edition.start_date[:4]) if edition.start_date else None)
             entries[p.start_number] = Entry.objects.create(
                 event=event, start_number=p.start_number, player=player, rating=p.rating
             )
+        report("games", 0, 1)
         rounds = {}
         boards: dict[int, int] = {}
         new_games = []
@@ -341,6 +351,7 @@ def event_import_trf(
                 )
             new_games.append(game)
         results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
+        report("checking", 0, 1)
         try:
             compute_standings_check(event, event.rule_set, criteria)
         except EngineError as exc:
@@ -348,6 +359,16 @@ def event_import_trf(
                 _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
             ) from None
         return event
+
+
+#: the steps of an import its progress names, in order: reading the file, saving the players (done of total),
+#: saving the rounds, games and byes, checking the tiebreak policy (then the standings are computed by a worker)
+IMPORT_STEPS = ("reading", "players", "games", "checking")
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(step: str, done: int, total: int) -> None:
+    pass
 
 
 def _fide_id(p: Participant) -> int | None:

@@ -1,5 +1,5 @@
 """The pairing screen in a real browser with a real worker: the organiser pairs round 1 (the page
-follows the worker's progress by itself, from static/pairing.js), exchanges two players by hand with a
+follows the worker's progress by itself, from static/progress.js), exchanges two players by hand with a
 reason, sets the round by hand (a refused round first: nothing saved), publishes; the public pairings
 page then shows the boards.
 

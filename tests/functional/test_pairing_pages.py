@@ -117,11 +117,11 @@ def test_the_screen_follows_the_worker_from_a_static_script_only(client, event):
     client.post(url, {"action": "pair"})  # the worker's task waits for the commit: the round stays queued
     answer = client.get(url)
     html = answer.content.decode()
-    assert 'data-pairing-status="/en/manage/events/' in html and "<progress" in html
+    assert 'data-progress-status="/en/manage/events/' in html and "<progress" in html
     assert re.findall(r"<script([^>]*)>", html) and all(
         "src=" in attrs for attrs in re.findall(r"<script([^>]*)>", html)
     )
-    assert "/static/pairing" in html
+    assert "/static/progress" in html
     assert not re.findall(r"<[^>]+\son[a-z]+\s*=", html, flags=re.I)
     assert "script-src 'self'" in answer["Content-Security-Policy"]
     assert client.get(f"{url}status/").json() == {"status": "queued", "progress": 0, "problem": ""}

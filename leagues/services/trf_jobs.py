@@ -1,0 +1,180 @@
+"""Big TRF imports run by a worker: the confirmation stores the file and the organiser's answers as an
+ImportJob and answers at once; the worker imports it in one transaction (leagues.services.trf) and tells
+its progress; the page follows it (static/progress.js).
+
+Which imports go to the worker: players × rounds above settings.TRF_IMPORT_IN_REQUEST_MAX (measured by
+tests/bench/bench_import.py; the reason of the threshold is next to the setting)."""
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..broker import enqueue_trf_import
+from ..errors import PermissionDenied, ServiceError
+from ..models import Event, ImportJob, League
+from ..permissions import AnyUser, acting_user, is_league_organiser
+from .trf import event_import_trf
+
+log = logging.getLogger(__name__)
+
+#: how far an import is at the start of each step, in percent (the players' step runs to the next one)
+STEP_PERCENT = {"queued": 0, "reading": 5, "players": 10, "games": 70, "checking": 90, "done": 100}
+PROGRESS_SECONDS = 3600
+
+
+def runs_in_worker(players: int, rounds: int) -> bool:
+    """True when an import of this size would keep the confirming request waiting too long."""
+    return players * max(rounds, 1) > settings.TRF_IMPORT_IN_REQUEST_MAX
+
+
+def _progress_key(job_id: int) -> str:
+    return f"trf-import-progress:{job_id}"
+
+
+def import_job_queue(
+    *,
+    league: League,
+    user: AnyUser,
+    data: bytes,
+    params: dict[str, Any],
+    preview: str,
+    players: int = 0,
+    rounds: int = 0,
+) -> ImportJob:
+    """Store the file and the answers (`params`: event_import_trf's name, slug, season id, system, event id,
+    same_players_confirmed, accept_points_column, start_date, rule_set) and send the import to a worker
+    after the commit. `preview` names the preview the organiser confirms: the same preview of the same file
+    confirmed again, while its job is waiting, running or done, returns that job and sends nothing (a double
+    click imports once); a failed job may be confirmed again."""
+    if not is_league_organiser(user, league.pk):
+        raise PermissionDenied(_("Only the league's organiser may import events."))
+    digest = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(json.dumps([digest, preview]).encode()).hexdigest()
+    who = acting_user(user)
+    if who is None:  # an organiser is a user of the site
+        raise PermissionDenied(_("Only the league's organiser may import events."))
+    existing = ImportJob.objects.filter(league=league, requested_by=who, key=key).exclude(
+        status=ImportJob.Status.FAILED
+    )
+    job = existing.first()
+    if job is not None:
+        return job
+    try:
+        with transaction.atomic():
+            job = ImportJob.objects.create(
+                league=league,
+                requested_by=who,
+                key=key,
+                digest=digest,
+                data=data,
+                params=params,
+                players=players,
+                rounds=rounds,
+            )
+            job_id = job.pk
+            transaction.on_commit(lambda: enqueue_trf_import(job_id))
+    except IntegrityError:  # the other click of a double click stored it a moment ago
+        found = existing.first()
+        if found is None:
+            raise
+        return found
+    return job
+
+
+def import_job_of(*, league: League, user: AnyUser, job_id: int) -> ImportJob | None:
+    """The league's job if this user may follow it (the league's organisers), else None."""
+    if not is_league_organiser(user, league.pk):
+        return None
+    return ImportJob.objects.filter(league=league, pk=job_id).select_related("event").first()
+
+
+def import_job_repeated(*, league: League, user: AnyUser, digest: str) -> ImportJob | None:
+    """This user's latest job of the file with this digest that did not fail (a confirmation sent again)."""
+    if not digest:
+        return None
+    return (
+        ImportJob.objects.filter(league=league, requested_by=acting_user(user), digest=digest)
+        .exclude(status=ImportJob.Status.FAILED)
+        .order_by("-pk")
+        .first()
+    )
+
+
+def import_job_progress(job: ImportJob) -> dict[str, Any]:
+    """The job's status, percent done, its step (step name, done, total) and its problem, for the page."""
+    if job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
+        percent = 100
+        step: dict[str, Any] = {"step": job.status, "done": 0, "total": 0}
+    else:
+        step = cache.get(_progress_key(job.pk)) or {"step": "queued", "done": 0, "total": 0}
+        percent = STEP_PERCENT.get(step["step"], 0)
+        if step["step"] == "players" and step["total"]:
+            percent += (STEP_PERCENT["games"] - percent) * step["done"] // step["total"]
+    status = job.status
+    if status == ImportJob.Status.QUEUED and step["step"] != "queued":
+        status = ImportJob.Status.RUNNING  # the worker holds the job; its row says so at the end
+    return {"status": status, "progress": percent, "problem": job.problem, **step}
+
+
+def import_job_run(*, job_id: int) -> None:
+    """The worker's part: import the job's file in one transaction; the job ends done (with its event) or
+    failed (with the reason; then nothing of the file was saved). A job already ended is left alone, so a
+    task delivered twice imports once."""
+    try:
+        with transaction.atomic():
+            job = ImportJob.objects.select_for_update().select_related("league", "requested_by").get(pk=job_id)
+            if job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
+                return
+            problem, event = "", None
+            try:
+                event = _import(job)
+            except (ServiceError, PermissionDenied) as exc:
+                problem = exc.message
+            job.status = ImportJob.Status.FAILED if problem else ImportJob.Status.DONE
+            job.problem, job.event, job.data, job.finished = problem[:2000], event, b"", timezone.now()
+            job.save(update_fields=["status", "problem", "event", "data", "finished"])
+    except ImportJob.DoesNotExist:
+        return
+    except Exception:  # an unexpected error: the import's transaction is rolled back, the page says so
+        log.exception("TRF import job %s failed", job_id)
+        ImportJob.objects.filter(pk=job_id).exclude(status=ImportJob.Status.DONE).update(
+            status=ImportJob.Status.FAILED,
+            problem=_("The import failed unexpectedly; nothing was saved. Please try again."),
+            data=b"",
+            finished=timezone.now(),
+        )
+    finally:
+        cache.delete(_progress_key(job_id))
+
+
+def _import(job: ImportJob) -> Event:
+    params = job.params
+
+    def progress(step: str, done: int, total: int) -> None:
+        cache.set(_progress_key(job.pk), {"step": step, "done": done, "total": total}, PROGRESS_SECONDS)
+
+    target = Event.objects.filter(league=job.league, pk=params["event"]).first() if params.get("event") else None
+    if params.get("event") and target is None:
+        raise ServiceError(_("The event this file updates no longer exists."), code="event_gone")
+    return event_import_trf(
+        league=job.league,
+        name=params["name"],
+        slug=params["slug"],
+        data=bytes(job.data),
+        user=job.requested_by,
+        system=params.get("system") or None,
+        season=job.league.seasons.filter(pk=params.get("season")).first() if params.get("season") else None,
+        event=target,
+        same_players_confirmed=bool(params.get("same_players_confirmed")),
+        accept_points_column=bool(params.get("accept_points_column")),
+        start_date=params.get("start_date") or None,
+        rule_set=params.get("rule_set") or None,
+        progress=progress,
+    )

@@ -1,0 +1,118 @@
+"""A big TRF file (above settings.TRF_IMPORT_IN_REQUEST_MAX players × rounds, lowered here so a 9-player file
+is "big") is confirmed at once and imported by a worker (eager here); its page follows the progress, then
+links to the event; a refusal saves nothing; a double click imports once."""
+
+import hashlib
+import html
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from leagues.manage.views import IMPORT_SESSION_KEY
+from leagues.models import Event, ImportJob, Player
+from tests.factories import EventFactory, ImportJobFactory, LeagueFactory, UserFactory, organiser_of
+from tests.paths import GOLDEN
+
+TRF = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]  # 9 players × 5 rounds
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def page(client, settings):
+    settings.TRF_IMPORT_IN_REQUEST_MAX = 20
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    return client, f"/en/manage/leagues/{league.slug}/import/"
+
+
+def upload(client, url, text, slug="club-open"):
+    return client.post(url, {"name": "Club open", "slug": slug, "file": SimpleUploadedFile("open.trf", text.encode())})
+
+
+def confirm(client, url, text):
+    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
+
+
+def text(response):
+    return html.unescape(response.content.decode())
+
+
+def test_a_big_file_is_confirmed_at_once_then_imported_by_a_worker_whose_progress_the_page_follows(
+    page, django_capture_on_commit_callbacks
+):
+    client, url = page
+    assert upload(client, url, TRF).status_code == 200
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        answer = confirm(client, url, TRF)
+    assert answer.status_code == 302 and "/import/" in answer.url
+    assert not Event.objects.filter(slug="club-open").exists()  # the worker has not run yet
+    waiting = client.get(answer.url)
+    body = text(waiting)
+    assert "The file is being imported by a worker." in body and "<progress" in body
+    assert "9 players, 5 rounds." in body
+    status_url = f"{answer.url}status/"
+    assert f'data-progress-status="{status_url}"' in body and "progress.js" in body
+    assert client.get(status_url).json()["status"] == "queued"
+    for callback in callbacks:  # the worker's turn
+        callback()
+    status = client.get(status_url).json()
+    assert status["status"] == "done" and status["progress"] == 100
+    done = text(client.get(answer.url))
+    assert "Event imported. Its standings are being computed." in done
+    event = Event.objects.get(slug="club-open")
+    assert f'href="/en/events/{event.slug}/' in done and "Go to “Club open”" in done
+    assert event.entries.count() == 9 and event.rounds.count() == 5
+
+
+def test_a_double_click_on_confirm_imports_once(page, django_capture_on_commit_callbacks):
+    client, url = page
+    upload(client, url, TRF)
+    pending = client.session[IMPORT_SESSION_KEY]
+    with django_capture_on_commit_callbacks(execute=True):
+        first = confirm(client, url, TRF)
+    session = client.session
+    session[IMPORT_SESSION_KEY] = pending  # the second click was sent with the session of the first
+    session.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        second = confirm(client, url, TRF)
+    with django_capture_on_commit_callbacks(execute=True):
+        third = confirm(client, url, TRF)  # and a third one after the first answered
+    assert first.status_code == second.status_code == third.status_code == 302
+    assert first.url == second.url == third.url
+    assert ImportJob.objects.count() == 1 and Event.objects.filter(slug="club-open").count() == 1
+    assert "Event imported." in text(client.get(first.url))
+
+
+def test_a_refusal_by_the_worker_is_shown_and_saves_nothing(page, django_capture_on_commit_callbacks):
+    client, url = page
+    upload(client, url, TRF)
+    EventFactory(slug="club-open")  # another league took the address meanwhile
+    players = Player.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = confirm(client, url, TRF)
+    assert answer.status_code == 302
+    body = text(client.get(answer.url))
+    assert "The file could not be imported; nothing was saved." in body
+    assert "An event with the address “club-open” exists already." in body
+    assert client.get(f"{answer.url}status/").json()["status"] == "failed"
+    assert Player.objects.count() == players and Event.objects.filter(slug="club-open").count() == 1
+
+
+def test_a_file_with_problems_is_refused_before_any_worker_is_asked(page):
+    client, url = page
+    bad = TRF.replace("\n001    1", "\n001 abcd", 1)
+    assert upload(client, url, bad).status_code == 400
+    refused = confirm(client, url, bad)
+    assert refused.status_code == 400 and "upload it again" in text(refused)
+    assert not ImportJob.objects.exists() and not Event.objects.filter(slug="club-open").exists()
+
+
+def test_only_the_leagues_organisers_follow_its_imports(client):
+    job = ImportJobFactory()
+    url = f"/en/manage/leagues/{job.league.slug}/import/{job.pk}/"
+    client.force_login(organiser_of(job.league))
+    assert client.get(f"{url}status/").json()["status"] == "queued"
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 404
+    assert client.get(f"{url}status/").status_code == 404
