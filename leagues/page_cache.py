@@ -174,6 +174,9 @@ def cached_page(*, slug: str, name: str, database_stamp, render, request=None, s
     stamp = _current_stamp(slug, database_stamp)
     if stamp is None:
         return render()
+    if request is not None:
+        # CachedPageMiddleware learns the route from the answer (an API view's request wraps Django's)
+        getattr(request, "_request", request).cached_page = (slug, name, store)
     etag = f'"{stamp}-{name}"'
     if request is not None and _not_modified(request, stamp, etag):
         return _with_stamp(HttpResponseNotModified(), etag, stamp)
@@ -255,3 +258,152 @@ def connect_invalidation() -> None:
             continue
         post_save.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-save")
         post_delete.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-delete")
+
+
+# Answering cached pages before the rest of the middleware. The first anonymous request for a URL goes the whole
+# way (session, locale, CSRF, messages, the view); its answer teaches the process which cached page the URL is and
+# which headers the stack put on it. Later anonymous requests for the same URL (and the same request headers that
+# the stack reads) get a 304 from the stamp, or the stored body, without any of that: no session, no query, no
+# template. Anything else (a session cookie, an API token, a page not current, a throttled client) goes the whole
+# way as before.
+ROUTES = 1000
+_routes: dict[tuple, "_Route"] = {}
+# headers of an answer that are not the route's: the validators come from the stamp, the rest from the request
+_PER_ANSWER = {
+    "etag",
+    "last-modified",
+    "content-length",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+}
+_NOT_ON_304 = {"content-type", "content-disposition"}
+
+
+class _Route:
+    __slots__ = ("slug", "name", "headers", "not_modified_headers", "throttles", "attributes")
+
+    def __init__(self, slug, name, headers, throttles, attributes):
+        self.slug, self.name, self.headers, self.throttles, self.attributes = slug, name, headers, throttles, attributes
+        self.not_modified_headers = [(k, v) for k, v in headers if k.lower() not in _NOT_ON_304]
+
+
+def _route_key(request) -> tuple | None:
+    """What of a request the stack's answer to a cached page may depend on; None: the request must go the whole
+    way (it may come from a logged-in user or an API token)."""
+    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
+        return None
+    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None
+    meta = request.META
+    return (
+        request.method,
+        request.path_info,
+        meta.get("QUERY_STRING", ""),
+        meta.get("HTTP_ACCEPT", ""),
+        meta.get("HTTP_ACCEPT_LANGUAGE", ""),
+        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+    )
+
+
+def _throttles_of(request) -> tuple | None:
+    """The API view's throttle classes (the early answer counts the client as the view would), () for a page."""
+    match = getattr(request, "resolver_match", None)
+    view_class = getattr(getattr(match, "func", None), "cls", None)
+    if view_class is None:
+        return ()
+    return tuple(view_class.throttle_classes)
+
+
+class _AnonymousApiRequest:
+    """What the API throttles read of a request: the user (anonymous here), the address, the Django request."""
+
+    def __init__(self, request):
+        from django.contrib.auth.models import AnonymousUser
+
+        self._request, self.META, self.user = request, request.META, AnonymousUser()
+
+
+class CachedPageMiddleware:
+    """Listed right after the CORS middleware: an anonymous request for a cached page that is current is answered
+    here, with the headers the rest of the stack gave the same URL before."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        key = _route_key(request)
+        route = _routes.get(key) if key is not None else None
+        if route is not None:
+            response = self._early(request, route)
+            if response is not None:
+                return response
+        response = self.get_response(request)
+        if key is not None:
+            self._learn(key, request, response)
+        return response
+
+    def _learn(self, key, request, response) -> None:
+        learned = getattr(request, "cached_page", None)
+        if (
+            learned is None
+            or not learned[2]
+            or response.status_code != 200
+            or response.streaming
+            or response.cookies
+            or not getattr(response, "public_page", False)
+            or not response.get("ETag", "").endswith(f'-{learned[1]}"')
+        ):
+            return
+        headers = [(k, v) for k, v in response.items() if k.lower() not in _PER_ANSWER]
+        attributes = {a: getattr(response, a) for a in ("xframe_options_exempt",) if hasattr(response, a)}
+        if len(_routes) >= ROUTES:
+            _routes.pop(next(iter(_routes)))
+        _routes[key] = _Route(learned[0], learned[1], headers, _throttles_of(request), attributes)
+
+    def _early(self, request, route: "_Route"):
+        try:
+            stamp = _current_stamp(route.slug, lambda: None)
+        except Exception:
+            return None
+        if stamp is None:
+            return None
+        etag = f'"{stamp}-{route.name}"'
+        not_modified = _not_modified(request, stamp, etag)
+        page = None
+        if not not_modified:
+            page = _local.get((route.slug, route.name))
+            if page is None or page[0] != stamp:
+                try:
+                    page = _store().get(_page_key(route.slug, route.name))
+                except Exception:
+                    return None
+                if page is None or page[0] != stamp:
+                    return None
+                _remember(route.slug, route.name, page)
+        limit = None
+        if route.throttles:
+            shim = _AnonymousApiRequest(request)
+            for throttle in route.throttles:
+                if not throttle().allow_request(shim, None):
+                    return None  # the whole way, which answers 429
+            limit = getattr(request, "rate_limit", None)
+        if not_modified:
+            response = HttpResponseNotModified()
+            headers = route.not_modified_headers
+        else:
+            response = HttpResponse(page[1])
+            response["Content-Length"] = str(len(page[1]))
+            headers = route.headers
+        for header, value in headers:
+            response.headers[header] = value
+        response["ETag"] = etag
+        response["Last-Modified"] = http_date(modified_of(stamp))
+        if limit is not None:
+            response["X-RateLimit-Limit"], response["X-RateLimit-Remaining"], response["X-RateLimit-Reset"] = (
+                str(value) for value in limit
+            )
+        for attribute, value in route.attributes.items():
+            setattr(response, attribute, value)
+        response.public_page = True
+        return response

@@ -32,6 +32,7 @@ def _fresh_page_cache():
 
     page_cache._local.clear()
     page_cache._local_stamps.clear()
+    page_cache._routes.clear()
     location = settings.CACHES["default"].get("LOCATION")
     if not location:
         cache.clear()

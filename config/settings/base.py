@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "leagues.csp.content_security_policy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    "leagues.page_cache.CachedPageMiddleware",  # a current cached page for an anonymous reader: answered here
     "leagues.http_cache.PublicCacheMiddleware",  # before the session's: it sees (and drops) its Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

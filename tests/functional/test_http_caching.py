@@ -198,3 +198,57 @@ def test_a_download_served_from_the_cache_keeps_its_file_name(client, swiss, pag
     rendered, cached = client.get(url), client.get(url)
     assert cached["Content-Disposition"] == rendered["Content-Disposition"]
     assert cached.content == rendered.content
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        *CONDITIONAL,
+        "/he/events/{slug}/",
+        "/embed/nb/events/{slug}/standings/?rows=5",
+        "/en/events/{slug}/standings.csv",
+    ],
+)
+def test_a_page_asked_again_is_the_same_page_and_headers_without_a_query(
+    client, swiss, page, django_assert_num_queries
+):
+    """The second reader of a cached page is answered before the session, the locale and the view are asked:
+    what they see and every header (language, framing, policy, Vary) is what the first reader got."""
+    event, _entries = swiss
+    url = page.format(slug=event.slug)
+    first = client.get(url)
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.status_code == 200 and again.content == first.content
+
+    def headers(response):
+        return {k: v for k, v in response.items() if not k.startswith("X-RateLimit-")}
+
+    assert headers(again) == headers(first)
+    if url.startswith("/api/"):
+        assert int(again["X-RateLimit-Remaining"]) < int(first["X-RateLimit-Remaining"])
+
+
+def test_a_reader_who_logs_in_after_reading_the_cached_page_gets_their_own(client, swiss):
+    event, _entries = swiss
+    url = f"/en/events/{event.slug}/"
+    client.get(url), client.get(url)
+    user = organiser_of(event.league)
+    client.force_login(user)
+    response = client.get(url)
+    assert cache_control(response).get("no-store") is True
+    assert user.username in response.content.decode()
+
+
+def test_the_api_throttle_counts_the_answers_from_the_cache(client, swiss, monkeypatch):
+    from leagues.api.throttling import AnonThrottle
+
+    monkeypatch.setattr(AnonThrottle, "THROTTLE_RATES", {"anon": "3/minute", "user": "100/minute"})
+    event, _entries = swiss
+    url = f"/api/v1/events/{event.slug}/standings/"
+    first = client.get(url)
+    assert client.get(url).status_code == 200
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    refused = client.get(url)
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 429
