@@ -384,6 +384,9 @@ def audit(request, slug):
 IMPORT_SESSION_KEY = "trf_import"
 #: session key of the last file uploaded, kept while the upload form has an error
 KEPT_SESSION_KEY = "trf_import_kept"
+#: session key of the last file imported in the request (its digest and event): confirmed again, it is not
+#: imported again (big files: their ImportJob says it)
+DONE_SESSION_KEY = "trf_import_done"
 
 
 @login_required
@@ -408,6 +411,10 @@ def import_trf(request, league):
             repeated = import_job_repeated(league=league, user=request.user, digest=digest)
             if repeated is not None:  # confirmed a moment ago (a double click): follow that import
                 return redirect("manage:import-job", league=league.slug, job=repeated.pk)
+            imported = (request.session.get(DONE_SESSION_KEY) or {}).get(f"{league.slug}:{digest}")
+            if imported and Event.objects.filter(slug=imported, league=league).exists():  # a double click
+                messages.info(request, _("This file is imported already."))
+                return redirect("leagues:event-standings", slug=imported)
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
             return render(
                 request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
@@ -464,6 +471,7 @@ def import_trf(request, league):
         if status is None:
             request.session.pop(IMPORT_SESSION_KEY, None)
             request.session.pop(KEPT_SESSION_KEY, None)
+            request.session[DONE_SESSION_KEY] = {f"{league.slug}:{digest}": saved["event"].slug}
             return redirect("leagues:event-standings", slug=saved["event"].slug)
         return render(request, "leagues/manage/import_preview.html", context, status=status)
 

@@ -79,13 +79,28 @@ def import_job_queue(
                 rounds=rounds,
             )
             job_id = job.pk
-            transaction.on_commit(lambda: enqueue_trf_import(job_id))
+            transaction.on_commit(lambda: _send(job_id))
     except IntegrityError:  # the other click of a double click stored it a moment ago
         found = existing.first()
         if found is None:
             raise
         return found
     return job
+
+
+def _send(job_id: int) -> None:
+    """Send the job to a worker after its commit; a broker that cannot take it fails the job, which says so
+    (nothing was imported: the organiser confirms again), instead of leaving it waiting for ever."""
+    try:
+        enqueue_trf_import(job_id)
+    except Exception:
+        log.warning("TRF import job %s could not be sent to a worker", job_id, exc_info=True)
+        ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
+            status=ImportJob.Status.FAILED,
+            problem=_("The import could not be handed to a worker; nothing was saved. Please upload the file again."),
+            data=b"",
+            finished=timezone.now(),
+        )
 
 
 def import_job_of(*, league: League, user: AnyUser, job_id: int) -> ImportJob | None:

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues.manage.views import IMPORT_SESSION_KEY
 from leagues.models import Event, ImportJob, Player
+from leagues.services import trf_jobs
 from tests.factories import EventFactory, ImportJobFactory, LeagueFactory, UserFactory, organiser_of
 from tests.paths import GOLDEN
 
@@ -97,6 +98,24 @@ def test_a_refusal_by_the_worker_is_shown_and_saves_nothing(page, django_capture
     assert "An event with the address “club-open” exists already." in body
     assert client.get(f"{answer.url}status/").json()["status"] == "failed"
     assert Player.objects.count() == players and Event.objects.filter(slug="club-open").count() == 1
+
+
+def test_a_broker_that_cannot_take_the_import_fails_it_with_a_clear_message(
+    page, django_capture_on_commit_callbacks, monkeypatch
+):
+    client, url = page
+    upload(client, url, TRF)
+
+    def broker_down(job_id):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(trf_jobs, "enqueue_trf_import", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = confirm(client, url, TRF)
+    assert answer.status_code == 302
+    body = text(client.get(answer.url))
+    assert "The import could not be handed to a worker; nothing was saved. Please upload the file again." in body
+    assert not Event.objects.filter(slug="club-open").exists()
 
 
 def test_a_file_with_problems_is_refused_before_any_worker_is_asked(page):

@@ -48,7 +48,9 @@ def test_preview_shows_the_file_and_saves_nothing_until_confirmed(page):
     assert event.entries.count() == 9
     assert ", ".join(event.tiebreak_criteria) in body  # the preview showed the tiebreaks the event got
     assert f"<dd>{Game.objects.filter(round__event=event).count()}</dd>" in body  # and the results count
-    assert confirm(client, url, TRF).status_code == 400  # the stored file is used once
+    again = confirm(client, url, TRF)  # the stored file is used once: a double click finds the event
+    assert again.status_code == 302 and again.url == done.url
+    assert Event.objects.filter(slug="club-open").count() == 1 and event.entries.count() == 9
 
 
 def test_every_problem_is_listed_by_line_and_the_file_cannot_be_confirmed(page):
