@@ -33,6 +33,7 @@ from ..services.trf_jobs import (
     import_job_progress,
     import_job_queue,
     import_job_repeated,
+    import_jobs_recent,
     runs_in_worker,
 )
 from .cards import card_form, card_of
@@ -526,7 +527,8 @@ def import_trf(request, league):
                 _preview_context(league, preview, pending, target),
                 status=200 if preview.ok else 400,
             )
-    return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=status)
+    jobs = import_jobs_recent(league=league, user=request.user)
+    return render(request, "leagues/manage/import.html", {"league": league, "form": form, "jobs": jobs}, status=status)
 
 
 def _queue_import(request, league, data, pending, target, accepted, choice, preview):

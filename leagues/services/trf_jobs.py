@@ -110,6 +110,13 @@ def import_job_of(*, league: League, user: AnyUser, job_id: int) -> ImportJob | 
     return ImportJob.objects.filter(league=league, pk=job_id).select_related("event").first()
 
 
+def import_jobs_recent(*, league: League, user: AnyUser, count: int = 5) -> list[ImportJob]:
+    """The league's latest imports run by a worker, for its organisers' upload page (a way back to each)."""
+    if not is_league_organiser(user, league.pk):
+        return []
+    return list(ImportJob.objects.filter(league=league).select_related("event").defer("data").order_by("-pk")[:count])
+
+
 def import_job_repeated(*, league: League, user: AnyUser, digest: str) -> ImportJob | None:
     """This user's latest job of the file with this digest that did not fail (a confirmation sent again)."""
     if not digest:

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from leagues.manage.views import IMPORT_SESSION_KEY
 from leagues.models import Event, ImportJob, Player
 from leagues.services import trf_jobs
+from leagues.services.trf import event_import_trf
 from tests.factories import EventFactory, ImportJobFactory, LeagueFactory, UserFactory, organiser_of
 from tests.paths import GOLDEN
 
@@ -51,7 +52,7 @@ def test_a_big_file_is_confirmed_at_once_then_imported_by_a_worker_whose_progres
     waiting = client.get(answer.url)
     body = text(waiting)
     assert "The file is being imported by a worker." in body and "<progress" in body
-    assert "9 players, 5 rounds." in body
+    assert "9 players, 5 rounds." in body and "Waiting for a worker" in body
     status_url = f"{answer.url}status/"
     assert f'data-progress-status="{status_url}"' in body and "progress.js" in body
     assert client.get(status_url).json()["status"] == "queued"
@@ -64,6 +65,8 @@ def test_a_big_file_is_confirmed_at_once_then_imported_by_a_worker_whose_progres
     event = Event.objects.get(slug="club-open")
     assert f'href="/en/events/{event.slug}/' in done and "Go to “Club open”" in done
     assert event.entries.count() == 9 and event.rounds.count() == 5
+    back = text(client.get(url))  # the upload page leads back to the import
+    assert "Big files imported by a worker" in back and f'href="{answer.url}"' in back and "imported" in back
 
 
 def test_a_double_click_on_confirm_imports_once(page, django_capture_on_commit_callbacks):
@@ -135,3 +138,18 @@ def test_only_the_leagues_organisers_follow_its_imports(client):
     client.force_login(UserFactory())
     assert client.get(url).status_code == 404
     assert client.get(f"{url}status/").status_code == 404
+
+
+def test_the_import_tells_its_steps_in_order(db):
+    league = LeagueFactory()
+    steps = []
+    event_import_trf(
+        league=league,
+        name="Club open",
+        slug="club-open",
+        data=TRF.encode(),
+        user=organiser_of(league),
+        progress=lambda step, done, total: steps.append((step, done, total)),
+    )
+    assert [step for step, _done, _total in steps] == ["reading", "players", "games", "checking"]
+    assert ("players", 0, 9) in steps
