@@ -127,12 +127,14 @@ _PD_UPPER_BOUNDS = (
 )
 
 
-def _pd_for_difference(d: int) -> int:
+def _pd_by_difference() -> list[int]:
+    """PD x 100 for every difference 0..800, filled bound by bound (the bounds ascend): one pass
+    instead of searching the bounds for each of the 801 differences at every import."""
+    table: list[int] = []
     for offset, upper in enumerate(_PD_UPPER_BOUNDS):
-        if d <= upper:
-            return 50 + offset
-    return 100
+        table += [50 + offset] * (upper + 1 - len(table))
+    return table + [100] * (801 - len(table))
 
 
-_PD = [_pd_for_difference(d) for d in range(801)]
+_PD = _pd_by_difference()
 EXPECTED_BY_DIFF: tuple[int, ...] = tuple(_PD[d] if d >= 0 else 100 - _PD[-d] for d in range(-800, 801))

@@ -153,9 +153,8 @@ _MONTHS = {
     m: i for i, m in enumerate(("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"), 1)
 }
 _NUMERIC_DATE = re.compile(r"(\d{1,4})\s*([./-])\s*(\d{1,2})\s*\2\s*(\d{1,4})\.?")
-_NAMED_DATE = re.compile(
-    r"(?:(\d{1,2})[ .-]*([A-Z]{3})[A-Z]*\.?[ .-]*(\d{4})|([A-Z]{3})[A-Z]*\.?\s*(\d{1,2}),?\s*(\d{4}))"
-)
+#: compiled on first use (re's cache): most files write their dates in numbers
+_NAMED_DATE = r"(?:(\d{1,2})[ .-]*([A-Z]{3})[A-Z]*\.?[ .-]*(\d{4})|([A-Z]{3})[A-Z]*\.?\s*(\d{1,2}),?\s*(\d{4}))"
 
 
 def _iso(year: int, month: int, day: int) -> str | None:
@@ -197,7 +196,7 @@ def parse_date(text: str) -> tuple[str, ...]:
             orders = [(a, b, c), (c, b, a)]
         readings = [iso for iso in (_iso(*order) for order in orders) if iso]
         return tuple(dict.fromkeys(readings))
-    match = _NAMED_DATE.fullmatch(text)
+    match = re.fullmatch(_NAMED_DATE, text)
     if match:
         day, month, year = (match.group(1), match.group(2), match.group(3)) if match.group(1) else match.group(5, 4, 6)
         iso = _iso(int(year), _MONTHS.get(month, 0), int(day))
