@@ -89,16 +89,21 @@ def _stamp_key(slug: str) -> str:
     return f"event-stamp:{slug}"
 
 
+def _explained_key(slug: str) -> str:
+    return f"event-explained:{slug}"
+
+
 def _page_key(slug: str, name: str) -> str:
     return f"event-page:{slug}:{name}"
 
 
-def _new_stamp(previous: str | None = None) -> str:
+def _new_stamp(*previous: str | None) -> str:
     """A stamp is "<seconds>-<token>": the seconds are the pages' Last-Modified, always later than the
-    previous stamp's (a reader's If-Modified-Since never matches a newer page within the same second)."""
+    previous stamps' (a reader's If-Modified-Since never matches a newer page within the same second)."""
     seconds = int(time.time())
-    if previous is not None:
-        seconds = max(seconds, modified_of(previous) + 1)
+    for stamp in previous:
+        if stamp is not None:
+            seconds = max(seconds, modified_of(stamp) + 1)
     return f"{seconds}-{uuid.uuid4().hex}"
 
 
@@ -108,14 +113,27 @@ def modified_of(stamp: str) -> int:
 
 
 def event_pages_changed(*, slug: str) -> None:
-    _local_stamps.pop(slug, None)
+    _renew(slug, _stamp_key(slug), _explained_key(slug))
+
+
+def event_explanations_changed(*, slug: str) -> None:
+    """The snapshot's explanation traces are stored: only the pages that show them (`explained=True`: the
+    player and team pages, why one is above another, the API with explain=1) get a new stamp; the standings,
+    crosstable and the rest stay cached."""
+    _renew(slug, _explained_key(slug), _stamp_key(slug))
+
+
+def _renew(slug: str, key: str, other: str) -> None:
+    """A new stamp under `key`, later than both the old one and the event's `other` stamp (a page showing
+    explanations carries the later of the two as its Last-Modified, so either renewal moves it on)."""
+    _local_stamps.pop(key, None)
     try:
         store = _store()
-        store.set(_stamp_key(slug), _new_stamp(store.get(_stamp_key(slug))), TTL)
+        store.set(key, _new_stamp(store.get(key), store.get(other)), TTL)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
         log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
         try:
-            _store().delete(_stamp_key(slug))
+            _store().delete(key)
         except Exception:
             pass
 
@@ -133,15 +151,28 @@ def _not_modified(request, stamp: str, etag: str) -> bool:
     return since is not None and since >= modified_of(stamp)
 
 
-def _current_stamp(slug: str, database_stamp):
-    """The event's stamp: this process's copy while it is fresh, else the shared cache's, else one made from
-    the database and shared (None: no such event, or the cache does not answer)."""
-    stamp, fresh_until = _local_stamps.get(slug, (None, 0.0))
+def _stamp_of(slug: str, database_stamp, explained: bool = False):
+    """The stamp of an event's page; for a page showing the explanation traces, the event's stamp and its
+    explanations' stamp together (Last-Modified: the later of the two)."""
+    stamp = _current_stamp(slug, database_stamp)
+    if stamp is None or not explained:
+        return stamp
+    traces = _current_stamp(slug, lambda: uuid.uuid4().hex, _explained_key(slug))  # none kept: a new one
+    if traces is None:
+        return None
+    return f"{max(modified_of(stamp), modified_of(traces))}-{stamp.split('-', 1)[-1]}.{traces.split('-', 1)[-1]}"
+
+
+def _current_stamp(slug: str, database_stamp, key: str | None = None):
+    """The event's stamp (or the one under `key`): this process's copy while it is fresh, else the shared
+    cache's, else one made from the database and shared (None: no such event, or the cache does not answer)."""
+    key = key or _stamp_key(slug)
+    stamp, fresh_until = _local_stamps.get(key, (None, 0.0))
     if time.monotonic() < fresh_until:
         return stamp
     cache = _store()
     try:
-        stamp = cache.get(_stamp_key(slug))
+        stamp = cache.get(key)
     except Exception:
         log.warning("page cache unreachable; rendering %s", slug, exc_info=True)
         return None
@@ -150,33 +181,37 @@ def _current_stamp(slug: str, database_stamp):
         if made is None:
             return None  # no such event: let the view answer 404
         try:
-            cache.add(_stamp_key(slug), f"{int(time.time())}-{made}", TTL)
-            stamp = cache.get(_stamp_key(slug))
+            cache.add(key, f"{int(time.time())}-{made}", TTL)
+            stamp = cache.get(key)
         except Exception:
             return None
         if stamp is None:
             return None
     if settings.PAGE_STAMP_SECONDS:
-        _local_stamps[slug] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
+        _local_stamps[key] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
     return stamp
 
 
-def cached_page(*, slug: str, name: str, database_stamp, render, request=None, store=True) -> HttpResponse:
+def cached_page(
+    *, slug: str, name: str, database_stamp, render, request=None, store=True, explained=False
+) -> HttpResponse:
     """Serve page `name` of event `slug` from the cache if it is current, else render and store it.
 
     `database_stamp()` gives a stamp from the database when the cache has none (None: no such event).
     With `request`, the answer carries an ETag and Last-Modified made from the stamp, and a conditional
     request that the stamp answers gets 304 before anything is read or rendered. A page for a logged-in
     reader names the reader (and carries a form token): rendered, never cached, `private, no-store`.
-    `store=False`: a page of too many variants to keep (it is rendered each time, with the same headers)."""
+    `store=False`: a page of too many variants to keep (it is rendered each time, with the same headers).
+    `explained=True`: the page shows the explanation traces, which are stored after the standings (its stamp
+    also changes with `event_explanations_changed`)."""
     if request is not None and may_be_logged_in(request):
         return render()
-    stamp = _current_stamp(slug, database_stamp)
+    stamp = _stamp_of(slug, database_stamp, explained)
     if stamp is None:
         return render()
     if request is not None:
         # CachedPageMiddleware learns the route from the answer (an API view's request wraps Django's)
-        getattr(request, "_request", request).cached_page = (slug, name, store)
+        getattr(request, "_request", request).cached_page = (slug, name, store, explained)
     etag = f'"{stamp}-{name}"'
     if request is not None and _not_modified(request, stamp, etag):
         return _with_stamp(HttpResponseNotModified(), etag, stamp)
@@ -231,6 +266,17 @@ def event_pages_changed_after_commit(*, event_id: int) -> None:
     once_after_commit(("pages", event_id), renew)
 
 
+def event_explanations_changed_after_commit(*, event_id: int) -> None:
+    """Renew the stamp of the pages showing explanations once the current transaction commits."""
+
+    def renew():
+        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+        if slug:
+            event_explanations_changed(slug=slug)
+
+    once_after_commit(("explanations", event_id), renew)
+
+
 def _event_id_of(instance) -> int | None:
     """The event a saved or deleted row belongs to, for the models whose rows pages show."""
     for path in ("event_id", "round.event_id", "game.round.event_id", "fund.event_id", "team.event_id"):
@@ -281,10 +327,11 @@ _NOT_ON_304 = {"content-type", "content-disposition"}
 
 
 class _Route:
-    __slots__ = ("slug", "name", "headers", "not_modified_headers", "throttles", "attributes")
+    __slots__ = ("slug", "name", "explained", "headers", "not_modified_headers", "throttles", "attributes")
 
-    def __init__(self, slug, name, headers, throttles, attributes):
-        self.slug, self.name, self.headers, self.throttles, self.attributes = slug, name, headers, throttles, attributes
+    def __init__(self, slug, name, explained, headers, throttles, attributes):
+        self.slug, self.name, self.explained, self.headers = slug, name, explained, headers
+        self.throttles, self.attributes = throttles, attributes
         self.not_modified_headers = [(k, v) for k, v in headers if k.lower() not in _NOT_ON_304]
 
 
@@ -359,11 +406,11 @@ class CachedPageMiddleware:
         attributes = {a: getattr(response, a) for a in ("xframe_options_exempt",) if hasattr(response, a)}
         if len(_routes) >= ROUTES:
             _routes.pop(next(iter(_routes)))
-        _routes[key] = _Route(learned[0], learned[1], headers, _throttles_of(request), attributes)
+        _routes[key] = _Route(learned[0], learned[1], learned[3], headers, _throttles_of(request), attributes)
 
     def _early(self, request, route: "_Route"):
         try:
-            stamp = _current_stamp(route.slug, lambda: None)
+            stamp = _stamp_of(route.slug, lambda: None, route.explained)
         except Exception:
             return None
         if stamp is None:

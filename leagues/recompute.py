@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import Event, ResultChange, StandingsSnapshot
-from .page_cache import event_pages_changed_after_commit
+from .page_cache import event_explanations_changed_after_commit, event_pages_changed_after_commit
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_result, snapshot_fields
 from .services.webhooks import standings_updated
@@ -131,7 +131,8 @@ def store_explanations(event_id: int, version: int, result) -> None:
     if _newest_version(event_id) != version:
         return
     if StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations):
-        event_pages_changed_after_commit(event_id=event_id)
+        # only the pages showing the traces: the standings and the rest were renewed with the snapshot
+        event_explanations_changed_after_commit(event_id=event_id)
     log.info(
         "explanations event=%s version=%s duration_ms=%s",
         event_id,

@@ -308,6 +308,7 @@ class StandingsView(APIView):
             request=request,
             database_stamp=lambda: selectors.event_stamp(slug=slug),
             render=lambda: self._render(slug, explain),
+            explained=explain,
         )
 
     def _render(self, slug, explain):

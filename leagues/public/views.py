@@ -121,7 +121,7 @@ def home(request):
     )
 
 
-def _cached(request, slug: str, name: str, render, store=True):
+def _cached(request, slug: str, name: str, render, store=True, explained=False):
     """An event page rendered once per change of the event and language, then served from the cache, with an
     ETag and Last-Modified: a reader's (or the live refresh's, or a CDN's) conditional request gets 304 while
     nothing changed. `store=False` for pages of too many variants to keep (rendered each time)."""
@@ -132,6 +132,7 @@ def _cached(request, slug: str, name: str, render, store=True):
         render=render,
         request=request,
         store=store,
+        explained=explained,
     )
 
 
@@ -342,7 +343,7 @@ def _explained_for(standings: selectors.EventStandings, number: int) -> list:
 
 
 def event_player(request, slug, number):
-    return _cached(request, slug, f"player-{number}", lambda: _render_player(request, slug, number))
+    return _cached(request, slug, f"player-{number}", lambda: _render_player(request, slug, number), explained=True)
 
 
 def _render_player(request, slug, number):
@@ -416,7 +417,7 @@ def _render_player(request, slug, number):
 
 
 def event_team(request, slug, number):
-    return _cached(request, slug, f"team-{number}", lambda: _render_team(request, slug, number))
+    return _cached(request, slug, f"team-{number}", lambda: _render_team(request, slug, number), explained=True)
 
 
 def _render_team(request, slug, number):
@@ -458,7 +459,7 @@ def _int_param(request, name):
 def event_why(request, slug):
     """Why one participant is above another: one page per pair asked, so it is not kept (rendered each time)."""
     page = f"why-{_int_param(request, 'a')}-{_int_param(request, 'b')}"
-    return _cached(request, slug, page, lambda: _render_why(request, slug), store=False)
+    return _cached(request, slug, page, lambda: _render_why(request, slug), store=False, explained=True)
 
 
 def _render_why(request, slug):
