@@ -18,7 +18,7 @@ from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
 from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
-from ..models import Event, Game, League, Player, Result, ResultChange, Role, TeamMatch
+from ..models import Event, Game, ImportJob, League, Player, Result, ResultChange, Role, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser
 from ..selectors import corrections_visible_to
 from ..services.eligibility import division_warnings, match_card_warnings
@@ -27,8 +27,9 @@ from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
 from ..services.setup import can_create_league
-from ..services.trf import event_export_trf, event_import_trf, import_preview, rule_edition_question
+from ..services.trf import event_export_trf, import_preview, rule_edition_question
 from ..services.trf_jobs import (
+    import_here,
     import_job_of,
     import_job_progress,
     import_job_queue,
@@ -385,9 +386,6 @@ def audit(request, slug):
 IMPORT_SESSION_KEY = "trf_import"
 #: session key of the last file uploaded, kept while the upload form has an error
 KEPT_SESSION_KEY = "trf_import_kept"
-#: session key of the last file imported in the request (its digest and event): confirmed again, it is not
-#: imported again (big files: their ImportJob says it)
-DONE_SESSION_KEY = "trf_import_done"
 
 
 @login_required
@@ -411,11 +409,7 @@ def import_trf(request, league):
         ):
             repeated = import_job_repeated(league=league, user=request.user, digest=digest)
             if repeated is not None:  # confirmed a moment ago (a double click): follow that import
-                return redirect("manage:import-job", league=league.slug, job=repeated.pk)
-            imported = (request.session.get(DONE_SESSION_KEY) or {}).get(f"{league.slug}:{digest}")
-            if imported and Event.objects.filter(slug=imported, league=league).exists():  # a double click
-                messages.info(request, _("This file is imported already."))
-                return redirect("leagues:event-standings", slug=imported)
+                return _follow(request, league, repeated, again=True)
             messages.error(request, _("The previewed file is no longer available; please upload it again."))
             return render(
                 request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
@@ -444,37 +438,47 @@ def import_trf(request, league):
         if preview.edition is not None and not preview.edition.rule_set:
             messages.error(request, preview.edition_problem or rule_edition_question(preview.edition))
             return render(request, "leagues/manage/import_preview.html", context, status=400)
-        if runs_in_worker(len(preview.players), preview.rounds):
-            return _queue_import(request, league, data, pending, target, accepted, choice, preview)
-        saved = {}
-
-        def run():
-            saved["event"] = event_import_trf(
-                league=league,
-                name=pending["name"],
-                slug=pending["slug"],
-                data=data,
-                user=request.user,
-                system=pending["system"] or None,
-                season=league.seasons.filter(pk=pending.get("season")).first(),
-                event=target,
-                same_players_confirmed=request.POST.get("same_players") == "1",
-                accept_points_column=accepted,
-                **choice,
+        params = {
+            "name": pending["name"],
+            "slug": pending["slug"],
+            "season": pending.get("season"),
+            "system": pending["system"],
+            "event": target.pk if target else None,
+            "same_players_confirmed": request.POST.get("same_players") == "1",
+            "accept_points_column": accepted,
+            "start_date": choice.get("start_date", ""),
+            "rule_set": choice.get("rule_set", ""),
+        }
+        job_args = {
+            "league": league,
+            "user": request.user,
+            "data": data,
+            "params": params,
+            "preview": pending.get("preview") or pending["digest"],  # a double click confirms it twice
+            "players": len(preview.players),
+            "rounds": preview.rounds,
+        }
+        try:
+            if runs_in_worker(len(preview.players), preview.rounds):  # answered at once, imported by a worker
+                job, imported = import_job_queue(**job_args), False
+            else:
+                job, imported = import_here(**job_args)
+        except PermissionDenied as exc:
+            messages.error(request, exc.message)
+            return render(request, "leagues/manage/import_preview.html", context, status=403)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return render(request, "leagues/manage/import_preview.html", context, status=400)
+        request.session.pop(IMPORT_SESSION_KEY, None)
+        request.session.pop(KEPT_SESSION_KEY, None)
+        if imported:
+            messages.success(
+                request,
+                _("Event updated. Its standings are being computed.")
+                if target
+                else _("Event imported. Its standings are being computed."),
             )
-
-        done = (
-            _("Event updated. Its standings are being computed.")
-            if target
-            else _("Event imported. Its standings are being computed.")
-        )
-        status = _save(request, run, done)
-        if status is None:
-            request.session.pop(IMPORT_SESSION_KEY, None)
-            request.session.pop(KEPT_SESSION_KEY, None)
-            request.session[DONE_SESSION_KEY] = {f"{league.slug}:{digest}": saved["event"].slug}
-            return redirect("leagues:event-standings", slug=saved["event"].slug)
-        return render(request, "leagues/manage/import_preview.html", context, status=status)
+        return _follow(request, league, job, again=not imported)
 
     kept = request.session.get(KEPT_SESSION_KEY) or {}
     kept = kept if kept.get("league") == league.slug else {}
@@ -531,35 +535,13 @@ def import_trf(request, league):
     return render(request, "leagues/manage/import.html", {"league": league, "form": form, "jobs": jobs}, status=status)
 
 
-def _queue_import(request, league, data, pending, target, accepted, choice, preview):
-    """A big file: store it with the answers for a worker and show the page that follows the import."""
-    params = {
-        "name": pending["name"],
-        "slug": pending["slug"],
-        "season": pending.get("season"),
-        "system": pending["system"],
-        "event": target.pk if target else None,
-        "same_players_confirmed": request.POST.get("same_players") == "1",
-        "accept_points_column": accepted,
-        "start_date": choice.get("start_date", ""),
-        "rule_set": choice.get("rule_set", ""),
-    }
-    try:
-        job = import_job_queue(
-            league=league,
-            user=request.user,
-            data=data,
-            params=params,
-            preview=pending.get("preview") or pending["digest"],
-            players=len(preview.players),
-            rounds=preview.rounds,
-        )
-    except PermissionDenied as exc:
-        messages.error(request, exc.message)
-        context = _preview_context(league, preview, pending, target)
-        return render(request, "leagues/manage/import_preview.html", context, status=403)
-    request.session.pop(IMPORT_SESSION_KEY, None)
-    request.session.pop(KEPT_SESSION_KEY, None)
+def _follow(request, league, job, *, again):
+    """Where a confirmation leads: the event a small file was imported into, or the page following a big
+    file's import by a worker (`again`: this confirmation repeated an earlier one)."""
+    if not runs_in_worker(job.players, job.rounds) and job.status == ImportJob.Status.DONE and job.event:
+        if again:
+            messages.info(request, _("This file is imported already."))
+        return redirect("leagues:event-standings", slug=job.event.slug)
     return redirect("manage:import-job", league=league.slug, job=job.pk)
 
 

@@ -11,8 +11,10 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +40,27 @@ def _progress_key(job_id: int) -> str:
     return f"trf-import-progress:{job_id}"
 
 
+def _job_key(data: bytes, preview: str) -> tuple[str, str]:
+    digest = hashlib.sha256(data).hexdigest()
+    return digest, hashlib.sha256(json.dumps([digest, preview]).encode()).hexdigest()
+
+
+def _organiser(league: League, user: AnyUser) -> User:
+    who = acting_user(user)
+    if who is None or not is_league_organiser(user, league.pk):
+        raise PermissionDenied(_("Only the league's organiser may import events."))
+    return who
+
+
+def _ended_or_waiting(league: League, who: User, key: str) -> ImportJob | None:
+    return (
+        ImportJob.objects.filter(league=league, requested_by=who, key=key)
+        .exclude(status=ImportJob.Status.FAILED)
+        .select_related("event")
+        .first()
+    )
+
+
 def import_job_queue(
     *,
     league: League,
@@ -53,17 +76,9 @@ def import_job_queue(
     after the commit. `preview` names the preview the organiser confirms: the same preview of the same file
     confirmed again, while its job is waiting, running or done, returns that job and sends nothing (a double
     click imports once); a failed job may be confirmed again."""
-    if not is_league_organiser(user, league.pk):
-        raise PermissionDenied(_("Only the league's organiser may import events."))
-    digest = hashlib.sha256(data).hexdigest()
-    key = hashlib.sha256(json.dumps([digest, preview]).encode()).hexdigest()
-    who = acting_user(user)
-    if who is None:  # an organiser is a user of the site
-        raise PermissionDenied(_("Only the league's organiser may import events."))
-    existing = ImportJob.objects.filter(league=league, requested_by=who, key=key).exclude(
-        status=ImportJob.Status.FAILED
-    )
-    job = existing.first()
+    who = _organiser(league, user)
+    digest, key = _job_key(data, preview)
+    job = _ended_or_waiting(league, who, key)
     if job is not None:
         return job
     try:
@@ -81,11 +96,54 @@ def import_job_queue(
             job_id = job.pk
             transaction.on_commit(lambda: _send(job_id))
     except IntegrityError:  # the other click of a double click stored it a moment ago
-        found = existing.first()
+        found = _ended_or_waiting(league, who, key)
         if found is None:
             raise
         return found
     return job
+
+
+def import_here(
+    *,
+    league: League,
+    user: AnyUser,
+    data: bytes,
+    params: dict[str, Any],
+    preview: str,
+    players: int = 0,
+    rounds: int = 0,
+) -> tuple[ImportJob, bool]:
+    """A small file imported in the request, recorded as an ended job in the same transaction (`params` and
+    `preview` as for import_job_queue); True when this call imported it. The same preview confirmed twice at
+    once (a double click) imports once: the second waits for the first's commit and gets its job (False).
+    Raises ServiceError or PermissionDenied (then nothing was saved)."""
+    who = _organiser(league, user)
+    digest, key = _job_key(data, preview)
+    job = _ended_or_waiting(league, who, key)
+    if job is not None:
+        return job, False
+    try:
+        with transaction.atomic():
+            job = ImportJob.objects.create(
+                league=league,
+                requested_by=who,
+                key=key,
+                digest=digest,
+                data=data,
+                params=params,
+                players=players,
+                rounds=rounds,
+                status=ImportJob.Status.RUNNING,
+            )
+            job.event = _import(job, report=False)
+            job.status, job.data, job.finished = ImportJob.Status.DONE, b"", timezone.now()
+            job.save(update_fields=["status", "event", "data", "finished"])
+    except IntegrityError:
+        found = _ended_or_waiting(league, who, key)
+        if found is None:
+            raise
+        return found, False
+    return job, True
 
 
 def _send(job_id: int) -> None:
@@ -114,7 +172,12 @@ def import_jobs_recent(*, league: League, user: AnyUser, count: int = 5) -> list
     """The league's latest imports run by a worker, for its organisers' upload page (a way back to each)."""
     if not is_league_organiser(user, league.pk):
         return []
-    return list(ImportJob.objects.filter(league=league).select_related("event").defer("data").order_by("-pk")[:count])
+    jobs = (
+        ImportJob.objects.filter(league=league)
+        .annotate(size=F("players") * F("rounds"))
+        .filter(size__gt=settings.TRF_IMPORT_IN_REQUEST_MAX)
+    )
+    return list(jobs.select_related("event").defer("data").order_by("-pk")[:count])
 
 
 def import_job_repeated(*, league: League, user: AnyUser, digest: str) -> ImportJob | None:
@@ -176,7 +239,7 @@ def import_job_run(*, job_id: int) -> None:
         cache.delete(_progress_key(job_id))
 
 
-def _import(job: ImportJob) -> Event:
+def _import(job: ImportJob, report: bool = True) -> Event:
     params = job.params
 
     def progress(step: str, done: int, total: int) -> None:
@@ -198,5 +261,5 @@ def _import(job: ImportJob) -> Event:
         accept_points_column=bool(params.get("accept_points_column")),
         start_date=params.get("start_date") or None,
         rule_set=params.get("rule_set") or None,
-        progress=progress,
+        progress=progress if report else None,
     )

@@ -88,6 +88,23 @@ def test_a_double_click_on_confirm_imports_once(page, django_capture_on_commit_c
     assert "Event imported." in text(client.get(first.url))
 
 
+def test_a_double_click_on_confirming_a_small_file_imports_once(client, django_capture_on_commit_callbacks):
+    league = LeagueFactory()  # the file is imported in the request
+    client.force_login(organiser_of(league))
+    url = f"/en/manage/leagues/{league.slug}/import/"
+    upload(client, url, TRF)
+    pending = client.session[IMPORT_SESSION_KEY]
+    first = confirm(client, url, TRF)
+    session = client.session
+    session[IMPORT_SESSION_KEY] = pending  # the second click was sent with the session of the first
+    session.save()
+    second = confirm(client, url, TRF)
+    assert first.status_code == second.status_code == 302
+    assert first.url == second.url == "/en/events/club-open/"
+    assert Event.objects.filter(slug="club-open").count() == 1
+    assert ImportJob.objects.get().status == ImportJob.Status.DONE
+
+
 def test_a_refusal_by_the_worker_is_shown_and_saves_nothing(page, django_capture_on_commit_callbacks):
     client, url = page
     upload(client, url, TRF)
