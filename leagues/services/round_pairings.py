@@ -168,20 +168,20 @@ def requested_bye_kinds(event: Event, round_number: int) -> list[list[int | str]
     return [[n, BYE_KINDS.get(result, "zero")] for n, result in sorted(requested_byes(event, round_number).items())]
 
 
-def withdrawn_before(entries: list[Entry], round_number: int) -> tuple[int, ...]:
+def withdrawn_before(event: Event, round_number: int) -> tuple[int, ...]:
+    """The start numbers of the players who withdrew before `round_number`."""
     return tuple(
-        e.start_number
-        for e in entries
-        if e.withdrawn_after_round is not None and e.withdrawn_after_round < round_number
+        event.entries.filter(withdrawn_after_round__lt=round_number)
+        .order_by("start_number")
+        .values_list("start_number", flat=True)
     )
 
 
 def pairing_state(event: Event, round_number: int, settings: PairingSettings | None = None) -> PairingState:
     """The engine's input for `round_number`, read from the event as it is stored."""
     settings = settings or pairing_settings_of(event)
-    entries = _entries(event)
     byes = requested_byes(event, round_number)
-    withdrawn = tuple(n for n in withdrawn_before(entries, round_number) if n not in byes)
+    withdrawn = tuple(n for n in withdrawn_before(event, round_number) if n not in byes)
     players = players_before(event, round_number)
     # an event paired elsewhere (imported) has the initial colour its round 1 gave
     initial_colour = settings.initial_colour or round_one_colour(players)

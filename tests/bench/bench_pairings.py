@@ -3,12 +3,13 @@ gacrux alone, in the same run.
 
     python tests/bench/bench_pairings.py [--runs 3] [--sizes 200,1000]
 
-Inputs: the 1,000-player bench file (tests/bench/data/swiss-1000-players.trf) cut after round 8,
-and a 200-player open of 8 rounds made by gacrux's tournament generator (file 0: its seed is
-4711); both announce more rounds, so round 9 is the next one.
+Inputs: the 1,000-player bench file (tests/bench/data/swiss-1000-players.trf) cut after round 8
+(without its FIDE ids, which the generator repeats), and a 200-player open of 8 rounds made by
+gacrux's tournament generator (file 0: its seed is 4711); both announce more rounds, so round 9
+is the next one.
 
 Each measurement is one child process (imports done before the clock starts), median of --runs,
-the three kinds taking turns:
+the kinds taking turns:
 
 * gacrux alone: gacrux's TRF reader on the file and its Dutch engine for round 9, in process
   (what ``gacrux.pairingchecker -p`` does without the interpreter's start);
@@ -106,7 +107,8 @@ def make_inputs(folder: Path, sizes: list[int]) -> dict[int, Path]:
             tournament = read_trf_file(str(BENCH_1000))
             cut = replace(
                 tournament,
-                participants=[replace(p, rounds=p.rounds[: ROUND - 1]) for p in tournament.participants],
+                # the generated file gives one FIDE id to several players, which the site's import refuses
+                participants=[replace(p, rounds=p.rounds[: ROUND - 1], fide_id="") for p in tournament.participants],
             )
             path = folder / "open-1000-after-8.trf"
             path.write_text(write_trf(cut))
