@@ -11,7 +11,8 @@ from decimal import Decimal
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import get_language
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -167,6 +168,9 @@ def _render_standings(request, slug):
         has_shared=any(row["shared"] for row in standings.table),
         active="standings",
         provisional=selectors.unconfirmed_matches(standings.event),
+        # numbers keep left to right inside a right-to-left page; a left-to-right page needs no attribute on
+        # each of a big open's ten thousand cells (they inherit its direction)
+        ltr_cell=mark_safe(' dir="ltr"') if get_language_bidi() else "",
     )
     if standings.event.is_team:
         cards = selectors.match_cards(standings.event)
