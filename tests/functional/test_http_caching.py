@@ -2,6 +2,8 @@
 the same for every reader (no cookie, no Vary: Cookie), and a conditional request answered from the event's
 stamp without a database query or a template; a logged-in user's answers are never stored."""
 
+import gzip
+
 import pytest
 from django.conf import settings
 from django.test.signals import template_rendered
@@ -68,7 +70,7 @@ def assert_public(response):
     assert response.has_header("ETag")
     assert not response.cookies, f"sets {list(response.cookies)}"
     vary = {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
-    assert vary <= {"accept-language"}, response.get("Vary")
+    assert vary <= {"accept-language", "accept-encoding"}, response.get("Vary")
 
 
 @pytest.mark.parametrize("page", EVENT_PAGES)
@@ -286,3 +288,27 @@ def test_explanations_stored_after_the_standings_show_at_once_and_the_standings_
     for after in (by_etag, by_date):
         assert after.status_code == 200 and 'class="explained"' in after.content.decode()
     assert client.get(api_url).json()["explanations"]["1"]
+
+
+def vary(response) -> set:
+    return {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
+
+
+@pytest.mark.parametrize(
+    "page", ["/en/events/{slug}/", "/he/events/{slug}/crosstable/", "/api/v1/events/{slug}/standings/?explain=1"]
+)
+def test_a_reader_who_accepts_gzip_gets_the_same_page_compressed(client, swiss, page):
+    """Compressed once when rendered: the rendered answer and those from the cache are the same page."""
+    event, _entries = swiss
+    url = page.format(slug=event.slug)
+    rendered = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    plain = client.get(url)
+    cached = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    for packed in (rendered, cached):
+        assert packed["Content-Encoding"] == "gzip" and "accept-encoding" in vary(packed)
+        assert gzip.decompress(packed.content) == plain.content
+        assert int(packed["Content-Length"]) == len(packed.content) < len(plain.content)
+    assert not plain.has_header("Content-Encoding") and "accept-encoding" in vary(plain)
+    assert rendered["ETag"] == plain["ETag"] == cached["ETag"]
+    refused = client.get(url, HTTP_ACCEPT_ENCODING="gzip;q=0, identity")
+    assert not refused.has_header("Content-Encoding") and refused.content == plain.content
