@@ -29,7 +29,9 @@ before and after the runs: on a busy machine the ratios move less than the secon
 
 Prints the machine, the commands and a markdown table with ratios (ours / peer: below 1 means
 ours is faster), the 2000/1000 growth and each child's peak memory (``wait4`` rusage). Nothing
-here asserts a time: shared machines are noisy, compare within one run.
+here asserts a time: shared machines are noisy, compare within one run. The CPU time of each
+child (user + system, ``wait4``) is printed too: on a loaded machine it moves far less than the
+wall time.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ CRITERIA = (
 ROUNDS = {100: 9, 500: 10, 1000: 11, 2000: 11}
 
 
-def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall time (s) and peak resident memory (MiB) of one child process."""
+def run_once(command: list[str], cwd: Path) -> tuple[float, float, float]:
+    """Wall time (s), peak resident memory (MiB) and CPU time (user + system, s) of one child."""
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -62,12 +64,17 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
     stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {stderr.strip()[-500:]}")
-    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is KiB on Linux
+    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # ru_maxrss is KiB on Linux
 
 
-def measure(command: list[str], cwd: Path, runs: int) -> tuple[float, float]:
+def measure(command: list[str], cwd: Path, runs: int) -> tuple[float, float, float]:
+    """Median wall time, peak memory over the runs, median CPU time."""
     results = [run_once(command, cwd) for _ in range(runs)]
-    return statistics.median(t for t, _ in results), max(m for _, m in results)
+    return (
+        statistics.median(t for t, _, _ in results),
+        max(m for _, m, _ in results),
+        statistics.median(c for _, _, c in results),
+    )
 
 
 def time_reading(sizes: list[int], runs: int) -> None:
@@ -165,7 +172,7 @@ def main() -> int:
         print("- FIDE checker: skipped (set FIDE_CHECKER_DIR to a TieBreakServer checkout)")
     print()
 
-    results: dict[int, dict[str, tuple[float, float]]] = {}
+    results: dict[int, dict[str, tuple[float, float, float]]] = {}
     for size in sizes:
         path = BENCH / f"swiss-{size}-players.trf"
         found = commands(path, ROUNDS.get(size, 0))
@@ -181,7 +188,7 @@ def main() -> int:
     print("|" + "---|" * len(header))
     for size in sizes:
         row = results[size]
-        ours_t, ours_m = row["ours"]
+        ours_t, ours_m, _ = row["ours"]
         cells = [f"{size:,} × {ROUNDS.get(size, '?')}", f"{ours_t:.2f}"]
         for peer in peers:
             cells += [f"{row[peer][0]:.2f}", f"{ours_t / row[peer][0]:.2f}"]
@@ -191,6 +198,12 @@ def main() -> int:
     for peer in peers:
         faster = ", ".join(f"{size:,}: {results[size][peer][0] / results[size]['ours'][0]:.1f}×" for size in sizes)
         print(f"ours faster than {peer} ({peer} / ours): {faster}")
+        cpu = ", ".join(
+            f"{size:,}: {results[size]['ours'][2]:.3f} s vs {results[size][peer][2]:.2f} s, "
+            f"{results[size][peer][2] / results[size]['ours'][2]:.1f}×"
+            for size in sizes
+        )
+        print(f"CPU time (user + system, median), ours vs {peer}: {cpu}")
     if 1000 in results and 2000 in results:
         growth = ", ".join(f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000])
         print(f"\nGrowth 2000 / 1000 players (time): {growth} (linear would be 2.0, quadratic 4.0)")
