@@ -154,8 +154,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 # A TRF import of more players × rounds than this is confirmed at once and run by a worker, the page following
 # its progress (leagues/services/trf_jobs.py); smaller ones are imported in the request. Measured with
-# tests/bench/bench_import.py on the 2-core bench: 400 × 9 (3,600) is saved in about 1.5 s, 2,000 × 11
-# (22,000) in about 10 s; about 0.45 ms per player and round, so 4,000 keeps a request under about 2 s.
+# tests/bench/bench_import.py on the 2-core bench at load 4-5: 400 × 9 (3,600) confirmed in the request in about
+# 1 s, 2,000 × 11 (22,000) imported by the task in about 3.7 s; 4,000 keeps a confirmation within a second or
+# two on a busy machine, and every bigger file off the request.
 TRF_IMPORT_IN_REQUEST_MAX = env_int("TRF_IMPORT_IN_REQUEST_MAX", 4000)
 # the workers write it in the broker's Redis; /healthz reads it (leagues/broker.py)
 WORKER_HEARTBEAT_KEY = env_str("WORKER_HEARTBEAT_KEY", "chess-league:worker-heartbeat")

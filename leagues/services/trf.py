@@ -326,15 +326,9 @@ def event_import_trf(
             tiebreak_criteria=criteria,
             baku_acceleration=system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
         )
-        entries = {}
-        total = len(tournament.participants)
-        for done, p in enumerate(tournament.participants):
-            if done % 100 == 0:
-                report("players", done, total)
-            player = player_from_trf(p, int(edition.start_date[:4]) if edition.start_date else None)
-            entries[p.start_number] = Entry.objects.create(
-                event=event, start_number=p.start_number, player=player, rating=p.rating
-            )
+        entries = _entries_from_trf(
+            event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
+        )
         report("games", 0, 1)
         rounds = {}
         boards: dict[int, int] = {}
@@ -389,18 +383,41 @@ def _registry_fields(p: Participant, this_year: int) -> dict[str, Any]:
     }
 
 
-def player_from_trf(p: Participant, this_year: int | None = None) -> Player:
-    """The player of a TRF line: the stored one with its FIDE id (blank fields filled from the file), or a new one.
-    `this_year` (the event's, else today's) bounds the birth dates a file can mean."""
-    fields = _registry_fields(p, this_year or datetime.date.today().year)
-    fide_id = _fide_id(p)
-    player = Player.objects.filter(fide_id=fide_id).first() if fide_id else None
-    if player is None:
-        return Player.objects.create(name=p.name, fide_id=fide_id, **fields)
-    missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
-    if missing:
-        Player.objects.filter(pk=player.pk).update(**missing)
-    return player
+#: players saved per statement (the import's progress moves on after each)
+PLAYERS_PER_BATCH = 250
+
+
+def _entries_from_trf(
+    event: Event, tournament: Tournament, this_year: int | None, report: "Progress"
+) -> dict[int, Entry]:
+    """The event's entries by start number, with their players: the stored one of each FIDE id (blank fields
+    filled from the file), else a new one; saved a batch at a time (a 2,000-player file in a few statements)."""
+    participants = tournament.participants
+    year = this_year or datetime.date.today().year
+    stored = {
+        player.fide_id: player
+        for player in Player.objects.filter(fide_id__in=[f for f in map(_fide_id, participants) if f])
+    }
+    entries: dict[int, Entry] = {}
+    for start in range(0, len(participants), PLAYERS_PER_BATCH):
+        report("players", start, len(participants))
+        new_players, batch = [], []
+        for p in participants[start : start + PLAYERS_PER_BATCH]:
+            fields, fide_id = _registry_fields(p, year), _fide_id(p)
+            player = stored.get(fide_id) if fide_id else None
+            if player is None:
+                player = Player(name=p.name, fide_id=fide_id, **fields)
+                new_players.append(player)
+            else:
+                missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
+                if missing:
+                    Player.objects.filter(pk=player.pk).update(**missing)
+            batch.append((Entry(event=event, start_number=p.start_number, rating=p.rating), player))
+        Player.objects.bulk_create(new_players)
+        for entry, player in batch:
+            entry.player = player  # the players of this batch have their ids now
+        entries.update((entry.start_number, entry) for entry in Entry.objects.bulk_create(e for e, _p in batch))
+    return entries
 
 
 def players_of_other_leagues(tournament: Tournament, league: League | None) -> list[tuple[int, str, Player]]:
