@@ -27,7 +27,7 @@ class ImportJob(models.Model):
     )
     key = models.CharField(max_length=64)  # SHA-256 of the file's digest and the organiser's answers
     digest = models.CharField(max_length=64)  # SHA-256 of the file
-    data = models.BinaryField(default=b"")  # the file, emptied once the import ended
+    data = models.BinaryField(default=b"")  # a big file, emptied once its import ended (a small one: never kept)
     params = models.JSONField(default=dict)  # name, slug, season, system, target event and the answers
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
     problem = models.CharField(_("problem"), max_length=2000, blank=True)

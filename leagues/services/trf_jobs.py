@@ -129,15 +129,14 @@ def import_here(
                 requested_by=who,
                 key=key,
                 digest=digest,
-                data=data,
                 params=params,
                 players=players,
                 rounds=rounds,
                 status=ImportJob.Status.RUNNING,
             )
-            job.event = _import(job, report=False)
-            job.status, job.data, job.finished = ImportJob.Status.DONE, b"", timezone.now()
-            job.save(update_fields=["status", "event", "data", "finished"])
+            job.event = _import(job, data=data)
+            job.status, job.finished = ImportJob.Status.DONE, timezone.now()
+            job.save(update_fields=["status", "event", "finished"])
     except IntegrityError:
         found = _ended_or_waiting(league, who, key)
         if found is None:
@@ -239,7 +238,8 @@ def import_job_run(*, job_id: int) -> None:
         cache.delete(_progress_key(job_id))
 
 
-def _import(job: ImportJob, report: bool = True) -> Event:
+def _import(job: ImportJob, data: bytes | None = None) -> Event:
+    """Import the job's file (`data`: the file imported in the request, never stored; then no progress)."""
     params = job.params
 
     def progress(step: str, done: int, total: int) -> None:
@@ -252,7 +252,7 @@ def _import(job: ImportJob, report: bool = True) -> Event:
         league=job.league,
         name=params["name"],
         slug=params["slug"],
-        data=bytes(job.data),
+        data=bytes(job.data) if data is None else data,
         user=job.requested_by,
         system=params.get("system") or None,
         season=job.league.seasons.filter(pk=params.get("season")).first() if params.get("season") else None,
@@ -261,5 +261,5 @@ def _import(job: ImportJob, report: bool = True) -> Event:
         accept_points_column=bool(params.get("accept_points_column")),
         start_date=params.get("start_date") or None,
         rule_set=params.get("rule_set") or None,
-        progress=progress if report else None,
+        progress=progress if data is None else None,
     )
