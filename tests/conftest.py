@@ -1,9 +1,16 @@
 import os
 
+import hypothesis
 import pytest
 from django.conf import settings
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+# on CI, property tests draw the same examples every run (a run passes or fails for the code, not for the draw);
+# a local run draws new ones
+hypothesis.settings.register_profile("ci", derandomize=True, database=None)
+if IN_CI:
+    hypothesis.settings.load_profile("ci")
 
 
 def require(condition: bool, why: str) -> None:

@@ -54,8 +54,17 @@ def test_a_broken_file_is_previewed_without_error_and_what_previews_well_imports
     assert (Event.objects.count(), Player.objects.count(), Game.objects.count()) == before  # nothing saved
     assert all(isinstance(message, str) and message for _line, message in preview.problems)
     if preview.ok and not preview.other_leagues:
+        # the organiser answers the preview's question, when the start date cannot decide the rule edition
+        asked = preview.edition is not None and not preview.edition.rule_set
         slug = f"fuzz-{Event.objects.count()}"
-        event_import_trf(league=league, name="Fuzz", slug=slug, data=data, user=organiser_of(league))
+        event_import_trf(
+            league=league,
+            name="Fuzz",
+            slug=slug,
+            data=data,
+            user=organiser_of(league),
+            rule_set="fide-2026" if asked else None,
+        )
         assert Event.objects.filter(slug=slug).exists()
 
 
