@@ -31,6 +31,7 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
 from tests.bench.bench_pipeline import ensure_database  # noqa: E402
+from tests.processes import celery_worker_command  # noqa: E402
 from tests.serving import first_players  # noqa: E402
 
 
@@ -60,30 +61,13 @@ def main() -> None:
     args = parser.parse_args()
     # the worker mode has a Redis database of its own: no other bench's worker takes its task
     os.environ.setdefault("CELERY_BROKER_URL", f"redis://127.0.0.1:6379/{12 if args.worker else 14}")
-    worker = subprocess.Popen(WORKER, cwd=ROOT, env=os.environ.copy()) if args.worker else None
+    worker = subprocess.Popen(celery_worker_command(), cwd=ROOT, env=os.environ.copy()) if args.worker else None
     try:
         run(args, worker is not None)
     finally:
         if worker is not None:
             worker.terminate()
             worker.wait(timeout=30)
-
-
-WORKER = [
-    sys.executable,
-    "-m",
-    "celery",
-    "-A",
-    "config",
-    "worker",
-    "-l",
-    "warning",
-    "--concurrency",
-    "1",
-    "--without-gossip",
-    "--without-mingle",
-    "--without-heartbeat",
-]
 
 
 def run(args: argparse.Namespace, with_worker: bool) -> None:

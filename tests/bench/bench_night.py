@@ -32,6 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.processes import celery_worker_command  # noqa: E402
+
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_night")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 os.environ.update(
@@ -214,23 +216,7 @@ def start_web(port: int) -> subprocess.Popen:
 def start_worker(name: str) -> subprocess.Popen:
     log = open(LOGS / f"bench-night-{name}.log", "wb")
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "info",
-            "-n",
-            f"{name}@%h",
-            "--concurrency",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
+        celery_worker_command(name=name, level="info"),
         cwd=ROOT,
         env=site_environment(),
         stdout=log,

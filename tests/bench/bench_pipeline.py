@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.processes import celery_worker_command  # noqa: E402
+
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
@@ -96,21 +98,7 @@ def main() -> None:
 
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "warning",
-            "--concurrency",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
+        celery_worker_command(),
         cwd=ROOT,
         env=os.environ.copy(),
     )

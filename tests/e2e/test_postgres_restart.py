@@ -22,6 +22,7 @@ import pytest
 
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, redis_answers, wait_until
+from tests.processes import celery_worker_command
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,21 +120,7 @@ def test_restart_postgres_during_a_burst(private_postgres):
         stderr=subprocess.DEVNULL,
     )
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "warning",
-            "--concurrency",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
+        celery_worker_command(),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

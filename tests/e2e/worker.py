@@ -3,7 +3,6 @@
 import os
 import signal
 import subprocess
-import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from tests.processes import celery_worker_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,23 +71,7 @@ def celery_worker(
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX") or "",
         **(env_extra or {}),
     }
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "config",
-        "worker",
-        "-l",
-        "info",
-        "-n",
-        f"{name}@%h",
-        "--concurrency",
-        str(concurrency),
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-    ]
+    command = celery_worker_command(name=name, concurrency=concurrency, level="info")
     log = open(log_path or os.devnull, "ab")
     process = subprocess.Popen(
         host.command(*command) if host else command,
