@@ -276,12 +276,16 @@ def _accepts_gzip(request) -> bool:
 
 
 def _encode(request, response: HttpResponse, gzipped: bytes) -> None:
-    """The page's gzip copy for a reader who accepts it; both answers say Vary: Accept-Encoding."""
+    """The page's gzip copy for a reader who accepts it; both answers say Vary: Accept-Encoding. The gzip
+    copy's ETag is weak (another encoding of the same page), as Django's GZipMiddleware makes it; a reader's
+    If-None-Match is compared weakly, so either copy's tag answers 304."""
     patch_vary_headers(response, ("Accept-Encoding",))
     if _accepts_gzip(request):
         response.content = gzipped
         response["Content-Encoding"] = "gzip"
         response["Content-Length"] = str(len(gzipped))
+        if response.has_header("ETag") and not response["ETag"].startswith("W/"):
+            response["ETag"] = "W/" + response["ETag"]
 
 
 def _with_stamp(response: HttpResponse, etag: str, stamp: str) -> HttpResponse:
@@ -482,10 +486,10 @@ class CachedPageMiddleware:
             headers = route.headers
         for header, value in headers:
             response.headers[header] = value
-        if page is not None and len(page) > 4 and page[4] is not None:
-            _encode(request, response, page[4])
         response["ETag"] = etag
         response["Last-Modified"] = http_date(modified_of(stamp))
+        if page is not None and len(page) > 4 and page[4] is not None:
+            _encode(request, response, page[4])
         if limit is not None:
             response["X-RateLimit-Limit"], response["X-RateLimit-Remaining"], response["X-RateLimit-Reset"] = (
                 str(value) for value in limit
