@@ -4,17 +4,20 @@
     .venv/bin/python tests/bench/bench_night.py [--workers 1 2] [--seconds 60] [--readers 200] [--writers 6]
 
 Builds 40 team divisions (6 teams, 4 boards, round 1 paired) and 5 individual opens (one of 1,000 players,
-four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn and Celery workers on
-PostgreSQL and Redis, as production runs. For `--seconds`, secretaries enter results at a club's pace (one
-write every second or two each): match cards and single results through the API, whole round sheets through
-the page. Readers follow one event each, polling its standings page or standings API with If-None-Match
-every `--poll` seconds on average. Then every event is recomputed at once, to measure the workers' recompute
-throughput.
+four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn (config/gunicorn.py, the
+image's threaded workers: 2 processes × 4 threads) and Celery workers on PostgreSQL and Redis. For `--seconds`,
+secretaries enter results at a club's pace (one write every second or two each): match cards and single results
+through the API, whole round sheets through the page. Readers follow one event each, polling its standings page
+or standings API with If-None-Match every `--poll` seconds on average; a prober asks every public page of the
+1,000-player open three times in a row (an answer with the same ETag as the one before came from the cache).
+Then every event is recomputed at once, to measure the workers' recompute throughput: each round is waited for
+until the standings and the explanation traces are stored, while nothing else of the bench runs.
 
-Reports write and page p50/p99, result → visible p50/p99 (until the result is in the event's standings
-snapshot, which pages and the API show from then on, after at most the 1 s page stamp), errors, lost
-results (checked against the database at the end), recomputes per result, CPU by process kind and the load
-average; for each number of workers.
+Reports write p50/p99 by kind, read p50/p99 by page and status (200, 304), the cached pages of the 1,000-player
+open, result → visible p50/p99 (until the result is in the event's standings snapshot, which pages and the API
+show from then on, after at most the 1 s page stamp), every error by request kind and cause (status or
+exception), lost results (checked against the database at the end), recomputes per result, CPU by process kind
+and the load average; for each number of workers. gunicorn's log: /tmp/bench-night-web.log.
 """
 
 import argparse
@@ -28,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,13 +206,19 @@ def site_environment() -> dict:
     }
 
 
+WEB_CONCURRENCY, WEB_THREADS = "2", "4"
+
+
 def start_web(port: int) -> subprocess.Popen:
+    """gunicorn as the image runs it (config/gunicorn.py: threaded workers), 2 processes on this 2-core machine;
+    its access log and errors in /tmp/bench-night-web.log."""
+    log = open(LOGS / "bench-night-web.log", "wb")
     return subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--timeout", "60"],
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-b", f"127.0.0.1:{port}"],
         cwd=ROOT,
-        env=site_environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        env={**site_environment(), "WEB_CONCURRENCY": WEB_CONCURRENCY, "WEB_THREADS": WEB_THREADS},
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
 
@@ -277,7 +287,10 @@ class Night:
         random.Random(2026).shuffle(self.match_ids)
         self.lock = threading.Lock()
         self.writes: list[float] = []
+        self.write_kinds: list[tuple[str, float]] = []  # (card, result or sheet; seconds)
         self.pages: list[float] = []
+        self.reads: list[tuple[str, int, float]] = []  # (which page, status, seconds)
+        self.cached: list[tuple[str, float]] = []  # (page of the 1,000-player open, seconds), answered from the cache
         self.not_modified = 0
         self.conflicts = 0  # writes refused because another secretary changed the game first (409, 412)
         self.errors: list[str] = []
@@ -324,14 +337,16 @@ class Night:
                         logged_in = self.login(session)
                     self.sheet(session, pace)
             except self.requests.RequestException as exc:
-                self._error(f"{kind}: {exc.__class__.__name__}")
+                self._error(f"{kind}: {exc.__class__.__name__} (no answer within the client's 30 s, or refused)")
             time.sleep(pace.uniform(0.8, 2.0))
 
-    def _timed(self, send):
+    def _timed(self, kind, send):
         started = time.perf_counter()
         answer = send()
+        took = time.perf_counter() - started
         with self.lock:
-            self.writes.append(time.perf_counter() - started)
+            self.writes.append(took)
+            self.write_kinds.append((kind, took))
         return answer
 
     def card(self, session, api, pace) -> None:
@@ -344,15 +359,16 @@ class Night:
         games = list(match.games.order_by("board").values_list("pk", "version"))
         boards = [{"game": pk, "result": pace.choice(["1-0", "1/2-1/2", "0-1"]), "version": v} for pk, v in games]
         answer = self._timed(
+            "match card (API)",
             lambda: session.post(
                 f"{self.base}/api/v1/matches/{match_id}/card/",
                 json={"version": match.version, "boards": boards},
                 headers=api,
                 timeout=30,
-            )
+            ),
         )
         if answer.status_code != 200:
-            return self._error(f"card {answer.status_code}")
+            return self._error(f"match card (API): {answer.status_code} {answer.text[:80]}")
         self._written({b["game"]: b["result"] for b in boards}, match.round.event_id)
 
     def _pending_games(self, slug: str, count: int):
@@ -372,19 +388,20 @@ class Night:
         game_id, version, event_id = pending[0]
         result = pace.choice(["1-0", "1/2-1/2", "0-1"])
         answer = self._timed(
+            "single result (API)",
             lambda: session.post(
                 f"{self.base}/api/v1/games/{game_id}/result/",
                 json={"result": result},
                 headers={**api, "If-Match": f'"v{version}"'},
                 timeout=30,
-            )
+            ),
         )
         if answer.status_code == 412:  # another secretary was quicker: refused with the current state
             with self.lock:
                 self.conflicts += 1
             return
         if answer.status_code != 200:
-            return self._error(f"result {answer.status_code}")
+            return self._error(f"single result (API): {answer.status_code} {answer.text[:80]}")
         self._written({game_id: result}, event_id)
 
     def login(self, session) -> bool:
@@ -410,7 +427,7 @@ class Night:
         url = f"{self.base}/en/manage/events/{slug}/rounds/{PLAYED_ROUNDS + 1}/"
         page = session.get(url, timeout=30)
         if page.status_code != 200:
-            return self._error(f"sheet page {page.status_code}")
+            return self._error(f"round sheet, its page: {page.status_code}")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
         games = list(
             Game.objects.filter(round__event__slug=slug, round__number=PLAYED_ROUNDS + 1).values_list(
@@ -425,7 +442,8 @@ class Night:
         for pk, result, version, _ in games:
             form[f"result_{pk}"], form[f"version_{pk}"] = typed.get(pk, result), version
         answer = self._timed(
-            lambda: session.post(url, data=form, headers={"Referer": url}, timeout=30, allow_redirects=False)
+            "round sheet (page)",
+            lambda: session.post(url, data=form, headers={"Referer": url}, timeout=30, allow_redirects=False),
         )
         if answer.status_code == 302 and answer.headers.get("Location") == url[len(self.base) :]:
             self._written(typed, games[0][3])  # saved: the sheet again, with its message
@@ -433,7 +451,7 @@ class Night:
             with self.lock:
                 self.conflicts += 1
         else:
-            self._error(f"sheet {answer.status_code} {answer.headers.get('Location', '')}")
+            self._error(f"round sheet (page): {answer.status_code} {answer.headers.get('Location', '')}")
 
     def _written(self, results: dict[int, str], event_id: int) -> None:
         target = self._target(event_id)
@@ -452,6 +470,9 @@ class Night:
         pace = random.Random(10_000 + number)
         slug = self.opens[0] if number % 3 == 0 else slugs[number % len(slugs)]
         path = f"/en/events/{slug}/" if number % 2 else f"/api/v1/events/{slug}/standings/"
+        which = ("standings page" if number % 2 else "standings API") + (
+            " of the 1,000-player open" if slug == self.opens[0] else " of a division or 100-player open"
+        )
         etag = None
         time.sleep(pace.uniform(0, self.poll))  # readers arrive spread out, not all in the same second
         while time.monotonic() < self.stop_at:
@@ -459,17 +480,57 @@ class Night:
             try:
                 answer = session.get(self.base + path, headers={"If-None-Match": etag} if etag else {}, timeout=30)
             except self.requests.RequestException as exc:
-                self._error(f"page: {exc.__class__.__name__}")
+                self._error(f"{which}: {exc.__class__.__name__} (no answer within the client's 30 s, or refused)")
                 continue
             took = time.perf_counter() - started
             with self.lock:
                 self.pages.append(took)
+                self.reads.append((which, answer.status_code, took))
                 self.not_modified += answer.status_code == 304
             if answer.status_code not in (200, 304):
-                self._error(f"page {answer.status_code}")
+                self._error(f"{which}: {answer.status_code}")
             else:
                 etag = answer.headers.get("ETag", etag)
             time.sleep(pace.uniform(0.5, 1.5) * self.poll)
+
+    # the prober: every public page of the 1,000-player open, asked three times in a row without a validator; an
+    # answer with the same ETag as the one before (no result in between) came from the cache
+    def prober(self) -> None:
+        session = self.requests.Session()
+        slug = self.opens[0]
+        paths = [
+            f"/en/events/{slug}/",
+            f"/en/events/{slug}/crosstable/",
+            f"/en/events/{slug}/rounds/{PLAYED_ROUNDS}/",
+            f"/en/events/{slug}/pairings/",
+            f"/en/events/{slug}/players/1/",
+            f"/en/events/{slug}/prizes/",
+            f"/en/events/{slug}/why/",
+            f"/en/events/{slug}/standings.csv",
+            f"/en/events/{slug}/rounds.ics",
+            f"/api/v1/events/{slug}/standings/",
+        ]
+        turn = 0
+        while time.monotonic() < self.stop_at:
+            path = paths[turn % len(paths)]
+            turn += 1
+            try:
+                answers = []
+                for _ in range(3):
+                    started = time.perf_counter()
+                    answers.append((session.get(self.base + path, timeout=30), time.perf_counter() - started))
+            except self.requests.RequestException as exc:
+                self._error(f"probe {path}: {exc.__class__.__name__} (no answer within the client's 30 s)")
+                continue
+            for answer, _ in answers:
+                if answer.status_code != 200:
+                    self._error(f"probe {path}: {answer.status_code}")
+            for (before, _), (answer, took) in zip(answers, answers[1:], strict=False):
+                etag = answer.headers.get("ETag")
+                if answer.status_code == 200 and etag and etag == before.headers.get("ETag"):
+                    with self.lock:
+                        self.cached.append((path.split(slug, 1)[-1] or "/", took))
+            time.sleep(0.5)
 
     # the watcher: when is each write in its event's standings snapshot, which every page and the standings API
     # show from then on (each web process checks the event's stamp at least once a second)?
@@ -509,25 +570,43 @@ def stale_events() -> int:
     return Event.objects.filter(league__slug="night").stale().count()
 
 
-def throughput(rounds: int) -> tuple[int, float]:
-    """Every event of the night recomputed `rounds` times as fast as the workers can: (recomputes, seconds)."""
-    from django.db.models import F
+def throughput(rounds: int) -> tuple[int, float, float]:
+    """Every event of the night recomputed `rounds` times as fast as the workers can, each round waited for until
+    its standings and its explanation traces are stored (the worker's whole task): (recomputes, seconds until
+    the standings, seconds until the whole work). Nothing else of the bench runs meanwhile (readers and
+    secretaries have stopped; the web processes are idle). The biggest events are sent first: a round ends
+    with its longest task (the 1,000-player open's traces, one event's work that no second worker can share),
+    and sent last it would only start once the other worker had done the small ones, measuring that one
+    task's wait instead of the workers' throughput."""
+    from django.db.models import Count, F
 
     from leagues.broker import enqueue_recompute
     from leagues.models import Event, StandingsSnapshot
 
-    ids = list(Event.objects.filter(league__slug="night").values_list("pk", flat=True))
+    ids = list(
+        Event.objects.filter(league__slug="night")
+        .annotate(size=Count("entries"))
+        .order_by("-size", "pk")
+        .values_list("pk", flat=True)
+    )
+    explained = list(
+        StandingsSnapshot.objects.filter(event_id__in=ids).exclude(explanations={}).values_list("event_id", flat=True)
+    )
     started = time.monotonic()
+    standings = 0.0
     for _ in range(rounds):
+        round_started = time.monotonic()
         Event.objects.filter(pk__in=ids).update(results_version=F("results_version") + 1)  # all out of date
         for event_id in ids:
             enqueue_recompute(event_id)
-        while (
-            StandingsSnapshot.objects.filter(event_id__in=ids, version=F("event__results_version")).count() < len(ids)
-            and time.monotonic() - started < 300
-        ):
+        current = StandingsSnapshot.objects.filter(event_id__in=ids, version=F("event__results_version"))
+        while current.count() < len(ids) and time.monotonic() - started < 300:
             time.sleep(0.05)
-    return rounds * len(ids), time.monotonic() - started
+        standings += time.monotonic() - round_started
+        traced = current.filter(event_id__in=explained).exclude(explanations={})
+        while traced.count() < len(explained) and time.monotonic() - started < 300:
+            time.sleep(0.05)
+    return rounds * len(ids), standings, time.monotonic() - started
 
 
 def run(workers: int, args) -> dict:
@@ -572,6 +651,7 @@ def run(workers: int, args) -> dict:
         night = Night(base, token, match_ids, opens, args.seconds, args.poll)
         threads = [threading.Thread(target=night.secretary, args=(n,)) for n in range(args.writers)]
         threads += [threading.Thread(target=night.reader, args=(n, slugs)) for n in range(args.readers)]
+        threads.append(threading.Thread(target=night.prober))
         watcher = threading.Thread(target=night.watcher)
         night_started = time.monotonic()
         for thread in [*threads, watcher]:
@@ -596,7 +676,7 @@ def run(workers: int, args) -> dict:
         recomputes = recomputes_logged(names)
         lost = lost_results(night.written)
         stale = stale_events()
-        count, seconds = throughput(args.throughput_rounds)
+        count, standings_seconds, seconds = throughput(args.throughput_rounds)
         load_after = os.getloadavg()[0]
     finally:
         for process in [web, *pool]:
@@ -611,7 +691,7 @@ def run(workers: int, args) -> dict:
         "stale": stale,
         "cpu": cpu,
         "throughput": count / seconds,
-        "throughput_detail": (count, seconds),
+        "throughput_detail": (count, standings_seconds, seconds),
         "load": (load_before, load_during, load_after),
     }
 
@@ -629,10 +709,25 @@ def report(outcome: dict) -> None:
     print(f"| write (API and round-sheet page) p50 / p99 | {ms(night.writes, 0.5)} / {ms(night.writes, 0.99)} |")
     print(f"| page / standings API read p50 / p99 | {ms(night.pages, 0.5)} / {ms(night.pages, 0.99)} |")
     print(f"| reads answered 304 | {night.not_modified} of {len(night.pages)} |")
+    for which in sorted({w for w, _, _ in night.reads}):
+        for status in sorted({s for w, s, _ in night.reads if w == which}):
+            took = [t for w, s, t in night.reads if w == which and s == status]
+            print(f"| {which}, answered {status}: p50 / p99 | {ms(took, 0.5)} / {ms(took, 0.99)} ({len(took)}) |")
+    for kind in sorted({k for k, _ in night.write_kinds}):
+        took = [t for k, t in night.write_kinds if k == kind]
+        print(f"| write: {kind} p50 / p99 | {ms(took, 0.5)} / {ms(took, 0.99)} ({len(took)}) |")
+    cached = [t for _, t in night.cached]
+    worst = sorted(night.cached, key=lambda pair: -pair[1])[:3]
+    print(
+        f"| every public page of the 1,000-player open from the cache, p50 / p99 | {ms(cached, 0.5)} / "
+        f"{ms(cached, 0.99)} ({len(cached)}; slowest: {', '.join(f'{p} {t * 1000:.0f} ms' for p, t in worst)}) |"
+    )
     print(f"| result → visible p50 / p99 | {ms(night.visible, 0.5)} / {ms(night.visible, 0.99)} |")
     print(f"| writes never in the standings | {len(night.waiting)} |")
     print(f"| writes refused as stale (another secretary was first: 409, 412) | {night.conflicts} |")
-    print(f"| errors | {len(night.errors)} {sorted(set(night.errors))[:5] if night.errors else ''} |")
+    print(f"| errors | {len(night.errors)} |")
+    for what, count in sorted(Counter(night.errors).items(), key=lambda pair: -pair[1]):
+        print(f"| error: {what} | {count} |")
     lost = outcome["lost"]
     print(f"| lost results (checked in the database) | {len(lost)} of {len(night.written)} {lost[:3] or ''} |")
     print(f"| events with stale standings at the end | {outcome['stale']} |")
@@ -641,9 +736,12 @@ def report(outcome: dict) -> None:
     for kind, seconds in outcome["cpu"].items():
         share = seconds / outcome["elapsed"] * 100
         print(f"| CPU during the night: {kind} | {seconds:.1f} s ({share:.0f} % of a core) |")
-    count, seconds = outcome["throughput_detail"]
+    count, standings_seconds, seconds = outcome["throughput_detail"]
     rate = outcome["throughput"]
-    print(f"| recompute throughput (every event at once) | {count} in {seconds:.1f} s = {rate:.1f}/s |")
+    print(
+        f"| recompute throughput (every event at once, standings and traces stored) | {count} in {seconds:.1f} s = "
+        f"{rate:.1f}/s (standings alone: {count / standings_seconds:.1f}/s) |"
+    )
 
 
 def main() -> None:
@@ -661,7 +759,8 @@ def main() -> None:
     ensure_database(DATABASE_URL)
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(
-        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w 2 (sync), "
+        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -c config/gunicorn.py, "
+        f"{WEB_CONCURRENCY} processes × {WEB_THREADS} threads, "
         f"Celery workers of concurrency 1, PostgreSQL and Redis shared with the other work on this machine; "
         f"{args.writers} secretaries, {args.readers} readers polling every {args.poll:.0f} s on average, "
         f"{args.seconds:.0f} s"
