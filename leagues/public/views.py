@@ -461,9 +461,12 @@ def _int_param(request, name):
 
 
 def event_why(request, slug):
-    """Why one participant is above another: one page per pair asked, so it is not kept (rendered each time)."""
-    page = f"why-{_int_param(request, 'a')}-{_int_param(request, 'b')}"
-    return _cached(request, slug, page, lambda: _render_why(request, slug), store=False, explained=True)
+    """Why one participant is above another: one page per pair asked, so a pair's page is not kept (rendered each
+    time); the page choosing the pair is one per event and language, kept like the standings (a 1,000-player
+    open's takes half a second to render)."""
+    a, b = _int_param(request, "a"), _int_param(request, "b")
+    chooser = a is None and b is None
+    return _cached(request, slug, f"why-{a}-{b}", lambda: _render_why(request, slug), store=chooser, explained=True)
 
 
 def _render_why(request, slug):

@@ -209,6 +209,7 @@ def test_a_download_served_from_the_cache_keeps_its_file_name(client, swiss, pag
         "/he/events/{slug}/",
         "/embed/nb/events/{slug}/standings/?rows=5",
         "/en/events/{slug}/standings.csv",
+        "/en/events/{slug}/why/",
     ],
 )
 def test_a_page_asked_again_is_the_same_page_and_headers_without_a_query(
