@@ -103,9 +103,12 @@ def leagues_with_events():
     return League.objects.prefetch_related(Prefetch("events", queryset=Event.objects.public().select_related("season")))
 
 
-def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
+def event_standings(*, slug: str, with_entries: bool = False, with_explanations: bool = False) -> EventStandings:
+    """The event's standings; the explanation traces (a 1,000-player open's: about 10 MB of JSON, read and
+    decoded in most of a second) only `with_explanations`, else read if a trace is asked for after all."""
     event = Event.objects.public().select_related("league", "season").get(slug=slug)
-    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    snapshots = StandingsSnapshot.objects.filter(event=event)
+    snapshot = (snapshots if with_explanations else snapshots.defer("explanations")).first()
     standings = EventStandings(event=event, snapshot=snapshot)
     if with_entries:
         standings.entries = {entry.start_number: entry for entry in entries_with_clubs(event)}

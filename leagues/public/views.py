@@ -51,9 +51,9 @@ def _event_or_404(slug: str) -> Event:
         raise Http404 from None
 
 
-def _standings_or_404(slug: str) -> selectors.EventStandings:
+def _standings_or_404(slug: str, with_explanations: bool = False) -> selectors.EventStandings:
     try:
-        return selectors.event_standings(slug=slug, with_entries=True)
+        return selectors.event_standings(slug=slug, with_entries=True, with_explanations=with_explanations)
     except Event.DoesNotExist:
         raise Http404 from None
 
@@ -351,7 +351,7 @@ def event_player(request, slug, number):
 
 
 def _render_player(request, slug, number):
-    standings = _standings_or_404(slug)
+    standings = _standings_or_404(slug, with_explanations=True)
     event = standings.event
     if event.is_team:
         _entry_or_404(event, number)
@@ -425,7 +425,7 @@ def event_team(request, slug, number):
 
 
 def _render_team(request, slug, number):
-    standings = _standings_or_404(slug)
+    standings = _standings_or_404(slug, with_explanations=True)
     event = standings.event
     entry = standings.entries.get(number)
     if entry is None or not entry.team_id:
@@ -470,7 +470,7 @@ def event_why(request, slug):
 
 
 def _render_why(request, slug):
-    standings = _standings_or_404(slug)
+    standings = _standings_or_404(slug)  # the traces read only for a pair that a tie-break separates
     event = standings.event
     table = _table(standings, list(standings.criteria))
     a, b = _int_param(request, "a"), _int_param(request, "b")

@@ -79,3 +79,29 @@ def test_a_team_division_page_costs_the_same_queries_for_10_and_60_players(clien
     few, _ = queries(client, page.format(slug=small.slug))
     many, sql = queries(client, page.format(slug=large.slug))
     assert many == few, "\n".join(sql)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "/en/events/{slug}/",
+        "/en/events/{slug}/crosstable/",
+        "/en/events/{slug}/rounds/2/",
+        "/en/events/{slug}/why/",
+        "/en/events/{slug}/standings.csv",
+        "/embed/en/events/{slug}/standings/?rows=50",
+        "/api/v1/events/{slug}/standings/",
+    ],
+)
+def test_a_page_without_explanations_never_reads_the_traces(client, page):
+    """The traces are most of a snapshot (a 1,000-player open's: about 10 MB of JSON): only the pages that show
+    them read them."""
+    event, entries = played_swiss(10)
+    _, sql = queries(client, individual_urls(event, entries, page))
+    assert not [q for q in sql if "explanations" in q], "\n".join(sql)
+
+
+def test_the_player_page_still_reads_the_traces(client):
+    event, entries = played_swiss(10)
+    _, sql = queries(client, individual_urls(event, entries, "/en/events/{slug}/players/3/"))
+    assert [q for q in sql if "explanations" in q]
