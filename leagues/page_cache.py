@@ -81,8 +81,12 @@ GZIP_MIN_BYTES = 1024
 COMPRESSIBLE = ("text/", "application/json")
 # One uncached render at a time in a process: its threads cannot render side by side anyway (one
 # interpreter lock), and a cheap request (/ping, /healthz, a cached page) then shares the process with
-# one render instead of waiting behind several. A thread that waited finds the page its neighbour rendered.
+# one render instead of waiting behind several. A thread that waited finds the page its neighbour rendered;
+# a reader of a page kept from a recent earlier stamp does not wait but gets that page.
 _RENDERING = threading.RLock()
+# how much older (by its stamp) a page kept from an earlier stamp may be and still be served while a neighbour
+# renders
+EARLIER_PAGE_SECONDS = 5
 
 
 def _remember(slug: str, name: str, page: tuple) -> None:
@@ -231,7 +235,14 @@ def cached_page(
             _remember(slug, name, page)
     fresh = store and page is not None and page[0] == stamp
     if not fresh:
-        with _RENDERING:
+        earlier = page if store and page is not None and _recent(page[0], stamp) else None
+        if earlier is not None and not _RENDERING.acquire(blocking=False):
+            # a neighbour thread is rendering: this reader gets the page as it was at once, rather than a thread
+            # kept waiting while cheap requests queue for one (the new page follows within the render's time)
+            return _as_it_was(request, name, earlier)
+        if earlier is None:
+            _RENDERING.acquire()
+        try:
             page = _local.get((slug, name)) if store else None
             fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
             if not fresh:
@@ -244,13 +255,41 @@ def cached_page(
                         _store().set(_page_key(slug, name), page, TTL)
                     except Exception:
                         log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+        finally:
+            _RENDERING.release()
     if fresh:
-        response = HttpResponse(page[1], content_type=page[2])
-        for header, value in page[3].items():
-            response[header] = value
+        response = _response_of(page)
     if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)
         if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
+            _encode(request, response, page[4])
+    return response
+
+
+def _recent(earlier: str, current: str) -> bool:
+    """A page of the `earlier` stamp may stand in for the `current` one while a neighbour renders: only a few
+    seconds older (each renewal moves a stamp on by a second at least, so also only a few changes behind)."""
+    return modified_of(current) - modified_of(earlier) <= EARLIER_PAGE_SECONDS
+
+
+def _response_of(page: tuple) -> HttpResponse:
+    response = HttpResponse(page[1], content_type=page[2])
+    for header, value in page[3].items():
+        response[header] = value
+    return response
+
+
+def _as_it_was(request, name: str, page: tuple) -> HttpResponse:
+    """The page stored under an earlier stamp, with that stamp's ETag and Last-Modified (a reader who has it
+    gets 304; the current page has another ETag)."""
+    stamp = page[0]
+    etag = f'"{stamp}-{name}"'
+    if request is not None and _not_modified(request, stamp, etag):
+        return _with_stamp(HttpResponseNotModified(), etag, stamp)
+    response = _response_of(page)
+    if request is not None:
+        _with_stamp(response, etag, stamp)
+        if len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
     return response
 

@@ -3,6 +3,7 @@ the same for every reader (no cookie, no Vary: Cookie), and a conditional reques
 stamp without a database query or a template; a logged-in user's answers are never stored."""
 
 import gzip
+import threading
 
 import pytest
 from django.conf import settings
@@ -316,3 +317,64 @@ def test_a_reader_who_accepts_gzip_gets_the_same_page_compressed(client, swiss, 
         assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=tag).status_code == 304
     refused = client.get(url, HTTP_ACCEPT_ENCODING="gzip;q=0, identity")
     assert not refused.has_header("Content-Encoding") and refused.content == plain.content
+
+
+def _neighbour_rendering():
+    """Another thread of this process holds the one-render-at-a-time lock, as while it renders a page."""
+    from leagues import page_cache
+
+    holding, release = threading.Event(), threading.Event()
+
+    def render():
+        with page_cache._RENDERING:
+            holding.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=render)
+    thread.start()
+    holding.wait(5)
+    return thread, release
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_a_neighbour_renders_a_reader_gets_the_page_of_a_moment_ago_at_once(client):
+    """A result changed the standings while another thread of the web process renders: the reader gets the page
+    as it was (its own ETag, 304 for who has it) instead of a thread kept waiting; the new page once it is free."""
+    event, entries = played_swiss(4)
+    url = f"/en/events/{event.slug}/"
+    game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
+    before = client.get(url)
+    result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))
+    thread, release = _neighbour_rendering()
+    try:
+        meanwhile = client.get(url)
+        assert meanwhile.status_code == 200 and meanwhile["ETag"] == before["ETag"]
+        assert meanwhile.content == before.content
+        assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 304
+    finally:
+        release.set()
+        thread.join()
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"] and after.content != before.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_too_old_to_stand_in_waits_for_the_render(client, monkeypatch):
+    """A kept page more than EARLIER_PAGE_SECONDS older than the current stamp never stands in for it: the reader
+    waits for the neighbour's render and gets the new page."""
+    from leagues import page_cache
+
+    event, entries = played_swiss(4)
+    url = f"/en/events/{event.slug}/"
+    game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
+    before = client.get(url)
+    result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))
+    monkeypatch.setattr(page_cache, "EARLIER_PAGE_SECONDS", 0)
+    thread, release = _neighbour_rendering()
+    threading.Timer(0.2, release.set).start()
+    try:
+        answer = client.get(url)
+    finally:
+        release.set()
+        thread.join()
+    assert answer.status_code == 200 and answer["ETag"] != before["ETag"] and answer.content != before.content
