@@ -219,7 +219,14 @@ def round_sheet_save(
 
     A game not in this round, a stale version or any refused result refuses the whole sheet."""
     with transaction.atomic():
-        games = {g.pk: g for g in Game.objects.filter(round__event=event, round__number=round_number)}
+        # the round's games locked first, in one order, before the event's row: a result entered meanwhile on one
+        # of its boards (game, then event) waits or is waited for, never deadlocks with the sheet
+        games = {
+            g.pk: g
+            for g in Game.objects.filter(round__event=event, round__number=round_number)
+            .select_for_update(of=("self",))
+            .order_by("pk")
+        }
         if not games:
             raise ServiceError(
                 _("Round %(number)s is not paired yet.") % {"number": round_number}, code="round_not_paired"

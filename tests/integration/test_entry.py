@@ -166,3 +166,54 @@ def test_correction_records_what_it_changed_in_the_standings():
     assert moved[1]["points"] == [1.0, 0.0]  # start number 1 lost the point it had
     assert moved[3]["points"] == [0.0, 1.0]
     assert moved[3]["rank"][1] == 1
+
+
+def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
+    """A secretary saves the round sheet while another enters board 2's result alone: one waits for the other
+    and each ends as a user expects (the lone result saved; the sheet saved, or refused because board 2 changed
+    meanwhile, with nothing of it half-saved), never a database error (it was a deadlock: the sheet held the
+    event's row and waited for board 2, the lone result held board 2 and waited for the event's row)."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    event, entries, games = swiss_event(players=6)
+    user = organiser_of(event.league)
+    board_two_held, sheet_sent = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def lone_result():  # as result_record does it: board 2's row locked, then the event's row changed
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=games[1].pk)
+                board_two_held.set()
+                sheet_sent.wait(5)
+                time.sleep(0.5)  # the sheet is under way meanwhile
+                result_record(game_id=games[1].pk, result=Result.DRAW, user=user)
+            outcomes["lone"] = "saved"
+        except Exception as exc:
+            outcomes["lone"] = exc
+        finally:
+            connection.close()
+
+    def sheet():
+        board_two_held.wait(5)
+        sheet_sent.set()
+        try:
+            results = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.BLACK_WINS, 0)}
+            round_sheet_save(event=event, round_number=1, results=results, user=user)
+            outcomes["sheet"] = "saved"
+        except Exception as exc:
+            outcomes["sheet"] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=lone_result), threading.Thread(target=sheet)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert outcomes["lone"] == "saved"
+    assert isinstance(outcomes["sheet"], Conflict)  # board 2 is no longer what the sheet's secretary saw
+    assert _results(games) == ["", "1/2-1/2", ""]
