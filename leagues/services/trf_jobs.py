@@ -8,6 +8,7 @@ tests/bench/bench_import.py; the reason of the threshold is next to the setting)
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -61,6 +62,22 @@ def _ended_or_waiting(league: League, who: User, key: str) -> ImportJob | None:
     )
 
 
+def _once(league: League, who: User, key: str, create: Callable[[], ImportJob]) -> tuple[ImportJob, bool]:
+    """The job of `key` that is waiting, running or done; else `create()`'s, in a transaction (True). When the
+    other request of a double click stored its job a moment ago, that one (the key is unique)."""
+    job = _ended_or_waiting(league, who, key)
+    if job is not None:
+        return job, False
+    try:
+        with transaction.atomic():
+            return create(), True
+    except IntegrityError:
+        found = _ended_or_waiting(league, who, key)
+        if found is None:
+            raise
+        return found, False
+
+
 def import_job_queue(
     *,
     league: League,
@@ -78,29 +95,22 @@ def import_job_queue(
     click imports once); a failed job may be confirmed again."""
     who = _organiser(league, user)
     digest, key = _job_key(data, preview)
-    job = _ended_or_waiting(league, who, key)
-    if job is not None:
+
+    def create() -> ImportJob:
+        job = ImportJob.objects.create(
+            league=league,
+            requested_by=who,
+            key=key,
+            digest=digest,
+            data=data,
+            params=params,
+            players=players,
+            rounds=rounds,
+        )
+        transaction.on_commit(lambda: _send(job.pk))
         return job
-    try:
-        with transaction.atomic():
-            job = ImportJob.objects.create(
-                league=league,
-                requested_by=who,
-                key=key,
-                digest=digest,
-                data=data,
-                params=params,
-                players=players,
-                rounds=rounds,
-            )
-            job_id = job.pk
-            transaction.on_commit(lambda: _send(job_id))
-    except IntegrityError:  # the other click of a double click stored it a moment ago
-        found = _ended_or_waiting(league, who, key)
-        if found is None:
-            raise
-        return found
-    return job
+
+    return _once(league, who, key, create)[0]
 
 
 def import_here(
@@ -119,30 +129,24 @@ def import_here(
     Raises ServiceError or PermissionDenied (then nothing was saved)."""
     who = _organiser(league, user)
     digest, key = _job_key(data, preview)
-    job = _ended_or_waiting(league, who, key)
-    if job is not None:
-        return job, False
-    try:
-        with transaction.atomic():
-            job = ImportJob.objects.create(
-                league=league,
-                requested_by=who,
-                key=key,
-                digest=digest,
-                params=params,
-                players=players,
-                rounds=rounds,
-                status=ImportJob.Status.RUNNING,
-            )
-            job.event = _import(job, data=data)
-            job.status, job.finished = ImportJob.Status.DONE, timezone.now()
-            job.save(update_fields=["status", "event", "finished"])
-    except IntegrityError:
-        found = _ended_or_waiting(league, who, key)
-        if found is None:
-            raise
-        return found, False
-    return job, True
+
+    def create() -> ImportJob:
+        job = ImportJob.objects.create(
+            league=league,
+            requested_by=who,
+            key=key,
+            digest=digest,
+            params=params,
+            players=players,
+            rounds=rounds,
+            status=ImportJob.Status.RUNNING,
+        )
+        job.event = _import(job, data=data)
+        job.status, job.finished = ImportJob.Status.DONE, timezone.now()
+        job.save(update_fields=["status", "event", "finished"])
+        return job
+
+    return _once(league, who, key, create)
 
 
 def _send(job_id: int) -> None:

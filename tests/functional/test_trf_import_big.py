@@ -2,18 +2,17 @@
 is "big") is confirmed at once and imported by a worker (eager here); its page follows the progress, then
 links to the event; a refusal saves nothing; a double click imports once."""
 
-import hashlib
 import html
 import json
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues.manage.views import IMPORT_SESSION_KEY
 from leagues.models import Event, ImportJob, Player
 from leagues.services import trf_jobs
 from leagues.services.trf import event_import_trf
 from tests.factories import EventFactory, ImportJobFactory, LeagueFactory, UserFactory, organiser_of
+from tests.functional.test_trf_import_preview import confirm, upload
 from tests.paths import GOLDEN
 
 TRF = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]  # 9 players × 5 rounds
@@ -26,14 +25,6 @@ def page(client, settings):
     league = LeagueFactory()
     client.force_login(organiser_of(league))
     return client, f"/en/manage/leagues/{league.slug}/import/"
-
-
-def upload(client, url, text, slug="club-open"):
-    return client.post(url, {"name": "Club open", "slug": slug, "file": SimpleUploadedFile("open.trf", text.encode())})
-
-
-def confirm(client, url, text):
-    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
 
 
 def text(response):
