@@ -6,6 +6,7 @@ games: adding up points per round is bookkeeping, not tie-break computation, so 
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -182,16 +183,22 @@ class RoundCell:
         return self.code in ("+", "-")
 
 
-def individual_rounds(event: Event) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
-    """Every round of an individual event and, per entry id, its cell of each played round."""
+def individual_rounds(
+    event: Event, entries: Iterable[Entry] | None = None
+) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
+    """Every round of an individual event and, per entry id, its cell of each played round. The opponents are
+    the given entries (with their players) when the caller has them already, else read once: one row per game,
+    not five model instances per game (a 1,000-player open has thousands)."""
     rounds = list(event.rounds.order_by("number"))
-    games = (
-        Game.objects.filter(round__event=event)
-        .select_related("round", "white__player", "black__player")
-        .order_by("round__number", "board")
-    )
+    round_of = {rnd.pk: rnd for rnd in rounds}
+    if entries is None:
+        entries = event.entries.select_related("player")
+    entry_of = {entry.pk: entry for entry in entries}
+    games = Game.objects.filter(round__event=event).order_by("round__number", "board")
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     for game in games:
+        game.round = round_of[game.round_id]
+        game.white = white = entry_of[game.white_id]
         number = game.round.number
         if game.result == Result.PENDING:
             # paired, not played yet: readers look up tonight's opponent before the result exists
@@ -203,11 +210,12 @@ def individual_rounds(event: Event) -> tuple[list[Round], dict[int, dict[int, Ro
                 number, white_code, game.result, _points(white_code, event), game=game
             )
             continue
+        game.black = black = entry_of[game.black_id]
         cells[game.white_id][number] = RoundCell(
-            number, white_code, game.result, _points(white_code, event), opponent=game.black, colour="w", game=game
+            number, white_code, game.result, _points(white_code, event), opponent=black, colour="w", game=game
         )
         cells[game.black_id][number] = RoundCell(
-            number, black_code, game.result, _points(black_code, event), opponent=game.white, colour="b", game=game
+            number, black_code, game.result, _points(black_code, event), opponent=white, colour="b", game=game
         )
     return rounds, cells
 

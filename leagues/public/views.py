@@ -38,7 +38,7 @@ from ..services.players import leagues_of_player, player_set_anonymised
 from ..services.prizes import category_badges
 from ..services.ratings import event_record, player_events
 from ..text import csv_cell, one_line
-from . import charts
+from . import charts, table_rows
 from .board_stats import board_statistics
 
 TEAM_SCORES = ["MPTS", "GPTS"]
@@ -192,6 +192,9 @@ def _render_standings(request, slug):
             context["race_legend"] = charts.legend(series)
             context["race_rounds"] = list(range(1, rounds + 1))
             context["race_rows"] = [(entry, [fmt(v) for v in race[entry.id]]) for entry in order]
+    context["standings_rows"] = table_rows.standings_rows(
+        context["table"], is_team=standings.event.is_team, ltr_cell=context["ltr_cell"]
+    )
     return render(request, "leagues/standings.html", context)
 
 
@@ -232,20 +235,6 @@ def _round_robin_grid(cells: dict, order: list[Entry], place_of: dict) -> list[d
     ]
 
 
-def _wallchart_cell(cell: selectors.RoundCell | None) -> dict:
-    if cell is None:
-        return {"empty": True}
-    if cell.opponent is None:
-        label = cell.game.get_result_display() if cell.game else ""
-        return {"bye": True, "symbol": cell.symbol, "code": cell.code, "label": label}
-    return {
-        "opponent": cell.opponent,
-        "colour": cell.colour,
-        "symbol": cell.symbol,
-        "forfeit": cell.is_forfeit,
-    }
-
-
 def _wallchart(cells: dict, order: list[Entry], place_of: dict, played: int) -> list[dict]:
     """Swiss wallchart: per round the opponent's start number (unique, unlike shared places), the colour and
     the result."""
@@ -253,7 +242,7 @@ def _wallchart(cells: dict, order: list[Entry], place_of: dict, played: int) -> 
         {
             "entry": entry,
             "place": place_of.get(entry.start_number, ""),
-            "cells": [_wallchart_cell(cells[entry.id].get(number)) for number in range(1, played + 1)],
+            "cells": [cells[entry.id].get(number) for number in range(1, played + 1)],
             "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
         }
         for entry in order
@@ -269,7 +258,8 @@ def _render_crosstable(request, slug):
     event = standings.event
     entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
     order = [row["entry"] for row in standings.table if row["entry"]]
-    order += [e for e in entries if e not in order]  # entries not in the standings yet
+    ranked = {entry.id for entry in order}
+    order += [e for e in entries if e.id not in ranked]  # entries not in the standings yet
     place_of = {row["number"]: row["place"] for row in standings.table}
     columns = _columns(standings)
     tiebreaks = {row["number"]: row["cells_display"] for row in _table(standings, columns)}
@@ -283,7 +273,7 @@ def _render_crosstable(request, slug):
     if event.is_team:
         lines, kind = _team_grid(event, order, place_of), "grid"
     else:
-        _rounds, cells = selectors.individual_rounds(event)
+        _rounds, cells = selectors.individual_rounds(event, entries)
         if event.is_round_robin:
             lines, kind = _round_robin_grid(cells, order, place_of), "grid"
         else:
@@ -293,6 +283,8 @@ def _render_crosstable(request, slug):
     for line in lines:
         line["tiebreaks"] = tiebreaks.get(line["entry"].start_number, [])
     context.update(kind=kind, grid=lines, wallchart=lines)
+    if kind == "wallchart":
+        context["wallchart_rows"] = table_rows.wallchart_rows(lines, slug=slug)
     return render(request, "leagues/crosstable.html", context)
 
 
@@ -359,7 +351,7 @@ def _render_player(request, slug, number):
     entry = standings.entries.get(number)
     if entry is None:
         raise Http404
-    rounds, cells = selectors.individual_rounds(event)
+    rounds, cells = selectors.individual_rounds(event, standings.entries.values())
     played = selectors.completed_rounds(event)
     own = cells[entry.id]
     scores = selectors.running_scores(own, played)
