@@ -5,12 +5,13 @@ games: adding up points per round is bookkeeping, not tie-break computation, so 
 """
 
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch, Q
+from django.db.models import F, Func, JSONField, Prefetch, Q
 
 from tiebreaks.explanations import fmt
 
@@ -39,6 +40,7 @@ class EventStandings:
     event: Event
     snapshot: StandingsSnapshot | None
     entries: dict[int, Entry] = field(default_factory=dict)  # start number -> entry (pages only)
+    traces: dict[int, dict] = field(default_factory=dict)  # number -> its traces by criterion, as read so far
 
     @property
     def being_updated(self) -> bool:
@@ -82,9 +84,15 @@ class EventStandings:
         return next((row for row in self.rows if row_number(row) == number), None)
 
     def trace(self, number: int, code: str) -> dict | None:
+        """One participant's trace of one criterion; a participant's traces not read with the standings are read
+        then, that participant's only, from the same snapshot version."""
         if not self.snapshot:
             return None
-        return (self.snapshot.explanations or {}).get(str(number), {}).get(code)
+        if number not in self.traces:
+            self.traces[number] = _traces_of(
+                StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version), [number]
+            ).get(number, {})
+        return self.traces[number].get(code)
 
 
 def row_number(row: dict) -> int:
@@ -104,16 +112,50 @@ def leagues_with_events():
     return League.objects.prefetch_related(Prefetch("events", queryset=Event.objects.public().select_related("season")))
 
 
-def event_standings(*, slug: str, with_entries: bool = False, with_explanations: bool = False) -> EventStandings:
-    """The event's standings; the explanation traces (a 1,000-player open's: about 10 MB of JSON, read and
-    decoded in most of a second) only `with_explanations`, else read if a trace is asked for after all."""
+def event_standings(*, slug: str, with_entries: bool = False, traces_of: Iterable[int] = ()) -> EventStandings:
+    """The event's standings, with the explanation traces of the participants `traces_of` only: each read as
+    one key of the snapshot's traces (a 1,000-player open's are about 10 MB of JSON, read and decoded in most
+    of a second), in the same query as the standings."""
     event = Event.objects.public().select_related("league", "season").get(slug=slug)
-    snapshots = StandingsSnapshot.objects.filter(event=event)
-    snapshot = (snapshots if with_explanations else snapshots.defer("explanations")).first()
+    numbers = list(traces_of)
+    snapshots = StandingsSnapshot.objects.filter(event=event).defer("explanations")
+    snapshot = snapshots.annotate(**_trace_keys(numbers)).first()
     standings = EventStandings(event=event, snapshot=snapshot)
+    if snapshot is not None:
+        standings.traces = {number: getattr(snapshot, f"traces_{number}") or {} for number in numbers}
     if with_entries:
         standings.entries = {entry.start_number: entry for entry in entries_with_clubs(event)}
     return standings
+
+
+class JSONKey(Func):
+    """One key of a JSON object column, read by the database, the key always as text: Django's KeyTransform
+    reads an all-digits key as an array index (PostgreSQL `-> 3`, SQLite `$[3]`), and the traces are keyed by
+    the start number."""
+
+    output_field = JSONField()
+
+    def __init__(self, column: str, key: str):
+        super().__init__(F(column))
+        self.key = key
+
+    def as_postgresql(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        return f"({column} -> %s::text)", (*params, self.key)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        return f"JSON_EXTRACT({column}, %s)", (*params, "$." + json.dumps(self.key))
+
+
+def _trace_keys(numbers: list[int]) -> dict[str, JSONKey]:
+    """Annotations reading participants' traces (keyed by the number as text) out of the explanations column."""
+    return {f"traces_{number}": JSONKey("explanations", str(number)) for number in numbers}
+
+
+def _traces_of(snapshots, numbers: list[int]) -> dict[int, dict]:
+    row = snapshots.annotate(**_trace_keys(numbers)).values(*_trace_keys(numbers)).first()
+    return {number: row[f"traces_{number}"] or {} for number in numbers} if row else {}
 
 
 def public_event(*, slug: str) -> Event:
@@ -233,9 +275,12 @@ def places_by_round(scores: dict[int, list[Decimal]], rounds: int) -> dict[int, 
     """Place by points after each round (the best place among those on equal points)."""
     out: dict[int, list[int]] = {key: [] for key in scores}
     for r in range(rounds):
-        column = {key: values[r] for key, values in scores.items()}
-        for key, value in column.items():
-            out[key].append(1 + sum(1 for other in column.values() if other > value))
+        column = sorted((values[r] for values in scores.values()), reverse=True)
+        first = {}  # score -> the first place with it
+        for place, value in enumerate(column, start=1):
+            first.setdefault(value, place)
+        for key, values in scores.items():
+            out[key].append(first[values[r]])
     return out
 
 

@@ -51,9 +51,9 @@ def _event_or_404(slug: str) -> Event:
         raise Http404 from None
 
 
-def _standings_or_404(slug: str, with_explanations: bool = False) -> selectors.EventStandings:
+def _standings_or_404(slug: str, traces_of: tuple[int, ...] = ()) -> selectors.EventStandings:
     try:
-        return selectors.event_standings(slug=slug, with_entries=True, with_explanations=with_explanations)
+        return selectors.event_standings(slug=slug, with_entries=True, traces_of=traces_of)
     except Event.DoesNotExist:
         raise Http404 from None
 
@@ -343,7 +343,7 @@ def event_player(request, slug, number):
 
 
 def _render_player(request, slug, number):
-    standings = _standings_or_404(slug, with_explanations=True)
+    standings = _standings_or_404(slug, traces_of=(number,))
     event = standings.event
     if event.is_team:
         _entry_or_404(event, number)
@@ -417,7 +417,7 @@ def event_team(request, slug, number):
 
 
 def _render_team(request, slug, number):
-    standings = _standings_or_404(slug, with_explanations=True)
+    standings = _standings_or_404(slug, traces_of=(number,))
     event = standings.event
     entry = standings.entries.get(number)
     if entry is None or not entry.team_id:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from leagues.models import Event, StandingsSnapshot
+from leagues.models import Event, Game, Result, StandingsSnapshot
 
 from .conftest import LANGUAGES
 
@@ -116,6 +116,31 @@ def test_swiss_crosstable_is_a_wallchart_with_colours(client, demo):
     html = client.get("/en/events/demo-autumn-open/crosstable/").content.decode()
     assert 'class="crosstable wallchart"' in html
     assert "colour-w" in html and "colour-b" in html
+
+
+def wallchart_row(html, entry):
+    """The wallchart row of one entry (its name cell links to its page)."""
+    return next(row for row in html.split("<tr>") if f'players/{entry.start_number}/"><bdi>{entry.name}<' in row)
+
+
+@pytest.mark.django_db
+def test_wallchart_cells_show_the_forfeit_and_the_byes_of_each_row(client, demo):
+    """Read across a player's row: a forfeit is + for the winner and − for the one who did not come, each
+    linked to the opponent; a bye has no opponent, only its kind (a half-point bye ½, a pairing-allocated +)."""
+    html = client.get("/en/events/demo-autumn-open/crosstable/").content.decode()
+    forfeit = Game.objects.select_related("white__player", "black__player").get(
+        round__event__slug="demo-autumn-open", result=Result.BLACK_WINS_FORFEIT
+    )
+    white, black = forfeit.white, forfeit.black
+    link = '<a href="/en/events/demo-autumn-open/players/{0.start_number}/" title="{0.name}">{0.start_number}</a>'
+    assert link.format(black) + '<span class="colour colour-w" title="White">w</span>−' in wallchart_row(html, white)
+    assert link.format(white) + '<span class="colour colour-b" title="Black">b</span>+' in wallchart_row(html, black)
+    for result, shown in (
+        (Result.HALF_POINT_BYE, 'half-point bye"><bdi dir="ltr">bye ½'),
+        (Result.PAIRING_BYE, 'pairing-allocated bye"><bdi dir="ltr">bye +'),
+    ):
+        bye = Game.objects.select_related("white__player").filter(round__event__slug="demo-autumn-open", result=result)
+        assert f'<span title="{shown}</bdi></span>' in wallchart_row(html, bye.first().white)
 
 
 @pytest.mark.django_db
