@@ -22,6 +22,7 @@ TRF_IMPORT_TASK = "leagues.tasks.trf_import_run"
 WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
 WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
+RENDER_PASS_TASK = "leagues.tasks.event_pages_render"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
 HEARTBEAT_TTL = 3600
 
@@ -43,14 +44,14 @@ def redis_client() -> redis.Redis | None:
     return _client_for(url) if url.startswith(("redis://", "rediss://")) else None
 
 
-def _send(task: str, *args) -> None:
+def _send(task: str, *args, **options) -> None:
     """Send a task; a Redis broker that failed a moment ago is not asked again (redis_outage)."""
     url = broker_url()
     if not url.startswith(("redis://", "rediss://")):
-        current_app.signature(task, args=args).delay()  # in-process (eager) or another transport
+        current_app.signature(task, args=args).apply_async(**options)  # in-process (eager) or another transport
         return
     with guarded(url, errors=(Exception,)):
-        current_app.signature(task, args=args).delay()
+        current_app.signature(task, args=args).apply_async(**options)
 
 
 def _pending_key(event_id: int) -> str:
@@ -92,6 +93,12 @@ def enqueue_webhook_delivery(delivery_id: str) -> None:
 
 def enqueue_webhook_paused(subscription_id: int) -> None:
     _send(WEBHOOK_PAUSED_TASK, subscription_id)
+
+
+def enqueue_render_pass(slug: str) -> None:
+    """Send a worker to render the pages of an event that readers asked for (leagues.page_cache). Its priority is
+    the lowest (Redis: 9 comes after every task sent without one), so no recompute ever waits behind a render."""
+    _send(RENDER_PASS_TASK, slug, priority=9)
 
 
 def recompute_started(event_id: int) -> None:

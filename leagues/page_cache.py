@@ -7,6 +7,8 @@ rendering the page, so the cache can only make pages faster, never wrong.
 """
 
 import gzip
+import io
+import json
 import logging
 import pickle
 import threading
@@ -21,7 +23,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
-from . import redis_outage
+from . import broker, redis_outage
 from .after_commit import once_after_commit
 from .http_cache import mark_public, may_be_logged_in
 from .models import Event
@@ -89,6 +91,31 @@ _RENDERING = threading.RLock()
 EARLIER_PAGE_SECONDS = 5
 
 
+# Pages rendered by a worker. A page whose last render took PAGE_HEAVY_RENDER_MS or more (a big event's standings,
+# crosstable, player pages) is not rendered again in a web process while a worker is alive: after a change its
+# readers get the page as it was (at most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at
+# once, and ask a worker for a render pass, which renders every page asked for meanwhile (one pass of an event waits
+# in the queue at a time, behind every other task). Web processes then answer from the cache only, and a cheap request
+# never shares its process with a long render.
+WORKER_ALIVE_SECONDS = 120  # a worker that ran no task for longer may be gone: web processes render themselves
+ASKED_TTL = 600
+PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
+RENDER_PASS = "chess_league.render_pass"  # set in the environ of a render pass's requests: they always render
+# what of a reader's request a render pass asks with again (the answer may depend on these, nothing else)
+REPLAYED = (
+    "PATH_INFO",
+    "QUERY_STRING",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "wsgi.url_scheme",
+    "HTTP_HOST",
+    "HTTP_ACCEPT",
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_X_FORWARDED_PROTO",
+)
+_worker_alive: tuple[bool, float] = (False, 0.0)
+
+
 def _remember(slug: str, name: str, page: tuple) -> None:
     if len(_local) >= LOCAL_PAGES:
         _local.pop(next(iter(_local)))
@@ -97,6 +124,18 @@ def _remember(slug: str, name: str, page: tuple) -> None:
 
 def _stamp_key(slug: str) -> str:
     return f"event-stamp:{slug}"
+
+
+def _heavy_key(slug: str) -> str:
+    return f"event-heavy-pages:{slug}"
+
+
+def _asked_key(slug: str) -> str:
+    return f"event-pages-asked:{slug}"
+
+
+def _pass_key(slug: str) -> str:
+    return f"event-render-pass:{slug}"
 
 
 def _explained_key(slug: str) -> str:
@@ -235,6 +274,8 @@ def cached_page(
             _remember(slug, name, page)
     fresh = store and page is not None and page[0] == stamp
     if not fresh:
+        if store and page is not None and _left_to_a_worker(request, slug, name, page[0], stamp):
+            return _as_it_was(request, name, page)
         earlier = page if store and page is not None and _recent(page[0], stamp) else None
         if earlier is not None and not _RENDERING.acquire(blocking=False):
             # a neighbour thread is rendering: this reader gets the page as it was at once, rather than a thread
@@ -246,8 +287,10 @@ def cached_page(
             page = _local.get((slug, name)) if store else None
             fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
             if not fresh:
+                started = time.perf_counter()
                 response = render()
                 if store and response.status_code == 200:
+                    _note_render_time(slug, name, time.perf_counter() - started)
                     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
                     page = (stamp, response.content, response["Content-Type"], kept, _gzipped(response))
                     _remember(slug, name, page)
@@ -264,6 +307,110 @@ def cached_page(
         if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
     return response
+
+
+def _redis():
+    """The page cache's Redis client, or None (a cache of another kind: no worker renders pages)."""
+    store = _store()
+    return store.client if isinstance(store, _RedisStore) else None
+
+
+def _note_render_time(slug: str, name: str, seconds: float) -> None:
+    """Remember which pages of the event are heavy (rendered by a worker from now on)."""
+    client = _redis()
+    if client is None or not settings.PAGE_HEAVY_RENDER_MS:
+        return
+    try:
+        key, took = _heavy_key(slug), round(seconds * 1000)
+        if took >= settings.PAGE_HEAVY_RENDER_MS:
+            log.info("heavy page rendered event=%s page=%s duration_ms=%s", slug, name, took)
+            client.pipeline().hset(key, name, took).expire(key, TTL).execute()
+        else:
+            client.hdel(key, name)
+    except Exception:
+        log.warning("page cache unreachable; render time of %s not kept", name, exc_info=True)
+
+
+def _a_worker_is_alive() -> bool:
+    """A worker ran a task within WORKER_ALIVE_SECONDS (asked once a second at most)."""
+    global _worker_alive
+    alive, until = _worker_alive
+    if time.monotonic() >= until:
+        age = broker.heartbeat_age_seconds()
+        alive = age is not None and age <= WORKER_ALIVE_SECONDS
+        _worker_alive = (alive, time.monotonic() + 1)
+    return alive
+
+
+def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str) -> bool:
+    """The page is heavy and a worker is alive: the reader gets the page of the `earlier` stamp, and a worker is
+    asked to render the `current` one. False: this request renders the page itself (a light page, no worker, the
+    kept page too old, the cache not answering, or this is the worker's own render pass)."""
+    if (
+        request is None
+        or not settings.PAGE_HEAVY_RENDER_MS
+        or RENDER_PASS in request.META
+        or modified_of(current) - modified_of(earlier) > settings.PUBLIC_STALE_WHILE_REVALIDATE
+    ):
+        return False
+    client = _redis()
+    if client is None:
+        return False
+    try:
+        if client.hget(_heavy_key(slug), name) is None or not _a_worker_is_alive():
+            return False
+        meta = getattr(request, "_request", request).META
+        asked = json.dumps([name, {key: meta[key] for key in REPLAYED if key in meta}])
+        client.pipeline().sadd(_asked_key(slug), asked).expire(_asked_key(slug), ASKED_TTL).execute()
+        if client.set(_pass_key(slug), 1, nx=True, ex=PASS_QUEUED_TTL):
+            try:
+                broker.enqueue_render_pass(slug)
+            except Exception:
+                client.delete(_pass_key(slug))
+                raise
+        return True
+    except Exception:
+        log.warning("page cache or broker unreachable; rendering %s here", name, exc_info=True)
+        return False
+
+
+def render_pass(slug: str) -> int:
+    """In a worker: render the pages of the event that readers asked for since its last change, as they asked
+    (through the site's whole request handling, as an anonymous reader). Returns the number of pages asked for."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    global _handler
+    client = _redis()
+    if client is None:
+        return 0
+    client.delete(_pass_key(slug))  # pages asked for from now on are rendered by the next pass
+    asked = client.spop(_asked_key(slug), 1000) or []
+    _local_stamps.clear()  # the event's stamps as they are now, not as this process last saw them
+    if _handler is None:
+        _handler = WSGIHandler()
+    names = set()
+    for item in asked:
+        name, meta = json.loads(item)
+        if name in names:
+            continue
+        names.add(name)
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "SCRIPT_NAME": "",
+            "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.input": io.BytesIO(),
+            "wsgi.errors": io.StringIO(),
+            RENDER_PASS: True,
+            **meta,
+        }
+        answer = _handler(environ, lambda status, headers, exc_info=None: None)
+        for _ in answer:
+            pass
+        answer.close()
+    return len(names)
+
+
+_handler = None
 
 
 def _recent(earlier: str, current: str) -> bool:

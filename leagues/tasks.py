@@ -3,12 +3,13 @@
 
 import logging
 import smtplib
+import time
 
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMessage
 
-from . import broker, notifications
+from . import broker, notifications, page_cache
 from .recompute import LockBusy, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
@@ -41,6 +42,18 @@ def standings_sweep() -> int:
     if ids:
         log.info("sweep enqueued %d stale events: %s", len(ids), ids)
     return len(ids)
+
+
+@shared_task
+def event_pages_render(slug: str) -> int:
+    """Render the heavy pages of an event that readers asked for since it changed (they got the page as it was
+    meanwhile)."""
+    started = time.perf_counter()
+    rendered = page_cache.render_pass(slug)
+    broker.record_heartbeat()
+    took = round((time.perf_counter() - started) * 1000)
+    log.info("render pass event=%s pages=%s duration_ms=%s", slug, rendered, took)
+    return rendered
 
 
 @shared_task(acks_late=True)

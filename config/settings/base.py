@@ -184,6 +184,10 @@ PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 30)
 # how long a web process trusts an event's page stamp before asking the shared cache again (seconds)
 PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)
 
+# a page whose render takes at least this long (milliseconds) is rendered by a worker after each change while one
+# is alive, its readers getting the page as it was meanwhile (leagues/page_cache.py); 0: web processes render all
+PAGE_HEAVY_RENDER_MS = env_int("PAGE_HEAVY_RENDER_MS", 100)
+
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results
 RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
 CELERY_BEAT_SCHEDULE = {

@@ -8,16 +8,20 @@ four of 100; five rounds played, round 6 paired) with bulk writes, then starts g
 image's threaded workers: 2 processes × 4 threads) and Celery workers on PostgreSQL and Redis. For `--seconds`,
 secretaries enter results at a club's pace (one write every second or two each): match cards and single results
 through the API, whole round sheets through the page. Readers follow one event each, polling its standings page
-or standings API with If-None-Match every `--poll` seconds on average; a prober asks every public page of the
-1,000-player open three times in a row (an answer with the same ETag as the one before came from the cache).
+or standings API with If-None-Match every `--poll` seconds on average; three probers ask every public page
+of the 1,000-player open three times in a row (an answer with the same ETag as the one before came from the cache).
 Then every event is recomputed at once, to measure the workers' recompute throughput: each round is waited for
 until the standings and the explanation traces are stored, while nothing else of the bench runs.
 
+Before the night, every page the night reads is asked once (readers were reading before the first result; a first
+render after a deploy is not what this measures).
+
 Reports write p50/p99 by kind, read p50/p99 by page and status (200, 304), the cached pages of the 1,000-player
-open, result → visible p50/p99 (until the result is in the event's standings snapshot, which pages and the API
-show from then on, after at most the 1 s page stamp), every error by request kind and cause (status or
-exception), lost results (checked against the database at the end), recomputes per result, CPU by process kind
-and the load average; for each number of workers. gunicorn's log: /tmp/bench-night-web.log.
+open, result → visible p50/p99 (until the result is in the event's standings snapshot, which the standings API and
+light pages show from then on, after at most the 1 s page stamp; heavy pages follow after a worker's render pass),
+every error by request kind and cause (status or exception), lost results (checked against the database at the
+end), recomputes per result, renders of heavy pages by web processes and by workers, CPU by process kind and the
+load average; for each number of workers. gunicorn's log: /tmp/bench-night-web.log.
 """
 
 import argparse
@@ -52,6 +56,7 @@ PASSWORD = "bench-night-password"
 DIVISIONS, TEAMS, BOARDS = 40, 6, 4
 OPENS = (1000, 100, 100, 100, 100)
 PLAYED_ROUNDS = 5
+PROBERS = 3
 
 
 def percentile(values, share):
@@ -270,6 +275,18 @@ def service_cpu_seconds(name: str) -> float:
     return total
 
 
+def heavy_renders(names) -> tuple[int, float]:
+    """Renders of heavy pages (leagues.page_cache) logged by these processes so far: (count, seconds)."""
+    took = [
+        int(found)
+        for name in names
+        for found in re.findall(
+            r"heavy page rendered .*duration_ms=(\d+)", (LOGS / f"bench-night-{name}.log").read_text(errors="replace")
+        )
+    ]
+    return len(took), sum(took) / 1000
+
+
 def recomputes_logged(names) -> int:
     return sum((LOGS / f"bench-night-{n}.log").read_text(errors="replace").count("recompute started") for n in names)
 
@@ -290,7 +307,8 @@ class Night:
         self.write_kinds: list[tuple[str, float]] = []  # (card, result or sheet; seconds)
         self.pages: list[float] = []
         self.reads: list[tuple[str, int, float]] = []  # (which page, status, seconds)
-        self.cached: list[tuple[str, float]] = []  # (page of the 1,000-player open, seconds), answered from the cache
+        # (page of the 1,000-player open, seconds, when: seconds into the night), answered from the cache
+        self.cached: list[tuple[str, float, float]] = []
         self.not_modified = 0
         self.conflicts = 0  # writes refused because another secretary changed the game first (409, 412)
         self.errors: list[str] = []
@@ -493,12 +511,9 @@ class Night:
                 etag = answer.headers.get("ETag", etag)
             time.sleep(pace.uniform(0.5, 1.5) * self.poll)
 
-    # the prober: every public page of the 1,000-player open, asked three times in a row without a validator; an
-    # answer with the same ETag as the one before (no result in between) came from the cache
-    def prober(self) -> None:
-        session = self.requests.Session()
-        slug = self.opens[0]
-        paths = [
+    @staticmethod
+    def probed_paths(slug: str) -> list[str]:
+        return [
             f"/en/events/{slug}/",
             f"/en/events/{slug}/crosstable/",
             f"/en/events/{slug}/rounds/{PLAYED_ROUNDS}/",
@@ -510,7 +525,14 @@ class Night:
             f"/en/events/{slug}/rounds.ics",
             f"/api/v1/events/{slug}/standings/",
         ]
-        turn = 0
+
+    # a prober: every public page of the 1,000-player open, asked three times in a row without a validator; an
+    # answer with the same ETag as the one before (no result in between) came from the cache
+    def prober(self, number: int) -> None:
+        session = self.requests.Session()
+        slug = self.opens[0]
+        paths = self.probed_paths(slug)
+        turn = number * 3  # the probers start at different pages
         while time.monotonic() < self.stop_at:
             path = paths[turn % len(paths)]
             turn += 1
@@ -529,7 +551,8 @@ class Night:
                 etag = answer.headers.get("ETag")
                 if answer.status_code == 200 and etag and etag == before.headers.get("ETag"):
                     with self.lock:
-                        self.cached.append((path.split(slug, 1)[-1] or "/", took))
+                        at = time.monotonic() - (self.stop_at - self.seconds)
+                        self.cached.append((path.split(slug, 1)[-1] or "/", took, at))
             time.sleep(0.5)
 
     # the watcher: when is each write in its event's standings snapshot, which every page and the standings API
@@ -640,6 +663,10 @@ def run(workers: int, args) -> dict:
             except requests.RequestException:
                 time.sleep(0.2)
         time.sleep(4)  # the workers connect
+        # readers were reading before the night's first result: every page the night reads is in the cache (the
+        # first render of a page, after a deploy, is not what this measures)
+        for path in Night.probed_paths(opens[0]) + [f"/en/events/{slug}/" for slug in slugs]:
+            requests.get(base + path, timeout=60)
         cpu_before = {
             "web (gunicorn)": cpu_seconds(web),
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
@@ -648,10 +675,11 @@ def run(workers: int, args) -> dict:
             "bench clients": sum(os.times()[:2]),
         }
         load_before = os.getloadavg()[0]
+        renders_before = {"web": heavy_renders(["web"]), "workers": heavy_renders(names)}
         night = Night(base, token, match_ids, opens, args.seconds, args.poll)
         threads = [threading.Thread(target=night.secretary, args=(n,)) for n in range(args.writers)]
         threads += [threading.Thread(target=night.reader, args=(n, slugs)) for n in range(args.readers)]
-        threads.append(threading.Thread(target=night.prober))
+        threads += [threading.Thread(target=night.prober, args=(n,)) for n in range(PROBERS)]
         watcher = threading.Thread(target=night.watcher)
         night_started = time.monotonic()
         for thread in [*threads, watcher]:
@@ -674,6 +702,10 @@ def run(workers: int, args) -> dict:
         }
         cpu = {kind: cpu[kind] - cpu_before[kind] for kind in cpu}
         recomputes = recomputes_logged(names)
+        renders = {
+            kind: tuple(a - b for a, b in zip(heavy_renders(logs), renders_before[kind], strict=True))
+            for kind, logs in (("web", ["web"]), ("workers", names))
+        }
         lost = lost_results(night.written)
         stale = stale_events()
         count, standings_seconds, seconds = throughput(args.throughput_rounds)
@@ -687,6 +719,7 @@ def run(workers: int, args) -> dict:
         "elapsed": elapsed,
         "night": night,
         "recomputes": recomputes,
+        "renders": renders,
         "lost": lost,
         "stale": stale,
         "cpu": cpu,
@@ -716,11 +749,12 @@ def report(outcome: dict) -> None:
     for kind in sorted({k for k, _ in night.write_kinds}):
         took = [t for k, t in night.write_kinds if k == kind]
         print(f"| write: {kind} p50 / p99 | {ms(took, 0.5)} / {ms(took, 0.99)} ({len(took)}) |")
-    cached = [t for _, t in night.cached]
-    worst = sorted(night.cached, key=lambda pair: -pair[1])[:3]
+    cached = [t for _, t, _ in night.cached]
+    worst = sorted(night.cached, key=lambda probe: -probe[1])[:3]
     print(
         f"| every public page of the 1,000-player open from the cache, p50 / p99 | {ms(cached, 0.5)} / "
-        f"{ms(cached, 0.99)} ({len(cached)}; slowest: {', '.join(f'{p} {t * 1000:.0f} ms' for p, t in worst)}) |"
+        f"{ms(cached, 0.99)} ({len(cached)}; slowest: "
+        f"{', '.join(f'{p} {t * 1000:.0f} ms at {at:.0f} s' for p, t, at in worst)}) |"
     )
     print(f"| result → visible p50 / p99 | {ms(night.visible, 0.5)} / {ms(night.visible, 0.99)} |")
     print(f"| writes never in the standings | {len(night.waiting)} |")
@@ -733,6 +767,8 @@ def report(outcome: dict) -> None:
     print(f"| events with stale standings at the end | {outcome['stale']} |")
     per = outcome["recomputes"] / max(1, night.results)
     print(f"| recomputes per result (coalescing) | {outcome['recomputes']} / {night.results} = {per:.2f} |")
+    for kind, (count, seconds) in outcome["renders"].items():
+        print(f"| heavy page renders during the night: {kind} | {count} ({seconds:.1f} s) |")
     for kind, seconds in outcome["cpu"].items():
         share = seconds / outcome["elapsed"] * 100
         print(f"| CPU during the night: {kind} | {seconds:.1f} s ({share:.0f} % of a core) |")
