@@ -1,4 +1,4 @@
-"""The body rows of the big tables (standings, Swiss wallchart), built as HTML in Python.
+"""The body rows of the big tables (standings, Swiss wallchart, a round's pairings), built as HTML in Python.
 
 A 1,000-player open has 1,000 rows of 20 cells: through the template engine (about 20 µs a variable) they took
 most of a second to render. Here each translated word is looked up once per table and each link is built from
@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..models import Entry
+from ..models import Entry, Result
 from ..selectors import RoundCell
 
 NUMBER = 999999999  # stands for the start number in a reversed URL
@@ -151,4 +151,27 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
         parts.extend(f"<td{ltr_cell}>{escape(value)}</td>" for value in row["cells_display"])
         parts.append("</tr>\n")
         out.append("".join(parts))
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def pairing_rows(games: list, *, slug: str) -> SafeString:
+    """A round's boards: board, White's rating, name and points before the round, the result (or "not played
+    yet"), Black's points before the round, name and rating."""
+    player_url = _url_of("leagues:event-player", slug)
+    team_url = _url_of("leagues:event-team", slug)
+    results = {value: escape(label) for value, label in Result.choices}
+    not_played = f'<span class="muted">{escape(_("not played yet"))}</span>'
+    out = []
+    for game in games:
+        result = results.get(game.result, escape(game.result)) if game.result else not_played
+        out.append(
+            f'\n      <tr><td class="num" dir="ltr">{game.board}</td>\n'
+            f'        <td class="num opt" dir="ltr">{_text(game.white.rating)}</td>\n'
+            f"        <td>{entry_link(game.white, player_url, team_url)}\n</td>\n"
+            f'        <td class="num" dir="ltr">{escape(game.white_before)}</td>\n'
+            f'        <td class="result"><bdi dir="ltr">{result}</bdi></td>\n'
+            f'        <td class="num" dir="ltr">{escape(game.black_before)}</td>\n'
+            f"        <td>{entry_link(game.black, player_url, team_url)}\n</td>\n"
+            f'        <td class="num opt" dir="ltr">{_text(game.black.rating)}</td></tr>\n    '
+        )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped

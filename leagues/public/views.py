@@ -307,8 +307,8 @@ def _render_round(request, slug, number):
     if event.is_team:
         context["cards"] = selectors.match_cards(event, round_number=number)
     else:
-        games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
-        _rounds, cells = selectors.individual_rounds(event)
+        _rounds, cells = selectors.individual_rounds(event)  # its games have their entries and players
+        games = sorted({own[number].game for own in cells.values() if number in own}, key=lambda g: (g.board, g.pk))
         before = {  # points before this round, as pairing cards show them
             entry_id: fmt(selectors.running_scores(own, number - 1)[-1]) if number > 1 else "0"
             for entry_id, own in cells.items()
@@ -319,6 +319,7 @@ def _render_round(request, slug, number):
         # the boards first, then the byes (players without an opponent this round)
         context["games"] = [g for g in games if g.black_id is not None]
         context["byes"] = [g for g in games if g.black_id is None]
+        context["pairing_rows"] = table_rows.pairing_rows(context["games"], slug=slug)
     context["corrections"] = selectors.round_corrections(rnd)
     return render(request, "leagues/round.html", context)
 
