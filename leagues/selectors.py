@@ -165,19 +165,13 @@ def public_event(*, slug: str) -> Event:
 def entries_with_clubs(event: Event) -> list[Entry]:
     """The event's entries, each with `club_display`, its club: a team's club, or the club of the
     player's first recorded membership (None without one). Pages, the API and the prizes use this rule."""
-    entries = list(
-        event.entries.select_related("player", "team__club").prefetch_related(
-            Prefetch(
-                "player__clubmembership_set", queryset=ClubMembership.objects.select_related("club").order_by("id")
-            )
-        )
-    )
+    entries = list(event.entries.select_related("player", "team__club"))
+    first_club: dict[int, Club] = {}  # player id -> the club of the player's first membership
+    memberships = ClubMembership.objects.filter(player__in=event.entries.values("player_id")).select_related("club")
+    for membership in memberships.order_by("id"):
+        first_club.setdefault(membership.player_id, membership.club)
     for entry in entries:
-        if entry.team_id:
-            entry.club_display = entry.team.club
-        else:
-            first = next(iter(entry.player.clubmembership_set.all()), None)
-            entry.club_display = first.club if first else None
+        entry.club_display = entry.team.club if entry.team_id else first_club.get(entry.player_id)
     return entries
 
 

@@ -67,6 +67,13 @@ def _columns(standings: selectors.EventStandings) -> list[str]:
 
 
 def _table(standings: selectors.EventStandings, columns: list[str], badges: dict | None = None) -> list[dict]:
+    shown: dict = {}  # value -> as shown: a big open's few thousand values are a few dozen different ones
+
+    def show(value) -> str:
+        if value not in shown:
+            shown[value] = fmt(value)
+        return shown[value]
+
     rows = []
     for row in standings.table:
         entry = row["entry"]
@@ -74,8 +81,8 @@ def _table(standings: selectors.EventStandings, columns: list[str], badges: dict
         rows.append(
             {
                 **row,
-                "points_display": fmt(row["points"]),
-                "cells_display": [fmt(row["values"].get(code)) for code in columns],
+                "points_display": show(row["points"]),
+                "cells_display": [show(row["values"].get(code)) for code in columns],
                 "title": player.title if player else row.get("title", ""),
                 "federation": player.federation if player else row.get("federation", ""),
                 "rating": entry.rating if entry is not None else row.get("rating"),
