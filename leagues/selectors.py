@@ -220,17 +220,20 @@ class RoundCell:
 
 
 def individual_rounds(
-    event: Event, entries: Iterable[Entry] | None = None
+    event: Event, entries: Iterable[Entry] | None = None, *, of_entry: Entry | None = None
 ) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
-    """Every round of an individual event and, per entry id, its cell of each played round. The opponents are
-    the given entries (with their players) when the caller has them already, else read once: one row per game,
-    not five model instances per game (a 1,000-player open has thousands)."""
+    """Every round of an individual event and, per entry id, its cell of each played round (`of_entry`: the
+    cells of that entry's games only). The opponents are the given entries (with their players) when the caller
+    has them already, else read once: one row per game, not five model instances per game (a 1,000-player open
+    has thousands)."""
     rounds = list(event.rounds.order_by("number"))
     round_of = {rnd.pk: rnd for rnd in rounds}
     if entries is None:
         entries = event.entries.select_related("player")
     entry_of = {entry.pk: entry for entry in entries}
     games = Game.objects.filter(round__event=event).order_by("round__number", "board")
+    if of_entry is not None:
+        games = games.filter(Q(white=of_entry) | Q(black=of_entry))
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     for game in games:
         game.round = round_of[game.round_id]
@@ -256,11 +259,23 @@ def individual_rounds(
     return rounds, cells
 
 
-def running_scores(cells: dict[int, RoundCell], rounds: int) -> list[Decimal]:
+def round_points(event: Event) -> dict[int, dict[int, Decimal]]:
+    """Per entry id, its points of each round with a result, read as plain rows (no model instances)."""
+    out: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    games = Game.objects.filter(round__event=event).exclude(result=Result.PENDING)
+    for number, white, black, result in games.values_list("round__number", "white_id", "black_id", "result"):
+        white_code, black_code = TRF_CODES[result]
+        out[white][number] = _points(white_code, event)
+        if black is not None:
+            out[black][number] = _points(black_code, event)
+    return out
+
+
+def running_scores(points: dict[int, Decimal], rounds: int) -> list[Decimal]:
+    """The score after each round from the points of each round (a round without a result adds nothing)."""
     total, out = Decimal(0), []
     for number in range(1, rounds + 1):
-        cell = cells.get(number)
-        total += cell.points if cell else 0
+        total += points.get(number, 0)
         out.append(total)
     return out
 

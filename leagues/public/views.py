@@ -314,15 +314,19 @@ def _render_round(request, slug, number):
     if event.is_team:
         context["cards"] = selectors.match_cards(event, round_number=number)
     else:
-        _rounds, cells = selectors.individual_rounds(event)  # its games have their entries and players
-        games = sorted({own[number].game for own in cells.values() if number in own}, key=lambda g: (g.board, g.pk))
-        before = {  # points before this round, as pairing cards show them
-            entry_id: fmt(selectors.running_scores(own, number - 1)[-1]) if number > 1 else "0"
-            for entry_id, own in cells.items()
-        }
+        games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
+        points = selectors.round_points(event)
+        shown: dict[Decimal, str] = {}
+
+        def before(entry_id: int) -> str:  # points before this round, as pairing cards show them
+            total = sum((p for n, p in points.get(entry_id, {}).items() if n < number), Decimal(0))
+            if total not in shown:
+                shown[total] = fmt(total)
+            return shown[total]
+
         for game in games:
-            game.white_before = before.get(game.white_id, "0")
-            game.black_before = before.get(game.black_id, "0") if game.black_id else ""
+            game.white_before = before(game.white_id)
+            game.black_before = before(game.black_id) if game.black_id else ""
         # the boards first, then the byes (players without an opponent this round)
         context["games"] = [g for g in games if g.black_id is not None]
         context["byes"] = [g for g in games if g.black_id is None]
@@ -359,11 +363,12 @@ def _render_player(request, slug, number):
     entry = standings.entries.get(number)
     if entry is None:
         raise Http404
-    rounds, cells = selectors.individual_rounds(event, standings.entries.values())
+    _rounds, cells = selectors.individual_rounds(event, standings.entries.values(), of_entry=entry)
     played = selectors.completed_rounds(event)
     own = cells[entry.id]
-    scores = selectors.running_scores(own, played)
-    everyone = {e.id: selectors.running_scores(cells[e.id], played) for e in standings.entries.values()}
+    points = selectors.round_points(event)
+    scores = selectors.running_scores(points.get(entry.id, {}), played)
+    everyone = {e.id: selectors.running_scores(points.get(e.id, {}), played) for e in standings.entries.values()}
     places = selectors.places_by_round(everyone, played)[entry.id]
     rank_of = {selectors.row_number(row): row for row in standings.table}
     round_rows = []
