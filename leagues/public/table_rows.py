@@ -20,10 +20,23 @@ NUMBER = 999999999  # stands for the start number in a reversed URL
 
 
 def _url_of(name: str, slug: str):
-    """A function number -> the URL of `name` for that number in the event, built from one reverse()."""
+    """A function number -> the URL of `name` for that number in the event (escaped), from one reverse()."""
     head, _sep, tail = reverse(name, args=[slug, NUMBER]).rpartition(str(NUMBER))
     head, tail = escape(head), escape(tail)
     return lambda number: f"{head}{number}{tail}"
+
+
+class EntryLinks:
+    """Links to the pages of one event's entries (a player's or a team's), their names isolated. The one place of
+    this markup: templates include leagues/_entry_link.html, which calls {% entry_link %}."""
+
+    def __init__(self, slug: str):
+        self.player_url = _url_of("leagues:event-player", slug)
+        self.team_url = _url_of("leagues:event-team", slug)
+
+    def link(self, entry: Entry) -> str:
+        url = self.team_url(entry.start_number) if entry.team_id else self.player_url(entry.start_number)
+        return f'<a href="{url}"><bdi>{escape(entry.name)}</bdi></a>'
 
 
 def escape(value) -> str:
@@ -38,8 +51,7 @@ def _text(value) -> str:
 def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     """The wallchart's rows: place, name, start number, rating, points, one cell per round (opponent's start
     number, colour, result; a bye; or a dot for no game), then the tie-breaks."""
-    player_url = _url_of("leagues:event-player", slug)
-    team_url = _url_of("leagues:event-team", slug)
+    links = EntryLinks(slug)
     bye = escape(_("bye"))
     colours = {
         "w": (escape(_("White")), escape(pgettext("white pieces, one letter", "w"))),
@@ -49,12 +61,12 @@ def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     out = []
     for line in lines:
         entry = line["entry"]
-        cells = "".join(_wallchart_cell(cell, opponents, player_url, bye, colours) for cell in line["cells"])
+        cells = "".join(_wallchart_cell(cell, opponents, links.player_url, bye, colours) for cell in line["cells"])
         tiebreaks = "".join(f'<td class="num tb" dir="ltr">{escape(value)}</td>' for value in line["tiebreaks"])
         out.append(
             "\n    <tr>\n"
             f'      <td class="rank sticky-1"><bdi dir="ltr">{escape(line["place"])}</bdi></td>\n'
-            f'      <th scope="row" class="name sticky-2">{entry_link(entry, player_url, team_url)}\n</th>\n'
+            f'      <th scope="row" class="name sticky-2">{links.link(entry)}\n</th>\n'
             f'      <td class="num opt" dir="ltr">{entry.start_number}</td>\n'
             f'      <td class="num opt" dir="ltr">{_text(entry.rating)}</td>\n'
             f'      <td class="num points"><bdi dir="ltr">{escape(line["points"])}</bdi></td>\n'
@@ -83,12 +95,6 @@ def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: st
         f'<span class="colour colour-{escape(cell.colour)}" title="{colour_name}">{colour_letter}</span>'
         f"{symbol}</bdi></td>"
     )
-
-
-def entry_link(entry: Entry, player_url, team_url) -> str:
-    """The link to an entry's page (a team's or a player's), its name isolated."""
-    url = team_url(entry.start_number) if entry.team_id else player_url(entry.start_number)
-    return f'<a href="{url}"><bdi>{escape(entry.name)}</bdi></a>'
 
 
 def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeString:
@@ -157,8 +163,7 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
 def pairing_rows(games: list, *, slug: str) -> SafeString:
     """A round's boards: board, White's rating, name and points before the round, the result (or "not played
     yet"), Black's points before the round, name and rating."""
-    player_url = _url_of("leagues:event-player", slug)
-    team_url = _url_of("leagues:event-team", slug)
+    links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
     not_played = f'<span class="muted">{escape(_("not played yet"))}</span>'
     out = []
@@ -167,11 +172,11 @@ def pairing_rows(games: list, *, slug: str) -> SafeString:
         out.append(
             f'\n      <tr><td class="num" dir="ltr">{game.board}</td>\n'
             f'        <td class="num opt" dir="ltr">{_text(game.white.rating)}</td>\n'
-            f"        <td>{entry_link(game.white, player_url, team_url)}\n</td>\n"
+            f"        <td>{links.link(game.white)}\n</td>\n"
             f'        <td class="num" dir="ltr">{escape(game.white_before)}</td>\n'
             f'        <td class="result"><bdi dir="ltr">{result}</bdi></td>\n'
             f'        <td class="num" dir="ltr">{escape(game.black_before)}</td>\n'
-            f"        <td>{entry_link(game.black, player_url, team_url)}\n</td>\n"
+            f"        <td>{links.link(game.black)}\n</td>\n"
             f'        <td class="num opt" dir="ltr">{_text(game.black.rating)}</td></tr>\n    '
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
