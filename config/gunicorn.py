@@ -19,6 +19,8 @@ keepalive = 0
 timeout = 30  # seconds without a sign of life from a worker's main loop before it is replaced
 graceful_timeout = 30
 accesslog = "-"
+# gunicorn's default line, then the time the request took in milliseconds (%(M)s) and the worker's pid (%(p)s)
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms %(p)s'
 # no control socket: gunicornc is not used, and the chess user cannot write its default place
 # ($HOME/.gunicorn, as /app belongs to root)
 control_socket_disable = True

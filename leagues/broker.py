@@ -97,7 +97,7 @@ def enqueue_webhook_paused(subscription_id: int) -> None:
 
 def enqueue_render_pass(slug: str) -> None:
     """Send a worker to render the pages of an event that readers asked for (leagues.page_cache). Its priority is
-    the lowest (Redis: 9 comes after every task sent without one), so no recompute ever waits behind a render."""
+    the lowest (Redis: 9 comes after every task sent without one): it runs when no recompute waits."""
     _send(RENDER_PASS_TASK, slug, priority=9)
 
 

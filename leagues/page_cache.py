@@ -94,12 +94,14 @@ EARLIER_PAGE_SECONDS = 5
 # Pages rendered by a worker. A page whose last render took PAGE_HEAVY_RENDER_MS or more (a big event's standings,
 # crosstable, player pages) is not rendered again in a web process while a worker is alive: after a change its
 # readers get the page as it was (at most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at
-# once, and ask a worker for a render pass, which renders every page asked for meanwhile (one pass of an event waits
-# in the queue at a time, behind every other task). Web processes then answer from the cache only, and a cheap request
-# never shares its process with a long render.
+# once, and the pages they asked for are rendered by a worker: by the event's next recompute once its standings are
+# stored (at most every RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every
+# other task. Web processes then answer from the cache only, and a cheap request never shares its process with a long
+# render.
 WORKER_ALIVE_SECONDS = 120  # a worker that ran no task for longer may be gone: web processes render themselves
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
+RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
 RENDER_PASS = "chess_league.render_pass"  # set in the environ of a render pass's requests: they always render
 # what of a reader's request a render pass asks with again (the answer may depend on these, nothing else)
 REPLAYED = (
@@ -136,6 +138,10 @@ def _asked_key(slug: str) -> str:
 
 def _pass_key(slug: str) -> str:
     return f"event-render-pass:{slug}"
+
+
+def _rendered_key(slug: str) -> str:
+    return f"event-rendered-after-recompute:{slug}"
 
 
 def _explained_key(slug: str) -> str:
@@ -316,7 +322,8 @@ def _redis():
 
 
 def _note_render_time(slug: str, name: str, seconds: float) -> None:
-    """Remember which pages of the event are heavy (rendered by a worker from now on)."""
+    """Remember which pages of the event are heavy (rendered by a worker from now on); a heavy page stays heavy
+    until a render takes less than half the threshold (a worker renders faster than a busy web process)."""
     client = _redis()
     if client is None or not settings.PAGE_HEAVY_RENDER_MS:
         return
@@ -325,7 +332,7 @@ def _note_render_time(slug: str, name: str, seconds: float) -> None:
         if took >= settings.PAGE_HEAVY_RENDER_MS:
             log.info("heavy page rendered event=%s page=%s duration_ms=%s", slug, name, took)
             client.pipeline().hset(key, name, took).expire(key, TTL).execute()
-        else:
+        elif took < settings.PAGE_HEAVY_RENDER_MS / 2:
             client.hdel(key, name)
     except Exception:
         log.warning("page cache unreachable; render time of %s not kept", name, exc_info=True)
@@ -374,40 +381,61 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         return False
 
 
-def render_pass(slug: str) -> int:
+def render_pass(slug: str, *, after_recompute: bool = False) -> int:
     """In a worker: render the pages of the event that readers asked for since its last change, as they asked
-    (through the site's whole request handling, as an anonymous reader). Returns the number of pages asked for."""
-    from django.core.handlers.wsgi import WSGIHandler
-
-    global _handler
+    (through the site's whole request handling, as an anonymous reader). Returns the number of pages rendered.
+    `after_recompute`: the event's new standings are stored; its pages are rendered now unless they were less than
+    RENDER_PASS_SECONDS ago (then by a later recompute, or by the pass the readers sent)."""
     client = _redis()
     if client is None:
         return 0
-    client.delete(_pass_key(slug))  # pages asked for from now on are rendered by the next pass
-    asked = client.spop(_asked_key(slug), 1000) or []
+    started = time.perf_counter()
+    try:
+        if after_recompute and (
+            not client.scard(_asked_key(slug))
+            or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
+        ):
+            return 0
+        client.delete(_pass_key(slug))  # pages asked for from now on are rendered by the next pass
+        asked = {name: meta for name, meta in map(json.loads, client.spop(_asked_key(slug), 1000) or [])}
+    except Exception:
+        log.warning("page cache unreachable; no render pass for %s", slug, exc_info=True)
+        return 0
     _local_stamps.clear()  # the event's stamps as they are now, not as this process last saw them
+    for meta in asked.values():
+        _render_as_asked(meta)
+    took = round((time.perf_counter() - started) * 1000)
+    log.info("render pass event=%s pages=%s duration_ms=%s", slug, len(asked), took)
+    return len(asked)
+
+
+def render_pass_after_recompute(event_id: int) -> int:
+    """The event's new standings are stored: render the pages its readers asked for meanwhile (render_pass)."""
+    slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+    return render_pass(slug, after_recompute=True) if slug else 0
+
+
+def _render_as_asked(meta: dict) -> None:
+    """One anonymous GET through the site's request handling, with what of the reader's request the page depends on;
+    its view renders the page and stores it (RENDER_PASS: never the page as it was)."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    global _handler
     if _handler is None:
         _handler = WSGIHandler()
-    names = set()
-    for item in asked:
-        name, meta = json.loads(item)
-        if name in names:
-            continue
-        names.add(name)
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "SCRIPT_NAME": "",
-            "REMOTE_ADDR": "127.0.0.1",
-            "wsgi.input": io.BytesIO(),
-            "wsgi.errors": io.StringIO(),
-            RENDER_PASS: True,
-            **meta,
-        }
-        answer = _handler(environ, lambda status, headers, exc_info=None: None)
-        for _ in answer:
-            pass
-        answer.close()
-    return len(names)
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "SCRIPT_NAME": "",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": io.StringIO(),
+        RENDER_PASS: True,
+        **meta,
+    }
+    answer = _handler(environ, lambda status, headers, exc_info=None: None)
+    for _ in answer:
+        pass
+    answer.close()
 
 
 _handler = None

@@ -3,7 +3,6 @@
 
 import logging
 import smtplib
-import time
 
 from celery import shared_task
 from django.conf import settings
@@ -25,7 +24,8 @@ log = logging.getLogger(__name__)
 def standings_recompute(self, event_id: int) -> None:
     broker.recompute_started(event_id)
     try:
-        standings_recompute_event(event_id)
+        if standings_recompute_event(event_id):
+            page_cache.render_pass_after_recompute(event_id)
         broker.record_heartbeat()
     except LockBusy:
         # another worker is computing this event; run again after it, so the newest results are seen
@@ -48,11 +48,8 @@ def standings_sweep() -> int:
 def event_pages_render(slug: str) -> int:
     """Render the heavy pages of an event that readers asked for since it changed (they got the page as it was
     meanwhile)."""
-    started = time.perf_counter()
     rendered = page_cache.render_pass(slug)
     broker.record_heartbeat()
-    took = round((time.perf_counter() - started) * 1000)
-    log.info("render pass event=%s pages=%s duration_ms=%s", slug, rendered, took)
     return rendered
 
 
