@@ -1,7 +1,7 @@
 import os
 
 from celery import Celery
-from celery.signals import beat_init, celeryd_init, worker_init
+from celery.signals import beat_init, celeryd_init, worker_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
@@ -28,3 +28,12 @@ def refuse_to_start_without_a_broker(**_):
         raise SystemExit(
             "CELERY_BROKER_URL is not set: tasks run inside each process, so there is no worker or beat to run"
         )
+
+
+@worker_ready.connect
+def beat_when_ready(**_):
+    """A worker that has just started is alive before its first task (web processes leave heavy pages to a worker
+    that is alive: leagues/page_cache.py)."""
+    from leagues.broker import record_heartbeat
+
+    record_heartbeat()

@@ -25,6 +25,7 @@ from django.utils.http import http_date, parse_http_date_safe
 
 from . import broker, redis_outage
 from .after_commit import once_after_commit
+from .health import heartbeat_stale_after
 from .http_cache import mark_public, may_be_logged_in
 from .models import Event
 
@@ -98,7 +99,6 @@ EARLIER_PAGE_SECONDS = 5
 # stored (at most every RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every
 # other task. Web processes then answer from the cache only, and a cheap request never shares its process with a long
 # render.
-WORKER_ALIVE_SECONDS = 120  # a worker that ran no task for longer may be gone: web processes render themselves
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
@@ -296,7 +296,8 @@ def cached_page(
                 started = time.perf_counter()
                 response = render()
                 if store and response.status_code == 200:
-                    _note_render_time(slug, name, time.perf_counter() - started)
+                    in_a_pass = request is not None and RENDER_PASS in request.META
+                    _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
                     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
                     page = (stamp, response.content, response["Content-Type"], kept, _gzipped(response))
                     _remember(slug, name, page)
@@ -321,30 +322,33 @@ def _redis():
     return store.client if isinstance(store, _RedisStore) else None
 
 
-def _note_render_time(slug: str, name: str, seconds: float) -> None:
-    """Remember which pages of the event are heavy (rendered by a worker from now on); a heavy page stays heavy
-    until a render takes less than half the threshold (a worker renders faster than a busy web process)."""
+def _note_render_time(slug: str, name: str, seconds: float, in_a_pass: bool) -> None:
+    """Remember which pages of the event are heavy (rendered by a worker from now on). A heavy page stays heavy
+    until a web process renders it in less than half the threshold (a worker's render pass, which has its process to
+    itself, renders it faster than a busy web process would)."""
     client = _redis()
     if client is None or not settings.PAGE_HEAVY_RENDER_MS:
         return
     try:
         key, took = _heavy_key(slug), round(seconds * 1000)
-        if took >= settings.PAGE_HEAVY_RENDER_MS:
+        heavy = took >= settings.PAGE_HEAVY_RENDER_MS
+        if heavy or in_a_pass:
             log.info("heavy page rendered event=%s page=%s duration_ms=%s", slug, name, took)
+        if heavy:
             client.pipeline().hset(key, name, took).expire(key, TTL).execute()
-        elif took < settings.PAGE_HEAVY_RENDER_MS / 2:
+        elif took < settings.PAGE_HEAVY_RENDER_MS / 2 and not in_a_pass:
             client.hdel(key, name)
     except Exception:
         log.warning("page cache unreachable; render time of %s not kept", name, exc_info=True)
 
 
 def _a_worker_is_alive() -> bool:
-    """A worker ran a task within WORKER_ALIVE_SECONDS (asked once a second at most)."""
+    """A worker's heartbeat is fresh, as /healthz counts it (asked once a second at most)."""
     global _worker_alive
     alive, until = _worker_alive
     if time.monotonic() >= until:
         age = broker.heartbeat_age_seconds()
-        alive = age is not None and age <= WORKER_ALIVE_SECONDS
+        alive = age is not None and age <= heartbeat_stale_after()
         _worker_alive = (alive, time.monotonic() + 1)
     return alive
 

@@ -2,6 +2,7 @@
 
     make bench-night                      # the same night with one worker, then with two
     .venv/bin/python tests/bench/bench_night.py [--workers 1 2] [--seconds 60] [--readers 200] [--writers 6]
+                                          [--worker-nice 10]
 
 Builds 40 team divisions (6 teams, 4 boards, round 1 paired) and 5 individual opens (one of 1,000 players,
 four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn (config/gunicorn.py, the
@@ -228,10 +229,12 @@ def start_web(port: int) -> subprocess.Popen:
     )
 
 
-def start_worker(name: str) -> subprocess.Popen:
+def start_worker(name: str, nice: int) -> subprocess.Popen:
+    """A Celery worker, at CPU priority `nice` (0: the web's; 10: it yields the CPU to the web processes, as a worker
+    sharing a host with them is best run)."""
     log = open(LOGS / f"bench-night-{name}.log", "wb")
     return subprocess.Popen(
-        celery_worker_command(name=name, level="info"),
+        ["nice", "-n", str(nice), *celery_worker_command(name=name, level="info")],
         cwd=ROOT,
         env=site_environment(),
         stdout=log,
@@ -651,7 +654,7 @@ def run(workers: int, args) -> dict:
     port = free_port()
     web = start_web(port)
     names = [f"night{n + 1}" for n in range(workers)]
-    pool = [start_worker(name) for name in names]
+    pool = [start_worker(name, args.worker_nice) for name in names]
     base = f"http://127.0.0.1:{port}"
     import requests
 
@@ -789,6 +792,7 @@ def main() -> None:
     # seconds between a reader's polls, on average (the live standings page asks every 30 s)
     parser.add_argument("--poll", type=float, default=10)
     parser.add_argument("--throughput-rounds", type=int, default=2)
+    parser.add_argument("--worker-nice", type=int, default=0, help="the workers' CPU priority (nice), 0 to 19")
     args = parser.parse_args()
     from tests.bench.bench_pipeline import ensure_database
 
@@ -797,7 +801,8 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -c config/gunicorn.py, "
         f"{WEB_CONCURRENCY} processes × {WEB_THREADS} threads, "
-        f"Celery workers of concurrency 1, PostgreSQL and Redis shared with the other work on this machine; "
+        f"Celery workers of concurrency 1 at nice {args.worker_nice}, PostgreSQL and Redis shared with the other work "
+        "on this machine; "
         f"{args.writers} secretaries, {args.readers} readers polling every {args.poll:.0f} s on average, "
         f"{args.seconds:.0f} s"
     )
