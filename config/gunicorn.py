@@ -32,3 +32,25 @@ def post_fork(server, worker):
     import sys
 
     sys.setswitchinterval(0.001)
+
+
+# Python's full garbage collections hold every thread of a worker at once, for as long as they take to look at
+# every object (Django's own, about 150,000 once the pages have been rendered: 40 ms quiet, 150-250 ms on a busy
+# 2-core host). Objects that live as long as the worker are moved out of their reach (gc.freeze): those of the
+# application once it is loaded, and those it builds on its first requests (URL patterns, compiled templates).
+FROZEN_AFTER_REQUESTS = 500
+
+
+def post_worker_init(worker):
+    import gc
+    import itertools
+
+    gc.freeze()
+    worker.requests_answered = itertools.count(1)  # next() is one step for the interpreter: no request counted twice
+
+
+def post_request(worker, req, environ, resp):
+    if next(worker.requests_answered) == FROZEN_AFTER_REQUESTS:
+        import gc
+
+        gc.freeze()  # without collecting first, which would be the very pause this avoids
