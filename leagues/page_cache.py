@@ -103,7 +103,8 @@ ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
 RENDER_PASS = "chess_league.render_pass"  # set in the environ of a render pass's requests: they always render
-# what of a reader's request a render pass asks with again (the answer may depend on these, nothing else)
+# what of a reader's request a render pass asks with again (the answer may depend on these, nothing else); kept
+# under the event's list of pages asked for, one request per page
 REPLAYED = (
     "PATH_INFO",
     "QUERY_STRING",
@@ -371,8 +372,8 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         if client.hget(_heavy_key(slug), name) is None or not _a_worker_is_alive():
             return False
         meta = getattr(request, "_request", request).META
-        asked = json.dumps([name, {key: meta[key] for key in REPLAYED if key in meta}])
-        client.pipeline().sadd(_asked_key(slug), asked).expire(_asked_key(slug), ASKED_TTL).execute()
+        asked = json.dumps({key: meta[key] for key in REPLAYED if key in meta})
+        client.pipeline().hset(_asked_key(slug), name, asked).expire(_asked_key(slug), ASKED_TTL).execute()
         if client.set(_pass_key(slug), 1, nx=True, ex=PASS_QUEUED_TTL):
             try:
                 broker.enqueue_render_pass(slug)
@@ -396,18 +397,17 @@ def render_pass(slug: str, *, after_recompute: bool = False) -> int:
     started = time.perf_counter()
     try:
         if after_recompute and (
-            not client.scard(_asked_key(slug))
-            or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
+            not client.hlen(_asked_key(slug)) or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
         ):
             return 0
-        client.delete(_pass_key(slug))  # pages asked for from now on are rendered by the next pass
-        asked = {name: meta for name, meta in map(json.loads, client.spop(_asked_key(slug), 1000) or [])}
+        # the pages asked for until now; those asked for from now on are rendered by the next pass
+        asked, *_ = client.pipeline().hgetall(_asked_key(slug)).delete(_asked_key(slug), _pass_key(slug)).execute()
     except Exception:
         log.warning("page cache unreachable; no render pass for %s", slug, exc_info=True)
         return 0
     _local_stamps.clear()  # the event's stamps as they are now, not as this process last saw them
     for meta in asked.values():
-        _render_as_asked(meta)
+        _render_as_asked(json.loads(meta))
     took = round((time.perf_counter() - started) * 1000)
     log.info("render pass event=%s pages=%s duration_ms=%s", slug, len(asked), took)
     return len(asked)
