@@ -324,8 +324,7 @@ def prize_rows(prizes: EventPrizes) -> list[dict]:
 
 
 def event_prizes(request, slug):
-    # answered 304 by the event's stamp, but rendered each time: the prize pages are not hot enough to keep
-    return _cached(request, slug, "prizes", lambda: _render_prizes(request, slug), store=False)
+    return _cached(request, slug, "prizes", lambda: _render_prizes(request, slug))
 
 
 def _render_prizes(request, slug):
