@@ -15,7 +15,7 @@ Then every event is recomputed at once, to measure the workers' recompute throug
 until the standings and the explanation traces are stored, while nothing else of the bench runs.
 
 Before the night, every page the night reads is asked once (readers were reading before the first result; a first
-render after a deploy is not what this measures).
+render after a deploy is not what this measures), and the secretaries sign in.
 
 Reports write p50/p99 by kind, read p50/p99 by page and status (200, 304), the cached pages of the 1,000-player
 open, result → visible p50/p99 (until the result is in the event's standings snapshot, which the standings API and
@@ -297,6 +297,26 @@ def recomputes_logged(names) -> int:
 # ------------------------------------------------------------------------------------------- the night
 
 
+def signed_in(base: str):
+    """A secretary's browser session, signed in (before the night: a secretary signs in once, at the start of the
+    evening)."""
+    import requests
+
+    session = requests.Session()
+    page = session.get(f"{base}/en/accounts/login/", timeout=30)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    answer = session.post(
+        f"{base}/en/accounts/login/",
+        data={"username": "night-organiser", "password": PASSWORD, "csrfmiddlewaretoken": token},
+        headers={"Referer": f"{base}/en/accounts/login/"},
+        timeout=30,
+        allow_redirects=False,
+    )
+    if answer.status_code != 302 or "sessionid" not in session.cookies:
+        raise RuntimeError(f"the secretary could not sign in: {answer.status_code}")
+    return session
+
+
 class Night:
     def __init__(self, base: str, token: str, match_ids: list[int], opens: list[str], seconds: float, poll: float):
         import requests
@@ -341,11 +361,9 @@ class Night:
             connection.close()
 
     # a secretary: a match card through the API, a single open result through the API, or a round sheet page
-    def secretary(self, number: int) -> None:
-        session = self.requests.Session()
+    def secretary(self, number: int, session) -> None:
         api = {"Authorization": f"Token {self.token}"}
         pace = random.Random(number)
-        logged_in = False
         while time.monotonic() < self.stop_at:
             kind = ("card", "card", "result", "sheet")[pace.randrange(4)]
             try:
@@ -354,8 +372,6 @@ class Night:
                 elif kind == "result":
                     self.open_result(session, api, pace)
                 else:
-                    if not logged_in:
-                        logged_in = self.login(session)
                     self.sheet(session, pace)
             except self.requests.RequestException as exc:
                 self._error(f"{kind}: {exc.__class__.__name__} (no answer within the client's 30 s, or refused)")
@@ -424,21 +440,6 @@ class Night:
         if answer.status_code != 200:
             return self._error(f"single result (API): {answer.status_code} {answer.text[:80]}")
         self._written({game_id: result}, event_id)
-
-    def login(self, session) -> bool:
-        page = session.get(f"{self.base}/en/accounts/login/", timeout=30)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-        answer = session.post(
-            f"{self.base}/en/accounts/login/",
-            data={"username": "night-organiser", "password": PASSWORD, "csrfmiddlewaretoken": token},
-            headers={"Referer": f"{self.base}/en/accounts/login/"},
-            timeout=30,
-            allow_redirects=False,
-        )
-        if answer.status_code != 302 or "sessionid" not in session.cookies:
-            self._error(f"login {answer.status_code}")
-            return False
-        return True
 
     def sheet(self, session, pace) -> None:
         """A whole round sheet of a 100-player open: a few boards typed in, the others as stored."""
@@ -670,6 +671,7 @@ def run(workers: int, args) -> dict:
         # first render of a page, after a deploy, is not what this measures)
         for path in Night.probed_paths(opens[0]) + [f"/en/events/{slug}/" for slug in slugs]:
             requests.get(base + path, timeout=60)
+        sessions = [signed_in(base) for _ in range(args.writers)]
         cpu_before = {
             "web (gunicorn)": cpu_seconds(web),
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
@@ -680,7 +682,7 @@ def run(workers: int, args) -> dict:
         load_before = os.getloadavg()[0]
         renders_before = {"web": heavy_renders(["web"]), "workers": heavy_renders(names)}
         night = Night(base, token, match_ids, opens, args.seconds, args.poll)
-        threads = [threading.Thread(target=night.secretary, args=(n,)) for n in range(args.writers)]
+        threads = [threading.Thread(target=night.secretary, args=(n, sessions[n])) for n in range(args.writers)]
         threads += [threading.Thread(target=night.reader, args=(n, slugs)) for n in range(args.readers)]
         threads += [threading.Thread(target=night.prober, args=(n,)) for n in range(PROBERS)]
         watcher = threading.Thread(target=night.watcher)
