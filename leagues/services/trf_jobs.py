@@ -94,23 +94,21 @@ def import_job_queue(
     confirmed again, while its job is waiting, running or done, returns that job and sends nothing (a double
     click imports once); a failed job may be confirmed again."""
     who = _organiser(league, user)
-    digest, key = _job_key(data, preview)
+    fields = _job_fields(league, who, data, preview, params, players, rounds)
+    key = fields["key"]
 
     def create() -> ImportJob:
-        job = ImportJob.objects.create(
-            league=league,
-            requested_by=who,
-            key=key,
-            digest=digest,
-            data=data,
-            params=params,
-            players=players,
-            rounds=rounds,
-        )
+        job = ImportJob.objects.create(**fields, data=data)
         transaction.on_commit(lambda: _send(job.pk))
         return job
 
     return _once(league, who, key, create)[0]
+
+
+def _job_fields(league, who, data: bytes, preview: str, params: dict, players: int, rounds: int) -> dict:
+    """What a new import job records of its request, whether queued or imported in the request."""
+    digest, key = _job_key(data, preview)
+    return dict(league=league, requested_by=who, key=key, digest=digest, params=params, players=players, rounds=rounds)
 
 
 def import_here(
@@ -128,19 +126,11 @@ def import_here(
     once (a double click) imports once: the second waits for the first's commit and gets its job (False).
     Raises ServiceError or PermissionDenied (then nothing was saved)."""
     who = _organiser(league, user)
-    digest, key = _job_key(data, preview)
+    fields = _job_fields(league, who, data, preview, params, players, rounds)
+    key = fields["key"]
 
     def create() -> ImportJob:
-        job = ImportJob.objects.create(
-            league=league,
-            requested_by=who,
-            key=key,
-            digest=digest,
-            params=params,
-            players=players,
-            rounds=rounds,
-            status=ImportJob.Status.RUNNING,
-        )
+        job = ImportJob.objects.create(**fields, status=ImportJob.Status.RUNNING)
         job.event = _import(job, data=data)
         job.status, job.finished = ImportJob.Status.DONE, timezone.now()
         job.save(update_fields=["status", "event", "finished"])
