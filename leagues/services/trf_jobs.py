@@ -105,7 +105,9 @@ def import_job_queue(
     return _once(league, who, key, create)[0]
 
 
-def _job_fields(league, who, data: bytes, preview: str, params: dict, players: int, rounds: int) -> dict:
+def _job_fields(
+    league: League, who: User, data: bytes, preview: str, params: dict[str, Any], players: int, rounds: int
+) -> dict[str, Any]:
     """What a new import job records of its request, whether queued or imported in the request."""
     digest, key = _job_key(data, preview)
     return dict(league=league, requested_by=who, key=key, digest=digest, params=params, players=players, rounds=rounds)
