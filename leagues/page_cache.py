@@ -172,6 +172,36 @@ def event_pages_changed(*, slug: str) -> None:
     _renew(slug, _stamp_key(slug), _explained_key(slug))
 
 
+def _shown_key(slug: str) -> str:
+    return f"event-snapshot-shown:{slug}"
+
+
+def event_pages_show_snapshot(*, slug: str, version: int) -> None:
+    """The event's standings snapshot `version` is stored: its pages get a new stamp, and the version is recorded
+    as shown (a worker that dies between its commit and this call leaves pages that still say "being updated";
+    the sweep finds them by this record and renews them: renew_lost)."""
+    event_pages_changed(slug=slug)
+    try:
+        _store().set(_shown_key(slug), version, TTL)
+    except Exception:
+        log.warning("page cache unreachable; snapshot %s of %s not recorded as shown", version, slug, exc_info=True)
+
+
+def renew_lost(snapshots) -> list[str]:
+    """Of the (slug, version) of stored snapshots, renew the pages of those never recorded as shown; their slugs."""
+    renewed = []
+    for slug, version in snapshots:
+        try:
+            shown = _store().get(_shown_key(slug))
+        except Exception:
+            log.warning("page cache unreachable; lost renewals not looked for", exc_info=True)
+            break
+        if shown is None or shown < version:
+            event_pages_show_snapshot(slug=slug, version=version)
+            renewed.append(slug)
+    return renewed
+
+
 def event_explanations_changed(*, slug: str) -> None:
     """The snapshot's explanation traces are stored: only the pages that show them (`explained=True`: the
     player and team pages, why one is above another, the API with explain=1) get a new stamp; the standings,

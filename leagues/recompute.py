@@ -4,13 +4,16 @@ import logging
 import time
 import zlib
 from contextlib import contextmanager
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from . import page_cache
+from .after_commit import once_after_commit
 from .models import Event, ResultChange, StandingsSnapshot
-from .page_cache import event_explanations_changed_after_commit, event_pages_changed_after_commit
+from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_result, snapshot_fields
 from .services.webhooks import standings_updated
@@ -94,7 +97,10 @@ def standings_recompute_event(event_id: int) -> bool:
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
         if written:
             prizes_recompute(event_id, None)  # prizes follow every new snapshot
-            event_pages_changed_after_commit(event_id=event_id)
+            slug, version = event.slug, event.results_version
+            once_after_commit(
+                ("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version)
+            )
             standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
         if written and before is not None:
             record_correction_impact(event_id, before, data["rows"])
@@ -182,3 +188,22 @@ def record_correction_impact(event_id: int, before: list[dict], after: list[dict
 
 def stale_event_ids() -> list[int]:
     return list(Event.objects.stale().values_list("id", flat=True))
+
+
+# the sweep looks for pages never renewed after their snapshot among the snapshots stored this long ago at most,
+# and at least LOST_RENEWAL_GRACE ago (their worker renews them within moments of its commit)
+LOST_RENEWAL_WINDOW = timedelta(minutes=10)
+LOST_RENEWAL_GRACE = timedelta(seconds=5)
+
+
+def renew_lost_pages() -> list[str]:
+    """Renew the pages of snapshots whose worker died between its commit and the pages' renewal (they would say
+    "being updated" until the event's next change); the slugs renewed."""
+    now = timezone.now()
+    stored = StandingsSnapshot.objects.filter(
+        computed_at__gte=now - LOST_RENEWAL_WINDOW, computed_at__lte=now - LOST_RENEWAL_GRACE
+    ).values_list("event__slug", "version")
+    renewed = page_cache.renew_lost(stored)
+    if renewed:
+        log.info("sweep renewed the pages of %d events shown as being updated: %s", len(renewed), renewed)
+    return renewed

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 
 from . import broker, notifications, page_cache
-from .recompute import LockBusy, stale_event_ids, standings_recompute_event
+from .recompute import LockBusy, renew_lost_pages, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 from .services.round_pairings import pairing_compute
@@ -34,8 +34,10 @@ def standings_recompute(self, event_id: int) -> None:
 
 @shared_task
 def standings_sweep() -> int:
-    """Enqueue every event whose snapshot is older than its results (also a worker heartbeat)."""
+    """Enqueue every event whose snapshot is older than its results, and renew the pages of snapshots whose worker
+    died before renewing them (also a worker heartbeat)."""
     broker.record_heartbeat()
+    renew_lost_pages()
     ids = stale_event_ids()
     for event_id in ids:
         standings_recompute.delay(event_id)

@@ -89,13 +89,13 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
             with celery_worker(own_broker, name="after-outage"):
                 assert wait_until(sweep_once_redis_is_asked_again, timeout=3 * SKIP_SECONDS) == 1
                 snapshot = wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=3).first())
+                # the worker renews the pages' stamp just after committing the snapshot: the page follows
+                page = f"/en/events/{event.slug}/"
+                assert wait_until(lambda: "Being updated" not in client.get(page).content.decode(), timeout=10)
         finally:
             server.terminate()
             server.wait()
     assert snapshot is not None
-    # the worker renews the pages' stamp just after committing the snapshot: the page follows within moments
-    page = f"/en/events/{event.slug}/"
-    assert wait_until(lambda: "Being updated" not in client.get(page).content.decode(), timeout=10)
     assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
 
 

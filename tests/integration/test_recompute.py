@@ -1,10 +1,15 @@
 """The recompute is idempotent and an older computation never overwrites a newer snapshot."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from leagues.models import Event, Result, StandingsSnapshot
-from leagues.recompute import stale_event_ids, standings_recompute_event, store_snapshot
+from leagues.page_cache import event_pages_changed
+from leagues.recompute import LOST_RENEWAL_GRACE, stale_event_ids, standings_recompute_event, store_snapshot
 from leagues.services.results import result_record
+from leagues.tasks import standings_sweep
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
 
@@ -47,3 +52,24 @@ def test_sweep_finds_events_whose_snapshot_is_behind():
     assert stale_event_ids() == [event.pk]
     standings_recompute_event(event.pk)
     assert stale_event_ids() == []
+
+
+def test_sweep_renews_pages_a_dying_worker_left_saying_being_updated(client):
+    event, entries, games = swiss_event(players=4)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    Event.objects.filter(pk=event.pk).update(results_version=2)  # a second result, saved while the broker was down
+    event_pages_changed(slug=event.slug)
+    page = f"/en/events/{event.slug}/"
+    assert "Being updated" in client.get(page).content.decode()
+    # a worker stores the new snapshot and is killed before it renews the pages
+    assert store_snapshot(event.pk, 2, engine_snapshot(Event.objects.get(pk=event.pk)), 5) is True
+    assert "Being updated" in client.get(page).content.decode()  # the cached page, still current by its stamp
+    standings_sweep()
+    assert "Being updated" in client.get(page).content.decode()  # within the grace, the worker may still renew
+    earlier = timezone.now() - LOST_RENEWAL_GRACE - timedelta(seconds=1)
+    StandingsSnapshot.objects.filter(event=event).update(computed_at=earlier)
+    standings_sweep()  # the next beat tick
+    assert "Being updated" not in client.get(page).content.decode()
+    etag = client.get(page)["ETag"]
+    standings_sweep()
+    assert client.get(page)["ETag"] == etag  # renewed once, not on every sweep
