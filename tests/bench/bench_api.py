@@ -1,5 +1,6 @@
 """Requests per second of the standings of a 1,000-player event — the HTML page and the JSON API, each in
-full from the page cache and as a 304 to If-None-Match — and of a 40-player page, next to a bare Django view,
+full from the page cache and as a 304 to If-None-Match, the HTML page also gzip-encoded as browsers ask for it
+(wrk itself asks for no encoding) — and of a 40-player page, next to a bare Django view,
 on one gunicorn (production settings: pooled PostgreSQL connections, Redis page cache) in the same run
 (not a test). The endpoints are measured in interleaved slices (the machine is shared). Goals (issue 19):
 a 304 at least as fast as its full body, the 1,000-player HTML standings at least 0.8 of the bare view.
@@ -30,6 +31,7 @@ DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0
 CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")
 sys.path.insert(0, str(ROOT))
 FEDERATIONS = ("NOR", "GRE", "TUR", "ISR", "ENG")
+BROWSER_ENCODINGS = "gzip, deflate, br"  # what Chromium and Firefox send
 
 
 def setup_events() -> None:
@@ -153,11 +155,17 @@ def main() -> None:
                 time.sleep(0.2)
         html, json_url = f"{base}/en/events/{slug}/", f"{base}/api/v1/events/{slug}/standings/"
         html_size, html_etag = validators(html)
+        gzip_size, _ = validators(html, BROWSER_ENCODINGS)
         json_size, json_etag = validators(json_url)
 
         endpoints = [
             ("bare Django view (/ping)", f"{base}/ping", None),
             (f"standings page (HTML), 1,000 players, from the cache ({html_size // 1024} KiB)", html, None),
+            (
+                f"standings page (HTML), 1,000 players, from the cache, gzip as browsers ask ({gzip_size // 1024} KiB)",
+                html,
+                f"Accept-Encoding: {BROWSER_ENCODINGS}",
+            ),
             ("standings page (HTML), 1,000 players, If-None-Match → 304", html, f"If-None-Match: {html_etag}"),
             (f"standings JSON, 1,000 players, full body ({json_size // 1024} KiB)", json_url, None),
             ("standings JSON, 1,000 players, If-None-Match → 304", json_url, f"If-None-Match: {json_etag}"),
@@ -188,15 +196,23 @@ def main() -> None:
     for name, rps, errors, load in rows:
         note = f"{errors} (not a measurement)" if errors else "0"
         print(f"| {name} | {rps:,.0f} | {rps / bare:.2f} | {load:.2f} | {note} |")
-    html_full, html_304, json_full, json_304 = (rows[i][1] for i in (1, 2, 3, 4))
+    html_full, html_gzip, html_304, json_full, json_304 = (rows[i][1] for i in (1, 2, 3, 4, 5))
     print(f"goal 304 ≥ full body: HTML {html_304 / html_full:.2f}×, JSON {json_304 / json_full:.2f}×")
-    print(f"goal 1,000-player HTML standings ≥ 0.8 of the bare view: {html_full / bare:.2f}")
+    print(
+        f"goal 1,000-player HTML standings ≥ 0.8 of the bare view: {html_gzip / bare:.2f} gzip as browsers ask,"
+        f" {html_full / bare:.2f} uncompressed"
+    )
 
 
-def validators(url: str) -> tuple[int, str]:
-    """The body's size and ETag of a page, and a check that its If-None-Match is answered 304."""
-    with urllib.request.urlopen(url) as response:
+def validators(url: str, encodings: str = "") -> tuple[int, str]:
+    """The body's size and ETag of a page (as sent to a client accepting `encodings`), and a check that its
+    If-None-Match is answered 304."""
+    with urllib.request.urlopen(
+        urllib.request.Request(url, headers={"Accept-Encoding": encodings} if encodings else {})
+    ) as response:
         size, etag = len(response.read()), response.headers["ETag"]
+        if encodings and response.headers.get("Content-Encoding") != "gzip":
+            sys.exit(f"{url}: not sent gzip to a client accepting {encodings}")
     try:
         urllib.request.urlopen(urllib.request.Request(url, headers={"If-None-Match": etag}))
     except urllib.error.HTTPError as answer:

@@ -9,8 +9,9 @@ four of 100; five rounds played, round 6 paired) with bulk writes, then starts g
 image's threaded workers: 2 processes × 4 threads) and Celery workers on PostgreSQL and Redis. For `--seconds`,
 secretaries enter results at a club's pace (one write every second or two each): match cards and single results
 through the API, whole round sheets through the page. Readers follow one event each, polling its standings page
-or standings API with If-None-Match every `--poll` seconds on average; three probers ask every public page
-of the 1,000-player open three times in a row (an answer with the same ETag as the one before came from the cache).
+or standings API with If-None-Match every `--poll` seconds on average; three probers, each a process of its own,
+ask every public page of the 1,000-player open three times in a row (an answer with the same ETag as the one before
+came from the cache), timed by the prober and by gunicorn's access log.
 Then every event is recomputed at once, to measure the workers' recompute throughput: each round is waited for
 until the standings and the explanation traces are stored, while nothing else of the bench runs.
 
@@ -230,8 +231,7 @@ def start_web(port: int) -> subprocess.Popen:
 
 
 def start_worker(name: str, nice: int) -> subprocess.Popen:
-    """A Celery worker, at CPU priority `nice` (0: the web's; 10: it yields the CPU to the web processes, as a worker
-    sharing a host with them is best run)."""
+    """A Celery worker, at CPU priority `nice` (0: the web's; 10: it yields the CPU to the web processes)."""
     log = open(LOGS / f"bench-night-{name}.log", "wb")
     return subprocess.Popen(
         ["nice", "-n", str(nice), *celery_worker_command(name=name, level="info")],
@@ -330,8 +330,9 @@ class Night:
         self.write_kinds: list[tuple[str, float]] = []  # (card, result or sheet; seconds)
         self.pages: list[float] = []
         self.reads: list[tuple[str, int, float]] = []  # (which page, status, seconds)
-        # (page of the 1,000-player open, seconds, when: seconds into the night), answered from the cache
-        self.cached: list[tuple[str, float, float]] = []
+        # (page of the 1,000-player open, seconds, when: seconds into the night, seconds by gunicorn's log),
+        # answered from the cache
+        self.cached: list[tuple[str, float, float, float]] = []
         self.not_modified = 0
         self.conflicts = 0  # writes refused because another secretary changed the game first (409, 412)
         self.errors: list[str] = []
@@ -530,34 +531,29 @@ class Night:
             f"/api/v1/events/{slug}/standings/",
         ]
 
-    # a prober: every public page of the 1,000-player open, asked three times in a row without a validator; an
-    # answer with the same ETag as the one before (no result in between) came from the cache
-    def prober(self, number: int) -> None:
-        session = self.requests.Session()
-        slug = self.opens[0]
-        paths = self.probed_paths(slug)
-        turn = number * 3  # the probers start at different pages
-        while time.monotonic() < self.stop_at:
-            path = paths[turn % len(paths)]
-            turn += 1
-            try:
-                answers = []
-                for _ in range(3):
-                    started = time.perf_counter()
-                    answers.append((session.get(self.base + path, timeout=30), time.perf_counter() - started))
-            except self.requests.RequestException as exc:
-                self._error(f"probe {path}: {exc.__class__.__name__} (no answer within the client's 30 s)")
-                continue
-            for answer, _ in answers:
-                if answer.status_code != 200:
-                    self._error(f"probe {path}: {answer.status_code}")
-            for (before, _), (answer, took) in zip(answers, answers[1:], strict=False):
-                etag = answer.headers.get("ETag")
-                if answer.status_code == 200 and etag and etag == before.headers.get("ETag"):
-                    with self.lock:
-                        at = time.monotonic() - (self.stop_at - self.seconds)
-                        self.cached.append((path.split(slug, 1)[-1] or "/", took, at))
-            time.sleep(0.5)
+    def probers(self) -> list[subprocess.Popen]:
+        """The probers, each a process of its own, as a reader on another machine would be (the hundreds of reader
+        threads of this process do not hold it up)."""
+        command = [sys.executable, __file__, "probe", self.base, self.opens[0], str(self.stop_at)]
+        return [subprocess.Popen([*command, str(n)], stdout=subprocess.PIPE, text=True) for n in range(PROBERS)]
+
+    def probed(self, probers: list[subprocess.Popen]) -> None:
+        """The probers' answers from the cache, with the time gunicorn's log gives each (the server's own)."""
+        served = {
+            agent: int(ms) / 1000
+            for agent, ms in re.findall(
+                r'"(bench-night-prober/\d+/\d+)" (\d+)ms', (LOGS / "bench-night-web.log").read_text(errors="replace")
+            )
+        }
+        for prober in probers:
+            out, _ = prober.communicate()
+            for line in out.splitlines():
+                what, path, took, at, agent = line.split(" ")
+                if what == "error":
+                    self._error(f"probe {path}: {took}")
+                else:
+                    at = float(at) - (self.stop_at - self.seconds)  # seconds into the night
+                    self.cached.append((path, float(took), at, served.get(agent, float("nan"))))
 
     # the watcher: when is each write in its event's standings snapshot, which every page and the standings API
     # show from then on (each web process checks the event's stamp at least once a second)?
@@ -581,6 +577,40 @@ class Night:
                 self.waiting = still
             time.sleep(0.02)
         connection.close()
+
+
+def probe(base: str, slug: str, stop_at: float, number: int) -> None:
+    """A prober: every public page of the 1,000-player open, asked three times in a row without a validator; an
+    answer with the same ETag as the one before (no result in between) came from the cache. Prints a line per such
+    answer (path, seconds, when by the monotonic clock, the request's User-Agent, which gunicorn logs) and per
+    error."""
+    import requests
+
+    session = requests.Session()
+    paths = Night.probed_paths(slug)
+    turn, sent = number * 3, 0  # the probers start at different pages
+    while time.monotonic() < stop_at:
+        path = paths[turn % len(paths)]
+        turn += 1
+        try:
+            answers = []
+            for _ in range(3):
+                sent += 1
+                agent = f"bench-night-prober/{number}/{sent}"
+                started = time.perf_counter()
+                answer = session.get(base + path, timeout=30, headers={"User-Agent": agent})
+                answers.append((answer, time.perf_counter() - started, agent))
+        except requests.RequestException as exc:
+            print("error", path, f"{exc.__class__.__name__}(no-answer-within-30-s)", 0, "-", flush=True)
+            continue
+        for answer, _, _ in answers:
+            if answer.status_code != 200:
+                print("error", path, answer.status_code, 0, "-", flush=True)
+        for (before, _, _), (answer, took, agent) in zip(answers, answers[1:], strict=False):
+            etag = answer.headers.get("ETag")
+            if answer.status_code == 200 and etag and etag == before.headers.get("ETag"):
+                print("cached", path.split(slug, 1)[-1] or "/", took, time.monotonic(), agent, flush=True)
+        time.sleep(0.5)
 
 
 def lost_results(written: dict[int, str]) -> list[tuple[int, str, str]]:
@@ -677,20 +707,21 @@ def run(workers: int, args) -> dict:
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
             "PostgreSQL (all)": service_cpu_seconds("postgres"),
             "Redis (all)": service_cpu_seconds("redis-server"),
-            "bench clients": sum(os.times()[:2]),
+            "bench clients": sum(os.times()[:4]),  # with the probers' processes, once they have ended
         }
         load_before = os.getloadavg()[0]
         renders_before = {"web": heavy_renders(["web"]), "workers": heavy_renders(names)}
         night = Night(base, token, match_ids, opens, args.seconds, args.poll)
         threads = [threading.Thread(target=night.secretary, args=(n, sessions[n])) for n in range(args.writers)]
         threads += [threading.Thread(target=night.reader, args=(n, slugs)) for n in range(args.readers)]
-        threads += [threading.Thread(target=night.prober, args=(n,)) for n in range(PROBERS)]
         watcher = threading.Thread(target=night.watcher)
         night_started = time.monotonic()
+        probers = night.probers()
         for thread in [*threads, watcher]:
             thread.start()
         for thread in threads:
             thread.join()
+        night.probed(probers)
         drain_until = time.monotonic() + 120
         while night.waiting and time.monotonic() < drain_until:
             time.sleep(0.1)
@@ -703,7 +734,7 @@ def run(workers: int, args) -> dict:
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
             "PostgreSQL (all)": service_cpu_seconds("postgres"),
             "Redis (all)": service_cpu_seconds("redis-server"),
-            "bench clients": sum(os.times()[:2]),
+            "bench clients": sum(os.times()[:4]),
         }
         cpu = {kind: cpu[kind] - cpu_before[kind] for kind in cpu}
         recomputes = recomputes_logged(names)
@@ -754,12 +785,18 @@ def report(outcome: dict) -> None:
     for kind in sorted({k for k, _ in night.write_kinds}):
         took = [t for k, t in night.write_kinds if k == kind]
         print(f"| write: {kind} p50 / p99 | {ms(took, 0.5)} / {ms(took, 0.99)} ({len(took)}) |")
-    cached = [t for _, t, _ in night.cached]
+    cached = [t for _, t, _, _ in night.cached]
+    served = [t for _, _, _, t in night.cached if t == t]  # nan: not found in the log
     worst = sorted(night.cached, key=lambda probe: -probe[1])[:3]
     print(
         f"| every public page of the 1,000-player open from the cache, p50 / p99 | {ms(cached, 0.5)} / "
         f"{ms(cached, 0.99)} ({len(cached)}; slowest: "
-        f"{', '.join(f'{p} {t * 1000:.0f} ms at {at:.0f} s' for p, t, at in worst)}) |"
+        + ", ".join(f"{p} {t * 1000:.0f} ms ({s * 1000:.0f} ms in gunicorn) at {at:.0f} s" for p, t, at, s in worst)
+        + ") |"
+    )
+    print(
+        f"| the same answers as gunicorn's log times them, p50 / p99 | {ms(served, 0.5)} / {ms(served, 0.99)} "
+        f"({len(served)}) |"
     )
     print(f"| result → visible p50 / p99 | {ms(night.visible, 0.5)} / {ms(night.visible, 0.99)} |")
     print(f"| writes never in the standings | {len(night.waiting)} |")
@@ -786,6 +823,10 @@ def report(outcome: dict) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["probe"]:
+        base, slug, stop_at, number = sys.argv[2:]
+        probe(base, slug, float(stop_at), int(number))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, default=60)
