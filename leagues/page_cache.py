@@ -536,9 +536,16 @@ def _encode(request, response: HttpResponse, gzipped: bytes) -> None:
             response["ETag"] = "W/" + response["ETag"]
 
 
+def _last_modified(stamp: str) -> str:
+    """The stamp's time, but never later than now: renewals closer than a second apart move a stamp's seconds past
+    the clock, and a Last-Modified must not be later than the answer's Date (RFC 9110, 8.8.2.1). A reader's
+    If-Modified-Since is then at most the clock's time, still before any newer stamp's: never a wrong 304."""
+    return http_date(min(modified_of(stamp), int(time.time())))
+
+
 def _with_stamp(response: HttpResponse, etag: str, stamp: str) -> HttpResponse:
     response["ETag"] = etag
-    response["Last-Modified"] = http_date(modified_of(stamp))
+    response["Last-Modified"] = _last_modified(stamp)
     mark_public(response)
     return response
 
@@ -735,7 +742,7 @@ class CachedPageMiddleware:
         for header, value in headers:
             response.headers[header] = value
         response["ETag"] = etag
-        response["Last-Modified"] = http_date(modified_of(stamp))
+        response["Last-Modified"] = _last_modified(stamp)
         if page is not None and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
         if limit is not None:
