@@ -3,6 +3,8 @@
     make bench-night                      # the same night with one worker, then with two
     .venv/bin/python tests/bench/bench_night.py [--workers 1 2] [--seconds 60] [--readers 200] [--writers 6]
                                           [--worker-nice 10]
+    WEB_CONCURRENCY=3 .venv/bin/python tests/bench/bench_night.py   # gunicorn's processes (default 2) and
+                                          # WEB_THREADS, as the image reads them
 
 Builds 40 team divisions (6 teams, 4 boards, round 1 paired) and 5 individual opens (one of 1,000 players,
 four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn (config/gunicorn.py, the
@@ -213,7 +215,7 @@ def site_environment() -> dict:
     }
 
 
-WEB_CONCURRENCY, WEB_THREADS = "2", "4"
+WEB_CONCURRENCY, WEB_THREADS = os.environ.get("WEB_CONCURRENCY", "2"), os.environ.get("WEB_THREADS", "4")
 
 
 def start_web(port: int) -> subprocess.Popen:
