@@ -77,7 +77,10 @@ _local: dict[tuple[str, str], tuple] = {}
 _local_stamps: dict[str, tuple[str, float]] = {}
 LOCAL_PAGES = 500
 # what a stored page keeps of its headers (the validators and Cache-Control come from the stamp)
-KEPT_HEADERS = ("Content-Disposition",)
+KEPT_HEADERS = ("Content-Disposition", "Location")
+# the answers kept: a page, and a redirect (the latest round's pairings: to that round's page); a stored page is
+# (stamp, body, Content-Type, kept headers, gzip copy or None, status)
+KEPT_STATUSES = (200, 302)
 # a stored page also keeps a gzip copy, sent to readers who accept it (a 1,000-player standings page: about a
 # tenth of the bytes), compressed once when the page is rendered, never per request
 GZIP_MIN_BYTES = 1024
@@ -326,11 +329,18 @@ def cached_page(
             if not fresh:
                 started = time.perf_counter()
                 response = render()
-                if store and response.status_code == 200:
+                if store and response.status_code in KEPT_STATUSES:
                     in_a_pass = request is not None and RENDER_PASS in request.META
                     _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
                     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
-                    page = (stamp, response.content, response["Content-Type"], kept, _gzipped(response))
+                    page = (
+                        stamp,
+                        response.content,
+                        response["Content-Type"],
+                        kept,
+                        _gzipped(response),
+                        response.status_code,
+                    )
                     _remember(slug, name, page)
                     try:
                         _store().set(_page_key(slug, name), page, TTL)
@@ -340,7 +350,7 @@ def cached_page(
             _RENDERING.release()
     if fresh:
         response = _response_of(page)
-    if request is not None and response.status_code == 200:
+    if request is not None and response.status_code in KEPT_STATUSES:
         _with_stamp(response, etag, stamp)
         if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
@@ -481,8 +491,12 @@ def _recent(earlier: str, current: str) -> bool:
     return modified_of(current) - modified_of(earlier) <= EARLIER_PAGE_SECONDS
 
 
+def _status_of(page: tuple) -> int:
+    return page[5] if len(page) > 5 else 200  # a page stored by an earlier release: always a 200
+
+
 def _response_of(page: tuple) -> HttpResponse:
-    response = HttpResponse(page[1], content_type=page[2])
+    response = HttpResponse(page[1], content_type=page[2], status=_status_of(page))
     for header, value in page[3].items():
         response[header] = value
     return response
@@ -616,6 +630,7 @@ _PER_ANSWER = {
     "etag",
     "last-modified",
     "content-length",
+    "location",
     "x-ratelimit-limit",
     "x-ratelimit-remaining",
     "x-ratelimit-reset",
@@ -692,7 +707,7 @@ class CachedPageMiddleware:
         if (
             learned is None
             or not learned[2]
-            or response.status_code != 200
+            or response.status_code not in KEPT_STATUSES
             or response.streaming
             or response.cookies
             or not getattr(response, "public_page", False)
@@ -736,11 +751,13 @@ class CachedPageMiddleware:
             response = HttpResponseNotModified()
             headers = route.not_modified_headers
         else:
-            response = HttpResponse(page[1])
+            response = HttpResponse(page[1], status=_status_of(page))
             response["Content-Length"] = str(len(page[1]))
             headers = route.headers
         for header, value in headers:
             response.headers[header] = value
+        if page is not None and "Location" in page[3]:
+            response["Location"] = page[3]["Location"]  # the page's own (a redirect to the latest round)
         response["ETag"] = etag
         response["Last-Modified"] = _last_modified(stamp)
         if page is not None and len(page) > 4 and page[4] is not None:

@@ -6,11 +6,16 @@ from django.shortcuts import redirect, render
 
 from ..models import RoundPairing
 from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
+from . import table_rows
 from .views import _cached, _event_context, _event_or_404
 
 
 def event_pairings_latest(request, slug):
-    """The pairings of the last published round (none yet: the page says so)."""
+    """The pairings of the last published round (none yet: the page says so); the redirect is cached as a page is."""
+    return _cached(request, slug, "pairings-latest", lambda: _latest_pairings(request, slug))
+
+
+def _latest_pairings(request, slug):
     event = _event_or_404(slug)
     last = last_paired_round(event)
     if event.is_team:
@@ -29,12 +34,14 @@ def _render_pairings(request, slug, number):
     if event.is_team or not 1 <= number <= last_paired_round(event):
         raise Http404
     rows = published_rows(event, number)
+    boards = [r for r in rows if r.black is not None]
     pairing = RoundPairing.objects.filter(round__event=event, round__number=number).first()
     context = _event_context(
         event,
         active="pairings",
         number=number,
-        boards=[r for r in rows if r.black is not None],
+        boards=boards,
+        board_rows=table_rows.published_pairing_rows(boards, slug=event.slug),
         pab=[r for r in rows if r.black is None],
         pairing=pairing,
         changes=changes_by_hand(pairing) if pairing and pairing.changed_by_hand else [],

@@ -160,6 +160,31 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
+def published_pairing_rows(boards: list, *, slug: str) -> SafeString:
+    """The published pairings' boards: board; White's number, name, rating and points before the round; the result
+    (a dash before it is played); Black's points before the round, name, rating and number."""
+    links = EntryLinks(slug)
+    results = {value: escape(label) for value, label in Result.choices}
+    out = []
+    for row in boards:
+        white, black = row.white, row.black
+        game_result = row.game.result if row.game is not None else ""
+        result = results.get(game_result, escape(game_result)) if game_result else "–"
+        out.append(
+            f'<tr>\n    <td class="num"><bdi dir="ltr">{row.number}</bdi></td>\n'
+            f'    <td class="num"><bdi dir="ltr">{white.entry.start_number}</bdi></td>'
+            f"<td>{links.link(white.entry)}</td>"
+            f'<td class="num"><bdi dir="ltr">{_text(white.entry.rating)}</bdi></td>'
+            f'<td class="num"><bdi dir="ltr">{escape(white.shown_points)}</bdi></td>\n'
+            f'    <td class="result"><bdi dir="ltr">{result}</bdi></td>\n'
+            f'    <td class="num"><bdi dir="ltr">{escape(black.shown_points)}</bdi></td>'
+            f"<td>{links.link(black.entry)}</td>"
+            f'<td class="num"><bdi dir="ltr">{_text(black.entry.rating)}</bdi></td>'
+            f'<td class="num"><bdi dir="ltr">{black.entry.start_number}</bdi></td>\n  </tr>'
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
 def pairing_rows(games: list, *, slug: str) -> SafeString:
     """A round's boards: board, White's rating, name and points before the round, the result (or "not played
     yet"), Black's points before the round, name and rating."""

@@ -10,4 +10,9 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def entry_link(context, entry) -> str:
-    return mark_safe(EntryLinks(context["event"].slug).link(entry))  # noqa: S308 - EntryLinks escapes
+    # one EntryLinks per page (included templates share the page's context): its URLs are reversed once, not per link
+    slug = context["event"].slug
+    links = getattr(context, "entry_links", None)
+    if links is None or links[0] != slug:
+        links = context.entry_links = (slug, EntryLinks(slug))
+    return mark_safe(links[1].link(entry))  # noqa: S308 - EntryLinks escapes

@@ -152,3 +152,36 @@ def test_the_dashboard_lists_rounds_to_pair_and_to_publish_of_the_organisers_eve
         result_record(game_id=game.pk, result=Result.DRAW, user=organiser)
     html = client.get("/en/manage/").content.decode()
     assert f'href="/en/manage/events/{event.slug}/pairing/2/">{event.name}: pair round 2</a>' in html
+
+
+def _pair_and_publish(client, event, number):
+    url = f"/en/manage/events/{event.slug}/pairing/{number}/"
+    assert client.post(url, {"action": "pair"}).status_code == 302
+    assert client.post(url, {"action": "publish"}).status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)  # every write commits, as on the site: the pages' stamps are renewed
+def test_the_latest_pairings_follow_each_published_round_and_are_answered_from_the_cache(
+    client, event, django_assert_num_queries
+):
+    user = organiser_of(event.league)
+    client.force_login(user)
+    _pair_and_publish(client, event, 1)
+    client.logout()
+    first = client.get(f"/en/events/{event.slug}/pairings/")
+    assert first.status_code == 302 and first["Location"].endswith("/rounds/1/pairings/")
+    with django_assert_num_queries(0):  # asked again: the redirect comes from the cache
+        again = client.get(f"/en/events/{event.slug}/pairings/")
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    assert again["ETag"] == first["ETag"] and "public" in again["Cache-Control"]
+    client.force_login(user)
+    for game in Game.objects.filter(round__event=event, round__number=1, black__isnull=False):
+        result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    _pair_and_publish(client, event, 2)
+    client.logout()
+    # another reader's request renders the new redirect; the first reader's is then answered early, as it was learned
+    other = client.get(f"/en/events/{event.slug}/pairings/", HTTP_ACCEPT="text/html")
+    latest = client.get(f"/en/events/{event.slug}/pairings/")
+    for answer in (other, latest):
+        assert answer.status_code == 302 and answer["Location"].endswith("/rounds/2/pairings/")
+        assert answer["ETag"] != first["ETag"]
