@@ -281,6 +281,38 @@ def _current_stamp(slug: str, database_stamp, key: str | None = None):
     return stamp
 
 
+# What the renders of an event's pages read alike (its standings and entries: a 1,000-player open's take a quarter of
+# a second to read and decode) is read once per stamp and process, then shared by the renders that follow under the
+# same stamp (a worker's render pass renders ten pages of the event in a row). Read after the stamp was taken, it is at
+# least as new as the stamp: a page rendered from it is never older than the stamp it is stored under.
+SHARED_READ_STAMPS = 4
+_shared_reads: dict[tuple[str, str], dict] = {}  # (slug, stamp) -> {what: value}
+_render_scope = threading.local()  # .stamp: the (slug, stamp) of the page this thread renders now
+
+
+def read_once_per_stamp(what, read):
+    """`read()`, or its value for the page being rendered if a render under the same stamp read it already."""
+    scope = getattr(_render_scope, "stamp", None)
+    if scope is None:
+        return read()
+    reads = _shared_reads.get(scope)
+    if reads is None:
+        while len(_shared_reads) >= SHARED_READ_STAMPS:
+            _shared_reads.pop(next(iter(_shared_reads)), None)
+        reads = _shared_reads[scope] = {}
+    if what not in reads:
+        reads[what] = read()
+    return reads[what]
+
+
+def _render_under(slug: str, stamp: str, render) -> HttpResponse:
+    _render_scope.stamp = (slug, stamp)
+    try:
+        return render()
+    finally:
+        _render_scope.stamp = None
+
+
 def cached_page(
     *, slug: str, name: str, database_stamp, render, request=None, store=True, explained=False
 ) -> HttpResponse:
@@ -328,7 +360,7 @@ def cached_page(
             fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
             if not fresh:
                 started = time.perf_counter()
-                response = render()
+                response = _render_under(slug, stamp, render)
                 if store and response.status_code in KEPT_STATUSES:
                     in_a_pass = request is not None and RENDER_PASS in request.META
                     _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)

@@ -8,7 +8,7 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from django.db.models import F, Func, JSONField, Prefetch, Q
@@ -80,6 +80,17 @@ class EventStandings:
     def notes(self) -> list[dict]:
         return self.snapshot.notes if self.snapshot else []
 
+    def with_traces(self, numbers: Iterable[int]) -> "EventStandings":
+        """The same standings with the traces of the participants `numbers` (read together, from the same snapshot
+        version); other participants' traces are read when asked for."""
+        standings = replace(self, traces={})
+        numbers = list(numbers)
+        if self.snapshot and numbers:
+            standings.traces = _traces_of(
+                StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version), numbers
+            )
+        return standings
+
     def row_of(self, number: int) -> dict | None:
         return next((row for row in self.rows if row_number(row) == number), None)
 
@@ -112,17 +123,12 @@ def leagues_with_events():
     return League.objects.prefetch_related(Prefetch("events", queryset=Event.objects.public().select_related("season")))
 
 
-def event_standings(*, slug: str, with_entries: bool = False, traces_of: Iterable[int] = ()) -> EventStandings:
-    """The event's standings, with the explanation traces of the participants `traces_of` only: each read as
-    one key of the snapshot's traces (a 1,000-player open's are about 10 MB of JSON, read and decoded in most
-    of a second), in the same query as the standings."""
+def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
+    """The event's standings, without the explanation traces (a 1,000-player open's are about 10 MB of JSON): a
+    participant's are read on their own when asked for (`with_traces`, `trace`), as one key of the snapshot's."""
     event = Event.objects.public().select_related("league", "season").get(slug=slug)
-    numbers = list(traces_of)
-    snapshots = StandingsSnapshot.objects.filter(event=event).defer("explanations")
-    snapshot = snapshots.annotate(**_trace_keys(numbers)).first()
+    snapshot = StandingsSnapshot.objects.filter(event=event).defer("explanations").first()
     standings = EventStandings(event=event, snapshot=snapshot)
-    if snapshot is not None:
-        standings.traces = {number: getattr(snapshot, f"traces_{number}") or {} for number in numbers}
     if with_entries:
         standings.entries = {entry.start_number: entry for entry in entries_with_clubs(event)}
     return standings

@@ -31,7 +31,7 @@ from tiebreaks.names import criterion_name, rule_set_name
 from .. import selectors
 from ..errors import ServiceError
 from ..models import Club, Entry, Event, Player, Season
-from ..page_cache import cached_page
+from ..page_cache import cached_page, read_once_per_stamp
 from ..permissions import is_league_organiser
 from ..selectors import search_players
 from ..services.players import leagues_of_player, player_set_anonymised
@@ -52,10 +52,15 @@ def _event_or_404(slug: str) -> Event:
 
 
 def _standings_or_404(slug: str, traces_of: tuple[int, ...] = ()) -> selectors.EventStandings:
+    """The standings with the entries, read once for the pages rendered under the same stamp, and the traces of the
+    participants `traces_of` (each page its own)."""
     try:
-        return selectors.event_standings(slug=slug, with_entries=True, traces_of=traces_of)
+        shared = read_once_per_stamp(
+            ("standings", slug), lambda: selectors.event_standings(slug=slug, with_entries=True)
+        )
     except Event.DoesNotExist:
         raise Http404 from None
+    return shared.with_traces(traces_of)
 
 
 def _columns(standings: selectors.EventStandings) -> list[str]:

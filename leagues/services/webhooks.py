@@ -194,9 +194,29 @@ def webhook_send_test(*, user: User, subscription_id: int) -> WebhookDelivery:
 
 def webhooks_emit(event_type: str, *, event_id: int, occurrence: str, data: dict[str, Any]) -> None:
     """Tell the subscribers of the event (its league, its clubs) after the current transaction commits.
-    `occurrence` names what happened; emitting the same occurrence again delivers nothing new."""
-    once_after_commit(
-        ("webhooks", occurrence), lambda: broker.enqueue_webhook_fan_out(event_type, event_id, occurrence, data)
+    `occurrence` names what happened; emitting the same occurrence again delivers nothing new. An event nobody
+    may be subscribed to sends no task (most results of a league night: a worker's fan-out of nobody took as long as
+    a small division's recompute)."""
+
+    def fan_out() -> None:
+        if _may_have_subscribers(event_id):
+            broker.enqueue_webhook_fan_out(event_type, event_id, occurrence, data)
+
+    once_after_commit(("webhooks", occurrence), fan_out)
+
+
+def _may_have_subscribers(event_id: int) -> bool:
+    """Some active subscription is to the event, its league, or a club of its teams or of its players' memberships
+    (one query; more than the fan-out's subscribers, never fewer: it also counts clubs outside the league)."""
+    return (
+        WebhookSubscription.objects.filter(paused_at__isnull=True)
+        .filter(
+            Q(event_id=event_id)
+            | Q(league__events=event_id)
+            | Q(club__teams__event=event_id)
+            | Q(club__clubmembership__player__entry__event=event_id)
+        )
+        .exists()
     )
 
 

@@ -6,9 +6,12 @@ from django.core import mail
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from leagues.models import Role, WebhookDelivery, WebhookSubscription
+from leagues.models import Result, Role, WebhookDelivery, WebhookSubscription
+from leagues.services.results import result_record
+from leagues.services.webhooks import webhooks_emit
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+from tests.helpers import played_division
 from tests.webhooks import receiver
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -107,3 +110,46 @@ def test_a_target_that_turns_private_after_subscribing_gets_nothing(tmp_path):
         assert ok.received() == []
     delivery = WebhookDelivery.objects.get(subscription_id=hook["id"])
     assert delivery.status == "failed" and delivery.response_code is None and "https" in delivery.error
+
+
+def _subscribed_to_a_result(target_of):
+    """A result is recorded in an event whose subscription `target_of(event)` names; the deliveries it made."""
+    club = ClubFactory()
+    event, entries, games = swiss_event(players=4, club=club)
+    organiser = organiser_of(event.league)
+    subscription = WebhookSubscription.objects.create(
+        owner=organiser,
+        url="https://hooks.example.org/in",
+        secret="s" * 32,
+        events=["result.recorded"],
+        **target_of(event, club),
+    )
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
+    return WebhookDelivery.objects.filter(subscription=subscription).count()
+
+
+@pytest.mark.parametrize(
+    "target_of",
+    [
+        lambda event, club: {"event": event},
+        lambda event, club: {"league": event.league},
+        lambda event, club: {"club": club},  # the players' club
+    ],
+    ids=["event", "league", "players-club"],
+)
+def test_every_kind_of_subscriber_of_an_event_gets_its_results(target_of):
+    assert _subscribed_to_a_result(target_of) == 1
+
+
+def test_a_teams_club_gets_its_match_results():
+    event, sides = played_division(2)
+    organiser = organiser_of(event.league)
+    subscription = WebhookSubscription.objects.create(
+        owner=organiser,
+        url="https://hooks.example.org/in",
+        secret="s" * 32,
+        events=["match_card.confirmed"],
+        club=sides[0].team.club,
+    )
+    webhooks_emit("match_card.confirmed", event_id=event.pk, occurrence="match:test", data={})  # as a match card does
+    assert WebhookDelivery.objects.filter(subscription=subscription).count() == 1
