@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 
 from leagues.models import Result, Role, WebhookDelivery, WebhookSubscription
 from leagues.services.results import result_record
-from leagues.services.webhooks import webhooks_emit
 from leagues.services.tokens import api_token_create
+from leagues.services.webhooks import webhooks_emit
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 from tests.helpers import played_division
 from tests.webhooks import receiver
