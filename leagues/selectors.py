@@ -237,14 +237,18 @@ def individual_rounds(
     if entries is None:
         entries = event.entries.select_related("player")
     entry_of = {entry.pk: entry for entry in entries}
-    games = Game.objects.filter(round__event=event).order_by("round__number", "board")
+    # a cell's game is read for its result only (a bye's kind): not its other columns, nor its rows of other tables
+    games = (
+        Game.objects.filter(round__event=event)
+        .only("round_id", "white_id", "black_id", "result")
+        .order_by("round__number", "board")
+    )
     if of_entry is not None:
         games = games.filter(Q(white=of_entry) | Q(black=of_entry))
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     for game in games:
-        game.round = round_of[game.round_id]
-        game.white = white = entry_of[game.white_id]
-        number = game.round.number
+        white = entry_of[game.white_id]
+        number = round_of[game.round_id].number
         if game.result == Result.PENDING:
             # paired, not played yet: readers look up tonight's opponent before the result exists
             white_code = black_code = ""
@@ -255,7 +259,7 @@ def individual_rounds(
                 number, white_code, game.result, _points(white_code, event), game=game
             )
             continue
-        game.black = black = entry_of[game.black_id]
+        black = entry_of[game.black_id]
         cells[game.white_id][number] = RoundCell(
             number, white_code, game.result, _points(white_code, event), opponent=black, colour="w", game=game
         )

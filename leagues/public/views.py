@@ -375,7 +375,8 @@ def _render_player(request, slug, number):
     scores = selectors.running_scores(points.get(entry.id, {}), played)
     everyone = {e.id: selectors.running_scores(points.get(e.id, {}), played) for e in standings.entries.values()}
     places = selectors.places_by_round(everyone, played)[entry.id]
-    rank_of = {selectors.row_number(row): row for row in standings.table}
+    table = standings.table
+    rank_of = {selectors.row_number(row): row for row in table}
     round_rows = []
     paired = max([played, *own.keys()])
     for number_ in range(1, paired + 1):
@@ -396,7 +397,7 @@ def _render_player(request, slug, number):
         round_row["change"] = changes.get(round_row["number"], "")
     explained = _explained_for(standings, number)
     row = standings.row_of(number)
-    tied = [r for r in standings.table if row and r["points"] == row["points"] and r["number"] != number]
+    tied = [r for r in table if row and r["points"] == row["points"] and r["number"] != number]
     context = _event_context(
         event,
         standings=standings,
@@ -405,6 +406,7 @@ def _render_player(request, slug, number):
         rounds=round_rows,
         explained=explained,
         tied=tied,
+        why_url=reverse("leagues:event-why", args=[slug]),  # once: a big open's players share points by the hundred
         active="players",
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
         rating_result=record.result if record else None,

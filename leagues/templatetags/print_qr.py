@@ -1,6 +1,8 @@
 """A QR code of the page's own address for printed standings, pairings and crosstables (an inline SVG: no
 image request, no script)."""
 
+from functools import lru_cache
+
 import segno
 from django import template
 from django.utils.safestring import mark_safe
@@ -11,6 +13,11 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def page_qr(context) -> str:
     request = context["request"]
-    url = request.build_absolute_uri(request.path)
-    svg = segno.make(url, error="m").svg_inline(scale=2, border=2, omitsize=False, title=url)
-    return mark_safe(svg)  # segno writes the SVG; the only text in it is the escaped title
+    return mark_safe(qr_svg(request.build_absolute_uri(request.path)))  # noqa: S308 - see qr_svg
+
+
+@lru_cache(maxsize=2048)
+def qr_svg(url: str) -> str:
+    """The code of one address, made once per process (about 20 ms of every render of a page otherwise); segno
+    writes the SVG, and the only text in it is the escaped title."""
+    return segno.make(url, error="m").svg_inline(scale=2, border=2, omitsize=False, title=url)
