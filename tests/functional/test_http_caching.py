@@ -335,6 +335,24 @@ def test_a_reader_who_accepts_gzip_gets_the_same_page_compressed(client, swiss, 
     assert not refused.has_header("Content-Encoding") and refused.content == plain.content
 
 
+@pytest.mark.parametrize("page", ["/en/events/{slug}/crosstable/", "/api/v1/events/{slug}/standings/"])
+def test_a_page_another_process_rendered_is_whole_for_a_reader_without_gzip(client, swiss, page, monkeypatch):
+    """The shared cache keeps a page as its gzip copy only; a process that did not render it serves it whole, and
+    compressed, from that copy, as the rendering process does."""
+    from leagues import page_cache
+
+    event, _entries = swiss
+    url = page.format(slug=event.slug)
+    rendered = client.get(url)
+    for accept in ("identity", "gzip"):
+        monkeypatch.setattr(page_cache, "_local", {})  # another process: nothing of the page but the shared cache's
+        answers = [client.get(url, HTTP_ACCEPT_ENCODING=accept) for _ in range(2)]  # the view's, then the early one
+        for answer in answers:
+            body = gzip.decompress(answer.content) if accept == "gzip" else answer.content
+            assert body == rendered.content and answer["ETag"].removeprefix("W/") == rendered["ETag"]
+            assert int(answer["Content-Length"]) == len(answer.content)
+
+
 def _neighbour_rendering():
     """Another thread of this process holds the one-render-at-a-time lock, as while it renders a page."""
     from leagues import page_cache
