@@ -780,9 +780,18 @@ class CachedPageMiddleware:
                     page = _store().get(_page_key(route.slug, route.name))
                 except Exception:
                     return None
-                if page is None or page[0] != stamp:
+                if page is None:
                     return None
-                _remember(route.slug, route.name, page)
+                if page[0] != stamp:
+                    # a heavy page a worker is asked to render: the page as it was, with its own validators, as the
+                    # view would answer it (after every result of a big open, until the worker's render is stored)
+                    if not _left_to_a_worker(request, route.slug, route.name, page[0], stamp):
+                        return None
+                    stamp, etag = page[0], f'"{page[0]}-{route.name}"'
+                    if _not_modified(request, stamp, etag):
+                        not_modified, page = True, None
+                if page is not None:
+                    _remember(route.slug, route.name, page)
         limit = None
         if route.throttles:
             shim = _AnonymousApiRequest(request)
