@@ -77,14 +77,12 @@ _local: dict[tuple[str, str], tuple] = {}
 _local_stamps: dict[str, tuple[str, float]] = {}
 LOCAL_PAGES = 500
 # what a stored page keeps of its headers (the validators and Cache-Control come from the stamp)
-KEPT_HEADERS = ("Content-Disposition", "Location")
-# the answers kept: a page, and a redirect (the latest round's pairings: to that round's page); a stored page is
-# (stamp, body, Content-Type, kept headers, gzip copy or None, status). The shared cache keeps a page that has a gzip
-# copy as that copy only (body None): a web process fetches a 1,000-player crosstable as 60 KiB, not 1.6 MiB, each
-# time it changes, and decompresses it once, for the first reader who does not accept gzip.
-KEPT_STATUSES = (200, 302)
-# a stored page also keeps a gzip copy, sent to readers who accept it (a 1,000-player standings page: about a
-# tenth of the bytes), compressed once when the page is rendered, never per request
+KEPT_HEADERS = ("Content-Disposition",)
+# a stored page is (stamp, body, Content-Type, kept headers, gzip copy or None): the gzip copy is sent to readers who
+# accept it (a 1,000-player standings page: about a tenth of the bytes), compressed once when the page is rendered,
+# never per request. The shared cache keeps a page that has a gzip copy as that copy only (body None): a web process
+# fetches a changed 1,000-player crosstable as 60 KiB, not 1.6 MiB, and decompresses it once, for the first reader
+# who does not accept gzip.
 GZIP_MIN_BYTES = 1024
 COMPRESSIBLE = ("text/", "application/json")
 # One uncached render at a time in a process: its threads cannot render side by side anyway (one
@@ -363,12 +361,12 @@ def cached_page(
             if not fresh:
                 started = time.perf_counter()
                 response = _render_under(slug, stamp, render)
-                if store and response.status_code in KEPT_STATUSES:
+                if store and response.status_code == 200:
                     in_a_pass = request is not None and RENDER_PASS in request.META
                     _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
                     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
                     gzipped = _gzipped(response)
-                    page = (stamp, response.content, response["Content-Type"], kept, gzipped, response.status_code)
+                    page = (stamp, response.content, response["Content-Type"], kept, gzipped)
                     _remember(slug, name, page)
                     shared = page if gzipped is None else (stamp, None, *page[2:])
                     try:
@@ -379,7 +377,7 @@ def cached_page(
             _RENDERING.release()
     if fresh:
         response = _response_of(request, page, (slug, name))
-    if request is not None and response.status_code in KEPT_STATUSES:
+    if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)
         if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
@@ -520,10 +518,6 @@ def _recent(earlier: str, current: str) -> bool:
     return modified_of(current) - modified_of(earlier) <= EARLIER_PAGE_SECONDS
 
 
-def _status_of(page: tuple) -> int:
-    return page[5] if len(page) > 5 else 200  # a page stored by an earlier release: always a 200
-
-
 def _body(request, page: tuple, key: tuple[str, str] | None = None) -> bytes:
     """What a stored page answers with: its gzip copy for a reader who accepts it, else the page itself (decompressed
     from the gzip copy if that is all the shared cache kept; with `key`, kept decompressed in this process)."""
@@ -539,7 +533,7 @@ def _body(request, page: tuple, key: tuple[str, str] | None = None) -> bytes:
 
 
 def _response_of(request, page: tuple, key: tuple[str, str] | None = None) -> HttpResponse:
-    response = HttpResponse(_body(request, page, key), content_type=page[2], status=_status_of(page))
+    response = HttpResponse(_body(request, page, key), content_type=page[2])
     for header, value in page[3].items():
         response[header] = value
     return response
@@ -673,7 +667,6 @@ _PER_ANSWER = {
     "etag",
     "last-modified",
     "content-length",
-    "location",
     "x-ratelimit-limit",
     "x-ratelimit-remaining",
     "x-ratelimit-reset",
@@ -750,7 +743,7 @@ class CachedPageMiddleware:
         if (
             learned is None
             or not learned[2]
-            or response.status_code not in KEPT_STATUSES
+            or response.status_code != 200
             or response.streaming
             or response.cookies
             or not getattr(response, "public_page", False)
@@ -804,13 +797,11 @@ class CachedPageMiddleware:
             headers = route.not_modified_headers
         else:
             body = _body(request, page, (route.slug, route.name))
-            response = HttpResponse(body, status=_status_of(page))
+            response = HttpResponse(body)
             response["Content-Length"] = str(len(body))
             headers = route.headers
         for header, value in headers:
             response.headers[header] = value
-        if page is not None and "Location" in page[3]:
-            response["Location"] = page[3]["Location"]  # the page's own (a redirect to the latest round)
         response["ETag"] = etag
         response["Last-Modified"] = _last_modified(stamp)
         if page is not None and len(page) > 4 and page[4] is not None:

@@ -2,7 +2,7 @@
 the pairings of the next round (the round page shows the results)."""
 
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from ..models import RoundPairing
 from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
@@ -11,18 +11,19 @@ from .views import _cached, _event_context, _event_or_404
 
 
 def event_pairings_latest(request, slug):
-    """The pairings of the last published round (none yet: the page says so); the redirect is cached as a page is."""
+    """The pairings of the last published round (none yet: the page says so), at an address that stays the same all
+    tournament long (a reader follows no redirect)."""
     return _cached(request, slug, "pairings-latest", lambda: _latest_pairings(request, slug))
 
 
 def _latest_pairings(request, slug):
     event = _event_or_404(slug)
-    last = last_paired_round(event)
     if event.is_team:
         raise Http404
+    last = last_paired_round(event)
     if not last:
         return render(request, "leagues/pairings.html", _event_context(event, active="pairings", number=None))
-    return redirect("leagues:event-pairings", slug=event.slug, number=last)
+    return _render_pairings(request, slug, last)
 
 
 def event_pairings(request, slug, number):

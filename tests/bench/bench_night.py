@@ -800,6 +800,16 @@ def report(outcome: dict) -> None:
         f"| the same answers as gunicorn's log times them, p50 / p99 | {ms(served, 0.5)} / {ms(served, 0.99)} "
         f"({len(served)}) |"
     )
+    by_page: dict[str, list[tuple[float, float]]] = {}
+    for path, took, _, in_gunicorn in night.cached:
+        by_page.setdefault(path, []).append((took, in_gunicorn))
+    for path, times in sorted(by_page.items()):
+        took = [t for t, _ in times]
+        logged = [s for _, s in times if s == s]
+        print(
+            f"| {path} from the cache, p50 / p99 by the prober, by gunicorn | {ms(took, 0.5)} / {ms(took, 0.99)}, "
+            f"{ms(logged, 0.5)} / {ms(logged, 0.99)} ({len(took)}) |"
+        )
     print(f"| result → visible p50 / p99 | {ms(night.visible, 0.5)} / {ms(night.visible, 0.99)} |")
     print(f"| writes never in the standings | {len(night.waiting)} |")
     print(f"| writes refused as stale (another secretary was first: 409, 412) | {night.conflicts} |")
