@@ -96,10 +96,9 @@ def enqueue_webhook_paused(subscription_id: int) -> None:
 
 
 def enqueue_render_pass(slug: str) -> None:
-    """Send a worker to render the pages of an event that readers asked for (leagues.page_cache). It takes its turn
-    behind the tasks sent before it, as a recompute does: with the lowest priority, a league night's recomputes kept it
-    waiting until its pages were too old to stand in, and the web processes rendered them instead."""
-    _send(RENDER_PASS_TASK, slug)
+    """Send a worker to render the pages of an event that readers asked for (leagues.page_cache). Its priority is
+    the lowest (Redis: 9 comes after every task sent without one): it runs when no recompute waits."""
+    _send(RENDER_PASS_TASK, slug, priority=9)
 
 
 def recompute_started(event_id: int) -> None:

@@ -99,9 +99,9 @@ EARLIER_PAGE_SECONDS = 5
 # crosstable, player pages) is not rendered again in a web process while a worker is alive: after a change its
 # readers get the page as it was (at most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at
 # once, and the pages they asked for are rendered by a worker, in a render pass: one the first of them sent, or one
-# the event's next recompute sends once its standings are stored (at most every RENDER_PASS_SECONDS). A pass takes its
-# turn behind the tasks sent before it. Web processes then answer from the cache only, and a cheap request never shares
-# its process with a long render.
+# the event's next recompute sends once its standings are stored (at most every RENDER_PASS_SECONDS). A pass waits
+# behind every other task. Web processes then answer from the cache only, and a cheap request never shares its process
+# with a long render.
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event send a render pass at most this often
@@ -476,8 +476,8 @@ def render_pass(slug: str) -> int:
 
 def render_pass_after_recompute(event_id: int) -> bool:
     """The event's new standings are stored: send a worker to render the pages its readers asked for meanwhile, unless
-    one was sent less than RENDER_PASS_SECONDS ago or is on its way. The pass is a task of its own, as a reader's: the
-    recomputes of other events sent before it go first (a big open's pages take seconds)."""
+    one was sent less than RENDER_PASS_SECONDS ago or is on its way. The pass is a task of the lowest priority, as a
+    reader's: the recomputes of other events that wait meanwhile go first (a big open's pages take seconds)."""
     client = _redis()
     slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
     if client is None or slug is None:
