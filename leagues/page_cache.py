@@ -98,13 +98,13 @@ EARLIER_PAGE_SECONDS = 5
 # Pages rendered by a worker. A page whose last render took PAGE_HEAVY_RENDER_MS or more (a big event's standings,
 # crosstable, player pages) is not rendered again in a web process while a worker is alive: after a change its
 # readers get the page as it was (at most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at
-# once, and the pages they asked for are rendered by a worker, in a render pass: one the first of them sent, or one
-# the event's next recompute sends once its standings are stored (at most every RENDER_PASS_SECONDS). A pass waits
-# behind every other task. Web processes then answer from the cache only, and a cheap request never shares its process
-# with a long render.
+# once, and the pages they asked for are rendered by a worker: by the event's next recompute once its standings are
+# stored (at most every RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every
+# other task. Web processes then answer from the cache only, and a cheap request never shares its process with a long
+# render.
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
-RENDER_PASS_SECONDS = 5  # the recomputes of a busy event send a render pass at most this often
+RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
 RENDER_PASS = "chess_league.render_pass"  # set in the environ of a render pass's requests: they always render
 # what of a reader's request a render pass asks with again (the answer may depend on these, nothing else); kept
 # under the event's list of pages asked for, one request per page
@@ -453,14 +453,20 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         return False
 
 
-def render_pass(slug: str) -> int:
+def render_pass(slug: str, *, after_recompute: bool = False) -> int:
     """In a worker: render the pages of the event that readers asked for since its last change, as they asked
-    (through the site's whole request handling, as an anonymous reader). Returns the number of pages rendered."""
+    (through the site's whole request handling, as an anonymous reader). Returns the number of pages rendered.
+    `after_recompute`: the event's new standings are stored; its pages are rendered now unless they were less than
+    RENDER_PASS_SECONDS ago (then by a later recompute, or by the pass the readers sent)."""
     client = _redis()
     if client is None:
         return 0
     started = time.perf_counter()
     try:
+        if after_recompute and (
+            not client.hlen(_asked_key(slug)) or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
+        ):
+            return 0
         # the pages asked for until now; those asked for from now on are rendered by the next pass
         asked, *_ = client.pipeline().hgetall(_asked_key(slug)).delete(_asked_key(slug), _pass_key(slug)).execute()
     except Exception:
@@ -474,27 +480,10 @@ def render_pass(slug: str) -> int:
     return len(asked)
 
 
-def render_pass_after_recompute(event_id: int) -> bool:
-    """The event's new standings are stored: send a worker to render the pages its readers asked for meanwhile, unless
-    one was sent less than RENDER_PASS_SECONDS ago or is on its way. The pass is a task of the lowest priority, as a
-    reader's: the recomputes of other events that wait meanwhile go first (a big open's pages take seconds)."""
-    client = _redis()
+def render_pass_after_recompute(event_id: int) -> int:
+    """The event's new standings are stored: render the pages its readers asked for meanwhile (render_pass)."""
     slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
-    if client is None or slug is None:
-        return False
-    try:
-        if not client.hlen(_asked_key(slug)) or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS):
-            return False
-        if client.set(_pass_key(slug), 1, nx=True, ex=PASS_QUEUED_TTL):
-            try:
-                broker.enqueue_render_pass(slug)
-            except Exception:
-                client.delete(_pass_key(slug))
-                raise
-        return True
-    except Exception:
-        log.warning("page cache or broker unreachable; no render pass sent for %s", slug, exc_info=True)
-        return False
+    return render_pass(slug, after_recompute=True) if slug else 0
 
 
 def _render_as_asked(meta: dict) -> None:
