@@ -284,7 +284,8 @@ def _current_stamp(slug: str, database_stamp, key: str | None = None):
 # What the renders of an event's pages read alike (its standings and entries: a 1,000-player open's take a quarter of
 # a second to read and decode) is read once per stamp and process, then shared by the renders that follow under the
 # same stamp (a worker's render pass renders ten pages of the event in a row). Read after the stamp was taken, it is at
-# least as new as the stamp: a page rendered from it is never older than the stamp it is stored under.
+# least as new as the stamp: a page rendered from it is never older than the stamp it is stored under. Only renders
+# use it, and they run one at a time in a process (_RENDERING).
 SHARED_READ_STAMPS = 4
 _shared_reads: dict[tuple[str, str], dict] = {}  # (slug, stamp) -> {what: value}
 _render_scope = threading.local()  # .stamp: the (slug, stamp) of the page this thread renders now
