@@ -70,12 +70,12 @@ def phases(event_id: int, version: int) -> dict[str, float]:
     """The recompute's phases as standings_recompute_event runs them, each timed."""
     from leagues.models import Event
     from leagues.recompute import store_snapshot
-    from leagues.services.standings import _compute, _plain_rows, crosstable_for, snapshot_fields
+    from leagues.services.standings import _compute, crosstable_for, plain_rows, snapshot_fields
 
     times = {}
     started = time.perf_counter()
     event = Event.objects.get(pk=event_id)
-    games, entries = _plain_rows(event)  # as event_engine_result reads an open
+    games, entries = plain_rows(event)  # as event_engine_result reads an open
     times["load"] = time.perf_counter() - started
     started = time.perf_counter()
     result = _compute(event, crosstable_for(event, games, entries))
