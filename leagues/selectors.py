@@ -86,10 +86,14 @@ class EventStandings:
         standings = replace(self, traces={})
         numbers = list(numbers)
         if self.snapshot and numbers:
-            standings.traces = _traces_of(
-                StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version), numbers
-            )
+            standings.traces = self._read_traces(numbers)
         return standings
+
+    def _read_traces(self, numbers: list[int]) -> dict[int, dict]:
+        """The participants' traces, read together from this snapshot's version."""
+        assert self.snapshot is not None
+        snapshot = StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version)
+        return _traces_of(snapshot, numbers)
 
     def row_of(self, number: int) -> dict | None:
         return next((row for row in self.rows if row_number(row) == number), None)
@@ -100,9 +104,7 @@ class EventStandings:
         if not self.snapshot:
             return None
         if number not in self.traces:
-            self.traces[number] = _traces_of(
-                StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version), [number]
-            ).get(number, {})
+            self.traces[number] = self._read_traces([number]).get(number, {})
         return self.traces[number].get(code)
 
 

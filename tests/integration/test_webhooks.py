@@ -112,18 +112,18 @@ def test_a_target_that_turns_private_after_subscribing_gets_nothing(tmp_path):
     assert delivery.status == "failed" and delivery.response_code is None and "https" in delivery.error
 
 
+def _subscription(owner, event_type: str, **target) -> WebhookSubscription:
+    return WebhookSubscription.objects.create(
+        owner=owner, url="https://hooks.example.org/in", secret="s" * 32, events=[event_type], **target
+    )
+
+
 def _subscribed_to_a_result(target_of):
     """A result is recorded in an event whose subscription `target_of(event)` names; the deliveries it made."""
     club = ClubFactory()
     event, entries, games = swiss_event(players=4, club=club)
     organiser = organiser_of(event.league)
-    subscription = WebhookSubscription.objects.create(
-        owner=organiser,
-        url="https://hooks.example.org/in",
-        secret="s" * 32,
-        events=["result.recorded"],
-        **target_of(event, club),
-    )
+    subscription = _subscription(organiser, "result.recorded", **target_of(event, club))
     result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)
     return WebhookDelivery.objects.filter(subscription=subscription).count()
 
@@ -144,12 +144,6 @@ def test_every_kind_of_subscriber_of_an_event_gets_its_results(target_of):
 def test_a_teams_club_gets_its_match_results():
     event, sides = played_division(2)
     organiser = organiser_of(event.league)
-    subscription = WebhookSubscription.objects.create(
-        owner=organiser,
-        url="https://hooks.example.org/in",
-        secret="s" * 32,
-        events=["match_card.confirmed"],
-        club=sides[0].team.club,
-    )
+    subscription = _subscription(organiser, "match_card.confirmed", club=sides[0].team.club)
     webhooks_emit("match_card.confirmed", event_id=event.pk, occurrence="match:test", data={})  # as a match card does
     assert WebhookDelivery.objects.filter(subscription=subscription).count() == 1
