@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+# the suite's processes (pytest-xdist), each with its own test database and Redis database (config/settings/test.py)
+TEST_PROCESSES ?= 2
 
 .PHONY: demo test install bench bench-night lint messages worker serve schema
 
@@ -32,7 +34,7 @@ test: $(TEST_STAMP) messages
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0 --settings=config.settings.test
-	$(BIN)/python -m pytest --junitxml=.reports/pytest.xml $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile --junitxml=.reports/pytest.xml $(PYTEST_ARGS)
 	$(BIN)/python scripts/test-times .reports/pytest.xml
 
 bench: $(TEST_STAMP)

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
@@ -474,8 +475,10 @@ def render_pass(slug: str, *, after_recompute: bool = False) -> int:
         log.warning("page cache unreachable; no render pass for %s", slug, exc_info=True)
         return 0
     _local_stamps.clear()  # the event's stamps as they are now, not as this process last saw them
-    for meta in asked.values():
-        _render_as_asked(json.loads(meta))
+    # each replayed request switches to its reader's language; the worker's next task runs in the language it had
+    with translation.override(translation.get_language()):
+        for meta in asked.values():
+            _render_as_asked(json.loads(meta))
     took = round((time.perf_counter() - started) * 1000)
     log.info("render pass event=%s pages=%s duration_ms=%s", slug, len(asked), took)
     return len(asked)

@@ -28,6 +28,17 @@ def on_postgres():
 
 
 @pytest.fixture(autouse=True)
+def _default_language_after_the_test():
+    """The test client's requests leave their page's language active in the thread (a server's next request activates
+    its own): the next test in this process starts in the default language, whichever test ran before it."""
+    yield
+    if settings.configured:
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_page_cache():
     """Each test starts with an empty page cache (only this run's keys: other runs may share the Redis)."""
     if not settings.configured:  # engine tests run without Django

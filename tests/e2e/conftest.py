@@ -5,11 +5,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import WSGIRequestHandler
 
 from tests.conftest import require
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+
+# The live server (Django's development server in a thread) sends each answer's headers and body in separate writes:
+# with Nagle's algorithm, the body waited for the client's delayed acknowledgement, 40 ms on every request (the API
+# fuzzing spent most of its time waiting). gunicorn, as the site is served, sets TCP_NODELAY on its sockets.
+WSGIRequestHandler.disable_nagle_algorithm = True
 
 
 @pytest.fixture

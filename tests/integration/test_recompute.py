@@ -1,15 +1,19 @@
 """The recompute is idempotent and an older computation never overwrites a newer snapshot."""
 
+import json
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from leagues import page_cache
 from leagues.models import Event, Result, StandingsSnapshot
 from leagues.page_cache import event_pages_changed
 from leagues.recompute import LOST_RENEWAL_GRACE, stale_event_ids, standings_recompute_event, store_snapshot
 from leagues.services.results import result_record
 from leagues.tasks import standings_sweep
+from tests.conftest import require
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
 
@@ -73,3 +77,16 @@ def test_sweep_renews_pages_a_dying_worker_left_saying_being_updated(client):
     etag = client.get(page)["ETag"]
     standings_sweep()
     assert client.get(page)["ETag"] == etag  # renewed once, not on every sweep
+
+
+def test_a_render_pass_leaves_the_workers_language_as_it_was():
+    """A worker renders a Hebrew reader's page; the tasks it runs next (an import's refusal, a notice) keep the
+    worker's own language, not the last reader's."""
+    require(page_cache._redis() is not None, "the tests' page cache is not Redis")
+    event, entries, games = swiss_event(players=4)
+    asked = {"PATH_INFO": f"/he/events/{event.slug}/", "SERVER_NAME": "testserver", "SERVER_PORT": "80"}
+    page_cache._redis().hset(page_cache._asked_key(event.slug), "standings-he", json.dumps(asked))
+    with translation.override("en"):
+        assert page_cache.render_pass(event.slug) == 1
+        assert translation.get_language() == "en"
+        assert gettext("Start number") == "Start number"
