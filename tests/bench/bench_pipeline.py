@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from tests.processes import celery_worker_command  # noqa: E402
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench")
-os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/10")  # the suite uses 15 and 14
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
 
