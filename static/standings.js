@@ -22,7 +22,7 @@
     if (index < 0) return "";
     var cell = row.cells[index];
     var name = cell.querySelector("a, bdi");
-    return (cell.classList.contains("name") && name ? name : cell).textContent.trim();
+    return (cell.tagName === "TH" && name ? name : cell).textContent.trim(); // the name is the row's th
   }
 
   function inBand(rating, band) {

@@ -103,12 +103,12 @@ def test_team_standings_show_match_points_then_game_points(client, demo):
 def test_numbers_in_tables_keep_left_to_right_inside_hebrew(client, demo):
     html = client.get("/he/events/demo-autumn-open/").content.decode()
     assert 'dir="rtl"' in html_tag(html)
-    cells = re.findall(r'<td class="num[^"]*" dir="ltr">', html)
+    cells = re.findall(r'<td dir="ltr">', html)
     assert len(cells) >= 11
     # a left-to-right page: its cells inherit the page's direction, so the numbers read the same without it
     english = client.get("/en/events/demo-autumn-open/").content.decode()
     assert 'dir="ltr"' in html_tag(english) and 'dir="rtl"' not in english
-    assert len(re.findall(r'<td class="num[^"]*">', english)) >= 11
+    assert len(re.findall(r"<td>", english)) >= 11
 
 
 @pytest.mark.django_db
