@@ -54,7 +54,7 @@ def test_production_settings_pool_connections_to_the_real_postgresql():
         "SECRET_KEY": "pool-test-4bN7xQ2mZ9vL5kR1tY8wC3hJ6pF0sD4gA7eU2iO9lK5nM1",  # a test value, not a real key
         "DATABASE_URL": url,
         "ALLOWED_HOSTS": "league.example.org",
-        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "CELERY_BROKER_URL": settings.REDIS_URL,  # this test process's own Redis database
         "DEBUG": "false",
         "CONN_MAX_AGE": "60",  # what compose used to set: the pool takes over, no error
         "DB_POOL_MIN_SIZE": "1",
@@ -82,7 +82,7 @@ def test_without_the_pool_connections_are_persistent_and_checked():
         "SECRET_KEY": "pool-test-4bN7xQ2mZ9vL5kR1tY8wC3hJ6pF0sD4gA7eU2iO9lK5nM1",
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
         "ALLOWED_HOSTS": "league.example.org",
-        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "CELERY_BROKER_URL": settings.REDIS_URL,  # this test process's own Redis database
         "DEBUG": "false",
         "CONN_MAX_AGE": "60",
         "DB_POOL": "false",
