@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ..broker import enqueue_trf_import
@@ -95,6 +95,7 @@ def import_job_queue(
     click imports once); a failed job may be confirmed again."""
     who = _organiser(league, user)
     fields = _job_fields(league, who, data, preview, params, players, rounds)
+    fields["params"] = {**params, "language": translation.get_language()}  # the worker refuses in the organiser's
     key = fields["key"]
 
     def create() -> ImportJob:
@@ -206,7 +207,13 @@ def import_job_progress(job: ImportJob) -> dict[str, Any]:
 def import_job_run(*, job_id: int) -> None:
     """The worker's part: import the job's file in one transaction; the job ends done (with its event) or
     failed (with the reason; then nothing of the file was saved). A job already ended is left alone, so a
-    task delivered twice imports once."""
+    task delivered twice imports once. A refusal is written in the language of the organiser who confirmed."""
+    language = ImportJob.objects.filter(pk=job_id).values_list("params__language", flat=True).first()
+    with translation.override(language or settings.LANGUAGE_CODE):
+        _run(job_id)
+
+
+def _run(job_id: int) -> None:
     try:
         with transaction.atomic():
             job = ImportJob.objects.select_for_update().select_related("league", "requested_by").get(pk=job_id)

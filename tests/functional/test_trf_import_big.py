@@ -6,6 +6,7 @@ import html
 import json
 
 import pytest
+from django.utils import translation
 
 from leagues.manage.views import IMPORT_SESSION_KEY
 from leagues.models import Event, ImportJob, Player
@@ -109,6 +110,27 @@ def test_a_refusal_by_the_worker_is_shown_and_saves_nothing(page, django_capture
     assert "An event with the address “club-open” exists already." in body
     assert client.get(f"{answer.url}status/").json()["status"] == "failed"
     assert Player.objects.count() == players and Event.objects.filter(slug="club-open").count() == 1
+
+
+def test_the_workers_refusal_is_in_the_language_of_the_organiser_who_confirmed(
+    client, settings, django_capture_on_commit_callbacks
+):
+    settings.TRF_IMPORT_IN_REQUEST_MAX = 20
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    url = f"/he/manage/leagues/{league.slug}/import/"
+    upload(client, url, TRF)
+    EventFactory(slug="club-open")
+    with django_capture_on_commit_callbacks(execute=False):  # the worker, not this request, runs it
+        confirm(client, url, TRF)
+    job = ImportJob.objects.get(league=league)
+    with translation.override("en"):  # a worker's own language
+        trf_jobs.import_job_run(job_id=job.pk)
+    job.refresh_from_db()
+    english = "An event with the address “club-open” exists already."
+    with translation.override("he"):
+        hebrew = translation.gettext("An event with the address “%(slug)s” exists already.") % {"slug": "club-open"}
+    assert job.status == ImportJob.Status.FAILED and job.problem == hebrew != english
 
 
 def test_a_broker_that_cannot_take_the_import_fails_it_with_a_clear_message(
