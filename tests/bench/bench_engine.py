@@ -25,7 +25,8 @@ our modules would otherwise be compiled from source in every timed run and gacru
 time compiling from source; bytecode older than its file is never used).
 
 ``--peers gacrux`` (names, comma-separated) times only those peers. The load average is printed
-before and after the runs: on a busy machine the ratios move less than the seconds.
+before and after the runs: on a busy machine the ratios move less than the seconds, and the programs take
+turns run by run, so a slower minute of a shared machine falls on each of them.
 
 Prints the machine, the commands and a markdown table with ratios (ours / peer: below 1 means
 ours is faster), the 2000/1000 growth and each child's peak memory (``wait4`` rusage). Nothing
@@ -67,14 +68,21 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float, float]:
     return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # ru_maxrss is KiB on Linux
 
 
-def measure(command: list[str], cwd: Path, runs: int) -> tuple[float, float, float]:
-    """Median wall time, peak memory over the runs, median CPU time."""
-    results = [run_once(command, cwd) for _ in range(runs)]
-    return (
-        statistics.median(t for t, _, _ in results),
-        max(m for _, m, _ in results),
-        statistics.median(c for _, _, c in results),
-    )
+def measure(commands: dict[str, tuple[list[str], Path]], runs: int) -> dict[str, tuple[float, float, float]]:
+    """Each command's median wall time, peak memory over the runs and median CPU time. The commands take turns
+    (ours, then each peer, RUNS times): a shared machine's slower minutes fall on all of them alike."""
+    results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (command, cwd) in commands.items():
+            results[name].append(run_once(command, cwd))
+    return {
+        name: (
+            statistics.median(t for t, _, _ in timed),
+            max(m for _, m, _ in timed),
+            statistics.median(c for _, _, c in timed),
+        )
+        for name, timed in results.items()
+    }
 
 
 def time_reading(sizes: list[int], runs: int) -> None:
@@ -160,7 +168,7 @@ def main() -> int:
     print("## Engine benchmark\n")
     print(f"- machine: {cpus} CPUs (nproc), {cpu_model()}; {platform.platform()}")
     print(f"- python: {platform.python_version()} ({python})")
-    print(f"- runs: median of {args.runs} whole-process runs per cell; peak RSS = max over the runs")
+    print(f"- runs: median of {args.runs} whole-process runs per cell, programs taking turns; peak RSS: their max")
     bytecode = "as it was (--no-compile)" if args.no_compile else "written first (compileall), as pip does for gacrux"
     no_write = os.environ.get("PYTHONDONTWRITEBYTECODE", "")
     print(f"- bytecode of tiebreaks/: {bytecode}; PYTHONDONTWRITEBYTECODE={no_write!r}")
@@ -176,7 +184,7 @@ def main() -> int:
     for size in sizes:
         path = BENCH / f"swiss-{size}-players.trf"
         found = commands(path, ROUNDS.get(size, 0))
-        results[size] = {name: measure(cmd, cwd, args.runs) for name, (cmd, cwd) in found.items()}
+        results[size] = measure(found, args.runs)
         print(f"measured {size} players", file=sys.stderr)
 
     peers = [name for name in results[sizes[0]] if name != "ours"]
