@@ -94,8 +94,8 @@ def import_job_queue(
     confirmed again, while its job is waiting, running or done, returns that job and sends nothing (a double
     click imports once); a failed job may be confirmed again."""
     who = _organiser(league, user)
+    params = {**params, "language": translation.get_language()}  # the worker refuses in the organiser's language
     fields = _job_fields(league, who, data, preview, params, players, rounds)
-    fields["params"] = {**params, "language": translation.get_language()}  # the worker refuses in the organiser's
     key = fields["key"]
 
     def create() -> ImportJob:
