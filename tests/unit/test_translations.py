@@ -47,3 +47,29 @@ def test_compiled_catalogue_is_used(lang):
 def test_checker_notices_an_empty_translation():
     sample = 'msgid ""\nmsgstr ""\n\nmsgid "Rank"\nmsgstr ""\n\nmsgid "Name"\nmsgstr "Όνομα"\n'
     assert untranslated(sample) == ["Rank"]
+
+
+SOURCES = ["manage.py", "config", "leagues", "tiebreaks", "pairings", "templates", "locale"]
+
+
+def test_every_string_in_the_code_is_in_every_catalogue(tmp_path):
+    """makemessages over a copy of the code: a string marked for translation but missing from a catalogue is
+    added there untranslated, and fails like a missing translation."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = LOCALE.parent
+    for name in SOURCES:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            shutil.copy(source, tmp_path / name)
+    command = [sys.executable, "manage.py", "makemessages", "--no-obsolete", "-v", "0"]
+    subprocess.run(command + [arg for lang in LANGUAGES for arg in ("-l", lang)], cwd=tmp_path, check=True)
+    missing = {
+        lang: untranslated((tmp_path / "locale" / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8"))
+        for lang in LANGUAGES
+    }
+    assert not any(missing.values()), f"not in the catalogues: { {k: v[:5] for k, v in missing.items() if v} }"
