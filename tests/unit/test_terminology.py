@@ -29,7 +29,7 @@ CONCEPTS = {
     "Median-1", "cut", "median", "modifier", "Modified Median", "Solkoff", "match points", "game points", "board",
     "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
     "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
-    "withdraw", "team",
+    "withdraw", "team", "background worker", "random seed", "three-letter code",
 }  # fmt: skip
 
 
