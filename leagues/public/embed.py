@@ -59,7 +59,10 @@ def embed_standings(request, lang, slug):
     rows = _rows(request)
 
     def page():
-        standings = selectors.event_standings(slug=slug)
+        try:
+            standings = selectors.event_standings(slug=slug)
+        except Event.DoesNotExist:
+            raise Http404 from None
         table = [
             {"place": row["place"], "name": row["name"], "points": fmt(row["points"])} for row in standings.table[:rows]
         ]
