@@ -258,10 +258,18 @@ def _posted_card_version(request) -> int:
     return int(value)
 
 
+def _save_card(request, action, success_message):
+    """`_save` for an action on a match card: a card that does not exist is not found."""
+    try:
+        return _save(request, action, success_message)
+    except TeamMatch.DoesNotExist:
+        raise Http404 from None
+
+
 @login_required
 @require_POST
 def match_confirm(request, match_id):
-    _save(
+    _save_card(
         request,
         lambda: match_card_confirm(
             match_id=match_id, user=request.user, expected_version=_posted_card_version(request)
@@ -276,7 +284,7 @@ def match_confirm(request, match_id):
 def match_dispute(request, match_id):
     form = DisputeForm(request.POST)
     reason = form.data.get("reason", "")
-    _save(
+    _save_card(
         request,
         lambda: match_card_dispute(
             match_id=match_id, user=request.user, reason=reason, expected_version=_posted_card_version(request)
