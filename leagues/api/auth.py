@@ -22,6 +22,8 @@ class BearerOrTokenAuthentication(TokenAuthentication):
             return None
         if len(auth) != 2:
             raise AuthenticationFailed(_("Invalid token header: expected 'Bearer <token>'."))
+        if not (auth[1].isascii() and auth[1].decode("ascii").isprintable()):
+            raise AuthenticationFailed(_("Invalid token."))  # tokens are printable ASCII; nothing else is looked up
         return self.authenticate_credentials(auth[1])
 
 

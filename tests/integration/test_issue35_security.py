@@ -30,3 +30,11 @@ def test_confirming_or_disputing_an_unknown_match_is_not_found(action, match_id)
     answer = page.post(f"/en/manage/matches/{match_id}/{action}/", {"card_version": "0", "reason": "board 2"})
     assert answer.status_code == 404
 
+
+@pytest.mark.parametrize("token", [b"\xff", b"cl_\xc3\xa9t\xc3\xa9", b"cl_\xff\xfe\xfd" * 10, b"cl_a\x00b"])
+@pytest.mark.parametrize("prefix", ["Bearer", "Token"])
+def test_an_undecodable_or_non_ascii_token_is_refused_with_401(token, prefix):
+    header = f"{prefix} ".encode() + token
+    answer = APIClient().get("/api/v1/tokens/", HTTP_AUTHORIZATION=header.decode("latin-1"))
+    assert answer.status_code == 401
+    assert answer.json()["code"] == "authentication_failed"
