@@ -6,6 +6,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from tiebreaks.money import money
+from tiebreaks.prizes import CURRENCIES
+
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
 from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, major_units, player_fields
 from ..text import refuse_control_characters
@@ -252,7 +255,26 @@ class PrizeForm(forms.Form):
     team_size = forms.IntegerField(label=_("Players counted"), required=False, min_value=1, initial=3)
 
 
-PrizeFormSet = forms.formset_factory(PrizeForm, extra=2, can_delete=True)
+MAX_PRIZE_MONEY = 2**31 - 1  # minor units: what the prize fund's columns hold
+
+
+class BasePrizeFormSet(forms.BaseFormSet):
+    def clean(self):
+        """All prizes together in the fund's currency (posted beside them) fit what the fund can store."""
+        super().clean()
+        currency = self.data.get("currency", "")
+        decimals = CURRENCIES.get(currency, (currency, 2))[1]
+        rows = [form.cleaned_data for form in self.forms if form.is_valid() and not form.cleaned_data.get("DELETE")]
+        total = sum((row.get("amount") or 0) * 10**decimals for row in rows)
+        if total > MAX_PRIZE_MONEY:
+            raise forms.ValidationError(
+                _("The prize money is too large: all the prizes together may come to at most %(amount)s.")
+                % {"amount": money(MAX_PRIZE_MONEY - MAX_PRIZE_MONEY % 10**decimals, currency)},
+                code="prize_money_too_large",
+            )
+
+
+PrizeFormSet = forms.formset_factory(PrizeForm, formset=BasePrizeFormSet, extra=2, can_delete=True)
 
 
 def prize_initial(fund):
