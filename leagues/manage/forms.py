@@ -182,8 +182,13 @@ def match_score(match, rows) -> tuple:
     return home, away
 
 
+def rule_set_choices() -> list[tuple[str, str]]:
+    """The rule sets, named in the language of the request that shows the form (not of the module's import)."""
+    return [(name, rule_set_name(name)) for name in RULE_SETS]
+
+
 class PolicyForm(forms.Form):
-    rule_set = forms.ChoiceField(label=_("Rule set"), choices=[(name, rule_set_name(name)) for name in RULE_SETS])
+    rule_set = forms.ChoiceField(label=_("Rule set"), choices=rule_set_choices)
     criteria = forms.CharField(
         label=_("Tiebreak order"),
         max_length=300,

@@ -248,3 +248,17 @@ def test_policy_page_warns_when_rating_criteria_meet_unrated_players(client):
     assert "1 player has no rating" in client.get(url).content.decode()
     Event.objects.filter(pk=event.pk).update(unrated_rating=1400)
     assert "has no rating" not in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize("lang", ["el", "tr", "he", "nb"])
+def test_policy_page_names_the_rule_sets_in_the_readers_language(client, lang):
+    from django.utils import translation
+    from django.utils.html import escape
+
+    event, _entries, _games = swiss_event(players=4)
+    client.force_login(organiser_of(event.league))
+    page = client.get(f"/{lang}/manage/events/{event.slug}/policy/").content.decode()
+    with translation.override(lang):
+        native = translation.gettext("FIDE 2026 (C.07, from 1 March 2026)")
+    assert native != "FIDE 2026 (C.07, from 1 March 2026)"
+    assert f">{escape(native)}</option>" in page
