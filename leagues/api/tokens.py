@@ -71,5 +71,5 @@ class TokenDetailView(APIView):
 
     @extend_schema(responses={204: None, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
     def delete(self, request, prefix):
-        api_token_revoke(user=request.user, token_key=prefix)
+        api_token_revoke(user=request.user, token_key=prefix, acting_token=getattr(request.auth, "api_token", None))
         return Response(status=status.HTTP_204_NO_CONTENT)

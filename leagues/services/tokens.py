@@ -22,7 +22,8 @@ def api_token_create(
     acting_token: ApiToken | None = None,
 ) -> tuple[ApiToken, str]:
     """A new token for `user`; returns (ApiToken, the token string, which is never shown again).
-    A token that makes a token can give it only scopes it has itself."""
+    A token that makes a token can give it only scopes it has itself, and never outlives it: without an expiry the
+    new token expires with its maker, and a later expiry is refused."""
     name = name.strip()
     if not name:
         raise ServiceError(_("Give the token a name."), code="invalid")
@@ -35,6 +36,15 @@ def api_token_create(
         raise ServiceError(_("The expiry date must be in the future."), code="invalid")
     if acting_token is not None and not all(acting_token.allows(scope) for scope in scopes):
         raise PermissionDenied(_("A token can only make tokens with scopes it has itself."))
+    makers_expiry = acting_token.auth_token.expiry if acting_token is not None else None
+    if makers_expiry is not None:
+        if expires_at is None:
+            expires_at = makers_expiry
+        elif expires_at > makers_expiry:
+            raise PermissionDenied(
+                _("A token can only make tokens that expire no later than itself (%(expiry)s).")
+                % {"expiry": makers_expiry.isoformat(timespec="seconds")}
+            )
     with transaction.atomic():
         auth_token, key = AuthToken.objects.create(user=user, expiry=None)
         if expires_at is not None:
@@ -44,9 +54,16 @@ def api_token_create(
     return token, key
 
 
-def api_token_revoke(*, user: User, token_key: str) -> None:
-    """Revoke one of the user's own tokens (by its shown prefix): it stops working at once."""
-    deleted, _rows = AuthToken.objects.filter(user=user, token_key=token_key).delete()
+def api_token_revoke(*, user: User, token_key: str, acting_token: ApiToken | None = None) -> None:
+    """Revoke one of the user's own tokens (by its shown prefix): it stops working at once. A token that revokes
+    a token may revoke only those whose scopes it has itself."""
+    with transaction.atomic():
+        revoked = ApiToken.objects.select_for_update().filter(auth_token__user=user, auth_token__token_key=token_key)
+        if acting_token is not None:
+            for token in revoked:
+                if not all(acting_token.allows(scope) for scope in token.scopes):
+                    raise PermissionDenied(_("A token can only revoke tokens with scopes it has itself."))
+        deleted, _rows = AuthToken.objects.filter(user=user, token_key=token_key).delete()
     if not deleted:
         raise NotFound(_("You have no token %(key)s.") % {"key": token_key}, code="unknown_token")
 

@@ -1,9 +1,14 @@
 """Issue #35: security findings, each through every door it applies to."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from rest_framework.test import APIClient
 
+from leagues.models import ApiToken
 from leagues.services.tokens import api_token_create
 from tests.factories import UserFactory
 
@@ -38,3 +43,72 @@ def test_an_undecodable_or_non_ascii_token_is_refused_with_401(token, prefix):
     answer = APIClient().get("/api/v1/tokens/", HTTP_AUTHORIZATION=header.decode("latin-1"))
     assert answer.status_code == 401
     assert answer.json()["code"] == "authentication_failed"
+
+
+# 2. a token made by a token never outlives it, never holds more, and a narrow token revokes no broader one
+
+
+def bearer(key):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return client
+
+
+def test_a_token_made_by_an_expiring_token_expires_with_it_at_the_latest():
+    user = UserFactory()
+    soon = timezone.now() + timedelta(seconds=60)
+    _, parent = api_token_create(user=user, name="short", scopes=["tokens", "organiser"], expires_at=soon)
+
+    forever = bearer(parent).post("/api/v1/tokens/", {"name": "forever", "scopes": ["organiser"]}, format="json")
+    assert forever.status_code == 201
+    assert parse_datetime(forever.json()["expires_at"]) == soon
+    later = (timezone.now() + timedelta(days=30)).isoformat()
+    for expires_at in (later, "2099-01-01T00:00:00Z"):
+        refused = bearer(parent).post(
+            "/api/v1/tokens/", {"name": "2099", "scopes": ["read"], "expires_at": expires_at}, format="json"
+        )
+        assert refused.status_code == 403
+        assert refused.json()["code"] == "permission_denied"
+    sooner = (timezone.now() + timedelta(seconds=30)).replace(microsecond=0)
+    made = bearer(parent).post(
+        "/api/v1/tokens/", {"name": "half", "scopes": ["read"], "expires_at": sooner.isoformat()}, format="json"
+    )
+    assert parse_datetime(made.json()["expires_at"]) == sooner
+    assert sorted(ApiToken.objects.filter(auth_token__user=user).values_list("name", flat=True)) == [
+        "forever",
+        "half",
+        "short",
+    ]
+    # and its own children in turn: the grandchild made without an expiry expires with the first token too
+    child = forever.json()["token"]
+    assert bearer(child).post("/api/v1/tokens/", {"name": "x", "scopes": ["read"]}, format="json").status_code == 403
+    _, wide = api_token_create(user=user, name="wide", scopes=["tokens"], expires_at=soon)
+    grandchild = bearer(wide).post("/api/v1/tokens/", {"name": "grand", "scopes": ["tokens"]}, format="json").json()
+    again = bearer(grandchild["token"]).post("/api/v1/tokens/", {"name": "great", "scopes": ["read"]}, format="json")
+    assert parse_datetime(again.json()["expires_at"]) == soon
+
+
+def test_a_token_made_by_a_token_never_holds_a_scope_its_maker_lacks():
+    user = UserFactory()
+    _, maker = api_token_create(user=user, name="maker", scopes=["tokens", "results"])
+    for scopes in (["organiser"], ["webhooks"], ["results", "organiser"]):
+        answer = bearer(maker).post("/api/v1/tokens/", {"name": "x", "scopes": scopes}, format="json")
+        assert answer.status_code == 403, scopes
+    assert list(ApiToken.objects.filter(auth_token__user=user).values_list("name", flat=True)) == ["maker"]
+
+
+def test_a_narrow_token_cannot_revoke_a_broader_one():
+    user = UserFactory()
+    _, narrow = api_token_create(user=user, name="narrow", scopes=["tokens"])
+    organiser_token, _key = api_token_create(user=user, name="organiser", scopes=["organiser"])
+    reader, _key = api_token_create(user=user, name="reader", scopes=["read"])
+
+    refused = bearer(narrow).delete(f"/api/v1/tokens/{organiser_token.auth_token.token_key}/")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "permission_denied"
+    assert ApiToken.objects.filter(name="organiser").exists()
+    assert bearer(narrow).delete(f"/api/v1/tokens/{reader.auth_token.token_key}/").status_code == 204
+    assert not ApiToken.objects.filter(name="reader").exists()
+    session = APIClient()
+    session.force_login(user)  # the user themself, signed in, revokes any of their tokens
+    assert session.delete(f"/api/v1/tokens/{organiser_token.auth_token.token_key}/").status_code == 204
