@@ -262,3 +262,13 @@ def test_calculator_keeps_what_was_typed_when_the_number_of_rounds_changes(clien
     assert re.search(r'<option value="draw" selected>', html)
     assert 'value="2.5"' in html
     assert "field-error" not in html and "Your score" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "he"])
+@pytest.mark.parametrize("page", ["/events/bye-cup/", "/events/bye-cup/players/1/"])
+def test_the_rule_set_is_named_as_readers_know_it_never_by_its_id(client, bye_event, lang, page):
+    text = text_of(client.get(f"/{lang}{page}").content.decode())
+    with translation.override(lang):
+        name = translation.gettext("FIDE 2026 (C.07, from 1 March 2026)")
+    assert name in text
+    assert "fide-2026" not in text
