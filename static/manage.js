@@ -1,20 +1,27 @@
 // Result selects: "=" or "5" (as arbiters' programs accept) choose the draw; the match score follows the card.
+// Points are read from the options' data-home and data-away, written unlocalised ("0.5"), never from the page's
+// text; the score is written as the server writes it (tiebreaks.explanations.fmt): at most two decimals, no
+// trailing zeros, the page's decimal separator (data-decimal-separator: "2,5" in Norwegian, "2.5" in English).
 (function () {
   "use strict";
   var DRAW = "1/2-1/2";
-  function points(text) { return text === "" ? 0 : parseFloat(text); }
-  function format(value) {
-    var whole = Math.floor(value), half = value - whole >= 0.5;
-    return half ? (whole ? String(whole) : "") + "½" : String(whole);
+  function hundredths(text) { return text ? Math.round(Number(text) * 100) || 0 : 0; }
+  function format(hundredths, separator) {
+    var sign = hundredths < 0 ? "-" : "", size = Math.abs(hundredths);
+    var whole = Math.floor(size / 100), decimals = String(100 + (size % 100)).slice(1).replace(/0+$/, "");
+    return sign + whole + (decimals ? separator + decimals : "");
   }
   function updateScore(table) {
     var home = 0, away = 0;
     table.querySelectorAll("select.result").forEach(function (select) {
       var option = select.options[select.selectedIndex];
-      if (option) { home += points(option.dataset.home || ""); away += points(option.dataset.away || ""); }
+      if (option) { home += hundredths(option.dataset.home); away += hundredths(option.dataset.away); }
     });
     var out = document.getElementById(table.dataset.scoreTarget);
-    if (out) { out.textContent = format(home) + " – " + format(away); }
+    if (out) {
+      var separator = out.dataset.decimalSeparator || ".";
+      out.textContent = format(home, separator) + " – " + format(away, separator);
+    }
   }
   // On a match card (data-advance) one key enters a board from the home side and moves to the next board:
   // 1 home wins, 0 away wins, = or 5 draw; after the last board the focus is on the submit button.

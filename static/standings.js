@@ -6,10 +6,14 @@
   var sorting = {}; // table name -> {key, ascending}
   var ASCENDING_FIRST = ["rank", "sno", "name", "fed", "club"]; // numbers (points, rating) start highest
 
-  function number(value) {
-    // cells read as the page writes them: "2½", "½", "−3", "2–3" (a shared place: its first rank)
-    var parsed = parseFloat(value.replace("½", ".5").replace("−", "-"));
-    return isNaN(parsed) ? null : parsed;
+  // A cell's number, never read from localised text: the server writes a cell's plain number ("2.5") in its
+  // data-v whenever the page shows it otherwise ("2,5" in Norwegian); a cell without data-v shows its number
+  // plainly (a start number, a rating, "2.5" on an English page) or shows none ("–", a name, a club).
+  function number(cell) {
+    if (!cell) return null;
+    var text = cell.dataset.v !== undefined ? cell.dataset.v : cell.textContent.trim();
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return null;
+    return Number(text);
   }
 
   function column(table, key) {
@@ -17,7 +21,7 @@
     return th ? th.cellIndex : -1;
   }
 
-  // the value a row sorts or filters by: the cell's text (for names, the name itself without badges)
+  // the text a row sorts or filters by: the cell's text (for names, the name itself without badges)
   function value(row, index) {
     if (index < 0) return "";
     var cell = row.cells[index];
@@ -54,7 +58,7 @@
         (!chosen.club || d.club === chosen.club) &&
         (!chosen.fed || value(row, fed) === chosen.fed) &&
         (!chosen.cat || (d.cat || "").split("|").indexOf(chosen.cat) >= 0) &&
-        inBand(number(value(row, rating)), chosen.band);
+        inBand(rating < 0 ? null : number(row.cells[rating]), chosen.band);
       row.hidden = !keep;
       if (keep) shown += 1;
     });
@@ -74,8 +78,8 @@
     rows.sort(function (a, b) {
       var x = value(a, index);
       var y = value(b, index);
-      var nx = number(x);
-      var ny = number(y);
+      var nx = key === "rank" ? a.rankOrder : index < 0 ? null : number(a.cells[index]);
+      var ny = key === "rank" ? b.rankOrder : index < 0 ? null : number(b.cells[index]);
       var order;
       if (nx !== null && ny !== null) order = nx - ny;
       else if (nx !== null || ny !== null) order = nx === null ? 1 : -1;

@@ -11,10 +11,12 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
+from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
@@ -185,7 +187,9 @@ def match_card(request, match_id):
             "match": match,
             "form": form,
             "rows": rows,
-            "score": match_score(match, rows),
+            # the score as pages write numbers (tiebreaks.explanations.fmt); manage.js writes it the same way
+            "score": [fmt(points) for points in match_score(match, rows)],
+            "decimal_separator": get_format("DECIMAL_SEPARATOR"),
             "actions": actions,
             "dispute": DisputeForm(auto_id="id_dispute_%s"),
             "warnings": _warnings(match, form.lineup() if form.is_bound and form.is_valid() else None),

@@ -6,6 +6,7 @@ one reversed URL, and every value is escaped as the template would have escaped 
 standard library's, called here without its lazy-string wrapper).
 """
 
+from decimal import ROUND_HALF_UP, Decimal
 from html import escape as _escape
 
 from django.urls import reverse
@@ -41,6 +42,25 @@ class EntryLinks:
 
 def escape(value) -> str:
     return _escape(str(value))
+
+
+def plain_number(value) -> str:
+    """A number as the browser reads it (a data-v attribute): unlocalised, at most two decimals, no trailing zeros."""
+    number = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return format(number.normalize(), "f")
+
+
+def _number_cell(shown: str, value, ltr_cell: str, plain: dict) -> str:
+    """A cell showing a number as the page's language writes it. When that is not the number's plain form ("2,5"
+    in Norwegian, a dash for none), the plain form is the cell's data-v, which standings.js sorts by: the browser
+    never reads a number from localised text, and an English page's cells carry no attribute they would not need."""
+    attribute = ""
+    if value is not None:
+        if value not in plain:
+            plain[value] = plain_number(value)
+        if plain[value] != shown:
+            attribute = f' data-v="{plain[value]}"'
+    return f"<td{ltr_cell}{attribute}>{escape(shown)}</td>"
 
 
 def _text(value) -> str:
@@ -108,6 +128,7 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
     place among the row's data cells, in the order written here."""
     shared_place = escape(_("shared place"))
     club_urls: dict[str, str] = {}
+    plain: dict = {}  # value -> its plain form: a big open's thousands of values are a few dozen different ones
     out = []
     for row in table:
         entry = row["entry"]
@@ -155,8 +176,11 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
         if is_team:
             parts.extend(f"<td{ltr_cell}>{escape(n)}</td>" for n in row["record"])
         else:
-            parts.append(f"<td{ltr_cell}>{escape(row['points_display'])}</td>")
-        parts.extend(f"<td{ltr_cell}>{escape(value)}</td>" for value in row["cells_display"])
+            parts.append(_number_cell(row["points_display"], row["points"], ltr_cell, plain))
+        parts.extend(
+            _number_cell(shown, value, ltr_cell, plain)
+            for shown, value in zip(row["cells_display"], row["cells_value"], strict=True)
+        )
         parts.append("</tr>\n")
         out.append("".join(parts))
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped

@@ -88,6 +88,7 @@ def _table(standings: selectors.EventStandings, columns: list[str], badges: dict
                 **row,
                 "points_display": show(row["points"]),
                 "cells_display": [show(row["values"].get(code)) for code in columns],
+                "cells_value": [row["values"].get(code) for code in columns],
                 "title": player.title if player else row.get("title", ""),
                 "federation": player.federation if player else row.get("federation", ""),
                 "rating": entry.rating if entry is not None else row.get("rating"),
