@@ -73,3 +73,13 @@ def test_every_string_in_the_code_is_in_every_catalogue(tmp_path):
         for lang in LANGUAGES
     }
     assert not any(missing.values()), f"not in the catalogues: { {k: v[:5] for k, v in missing.items() if v} }"
+
+
+def test_hebrew_says_one_as_a_word():
+    """Hebrew's form for one writes the word (סיבוב אחד): a number after the noun reads as an ordinal ("סיבוב 1"
+    is round 1, not one round)."""
+    from tests.unit.test_terminology import catalogue
+
+    entries = catalogue((LOCALE / "he" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8"))
+    numbered = [e["msgstr"][0] for e in entries if "msgid_plural" in e and "%(count)s" in e["msgstr"][0]]
+    assert not numbered
