@@ -45,6 +45,15 @@ def tokens(request):
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, _("Your new API token: %(key)s (shown once; keep it secret).") % {"key": key})
-            return redirect("manage:tokens")
-    return render(request, "leagues/manage/tokens.html", {"form": form, "tokens": api_tokens_of(request.user)})
+            # shown in this answer only: never in the messages framework, whose cookie anyone holding it can read
+            shown_once = _("Your new API token: %(key)s (shown once; keep it secret).") % {"key": key}
+            return _page(request, TokenForm(), shown_once)
+    return _page(request, form)
+
+
+def _page(request, form, shown_once=""):
+    context = {"form": form, "tokens": api_tokens_of(request.user), "shown_once": shown_once}
+    response = render(request, "leagues/manage/tokens.html", context)
+    if shown_once:
+        response["Cache-Control"] = "no-store"
+    return response

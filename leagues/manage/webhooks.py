@@ -62,12 +62,17 @@ def webhooks(request):
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(
-                request,
-                _("Subscribed. Its signing secret: %(secret)s (shown once; keep it with the receiver).")
-                % {"secret": subscription.secret},
-            )
-            return redirect("manage:webhooks")
+            # shown in this answer only: never in the messages framework, whose cookie anyone holding it can read
+            shown_once = _("Subscribed. Its signing secret: %(secret)s (shown once; keep it with the receiver).") % {
+                "secret": subscription.secret
+            }
+            response = _page(request, SubscribeForm(user=request.user), shown_once)
+            response["Cache-Control"] = "no-store"
+            return response
+    return _page(request, form)
+
+
+def _page(request, form, shown_once=""):
     subscriptions = list(
         WebhookSubscription.objects.filter(owner=request.user)
         .select_related("league", "club", "event")
@@ -75,7 +80,8 @@ def webhooks(request):
     )
     for subscription in subscriptions:
         subscription.recent = list(subscription.deliveries.order_by("-created_at")[:RECENT_DELIVERIES])
-    return render(request, "leagues/manage/webhooks.html", {"form": form, "subscriptions": subscriptions})
+    context = {"form": form, "subscriptions": subscriptions, "shown_once": shown_once}
+    return render(request, "leagues/manage/webhooks.html", context)
 
 
 ACTIONS = {

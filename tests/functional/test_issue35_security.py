@@ -1,9 +1,13 @@
 """Issue #35: security findings."""
 
+import base64
+import re
+import zlib
+
 import pytest
 
-from leagues.models import Prize
-from tests.factories import EventFactory
+from leagues.models import Prize, WebhookSubscription
+from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.workspace import division
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +57,59 @@ def test_a_prize_fund_over_what_the_site_stores_is_refused_on_the_form(client, a
     assert refused.status_code == 400
     assert "too large" in refused.content.decode()
     assert list(Prize.objects.filter(fund__event=d.event).values_list("amount", flat=True)) == [30000]
+
+
+# 3. a new API token and a webhook's signing secret are shown once in the answer, never put in a cookie
+
+
+def _cookies_carry(response, secret: str) -> bool:
+    """Whether a cookie the answer sets holds the secret (the messages cookie is signed, not encrypted: its
+    JSON, possibly zlib-compressed, is readable by anyone holding the cookie)."""
+    for morsel in response.cookies.values():
+        value = morsel.value
+        if secret in value:
+            return True
+        payload = value.split(":")[0]
+        compressed = payload.startswith(".")
+        try:
+            raw = base64.urlsafe_b64decode(payload.lstrip(".") + "=" * (-len(payload.lstrip(".")) % 4))
+            text = (zlib.decompress(raw) if compressed else raw).decode("utf-8", "replace")
+        except (ValueError, zlib.error):
+            continue
+        if secret in text:
+            return True
+    return False
+
+
+def _shown(client, answer):
+    """The page the user sees after a POST: its answer, or the page it leads to."""
+    return client.get(answer["Location"]) if answer.status_code == 302 else answer
+
+
+def test_a_new_api_token_is_shown_once_and_never_travels_in_a_cookie(client):
+    user = UserFactory()
+    client.force_login(user)
+    made = client.post("/en/manage/account/tokens/", {"name": "league bot", "scopes": ["results"]})
+    shown = _shown(client, made)
+    key = re.search(r"Your new API token: (cl_[0-9a-f]+)", shown.content.decode()).group(1)
+    assert not _cookies_carry(made, key)
+    assert "no-store" in shown["Cache-Control"]
+    later = client.get("/en/manage/account/tokens/")
+    assert key[:15] in later.content.decode() and key not in later.content.decode()
+    assert not _cookies_carry(later, key)
+
+
+def test_a_webhooks_signing_secret_is_shown_once_and_never_travels_in_a_cookie(client):
+    event, _entries, _games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    client.force_login(organiser)
+    page = "/en/manage/webhooks/"
+    made = client.post(
+        page,
+        {"url": "https://127.0.0.1:9/hook", "target": f"league:{event.league.slug}", "events": ["result.recorded"]},
+    )
+    secret = re.search(r"signing secret: (whsec_[0-9a-f]+)", _shown(client, made).content.decode()).group(1)
+    assert WebhookSubscription.objects.get(owner=organiser).secret == secret
+    assert not _cookies_carry(made, secret)
+    later = client.get(page)
+    assert secret not in later.content.decode() and not _cookies_carry(later, secret)
