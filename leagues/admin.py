@@ -13,6 +13,7 @@ from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
 from .services.prizes import prizes_recompute
 from .services.results import event_results_changed
+from .services.webhooks import event_finished
 
 
 class GameAdminForm(forms.ModelForm):
@@ -129,6 +130,11 @@ class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_filter = ["league", "kind", "system", "status"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["results_version", "tiebreak_locked"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.status == models.Event.Status.FINISHED and "status" in form.changed_data:
+            event_finished(obj)  # its webhook, as finishing it on the event's page sends (services.setup)
 
 
 @admin.register(models.Team)

@@ -8,15 +8,18 @@ runs after the data is saved, so it must never fail the request: an exception is
 
 import logging
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from django.db import transaction
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class _Batch:
     def __init__(self):
         self.work: dict[Hashable, Callable[[], None]] = {}
+        self.items: dict[Hashable, list] = {}
 
     def run(self) -> None:
         for key, work in self.work.items():
@@ -30,15 +33,33 @@ def _run(key, work) -> None:
         log.warning("after-commit work %s failed; the sweep will catch up", key, exc_info=True)
 
 
-def once_after_commit(key: Hashable, work: Callable[[], None]) -> None:
-    """Run `work` once the current transaction commits (at once outside one); once per key and transaction."""
+def _waiting_batch() -> _Batch:
     connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        _run(key, work)
-        return
     batch = getattr(connection, "_once_after_commit", None)
     # a batch whose hook went with a rolled-back savepoint (or an earlier transaction) is no longer waiting
     if batch is None or not any(getattr(hook, "__self__", None) is batch for _s, hook, _r in connection.run_on_commit):
         batch = connection._once_after_commit = _Batch()
         transaction.on_commit(batch.run)
-    batch.work.setdefault(key, work)
+    return batch
+
+
+def once_after_commit(key: Hashable, work: Callable[[], None]) -> None:
+    """Run `work` once the current transaction commits (at once outside one); once per key and transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        _run(key, work)
+        return
+    _waiting_batch().work.setdefault(key, work)
+
+
+def collected_after_commit(key: Hashable, item: T, work: Callable[[list[T]], None]) -> None:
+    """Run `work` once the current transaction commits with every item given under `key` in it, in order
+    (a round sheet's or an import's results: one call with all of them); at once with [item] outside one.
+    Like the work of once_after_commit, an item given inside a savepoint that rolled back stays: services raise
+    through their transaction, never carry on after a refused write."""
+    if not transaction.get_connection().in_atomic_block:
+        _run(key, lambda: work([item]))
+        return
+    batch = _waiting_batch()
+    items = batch.items.setdefault(key, [])
+    items.append(item)
+    batch.work.setdefault(key, lambda: work(items))

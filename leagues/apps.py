@@ -11,10 +11,8 @@ class LeaguesConfig(AppConfig):
         from . import tasks  # noqa: F401  (registers the tasks, which run in-process without a broker)
         from .manage import login  # noqa: F401  (counts failed logins at every login door)
         from .page_cache import connect_invalidation
-        from .services.webhooks import connect_webhook_signals
 
         connect_invalidation()
         from .services.results import connect_renames
 
         connect_renames()
-        connect_webhook_signals()

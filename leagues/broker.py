@@ -82,9 +82,10 @@ def enqueue_trf_import(job_id: int) -> None:
     _send(TRF_IMPORT_TASK, job_id)
 
 
-def enqueue_webhook_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> None:
-    """Find an occurrence's webhook subscribers in a worker (one message, whatever their number)."""
-    _send(WEBHOOK_FAN_OUT_TASK, event_type, event_id, occurrence, data)
+def enqueue_webhook_fan_out(event_id: int, items: list) -> None:
+    """Find the webhook subscribers of an event's occurrences, [(event type, occurrence, data), ...], in a worker
+    (one message, whatever their number)."""
+    _send(WEBHOOK_FAN_OUT_TASK, event_id, items)
 
 
 def enqueue_webhook_delivery(delivery_id: str) -> None:

@@ -106,9 +106,9 @@ def send_email(self, message: dict) -> None:
 
 
 @shared_task(acks_late=True)
-def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict) -> int:
-    """Write one delivery per subscriber of an occurrence and send each as its own task."""
-    return len(fan_out(event_type, event_id, occurrence, data))
+def webhooks_fan_out(event_id: int, items: list) -> int:
+    """Write one delivery per subscriber of each of an event's occurrences and send each as its own task."""
+    return len(fan_out(event_id, [(event_type, occurrence, data) for event_type, occurrence, data in items]))
 
 
 @shared_task(bind=True, acks_late=True, max_retries=None)

@@ -14,6 +14,7 @@ from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from .lineups import lineup_apply
 from .results import event_frozen, finished_event_override, result_record
+from .webhooks import match_card_changed
 
 
 def _secretary_clubs(user: AnyUser) -> set[int]:
@@ -88,6 +89,7 @@ def match_card_submit(
         match.dispute_reason = ""
         match.version += 1
         match.save()
+        match_card_changed(match)
         if notify:
             notify_after_commit("card_confirmed" if manager else "card_submitted", match_id=match.pk)
         return match
@@ -157,6 +159,7 @@ def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -
         )
         match.version += 1
         match.save()
+        match_card_changed(match)
         notify_after_commit("card_confirmed", match_id=match.pk)
         return match
 
@@ -175,6 +178,7 @@ def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_ve
         match.status, match.dispute_reason = TeamMatch.Status.DISPUTED, reason.strip()
         match.version += 1
         match.save()
+        match_card_changed(match)
         notify_after_commit("card_disputed", match_id=match.pk)
         return match
 
@@ -189,7 +193,14 @@ def match_cards_auto_confirm(*, now: datetime | None = None) -> int:
         due = TeamMatch.objects.filter(
             round__event__league=league, status=TeamMatch.Status.SUBMITTED, submitted_at__lte=limit
         ).exclude(round__event__status=Event.Status.FINISHED)  # a finished event's cards stay as they are
-        for event_id in set(due.values_list("round__event_id", flat=True)):
-            event_pages_changed_after_commit(event_id=event_id)
-        confirmed += due.update(status=TeamMatch.Status.CONFIRMED, confirmed_at=now)
+        with transaction.atomic():
+            cards = list(due.select_related("round").select_for_update(of=("self",)))
+            for event_id in {card.round.event_id for card in cards}:
+                event_pages_changed_after_commit(event_id=event_id)
+            confirmed += TeamMatch.objects.filter(pk__in=[card.pk for card in cards]).update(
+                status=TeamMatch.Status.CONFIRMED, confirmed_at=now
+            )
+            for card in cards:
+                card.status = TeamMatch.Status.CONFIRMED
+                match_card_changed(card)
     return confirmed

@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
+from .webhooks import results_changed
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def result_record(
             return game
         if game.result and not reason:
             raise ServiceError(_("A correction needs a reason."), code="reason_required")
-        ResultChange.objects.create(
+        change = ResultChange.objects.create(
             game=game,
             user=acting_user(user),
             before=game.result,
@@ -139,6 +140,7 @@ def result_record(
         if event.status == Event.Status.PUBLISHED:
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         event_results_changed(event_id=event.pk)
+        results_changed([change])  # its webhooks, after the commit
     return game
 
 
@@ -194,7 +196,7 @@ def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source
         game.version = 1 if game.result else 0
     with transaction.atomic():
         saved = Game.objects.bulk_create(games)
-        ResultChange.objects.bulk_create(
+        changes = ResultChange.objects.bulk_create(
             ResultChange(game=game, user=acting_user(user), before="", after=game.result, source=source)
             for game in saved
             if game.result
@@ -203,6 +205,7 @@ def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source
             running = Event.Status.RUNNING if event.status == Event.Status.PUBLISHED else event.status
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=True, status=running)
         event_results_changed(event_id=event.pk)
+        results_changed(changes)  # their webhooks, after the commit
     return saved
 
 

@@ -48,6 +48,7 @@ from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .results import event_results_changed, finished_event_override, result_record
+from .webhooks import event_finished
 
 
 class FieldError(ServiceError):
@@ -287,6 +288,8 @@ def event_status_set(*, event: Event, user: AnyUser, status: str) -> Event:
             event.tiebreak_locked = True
         event.save(update_fields=["status", "tiebreak_locked"])
         event_pages_changed_after_commit(event_id=event.pk)
+        if status == Event.Status.FINISHED:
+            event_finished(event)  # its webhook, after the commit
     if status == Event.Status.FINISHED:
         prizes_recompute(event.pk)  # the allocation now says the event is finished: final
     return event

@@ -20,19 +20,19 @@ import socket
 import ssl
 import time
 import uuid
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from django.db.models import Model, Q, QuerySet
-from django.db.models.signals import post_save
+from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from .. import broker
-from ..after_commit import once_after_commit
+from ..after_commit import collected_after_commit, once_after_commit
 from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import (
     Club,
@@ -188,21 +188,28 @@ def webhook_send_test(*, user: User, subscription_id: int) -> WebhookDelivery:
     subscription = subscription_of(user=user, subscription_id=subscription_id)
     data = {"message": "This is a test delivery from chess-league.", "subscription": subscription.pk}
     delivery = _delivery(subscription, WebhookEvent.TEST, f"test:{uuid.uuid4()}", data)
+    delivery.save(force_insert=True)
     once_after_commit(("webhook-delivery", delivery.pk), lambda: broker.enqueue_webhook_delivery(str(delivery.pk)))
     return delivery
 
 
 def webhooks_emit(event_type: str, *, event_id: int, occurrence: str, data: dict[str, Any]) -> None:
     """Tell the subscribers of the event (its league, its clubs) after the current transaction commits.
-    `occurrence` names what happened; emitting the same occurrence again delivers nothing new. An event nobody
-    may be subscribed to sends no task (most results of a league night: a worker's fan-out of nobody took as long as
-    a small division's recompute)."""
+    `occurrence` names what happened; emitting the same occurrence again delivers nothing new. Everything emitted
+    for one event in one transaction (a round sheet, an import's thousands of results) goes to one fan-out task
+    per FAN_OUT_BATCH occurrences; an event nobody may be subscribed to sends no task (most results of a league
+    night: a worker's fan-out of nobody took as long as a small division's recompute)."""
 
-    def fan_out() -> None:
+    def fan_out(items: list[tuple[str, str, dict[str, Any]]]) -> None:
         if _may_have_subscribers(event_id):
-            broker.enqueue_webhook_fan_out(event_type, event_id, occurrence, data)
+            for start in range(0, len(items), FAN_OUT_BATCH):
+                broker.enqueue_webhook_fan_out(event_id, items[start : start + FAN_OUT_BATCH])
 
-    once_after_commit(("webhooks", occurrence), fan_out)
+    collected_after_commit(("webhooks", event_id), (event_type, occurrence, data), fan_out)
+
+
+#: occurrences one fan-out task writes the deliveries of
+FAN_OUT_BATCH = 500
 
 
 def _may_have_subscribers(event_id: int) -> bool:
@@ -230,8 +237,9 @@ def _event_clubs(event: Event) -> set[int]:
     return clubs
 
 
-def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict[str, Any]) -> list[str]:
-    """One delivery per subscription that wants `event_type` (runs in a worker); returns the new ones' ids."""
+def webhooks_fan_out(event_id: int, items: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    """One delivery per subscription and occurrence it wants (runs in a worker); `items` are
+    (event type, occurrence, data). Returns the new deliveries' ids."""
     event = Event.objects.filter(pk=event_id).select_related("league").first()
     if event is None:
         return []
@@ -239,16 +247,17 @@ def webhooks_fan_out(event_type: str, event_id: int, occurrence: str, data: dict
         Q(event_id=event.pk) | Q(league_id=event.league_id) | Q(club_id__in=_event_clubs(event)),
         paused_at__isnull=True,
     )
-    payload = {"event": event.slug, "league": event.league.slug, **data}
-    created = []
-    for subscription in subscriptions:
-        if event_type not in subscription.events:
-            continue
-        try:
-            with transaction.atomic():
-                created.append(str(_delivery(subscription, event_type, occurrence, payload).pk))
-        except IntegrityError:
-            continue  # this occurrence was already delivered to this subscription
+    deliveries = [
+        _delivery(subscription, event_type, occurrence, {"event": event.slug, "league": event.league.slug, **data})
+        for subscription in subscriptions
+        for event_type, occurrence, data in items
+        if event_type in subscription.events
+    ]
+    # an occurrence already delivered to a subscription (the task ran twice, the same change emitted again) is not
+    # written again, so it is not sent again
+    WebhookDelivery.objects.bulk_create(deliveries, ignore_conflicts=True)
+    written = set(WebhookDelivery.objects.filter(pk__in=[d.pk for d in deliveries]).values_list("pk", flat=True))
+    created = [str(d.pk) for d in deliveries if d.pk in written]
     for delivery_id in created:
         broker.enqueue_webhook_delivery(delivery_id)
     return created
@@ -264,7 +273,7 @@ def _delivery(
         "created_at": timezone.now().isoformat().replace("+00:00", "Z"),
         "data": data,
     }
-    return WebhookDelivery.objects.create(
+    return WebhookDelivery(
         id=delivery_id,
         subscription=subscription,
         event_type=event_type,
@@ -390,28 +399,30 @@ def webhook_paused_message(subscription_id: int) -> dict[str, Any] | None:
         }
 
 
-# What is emitted where: results and match cards from their audit trail and state, so every door
-# (round sheet, match card, API, admin) emits; standings from the recompute; pairings from their service.
+# What is emitted where, each by the service that writes it (explicitly, so every door sends the same): results by
+# services.results (a single result, a round sheet, a match card's boards, an import), match cards by
+# services.match_cards (submitted, confirmed, disputed, confirmed by itself), the event's end by services.setup,
+# standings by the recompute, pairings by services.round_pairings.
 
 
-def _on_result_change(sender: type[Model], instance: ResultChange, created: bool, **kwargs: object) -> None:
-    if not created:
-        return
-    game = instance.game
-    event_id = game.round.event_id
-    webhooks_emit(
-        WebhookEvent.RESULT_CORRECTED if instance.before else WebhookEvent.RESULT_RECORDED,
-        event_id=event_id,
-        occurrence=f"result-change:{instance.pk}",
-        data={
-            "game": game.pk,
-            "round": game.round.number,
-            "board": game.board,
-            "result": instance.after,
-            "previous": instance.before,
-            "url": f"{settings.SITE_URL}/api/v1/games/{game.pk}/",
-        },
-    )
+def results_changed(changes: Iterable[ResultChange]) -> None:
+    """result.recorded (or result.corrected, when the game had a result) for each change of the audit trail, sent
+    after the commit. Each change's game (and its round) is the one the service just saved."""
+    for change in changes:
+        game = change.game
+        webhooks_emit(
+            WebhookEvent.RESULT_CORRECTED if change.before else WebhookEvent.RESULT_RECORDED,
+            event_id=game.round.event_id,
+            occurrence=f"result-change:{change.pk}",
+            data={
+                "game": game.pk,
+                "round": game.round.number,
+                "board": game.board,
+                "result": change.after,
+                "previous": change.before,
+                "url": f"{settings.SITE_URL}/api/v1/games/{game.pk}/",
+            },
+        )
 
 
 _CARD_EVENTS: dict[str, str] = {
@@ -421,32 +432,33 @@ _CARD_EVENTS: dict[str, str] = {
 }
 
 
-def _on_match_saved(sender: type[Model], instance: TeamMatch, **kwargs: object) -> None:
-    event_type = _CARD_EVENTS.get(instance.status)
+def match_card_changed(match: TeamMatch) -> None:
+    """match_card.submitted, .confirmed or .disputed for the card as just saved (its round loaded)."""
+    event_type = _CARD_EVENTS.get(match.status)
     if event_type is None:
         return
     webhooks_emit(
         event_type,
-        event_id=instance.round.event_id,
-        occurrence=f"match:{instance.pk}:v{instance.version}:{instance.status}",
+        event_id=match.round.event_id,
+        occurrence=f"match:{match.pk}:v{match.version}:{match.status}",
         data={
-            "match": instance.pk,
-            "round": instance.round.number,
-            "status": instance.status,
-            "version": instance.version,
-            "url": f"{settings.SITE_URL}/api/v1/matches/{instance.pk}/",
+            "match": match.pk,
+            "round": match.round.number,
+            "status": match.status,
+            "version": match.version,
+            "url": f"{settings.SITE_URL}/api/v1/matches/{match.pk}/",
         },
     )
 
 
-def _on_event_saved(sender: type[Model], instance: Event, **kwargs: object) -> None:
-    if instance.status == Event.Status.FINISHED:
-        webhooks_emit(
-            WebhookEvent.EVENT_FINISHED,
-            event_id=instance.pk,
-            occurrence=f"event-finished:{instance.pk}",
-            data={"url": f"{settings.SITE_URL}/api/v1/events/{instance.slug}/"},
-        )
+def event_finished(event: Event) -> None:
+    """event.finished, once per event."""
+    webhooks_emit(
+        WebhookEvent.EVENT_FINISHED,
+        event_id=event.pk,
+        occurrence=f"event-finished:{event.pk}",
+        data={"url": f"{settings.SITE_URL}/api/v1/events/{event.slug}/"},
+    )
 
 
 def standings_updated(*, event_id: int, slug: str, version: int) -> None:
@@ -471,9 +483,3 @@ def pairings_published(*, event_id: int, slug: str, round_number: int, publicati
             "url": f"{settings.SITE_URL}/api/v1/events/{slug}/rounds/{round_number}/pairing/",
         },
     )
-
-
-def connect_webhook_signals() -> None:
-    post_save.connect(_on_result_change, sender=ResultChange, dispatch_uid="webhooks-result")
-    post_save.connect(_on_match_saved, sender=TeamMatch, dispatch_uid="webhooks-match")
-    post_save.connect(_on_event_saved, sender=Event, dispatch_uid="webhooks-event")
