@@ -48,7 +48,7 @@ from ..models import (
     WebhookSubscription,
 )
 from ..notifications import language_of
-from ..permissions import can_manage_event, is_league_organiser
+from ..permissions import can_manage_event, can_see_event, is_league_organiser
 
 SIGNATURE_HEADER = "X-Chess-League-Signature"
 SUBSCRIBABLE = [choice for choice in WebhookEvent.values if choice != WebhookEvent.TEST]
@@ -237,6 +237,20 @@ def _event_clubs(event: Event) -> set[int]:
     return clubs
 
 
+def _owner_may_receive(subscription: WebhookSubscription, event: Event | None = None) -> bool:
+    """The owner is still active and still may subscribe to the subscription's target (a secretary whose role was
+    removed gets nothing more), and may see `event` (a draft only by those who manage it, as in the API)."""
+    owner = subscription.owner
+    if not owner.is_active:
+        return False
+    target = {
+        name: getattr(subscription, name)
+        for name in ("league", "club", "event")
+        if getattr(subscription, f"{name}_id") is not None
+    }
+    return _may_subscribe(owner, target) and (event is None or can_see_event(owner, event))
+
+
 def webhooks_fan_out(event_id: int, items: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
     """One delivery per subscription and occurrence it wants (runs in a worker); `items` are
     (event type, occurrence, data). Returns the new deliveries' ids."""
@@ -246,10 +260,11 @@ def webhooks_fan_out(event_id: int, items: list[tuple[str, str, dict[str, Any]]]
     subscriptions = WebhookSubscription.objects.filter(
         Q(event_id=event.pk) | Q(league_id=event.league_id) | Q(club_id__in=_event_clubs(event)),
         paused_at__isnull=True,
-    )
+    ).select_related("owner", "league", "club", "event")
     deliveries = [
         _delivery(subscription, event_type, occurrence, {"event": event.slug, "league": event.league.slug, **data})
         for subscription in subscriptions
+        if _owner_may_receive(subscription, event)
         for event_type, occurrence, data in items
         if event_type in subscription.events
     ]
@@ -325,13 +340,22 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
 def webhook_attempt(delivery_id: str) -> bool | None:
     """One try of a delivery: True delivered, False failed (try again later), None nothing to send
     (delivered already, the subscription is paused or gone)."""
-    delivery = WebhookDelivery.objects.filter(pk=delivery_id).select_related("subscription").first()
+    delivery = (
+        WebhookDelivery.objects.filter(pk=delivery_id)
+        .select_related("subscription__owner", "subscription__league", "subscription__club", "subscription__event")
+        .first()
+    )
     if delivery is None or delivery.status == WebhookDelivery.Status.DELIVERED:
         return None
     subscription = delivery.subscription
     if subscription.paused_at is not None:
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
             status=WebhookDelivery.Status.FAILED, error="subscription paused"
+        )
+        return None
+    if not _owner_may_receive(subscription):
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            status=WebhookDelivery.Status.FAILED, error="the owner may no longer follow this target"
         )
         return None
     body = delivery.body.encode()

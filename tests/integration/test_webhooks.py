@@ -143,7 +143,8 @@ def test_every_kind_of_subscriber_of_an_event_gets_its_results(target_of):
 
 def test_a_teams_club_gets_its_match_results():
     event, sides = played_division(2)
-    organiser = organiser_of(event.league)
-    subscription = _subscription(organiser, "match_card.confirmed", club=sides[0].team.club)
+    secretary = UserFactory()
+    Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=sides[0].team.club)
+    subscription = _subscription(secretary, "match_card.confirmed", club=sides[0].team.club)
     webhooks_emit("match_card.confirmed", event_id=event.pk, occurrence="match:test", data={})  # as a match card does
     assert WebhookDelivery.objects.filter(subscription=subscription).count() == 1
