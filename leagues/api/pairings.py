@@ -26,12 +26,14 @@ from ..services.round_pairings import (
     published_rows,
     round_pair,
 )
-from .serializers import ErrorSerializer
+from ..services.setup import start_numbers_sort
+from .serializers import EntrySerializer, ErrorSerializer
 
 
 class SeatSerializer(serializers.Serializer):
     start_number = serializers.IntegerField()
     name = serializers.CharField()
+    rating = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("Rating at the start of the event."))
     points = serializers.CharField(help_text=gettext_lazy("Points before the round, as a decimal string."))
     colours = serializers.CharField(help_text=gettext_lazy("Colours of the games played so far, e.g. wbw."))
 
@@ -90,6 +92,7 @@ def _seat(seat: Seat | None) -> dict | None:
     return {
         "start_number": seat.entry.start_number,
         "name": seat.entry.name,
+        "rating": seat.entry.rating,
         "points": str(Decimal(seat.points.numerator) / Decimal(seat.points.denominator)),
         "colours": seat.colours,
     }
@@ -212,8 +215,26 @@ class RoundPairingPublishView(APIView):
         return Response(pairing_data(event, number, request.user))
 
 
+class StartNumbersSortView(APIView):
+    """Sort the event's start numbers by FIDE's initial ranking (rating, then title, then name) before
+    round 1 is published (organiser or arbiter); refused (400, nothing changed) once it is. Answers the
+    entries by their start numbers."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=None,
+        responses={200: EntrySerializer(many=True), 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _event(slug, request.user)
+        entries = start_numbers_sort(event=event, user=request.user)
+        return Response(EntrySerializer(entries, many=True).data)
+
+
 # included from leagues/api/urls.py, so the pairing API lives in this one module
 urlpatterns = [
+    path("events/<slug:slug>/start-numbers/sort/", StartNumbersSortView.as_view(), name="start-numbers-sort"),
     path("events/<slug:slug>/rounds/<int:number>/pairing/", RoundPairingView.as_view(), name="round-pairing"),
     path(
         "events/<slug:slug>/rounds/<int:number>/pairing/edit/",

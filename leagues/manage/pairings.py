@@ -36,6 +36,7 @@ from ..services.round_pairings import (
     round_pair,
     round_withdraw,
 )
+from ..services.setup import numbers_follow_ranking, round_one_published, start_numbers_sort
 
 BYE_CHOICES = [(kind, Result(result).label) for kind, result in REQUESTED_BYES.items()]
 
@@ -207,6 +208,9 @@ def _act(request, event, number, pairing, forms_, action):
     if action == "publish" and pairing is not None:
         pairing_publish(pairing=pairing, user=user)
         return _("Round %(number)s is published; results can be entered.") % {"number": number}
+    if action == "sort":
+        start_numbers_sort(event=event, user=user)
+        return _("The start numbers follow the initial ranking.")
     if action == "cancel-bye":
         game = get_object_or_404(Game, pk=request.POST.get("game"), round__event=event)
         bye_cancel(game=game, user=user)
@@ -282,6 +286,8 @@ def pairing(request, slug, number):
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
         "changes": changes_by_hand(pairing) if pairing is not None else [],
         "entries_url": reverse("manage:entries", args=[event.slug]),
+        "can_sort": numbers_follow_ranking(event) and not round_one_published(event),
+        "entries": entries,
         **forms_,
     }
     return render(request, "leagues/manage/pairing.html", context, status=status)

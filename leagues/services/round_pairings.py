@@ -44,7 +44,7 @@ from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result,
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .results import event_results_changed, result_record
-from .setup import entry_withdraw
+from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
 from .webhooks import webhooks_emit
 
@@ -60,7 +60,6 @@ ENGINE_BYES: dict[str, ByeType] = {
     Result.ABSENT: ByeType.ZERO,
     Result.FULL_POINT_BYE: ByeType.FULL,
 }
-BYE_BOARD = 1000  # a bye's board is 1000 + the player's start number
 
 
 def pairing_settings_of(event: Event) -> PairingSettings:

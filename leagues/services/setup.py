@@ -7,6 +7,7 @@ sentence; field errors carry ``field`` so a form can show them next to the field
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Model
+from django.db.models import F, Max, Model, Q
 from django.utils.translation import gettext as _
 
 from tiebreaks.prizes import CURRENCIES, split_prizes
@@ -30,6 +31,7 @@ from ..models import (
     FinishedEventChange,
     Game,
     League,
+    PairingSettings,
     Player,
     Prize,
     PrizeFund,
@@ -37,13 +39,14 @@ from ..models import (
     ResultChange,
     Role,
     Round,
+    RoundPairing,
     Season,
     StandingsSnapshot,
     Team,
     TeamMember,
 )
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import AnyUser, is_league_organiser
+from ..permissions import AnyUser, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
@@ -365,6 +368,7 @@ def player_save(
             raise FieldError("club", _("This club does not play in the league."))
         if player is not None and not ClubMembership.objects.filter(player=player, club__leagues=league).exists():
             raise PermissionDenied(_("This player belongs to no club of the league."))
+        before = (player.rating, player.title, player.name) if player is not None else None
         player = player or Player()
         _assign(player, fields, set(player_fields()))
         if player.federation:
@@ -375,7 +379,24 @@ def player_save(
         player.save()
         if club is not None:
             ClubMembership.objects.get_or_create(player=player, club=club)
+        if before is not None and before != (player.rating, player.title, player.name):
+            _player_ranking_changed(player, league, old_rating=before[0])
         return player
+
+
+def _player_ranking_changed(player: Player, league: League, *, old_rating: int | None) -> None:
+    """A player's rating, title or name changed: in the league's events not yet started (round 1 not
+    published) an entry that took its rating from the registry takes the new one, and the start numbers
+    follow the initial ranking again."""
+    for entry in Entry.objects.filter(player=player, event__league=league).select_related("event"):
+        event = Event.objects.select_for_update().get(pk=entry.event_id)
+        if round_one_published(event) or event.status == Event.Status.FINISHED:
+            continue
+        if entry.rating == old_rating and entry.rating != player.rating:
+            entry.rating = player.rating
+            entry.save(update_fields=["rating"])
+        if numbers_follow_ranking(event):
+            _start_numbers_ranked(event)
 
 
 # ------------------------------------------------------------------------------------------ entries
@@ -394,8 +415,11 @@ def _editable_event(event: Event, user: AnyUser) -> Event:
 def entry_register(
     *, event: Event, user: AnyUser, player: Player, rating: int | None = None, late_bye: str = "zero"
 ) -> Entry:
-    """Register a player in an individual event with the next start number. A late entry (rounds already
-    paired) receives a zero-point (or, as the organiser decides, half-point) bye in each round it missed."""
+    """Register a player in an individual event. Until round 1 is published a Swiss event's start numbers
+    follow the initial ranking (:func:`initial_ranking`), so the entry takes its place there and those
+    below move down one; a round robin's entry, and a late entry, take the next start number. A late
+    entry (rounds already published) receives a zero-point (or, as the organiser decides, half-point)
+    bye in each round it missed."""
     if late_bye not in LATE_BYES:
         raise FieldError("late_bye", _("Choose the bye for the rounds missed."))
     with transaction.atomic():
@@ -410,7 +434,8 @@ def entry_register(
         entry = Entry.objects.create(
             event=event, start_number=number, player=player, rating=rating if rating is not None else player.rating
         )
-        for rnd in Round.objects.filter(event=event, games__isnull=False).distinct().order_by("number"):
+        late = round_one_published(event)
+        for rnd in _published_rounds(event):
             board = (rnd.games.aggregate(b=Max("board"))["b"] or 0) + 1
             game = Game.objects.create(round=rnd, board=board, white=entry)
             result_record(
@@ -420,6 +445,9 @@ def entry_register(
                 source=ResultChange.Source.FORM,
                 reason=_("late entry"),
             )
+        if not late and numbers_follow_ranking(event):
+            _start_numbers_ranked(event)
+            entry.refresh_from_db()
         event_results_changed(event_id=event.pk)
         return entry
 
@@ -433,6 +461,123 @@ def entry_withdraw(*, entry: Entry, user: AnyUser, after_round: int | None) -> E
         entry.save(update_fields=["withdrawn_after_round"])
         event_results_changed(event_id=event.pk)
         return entry
+
+
+# ------------------------------------------------------------------------------------------ start numbers
+
+#: FIDE's titles in the order of the initial ranking (C.04.2): among equal ratings a GM comes first, a
+#: player without a title last
+TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+#: a requested bye's board: 1000 + the player's start number (as round_pairings and the import store it)
+BYE_BOARD = 1000
+#: start numbers are moved out of the way by this much while they are renumbered (they stay unique)
+_RENUMBER_SHIFT = 10000
+
+
+def numbers_follow_ranking(event: Event) -> bool:
+    """An individual Swiss event's start numbers are its pairing numbers: the initial ranking. A round
+    robin's numbers are its drawing of lots (Berger tables) and a team event's are its teams' order."""
+    return not event.is_team and event.system == Event.System.SWISS
+
+
+def _published_rounds(event: Event) -> Iterable[Round]:
+    """The rounds whose boards are published (or were imported): a game between two players or a
+    pairing-allocated bye (a bye requested before the pairing does not make a round published)."""
+    paired = Q(games__black__isnull=False) | Q(games__result=Result.PAIRING_BYE)
+    return Round.objects.filter(event=event).filter(paired).distinct().order_by("number")
+
+
+def round_one_published(event: Event) -> bool:
+    """Whether a round's boards are out: from then on start numbers no longer change (C.04.2)."""
+    paired = Q(black__isnull=False) | Q(result=Result.PAIRING_BYE)
+    return Game.objects.filter(round__event=event).filter(paired).exists()
+
+
+def _alphabetical(name: str) -> str:
+    """A name as the alphabet orders it: without accents, case folded."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def initial_ranking(entries: Iterable[Entry], unrated_rating: int | None) -> list[Entry]:
+    """FIDE's initial ranking (C.04.2, C.04.3 2026): rating descending, then title (GM, IM, WGM, FM, WIM,
+    CM, WFM, WCM, none), then name alphabetically. An unrated player counts with the rating the event
+    announces for unrated players; without one, below every rated player."""
+
+    def key(entry: Entry) -> tuple[int, int, str, int]:
+        rating = entry.rating if entry.rating is not None else (unrated_rating or 0)
+        player, team = entry.player, entry.team
+        title = player.title if player is not None else ""
+        rank = TITLE_ORDER.index(title) if title in TITLE_ORDER else len(TITLE_ORDER)
+        name = player.name if player is not None else team.name if team is not None else ""
+        return (-rating, rank, _alphabetical(name), entry.start_number)
+
+    return sorted(entries, key=key)
+
+
+def _start_numbers_ranked(event: Event) -> bool:
+    """Give the event's entries the start numbers 1..N of the initial ranking (inside the caller's
+    transaction, the event locked). What names players by start number before round 1 follows: requested
+    byes' boards and the forbidden pairs; a pairing of round 1 not yet published must be made again.
+    Returns whether a number changed."""
+    entries = list(Entry.objects.filter(event=event).select_related("player", "team"))
+    ranked = initial_ranking(entries, event.unrated_rating)
+    moved = {e.start_number: n for n, e in enumerate(ranked, start=1)}
+    if all(old == new for old, new in moved.items()):
+        return False
+    Entry.objects.filter(event=event).update(start_number=F("start_number") + _RENUMBER_SHIFT)
+    for number, entry in enumerate(ranked, start=1):
+        entry.start_number = number
+    Entry.objects.bulk_update(ranked, ["start_number"])
+    byes = list(Game.objects.filter(round__event=event, black__isnull=True, board__gt=BYE_BOARD))
+    Game.objects.filter(pk__in=[g.pk for g in byes]).update(board=F("board") + _RENUMBER_SHIFT)
+    for game in byes:
+        game.board = BYE_BOARD + moved.get(game.board - BYE_BOARD, game.board - BYE_BOARD)
+    Game.objects.bulk_update(byes, ["board"])
+    settings = PairingSettings.objects.filter(event=event).first()
+    if settings is not None and settings.forbidden_pairs:
+        settings.forbidden_pairs = sorted(
+            sorted([moved.get(a, a), moved.get(b, b)]) for a, b in settings.forbidden_pairs
+        )
+        settings.save(update_fields=["forbidden_pairs"])
+    RoundPairing.objects.filter(round__event=event).exclude(status=RoundPairing.Status.PUBLISHED).update(
+        status=RoundPairing.Status.FAILED,
+        attempt=F("attempt") + 1,
+        boards=[],
+        pab=None,
+        problem=_("The start numbers changed after the pairing; pair the round again."),
+    )
+    event_results_changed(event_id=event.pk)  # the standings and pages name players by start number
+    return True
+
+
+def start_numbers_sort(*, event: Event, user: AnyUser) -> list[Entry]:
+    """Sort the start numbers by the initial ranking again (e.g. after a rating, title or name was
+    corrected), before round 1 is published; the organiser or the event's arbiter. Refused
+    (``round_one_published``, ``not_swiss``, ``event_finished``) with nothing changed.
+
+    After round 1 numbers stay: a late entry takes the next number (C.04.2 lets an arbiter re-assign
+    pairing numbers, it never obliges to; the published rounds, standings and players' addresses keep
+    theirs)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the event's arbiter may pair rounds."))
+        if event.status == Event.Status.FINISHED:
+            raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+        if not numbers_follow_ranking(event):
+            raise ServiceError(
+                _("Only an individual Swiss event's start numbers follow the ratings (a round robin's: by lot)."),
+                code="not_swiss",
+            )
+        if round_one_published(event):
+            raise ServiceError(
+                _("Round 1 is published: the start numbers no longer change. A late entry takes the next number."),
+                code="round_one_published",
+            )
+        if _start_numbers_ranked(event):
+            event_pages_changed_after_commit(event_id=event.pk)
+        return list(Entry.objects.filter(event=event).select_related("player").order_by("start_number"))
 
 
 def team_save(*, event: Event, user: AnyUser, club: Club, name: str, team: Team | None = None) -> Team:
