@@ -1,6 +1,5 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -9,7 +8,7 @@ from config.language import root as language_root
 from config.language import switch_language
 from leagues.admin import worker_status_view
 from leagues.health import healthz, ping
-from leagues.manage.account import QueuedPasswordResetForm
+from leagues.manage.account import password_reset_view
 from leagues.manage.login import login_view, refuse_when_locked
 
 urlpatterns = [
@@ -31,11 +30,7 @@ urlpatterns += i18n_patterns(
     path("manage/", include("leagues.manage.urls")),
     path("about/", TemplateView.as_view(template_name="about.html"), name="about"),
     path("accounts/login/", login_view, name="login"),
-    path(
-        "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(form_class=QueuedPasswordResetForm),
-        name="password_reset",
-    ),
+    path("accounts/password_reset/", password_reset_view, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("leagues.public.urls")),
     path("", include("tiebreaks.urls")),

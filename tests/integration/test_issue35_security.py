@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -112,3 +113,45 @@ def test_a_narrow_token_cannot_revoke_a_broader_one():
     session = APIClient()
     session.force_login(user)  # the user themself, signed in, revokes any of their tokens
     assert session.delete(f"/api/v1/tokens/{organiser_token.auth_token.token_key}/").status_code == 204
+
+
+# 4. password reset e-mails are throttled per account and per client address
+
+
+def test_password_reset_mails_one_account_a_few_times_whatever_the_requests(
+    settings, django_capture_on_commit_callbacks
+):
+    user = UserFactory(email="kari@example.org")
+    for number in range(24):  # from as many addresses: the account's own limit holds
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = Client(REMOTE_ADDR=f"10.1.0.{number}").post(
+                "/en/accounts/password_reset/", {"email": "kari@example.org"}
+            )
+        assert answer.status_code == 302  # the same answer every time: nothing says whether the address is known
+    sent = [message for message in mail.outbox if message.to == [user.email]]
+    assert 1 <= len(sent) <= settings.PASSWORD_RESET_EMAILS < 24
+    # another account is not held back by this one's limit
+    UserFactory(email="ola@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        Client().post("/en/accounts/password_reset/", {"email": "ola@example.org"}, REMOTE_ADDR="10.0.0.8")
+    assert [message.to for message in mail.outbox].count(["ola@example.org"]) == 1
+
+
+def test_password_reset_requests_from_one_address_are_refused_after_a_while(
+    settings, django_capture_on_commit_callbacks
+):
+    for number in range(30):
+        UserFactory(email=f"player{number}@example.org")
+    page = Client()
+    answers = []
+    for number in range(30):
+        with django_capture_on_commit_callbacks(execute=True):
+            answers.append(page.post("/en/accounts/password_reset/", {"email": f"player{number}@example.org"}))
+    limit = settings.PASSWORD_RESET_ADDRESS_ATTEMPTS
+    assert limit < 30
+    assert [a.status_code for a in answers] == [302] * limit + [429] * (30 - limit)
+    assert "Too many" in answers[-1].content.decode()
+    assert len(mail.outbox) == limit
+    # another client address is not refused
+    other = Client(REMOTE_ADDR="10.0.0.9").post("/en/accounts/password_reset/", {"email": "player29@example.org"})
+    assert other.status_code == 302
