@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "leagues.manage.big_forms.ManyFieldsMiddleware",  # before the CSRF check reads a big round sheet's form
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -161,6 +162,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 # 1 s, 2,000 × 11 (22,000) imported by the task in about 3.7 s; 4,000 keeps a confirmation within a second or
 # two on a busy machine, and every bigger file off the request.
 TRF_IMPORT_IN_REQUEST_MAX = env_int("TRF_IMPORT_IN_REQUEST_MAX", 4000)
+# The most boards of a round a signed-in user's round sheet may send (a result and a version each): Django
+# reads at most 1,000 fields of a form (DATA_UPLOAD_MAX_NUMBER_FIELDS, kept for every other form and for anonymous
+# visitors), a 1,000-player open's sheet has 1,002 (leagues/manage/big_forms.py). 1,500 boards: a 3,000-player open.
+ROUND_SHEET_MAX_BOARDS = env_int("ROUND_SHEET_MAX_BOARDS", 1500)
 # the workers write it in the broker's Redis; /healthz reads it (leagues/broker.py)
 WORKER_HEARTBEAT_KEY = env_str("WORKER_HEARTBEAT_KEY", "chess-league:worker-heartbeat")
 # Whole public pages are cached until the event changes (leagues/page_cache.py). Several web processes

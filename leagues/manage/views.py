@@ -39,6 +39,7 @@ from ..services.trf_jobs import (
     import_jobs_recent,
     runs_in_worker,
 )
+from .big_forms import many_fields
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
 from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
@@ -83,6 +84,7 @@ def _sheet_games(event, number):
     )
 
 
+@many_fields  # a 1,000-player open's sheet has 1,002 fields
 @login_required
 def round_sheet(request, slug, number):
     """A round's results on one sheet: only the games this user may change are editable. A refusal names
