@@ -64,6 +64,27 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={mac}"
 
 
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the IPv4 address in the last 32 bits
+REFUSED_IPV6 = [
+    ipaddress.ip_network("64:ff9b:1::/48"),  # local-use NAT64: a network's own translator
+    ipaddress.ip_network("2001::/32"),  # Teredo: the client's address is hidden in the bits
+    ipaddress.ip_network("::/96"),  # IPv4-compatible (deprecated): nothing routes it
+]
+
+
+def public_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """A global address, and for an IPv6 address carrying an IPv4 address (IPv4-mapped, NAT64, 6to4) that
+    IPv4 address global too: a translator would deliver to it."""
+    if not ip.is_global:
+        return False
+    if isinstance(ip, ipaddress.IPv4Address):
+        return True
+    if any(ip in network for network in REFUSED_IPV6):
+        return False
+    carried = ip.ipv4_mapped or ip.sixtofour or (ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF) if ip in NAT64 else None)
+    return carried is None or carried.is_global
+
+
 def checked_addresses(url: str) -> list[str]:
     """The addresses `url`'s host resolves to, each one allowed as a target; raises UnsafeTarget."""
     parts = urlsplit(url)
@@ -79,7 +100,7 @@ def checked_addresses(url: str) -> list[str]:
     addresses = sorted({str(info[4][0]) for info in infos})
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%")[0])
-        if not ip.is_global and not allow_private:
+        if not public_address(ip) and not allow_private:
             raise UnsafeTarget(
                 _("%(host)s resolves to %(address)s, a private, loopback or link-local address.")
                 % {"host": parts.hostname, "address": address}

@@ -9,9 +9,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.test import APIClient
 
-from leagues.models import ApiToken
+from leagues.models import ApiToken, WebhookSubscription
 from leagues.services.tokens import api_token_create
-from tests.factories import UserFactory
+from leagues.services.webhooks import checked_addresses
+from tests.factories import UserFactory, organiser_of, swiss_event
 
 pytestmark = pytest.mark.django_db
 
@@ -155,3 +156,48 @@ def test_password_reset_requests_from_one_address_are_refused_after_a_while(
     # another client address is not refused
     other = Client(REMOTE_ADDR="10.0.0.9").post("/en/accounts/password_reset/", {"email": "player29@example.org"})
     assert other.status_code == 302
+
+
+# 5. webhook targets: IPv6 addresses that carry a private IPv4 address (NAT64, 6to4, Teredo, IPv4-mapped) are refused
+
+HIDDEN_PRIVATE = [
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+    "64:ff9b:1::a00:1",  # local-use NAT64
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2002:7f00:1::1",  # 6to4 of 127.0.0.1
+    "2002:c0a8:1::1",  # 6to4 of 192.168.0.1
+    "2001:0:4136:e378:8000:63bf:f5ff:fffe",  # Teredo
+    "::ffff:10.0.0.1",  # IPv4-mapped
+    "::ffff:127.0.0.1",
+    "::a00:1",  # IPv4-compatible (deprecated) 10.0.0.1
+]
+
+
+@pytest.mark.parametrize("address", HIDDEN_PRIVATE)
+def test_a_webhook_target_hiding_a_private_ipv4_address_in_ipv6_is_refused(settings, address):
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
+    event, _entries, _games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    url = f"https://[{address}]/hook"
+    api = APIClient()
+    api.force_login(organiser)
+    answer = api.post(
+        "/api/v1/webhooks/", {"url": url, "events": ["result.recorded"], "event": event.slug}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "unsafe_webhook_url"
+    page = Client()
+    page.force_login(organiser)
+    form = page.post(
+        "/en/manage/webhooks/", {"url": url, "target": f"event:{event.slug}", "events": ["result.recorded"]}
+    )
+    assert form.status_code == 200 and "private, loopback or link-local" in form.content.decode()
+    assert not WebhookSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("address", ["2606:4700:4700::1111", "64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"])
+def test_a_webhook_target_on_a_public_address_reached_through_ipv6_is_allowed(settings, address):
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
+    assert checked_addresses(f"https://[{address}]/hook") == [address]
