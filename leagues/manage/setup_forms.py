@@ -10,7 +10,7 @@ from tiebreaks.money import money
 from tiebreaks.prizes import CURRENCIES
 
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
-from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, major_units, player_fields
+from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, MAX_RATING, major_units, player_fields
 from ..text import refuse_control_characters
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -164,7 +164,7 @@ class EntryForm(forms.Form):
         label=_("Rating at start"),
         required=False,
         min_value=0,
-        max_value=3500,
+        max_value=MAX_RATING,
         help_text=_("Empty: the player's rating."),
     )
     late_bye = forms.ChoiceField(
@@ -183,6 +183,12 @@ class EntryForm(forms.Form):
             .distinct()
             .order_by("name")
         )
+
+
+class EntryRatingForm(forms.Form):
+    """A registered player's rating at start, corrected (empty: unrated)."""
+
+    rating = forms.IntegerField(label=_("Rating at start"), required=False, min_value=0, max_value=MAX_RATING)
 
 
 class TeamForm(forms.Form):

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from tiebreaks.money import money
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Event, League, Player, Role, Team, TeamMatch
+from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, is_league_organiser
 from ..public.prizes import line_sentence
 from ..services.disputes import match_card_settle
@@ -23,7 +23,9 @@ from ..services.setup import (
     PrizeInput,
     can_create_league,
     club_save,
+    entry_rating_set,
     entry_register,
+    entry_remove,
     event_save,
     event_status_set,
     league_create,
@@ -32,6 +34,7 @@ from ..services.setup import (
     prize_fund_save,
     prizes_preview,
     roster_set,
+    round_one_published,
     season_save,
     team_save,
 )
@@ -41,6 +44,7 @@ from .setup_forms import (
     ClubForm,
     DecisionForm,
     EntryForm,
+    EntryRatingForm,
     EventForm,
     InviteForm,
     LeagueForm,
@@ -234,6 +238,9 @@ def event_status(request, slug):
 @login_required
 def entries(request, slug):
     event = _event(request, slug)
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action in ("rating", "remove") and not event.is_team:
+        return _entry_change(request, event, action)
     if event.is_team:
         form = TeamForm(request.POST or None, event=event)
         if request.method == "POST" and form.is_valid():
@@ -269,10 +276,31 @@ def entries(request, slug):
             "event": event,
             "form": form,
             "entries": event.entries.select_related("player", "team__club"),
-            "late": event.rounds.filter(games__isnull=False).exists(),
+            "late": round_one_published(event),
         },
         status=400 if form.errors else 200,
     )
+
+
+def _entry_change(request, event: Event, action: str):
+    """A registered player's rating at start corrected, or the player taken off the event before round 1
+    (the start numbers follow); a refusal is a message and nothing changes."""
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=request.POST.get("entry"), event=event)
+    try:
+        if action == "remove":
+            entry_remove(entry=entry, user=request.user)
+            messages.success(request, _("%(player)s is no longer registered.") % {"player": entry.name})
+        else:
+            form = EntryRatingForm(request.POST)
+            if not form.is_valid():
+                raise ServiceError(form.errors["rating"][0])
+            entry_rating_set(entry=entry, user=request.user, rating=form.cleaned_data["rating"])
+            messages.success(request, _("The rating of %(player)s is saved.") % {"player": entry.name})
+    except PermissionDenied:
+        raise DjangoPermissionDenied from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("manage:entries", slug=event.slug)
 
 
 @login_required

@@ -472,6 +472,8 @@ TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 BYE_BOARD = 1000
 #: start numbers are moved out of the way by this much while they are renumbered (they stay unique)
 _RENUMBER_SHIFT = 10000
+#: the highest rating an entry may have (as the registration form allows)
+MAX_RATING = 3500
 
 
 def numbers_follow_ranking(event: Event) -> bool:
@@ -521,7 +523,11 @@ def _start_numbers_ranked(event: Event) -> bool:
     byes' boards and the forbidden pairs; a pairing of round 1 not yet published must be made again.
     Returns whether a number changed."""
     entries = list(Entry.objects.filter(event=event).select_related("player", "team"))
-    ranked = initial_ranking(entries, event.unrated_rating)
+    return _renumbered(event, initial_ranking(entries, event.unrated_rating))
+
+
+def _renumbered(event: Event, ranked: list[Entry]) -> bool:
+    """Give `ranked` the start numbers 1..N in its order; see :func:`_start_numbers_ranked`."""
     moved = {e.start_number: n for n, e in enumerate(ranked, start=1)}
     if all(old == new for old, new in moved.items()):
         return False
@@ -540,6 +546,13 @@ def _start_numbers_ranked(event: Event) -> bool:
             sorted([moved.get(a, a), moved.get(b, b)]) for a, b in settings.forbidden_pairs
         )
         settings.save(update_fields=["forbidden_pairs"])
+    _pairing_outdated(event)
+    event_results_changed(event_id=event.pk)  # the standings and pages name players by start number
+    return True
+
+
+def _pairing_outdated(event: Event) -> None:
+    """A pairing not yet published names players by their old start numbers: it must be made again."""
     RoundPairing.objects.filter(round__event=event).exclude(status=RoundPairing.Status.PUBLISHED).update(
         status=RoundPairing.Status.FAILED,
         attempt=F("attempt") + 1,
@@ -547,8 +560,6 @@ def _start_numbers_ranked(event: Event) -> bool:
         pab=None,
         problem=_("The start numbers changed after the pairing; pair the round again."),
     )
-    event_results_changed(event_id=event.pk)  # the standings and pages name players by start number
-    return True
 
 
 def start_numbers_sort(*, event: Event, user: AnyUser) -> list[Entry]:
@@ -578,6 +589,62 @@ def start_numbers_sort(*, event: Event, user: AnyUser) -> list[Entry]:
         if _start_numbers_ranked(event):
             event_pages_changed_after_commit(event_id=event.pk)
         return list(Entry.objects.filter(event=event).select_related("player").order_by("start_number"))
+
+
+def entry_rating_set(*, entry: Entry, user: AnyUser, rating: int | None) -> Entry:
+    """Correct a player's rating at the start of the event (empty: unrated). Until round 1 is published a
+    Swiss event's start numbers follow the initial ranking again; afterwards they stay."""
+    if rating is not None and not 0 <= rating <= MAX_RATING:
+        raise FieldError("rating", _("A rating is a number from 0 to %(max)s.") % {"max": MAX_RATING})
+    with transaction.atomic():
+        event = _editable_event(entry.event, user)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.player_id is None:
+            raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
+        if entry.rating == rating:
+            return entry
+        entry.rating = rating
+        entry.save(update_fields=["rating"])
+        if numbers_follow_ranking(event) and not round_one_published(event):
+            _start_numbers_ranked(event)
+            entry.refresh_from_db()
+        event_results_changed(event_id=event.pk)  # ratings count in tiebreaks (ARO, TPR) and the rating report
+        return entry
+
+
+def entry_remove(*, entry: Entry, user: AnyUser) -> None:
+    """Take a player off an event before round 1 is published (afterwards the player withdraws instead).
+    Their requested byes and forbidden pairs go with them; the start numbers close up (a Swiss event's in
+    the initial ranking, a round robin's in their order) and a pairing not yet published is made again."""
+    with transaction.atomic():
+        event = _editable_event(entry.event, user)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.player_id is None:
+            raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
+        if round_one_published(event):
+            raise ServiceError(
+                _("Round 1 is published: %(player)s can only withdraw.") % {"player": entry.name},
+                code="round_one_published",
+            )
+        number = entry.start_number
+        Game.objects.filter(round__event=event).filter(Q(white=entry) | Q(black=entry)).delete()
+        settings = PairingSettings.objects.filter(event=event).first()
+        if settings is not None and settings.forbidden_pairs:
+            settings.forbidden_pairs = [pair for pair in settings.forbidden_pairs if number not in pair]
+            settings.save(update_fields=["forbidden_pairs"])
+        entry.delete()
+        if numbers_follow_ranking(event):
+            _start_numbers_ranked(event)
+        else:
+            _start_numbers_closed_up(event)
+        _pairing_outdated(event)
+        event_results_changed(event_id=event.pk)
+
+
+def _start_numbers_closed_up(event: Event) -> None:
+    """Number the entries 1..N in their present order (after one left)."""
+    entries = list(Entry.objects.filter(event=event).select_related("player", "team").order_by("start_number"))
+    _renumbered(event, entries)
 
 
 def team_save(*, event: Event, user: AnyUser, club: Club, name: str, team: Team | None = None) -> Team:

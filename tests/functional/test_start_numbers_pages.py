@@ -84,3 +84,21 @@ def test_the_api_sorts_the_start_numbers_for_the_organiser_only(event):
     assert [e["rating"] for e in answer.json()] == sorted(RATINGS, reverse=True)
     assert [e["start_number"] for e in answer.json()] == [1, 2, 3, 4, 5, 6]
     assert _ranking(event) == sorted(RATINGS, reverse=True)
+
+
+def test_the_players_page_corrects_a_rating_and_takes_a_player_off_before_round_one(client, event):
+    client.force_login(organiser_of(event.league))
+    url = f"/en/manage/events/{event.slug}/entries/"
+    entry = Entry.objects.get(event=event, rating=1690)
+    assert client.post(url, {"action": "rating", "entry": entry.pk, "rating": "2500"}).status_code == 302
+    entry.refresh_from_db()
+    assert (entry.rating, entry.start_number) == (2500, 1)
+    page = client.get(url).content.decode()
+    assert "The rating of Player1, Test is saved." in page
+    refused = client.post(url, {"action": "rating", "entry": entry.pk, "rating": "9999"}, follow=True)
+    assert "Ensure this value is less than or equal to 3500." in refused.content.decode()
+    assert Entry.objects.get(pk=entry.pk).rating == 2500
+    top = Entry.objects.get(event=event, rating=2380)
+    assert client.post(url, {"action": "remove", "entry": top.pk}).status_code == 302
+    assert not Entry.objects.filter(pk=top.pk).exists()
+    assert _ranking(event) == [2500, 2290, 2210, 2050, 1845]

@@ -8,7 +8,13 @@ from django.db.models import F
 from leagues.errors import ServiceError
 from leagues.models import Entry, Event, Game, PairingSettings, RoundPairing
 from leagues.services.round_pairings import bye_request, pairing_publish, round_pair
-from leagues.services.setup import entry_register, player_save, start_numbers_sort
+from leagues.services.setup import (
+    entry_rating_set,
+    entry_register,
+    entry_remove,
+    player_save,
+    start_numbers_sort,
+)
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +138,24 @@ def test_a_round_robin_keeps_the_order_of_registration():
     with pytest.raises(ServiceError) as refused:
         start_numbers_sort(event=event, user=user)
     assert refused.value.code == "not_swiss"
+
+
+def test_a_rating_at_start_corrected_or_a_player_taken_off_renumbers_until_round_one(
+    django_capture_on_commit_callbacks,
+):
+    event, user, club = _event()
+    _register(event, user, club)
+    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
+    assert entry_rating_set(entry=entries["Foss, Kari"], user=user, rating=2300).start_number == 2
+    assert _numbers(event)[:3] == ["Carlsen, Ola", "Foss, Kari", "Berg, Anna"]
+    entry_remove(entry=entries["Carlsen, Ola"], user=user)
+    assert _numbers(event) == ["Foss, Kari", *[name for name, _t, _r in FIELD[1:6]], "Grønn, Nils"]
+    assert sorted(Entry.objects.filter(event=event).values_list("start_number", flat=True)) == list(range(1, 8))
+    pairing_publish(pairing=_pair(event, user, django_capture_on_commit_callbacks), user=user)
+    before = _numbers(event)
+    entry_rating_set(entry=entries["Grønn, Nils"], user=user, rating=2500)  # a correction after round 1
+    assert _numbers(event) == before  # numbers stay
+    with pytest.raises(ServiceError) as refused:
+        entry_remove(entry=entries["Foss, Kari"], user=user)
+    assert refused.value.code == "round_one_published"
+    assert _numbers(event) == before
