@@ -15,15 +15,30 @@ if DEBUG:  # noqa: F405
     raise ImproperlyConfigured("DEBUG must be off in production (DEBUG=false)")
 
 
+def _repeats(key: str) -> bool:
+    """Mostly a few characters over and over ("abcde" ten times, give or take a few): some shift of the key
+    matches itself in four places out of five (a random key's shifts match in about one in sixty)."""
+    return any(
+        sum(a == b for a, b in zip(key, key[shift:], strict=False)) >= 0.8 * (len(key) - shift)
+        for shift in range(1, len(key) // 2 + 1)
+    )
+
+
 def _is_placeholder(key: str) -> bool:
-    """Too short, too few distinct characters, or a value copied from an example."""
+    """Too short, too few distinct characters, repetitive, or a value copied from an example."""
     lowered = key.lower()
-    return len(key) < 50 or len(set(key)) < 5 or any(word in lowered for word in ("insecure", "change-me", "changeme"))
+    return (
+        len(key) < 50
+        or len(set(key)) < 5
+        or _repeats(key)
+        or any(word in lowered for word in ("insecure", "change-me", "changeme"))
+    )
 
 
 if _is_placeholder(SECRET_KEY):  # noqa: F405
     raise ImproperlyConfigured(
-        "SECRET_KEY is a placeholder or shorter than 50 characters; production needs a random one, e.g. "
+        "SECRET_KEY is a placeholder or shorter than 50 characters (or repeats a few characters); production "
+        "needs a random one, e.g. "
         'python -c "import secrets; print(secrets.token_urlsafe(50))"'
     )
 if CELERY_TASK_ALWAYS_EAGER or not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # noqa: F405

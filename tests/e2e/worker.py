@@ -69,6 +69,7 @@ def celery_worker(
         "CELERY_BROKER_URL": broker_url,
         "CACHE_URL": settings.CACHES["default"].get("LOCATION") or "",
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX") or "",
+        "WEBHOOKS_ALLOW_PRIVATE_ADDRESSES": "true",  # the tests' receivers listen on 127.0.0.1
         **(env_extra or {}),
     }
     command = celery_worker_command(name=name, concurrency=concurrency, level="info")
