@@ -4,6 +4,12 @@ Every write that changes what an event's pages show calls `event_pages_changed`,
 new stamp; a page is served from the cache only while it carries the event's current stamp. A missing
 stamp (cache restarted or evicted) is derived from the database, and any cache error falls back to
 rendering the page, so the cache can only make pages faster, never wrong.
+
+An event that stops being public (deleted, back to draft) has its stamp replaced by HIDDEN at once: none of its pages
+is served from the cache any more, a conditional request is not answered 304, every request goes to the view (which
+answers 404). Only a change read from the database as public shows the event again (`event_pages_changed_after_commit`),
+and a page kept for every reader is rendered without the reader's query: nothing of one reader's request reaches
+another.
 """
 
 import gzip
@@ -18,8 +24,8 @@ import uuid
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
-from django.db.models.signals import post_delete, post_save
-from django.http import HttpResponse, HttpResponseNotModified
+from django.db.models.signals import post_delete, post_save, pre_save
+from django.http import Http404, HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
@@ -32,6 +38,10 @@ from .models import Event
 
 log = logging.getLogger(__name__)
 TTL = 24 * 3600
+# the stamp of an event that is not public: its pages are never served from the cache. Kept longer than any page
+# stored before it (TTL); gone (evicted), the stamp is derived from the database, which knows no stamp of such an event.
+HIDDEN = "hidden"
+HIDDEN_TTL = TTL + 3600
 
 
 class _RedisStore:
@@ -55,6 +65,29 @@ class _RedisStore:
 
     def delete(self, key):
         self.client.delete(f"{self.prefix}:{key}")
+
+    def set_unless_hidden(self, key, value, ttl, reveal: bool) -> None:
+        """Set `key` to `value` (None: leave it) unless it is HIDDEN, then delete it if `reveal`; in one step, so a
+        hiding that comes between is never overwritten."""
+        self.client.eval(
+            _SET_UNLESS_HIDDEN,
+            1,
+            f"{self.prefix}:{key}",
+            b"" if value is None else pickle.dumps(value),
+            ttl,
+            pickle.dumps(HIDDEN),
+            int(reveal),
+        )
+
+
+_SET_UNLESS_HIDDEN = """
+if redis.call('GET', KEYS[1]) == ARGV[3] then
+    if ARGV[4] == '1' then redis.call('DEL', KEYS[1]) end
+    return 0
+end
+if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+return 1
+"""
 
 
 def _store():
@@ -172,8 +205,12 @@ def modified_of(stamp: str) -> int:
     return int(head) if head.isdecimal() and len(head) <= 11 else 0  # a stamp of an older release: no time
 
 
-def event_pages_changed(*, slug: str) -> None:
-    _renew(slug, _stamp_key(slug), _explained_key(slug))
+def event_pages_changed(*, slug: str, reveal: bool = False) -> None:
+    """The event's pages get a new stamp; an event whose pages are hidden keeps them hidden. `reveal`: the event was
+    read from the database as public after the change committed: hidden pages are shown again (_renew)."""
+    _renew(slug, _stamp_key(slug), _explained_key(slug), reveal)
+    if reveal:
+        _reveal(slug, _explained_key(slug))
 
 
 def _shown_key(slug: str) -> str:
@@ -213,19 +250,50 @@ def event_explanations_changed(*, slug: str) -> None:
     _renew(slug, _explained_key(slug), _stamp_key(slug))
 
 
-def _renew(slug: str, key: str, other: str) -> None:
+def _renew(slug: str, key: str, other: str, reveal: bool = False) -> None:
     """A new stamp under `key`, later than both the old one and the event's `other` stamp (a page showing
-    explanations carries the later of the two as its Last-Modified, so either renewal moves it on)."""
+    explanations carries the later of the two as its Last-Modified, so either renewal moves it on). A HIDDEN stamp
+    stays: a change of an event that is not public shows nothing. `reveal` (the event was read as public after the
+    change committed): a HIDDEN stamp is removed instead, and the next reader's stamp is derived from the database,
+    which knows none for an event that is not public (a hiding that came after the read stays in force)."""
     _local_stamps.pop(key, None)
     try:
         store = _store()
-        store.set(key, _new_stamp(store.get(key), store.get(other)), TTL)
+        stamp = _new_stamp(*(s if s != HIDDEN else None for s in (store.get(key), store.get(other))))
+        _set_unless_hidden(store, key, stamp, reveal)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
         log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
         try:
             _store().delete(key)
         except Exception:
             pass
+
+
+def _set_unless_hidden(store, key: str, stamp: str | None, reveal: bool) -> None:
+    if isinstance(store, _RedisStore):
+        store.set_unless_hidden(key, stamp, TTL, reveal)
+    elif store.get(key) != HIDDEN:  # a cache of one process (development): no neighbour comes between
+        if stamp is not None:
+            store.set(key, stamp, TTL)
+    elif reveal:
+        store.delete(key)
+
+
+def event_pages_hidden(*, slug: str) -> None:
+    """The event is no longer public (deleted, back to draft, its address changed): from now on none of its pages is
+    served from the cache (nor answered 304 by its stamp) in this process at once, in the others within
+    PAGE_STAMP_SECONDS; each request goes to the view, which answers 404. The pages kept under its earlier stamps
+    are never served again: each path to them starts from the event's current stamp."""
+    for local in list(_local):  # a copy: other threads may add pages meanwhile
+        if local[0] == slug:
+            _local.pop(local, None)
+    for key in (_stamp_key(slug), _explained_key(slug)):
+        _local_stamps.pop(key, None)
+    try:
+        for key in (_stamp_key(slug), _explained_key(slug)):
+            _store().set(key, HIDDEN, HIDDEN_TTL)
+    except Exception:
+        log.error("page cache unreachable; the pages of %s, no longer public, not hidden", slug, exc_info=True)
 
 
 def _not_modified(request, stamp: str, etag: str) -> bool:
@@ -259,7 +327,7 @@ def _current_stamp(slug: str, database_stamp, key: str | None = None):
     key = key or _stamp_key(slug)
     stamp, fresh_until = _local_stamps.get(key, (None, 0.0))
     if time.monotonic() < fresh_until:
-        return stamp
+        return None if stamp == HIDDEN else stamp
     cache = _store()
     try:
         stamp = cache.get(key)
@@ -279,7 +347,7 @@ def _current_stamp(slug: str, database_stamp, key: str | None = None):
             return None
     if settings.PAGE_STAMP_SECONDS:
         _local_stamps[key] = (stamp, time.monotonic() + settings.PAGE_STAMP_SECONDS)
-    return stamp
+    return None if stamp == HIDDEN else stamp
 
 
 # What the renders of an event's pages read alike (its standings and entries: a 1,000-player open's take a quarter of
@@ -307,12 +375,21 @@ def read_once_per_stamp(what, read):
     return reads[what]
 
 
-def _render_under(slug: str, stamp: str, render) -> HttpResponse:
+def _render_under(slug: str, stamp: str, render, request=None) -> HttpResponse:
+    """`render()` sharing the reads of renders under the same stamp; with `request` (a page kept for every reader),
+    as if the reader had asked without a query: the page's name holds what of the query it depends on (read by the
+    view before), and nothing else of it (a search box's text) may reach the readers after this one."""
     _render_scope.stamp = (slug, stamp)
+    asked = getattr(request, "_request", request)  # an API view's request wraps Django's
+    query = (asked.GET, asked.META.get("QUERY_STRING", "")) if asked is not None and asked.GET else None
+    if query is not None:
+        asked.GET, asked.META["QUERY_STRING"] = QueryDict(), ""
     try:
         return render()
     finally:
         _render_scope.stamp = None
+        if query is not None:
+            asked.GET, asked.META["QUERY_STRING"] = query
 
 
 def cached_page(
@@ -362,7 +439,12 @@ def cached_page(
             fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
             if not fresh:
                 started = time.perf_counter()
-                response = _render_under(slug, stamp, render)
+                try:
+                    response = _render_under(slug, stamp, render, request if store else None)
+                except Exception as error:
+                    if store and (isinstance(error, Http404) or getattr(error, "status_code", None) == 404):
+                        _forget(slug, name)  # no reader gets the page as it was in its place
+                    raise
                 if store and response.status_code == 200:
                     in_a_pass = request is not None and RENDER_PASS in request.META
                     _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
@@ -384,6 +466,15 @@ def cached_page(
         if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
     return response
+
+
+def _forget(slug: str, name: str) -> None:
+    """The page is no longer there (a round taken away, an entry deleted): its kept copy goes too."""
+    _local.pop((slug, name), None)
+    try:
+        _store().delete(_page_key(slug, name))
+    except Exception:
+        log.warning("page cache unreachable; %s not forgotten", name, exc_info=True)
 
 
 def _redis():
@@ -607,14 +698,31 @@ def _with_stamp(response: HttpResponse, etag: str, stamp: str) -> HttpResponse:
 
 def event_pages_changed_after_commit(*, event_id: int) -> None:
     """Renew the event's stamp once the current transaction commits (never before: a page rendered from
-    the old data must not get the new stamp)."""
+    the old data must not get the new stamp). Whether the event is public is read then: one that is not (back to
+    draft) has its pages hidden at once; one that is is shown again if it was hidden."""
 
     def renew():
+        slug = Event.objects.public().filter(pk=event_id).values_list("slug", flat=True).first()
+        if slug:
+            event_pages_changed(slug=slug, reveal=True)
+            return
         slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
         if slug:
-            event_pages_changed(slug=slug)
+            event_pages_hidden(slug=slug)
 
     once_after_commit(("pages", event_id), renew)
+
+
+def _reveal(slug: str, key: str) -> None:
+    _local_stamps.pop(key, None)
+    try:
+        _set_unless_hidden(_store(), key, None, reveal=True)
+    except Exception:
+        log.warning("page cache unreachable; the pages of %s not shown again", slug, exc_info=True)
+
+
+def _event_pages_hidden_after_commit(slug: str) -> None:
+    once_after_commit(("pages-hidden", slug), lambda: event_pages_hidden(slug=slug))
 
 
 def event_explanations_changed_after_commit(*, event_id: int) -> None:
@@ -643,12 +751,26 @@ def _event_id_of(instance) -> int | None:
 
 
 def connect_invalidation() -> None:
-    """Any save or delete of a row that event pages show (the admin included) renews the event's stamp."""
+    """Any save or delete of a row that event pages show (the admin included) renews the event's stamp; an event
+    deleted, or given another address, has the pages of its old address hidden."""
 
     def changed(sender, instance, **kwargs):
         event_id = _event_id_of(instance)
         if event_id:
             event_pages_changed_after_commit(event_id=event_id)
+
+    def event_deleted(sender, instance, **kwargs):
+        _event_pages_hidden_after_commit(instance.slug)  # the row is gone when the transaction commits
+
+    def event_saving(sender, instance, update_fields=None, **kwargs):
+        if instance.pk is None or (update_fields is not None and "slug" not in update_fields):
+            return
+        old = Event.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
+        if old is not None and old != instance.slug:
+            _event_pages_hidden_after_commit(old)
+
+    post_delete.connect(event_deleted, sender=Event, dispatch_uid="pages-Event-hidden")
+    pre_save.connect(event_saving, sender=Event, dispatch_uid="pages-Event-address")
 
     for model in apps.get_app_config("leagues").get_models():
         if model.__name__ in {"IdempotentRequest", "Role", "League", "Season", "Club", "Player", "ClubMembership"}:
