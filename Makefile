@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # the suite's processes (pytest-xdist), each with its own test database and Redis database (config/settings/test.py)
 TEST_PROCESSES ?= 2
 
-.PHONY: demo test install bench bench-night lint messages worker serve schema
+.PHONY: demo test install bench bench-night check-generated lint messages worker serve schema
 
 # the project's dependencies (it installs no package of its own: commands run from this directory); not an
 # editable install, whose path finder every Python process would import at start (about 20 ms each)
@@ -46,6 +46,12 @@ bench: $(TEST_STAMP)
 # a league night: 45 events, secretaries and readers at once, with one worker and with two (a few minutes)
 bench-night: $(TEST_STAMP) messages
 	$(BIN)/python tests/bench/bench_night.py
+
+# one worker taking every queue (without -Q a worker takes all of config/celery.py's); compose runs a pool per queue
+# the Random Tournament Generator's files checked by our checker and by FIDE's pairing checker (N tournaments)
+N ?= 20
+check-generated: $(STAMP)
+	$(BIN)/python scripts/check-generated $(N)
 
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info
