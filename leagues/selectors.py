@@ -7,7 +7,7 @@ games: adding up points per round is bookkeeping, not tie-break computation, so 
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -23,6 +23,7 @@ from .models import (
     Event,
     Game,
     League,
+    PairingSettings,
     Player,
     Result,
     ResultChange,
@@ -187,13 +188,26 @@ def entries_with_clubs(event: Event) -> list[Entry]:
 
 
 def _points(code: str, event: Event) -> Decimal:
-    if code in ("1", "+", "F"):
-        return event.points_win
-    if code == "U":
+    if code in ("1", "+", "F", "U"):
         return event.points_win
     if code in ("=", "H", "?"):
         return event.points_draw
     return event.points_loss if code == "0" else Decimal(0)
+
+
+def _scorer(event: Event) -> Callable[[str], Decimal]:
+    """The points of a TRF code in an individual event: the pairing-allocated bye is worth what the event's
+    pairing settings say (an imported file's BBU or 162, the organiser's setting), read once, when one is met."""
+    pab: list[Decimal | None] = []
+
+    def points(code: str) -> Decimal:
+        if code != "U":
+            return _points(code, event)
+        if not pab:
+            pab.append(PairingSettings.objects.filter(event_id=event.pk).values_list("pab_points", flat=True).first())
+        return event.points_win if pab[0] is None else pab[0]
+
+    return points
 
 
 @dataclass
@@ -248,6 +262,7 @@ def individual_rounds(
     if of_entry is not None:
         games = games.filter(Q(white=of_entry) | Q(black=of_entry))
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
+    points = _scorer(event)
     for game in games:
         white = entry_of[game.white_id]
         number = round_of[game.round_id].number
@@ -257,16 +272,14 @@ def individual_rounds(
         else:
             white_code, black_code = TRF_CODES[game.result]
         if game.black_id is None:
-            cells[game.white_id][number] = RoundCell(
-                number, white_code, game.result, _points(white_code, event), game=game
-            )
+            cells[game.white_id][number] = RoundCell(number, white_code, game.result, points(white_code), game=game)
             continue
         black = entry_of[game.black_id]
         cells[game.white_id][number] = RoundCell(
-            number, white_code, game.result, _points(white_code, event), opponent=black, colour="w", game=game
+            number, white_code, game.result, points(white_code), opponent=black, colour="w", game=game
         )
         cells[game.black_id][number] = RoundCell(
-            number, black_code, game.result, _points(black_code, event), opponent=white, colour="b", game=game
+            number, black_code, game.result, points(black_code), opponent=white, colour="b", game=game
         )
     return rounds, cells
 
@@ -274,12 +287,13 @@ def individual_rounds(
 def round_points(event: Event) -> dict[int, dict[int, Decimal]]:
     """Per entry id, its points of each round with a result, read as plain rows (no model instances)."""
     out: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    points = _scorer(event)
     games = Game.objects.filter(round__event=event).exclude(result=Result.PENDING)
     for number, white, black, result in games.values_list("round__number", "white_id", "black_id", "result"):
         white_code, black_code = TRF_CODES[result]
-        out[white][number] = _points(white_code, event)
+        out[white][number] = points(white_code)
         if black is not None:
-            out[black][number] = _points(black_code, event)
+            out[black][number] = points(black_code)
     return out
 
 

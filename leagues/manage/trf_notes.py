@@ -31,7 +31,8 @@ EDITION_NAMES = {
 
 def _points(value) -> str:
     value = Fraction(value)
-    return number_format(float(value), decimal_pos=0 if value.denominator == 1 else 1)
+    decimals = next((n for n in (0, 1) if (value * 10**n).denominator == 1), 2)  # 1, 0.5, 0.25
+    return number_format(float(value), decimal_pos=decimals)
 
 
 def note_sentence(note) -> str:
@@ -86,11 +87,23 @@ def note_sentence(note) -> str:
     return note.message
 
 
-def points_question_sentence(question) -> str:
-    """A points column that differs from the results (a TRFError of kind "points_column", or its accepted note)."""
+def points_question_sentence(question, names: dict[int, str] | None = None) -> str:
+    """A points column that differs from the results (a TRFError of kind "points_column", or its accepted note);
+    with `names` (start number -> name), the player by name too."""
     p = question.params
-    return _("Player %(player)s has %(stated)s in the points column, but the results add up to %(results)s.") % {
-        "player": p["player"],
-        "stated": _points(p["stated"]),
-        "results": _points(p["results"]),
+    values = {"player": p["player"], "stated": _points(p["stated"]), "results": _points(p["results"])}
+    if names and p["player"] in names:
+        return _(
+            "Player %(player)s (%(name)s) has %(stated)s in the points column, but the results add up to %(results)s."
+        ) % {**values, "name": names[p["player"]]}
+    return _("Player %(player)s has %(stated)s in the points column, but the results add up to %(results)s.") % values
+
+
+def scoring_sentence(scoring) -> str:
+    """The game scoring of an imported file (tiebreaks.engine.model.Scoring) as the preview lists it."""
+    return _("win %(win)s, draw %(draw)s, loss %(loss)s, pairing-allocated bye %(pab)s") % {
+        "win": _points(scoring.win),
+        "draw": _points(scoring.draw),
+        "loss": _points(scoring.loss),
+        "pab": _points(scoring.pab_points),
     }

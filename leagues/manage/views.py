@@ -43,7 +43,7 @@ from .big_forms import many_fields
 from .cards import card_form, card_of
 from .dashboard import dashboard_for
 from .forms import DisputeForm, ImportForm, PolicyForm, ResultsForm, match_score
-from .trf_notes import EDITION_NAMES, note_sentence, points_question_sentence
+from .trf_notes import EDITION_NAMES, note_sentence, points_question_sentence, scoring_sentence
 
 
 @login_required
@@ -632,6 +632,7 @@ def _edition_choice(value: str) -> dict:
 
 def _preview_context(league, preview, pending, event):
     """The import preview page's context: the reader's notes and questions as sentences of the page's language."""
+    names = {number: name for number, name, _rating in preview.players}
     return {
         "league": league,
         "preview": preview,
@@ -639,8 +640,11 @@ def _preview_context(league, preview, pending, event):
         "event": event,
         # an accepted points column is listed with the questions
         "notes": [(n.line_number, note_sentence(n)) for n in preview.notes if n.kind != "points_column_accepted"],
-        "questions": [(q.line_number, points_question_sentence(q)) for q in preview.points_questions],
+        "questions": [(q.line_number, points_question_sentence(q, names)) for q in preview.points_questions],
+        # a new event keeps the file's scoring; an update keeps the event's
+        "scoring": scoring_sentence(preview.scoring) if preview.scoring and event is None else "",
         "edition_name": EDITION_NAMES.get(preview.edition.rule_set, "") if preview.edition else "",
+        "edition_readings": _(" or ").join(preview.edition.readings) if preview.edition else "",
         "edition_question": (
             rule_edition_question(preview.edition) if preview.edition and not preview.edition.rule_set else ""
         ),

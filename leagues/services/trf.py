@@ -17,12 +17,12 @@ from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
-from tiebreaks.engine.model import Participant, RoundEntry, Tournament, last_paired_round
+from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament, last_paired_round
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, League, Player, Result, ResultChange, Round, Season
+from ..models import Entry, Event, Game, League, PairingSettings, Player, Result, ResultChange, Round, Season
 from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
 from .policy import compute_standings_check
@@ -158,6 +158,11 @@ class ImportPreview:
     # organiser must choose before confirming
     edition: RuleEdition | None = None
     edition_problem: str = ""  # why the organiser's answer to the rule-edition question is not one
+    # the game scoring the file gives (162, JaVaFo's BBx, or read from the points columns): a new event keeps it,
+    # the pairing-allocated bye's value included
+    scoring: Scoring | None = None
+    # what is imported but worth a look, as (line number or None, message): FIDE ids given to two players
+    warnings: list[tuple[int | None, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -191,7 +196,9 @@ def import_preview(
         return preview
     tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     preview.problems.extend(storage_problems(data, tournament))
+    preview.warnings = repeated_fide_id_warnings(data, tournament)
     preview.notes = notes
+    preview.scoring = tournament.scoring
     preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
     preview.total_rounds = tournament.total_rounds
     preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
@@ -211,6 +218,8 @@ def import_preview(
         _check_importable(tournament, event)
         if event is not None:
             _check_update(tournament, event)
+        elif problem := tiebreak_list_problem(data, tournament, system, preview.edition):
+            preview.problems.append(problem)
     except ServiceError as exc:
         preview.problems.append((None, exc.message))
     if not preview.problems:
@@ -308,6 +317,12 @@ def event_import_trf(
     if not edition.rule_set:
         raise ServiceError(rule_edition_question(edition), code="rule_edition_needed")
     system, criteria = _system_and_criteria(tournament, system, None)
+    if invalid := tiebreak_list_problem(data, tournament, system, edition):
+        line, message = invalid
+        raise ServiceError(
+            _("Line %(line)s: %(problem)s") % {"line": line, "problem": message} if line else message,
+            code="bad_tiebreak_policy",
+        )
     scoring = tournament.scoring
     with transaction.atomic():
         event = Event.objects.create(
@@ -326,6 +341,8 @@ def event_import_trf(
             tiebreak_criteria=criteria,
             baku_acceleration=system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
         )
+        if scoring.pab is not None:  # BBU, or P of record 162: the pairing-allocated bye's value
+            PairingSettings.objects.create(event=event, pab_points=_decimal(scoring.pab))
         entries = _entries_from_trf(
             event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
         )
@@ -391,8 +408,11 @@ def _entries_from_trf(
     event: Event, tournament: Tournament, this_year: int | None, report: "Progress"
 ) -> dict[int, Entry]:
     """The event's entries by start number, with their players: the stored one of each FIDE id (blank fields
-    filled from the file), else a new one; saved a batch at a time (a 2,000-player file in a few statements)."""
+    filled from the file), else a new one; saved a batch at a time (a 2,000-player file in a few statements).
+    A FIDE id the file gives to a second player is that player's no more: a new player without one (the preview
+    warned, repeated_fide_id_warnings)."""
     participants = tournament.participants
+    taken: set[int] = set()
     year = this_year or datetime.date.today().year
     stored = {
         player.fide_id: player
@@ -404,6 +424,10 @@ def _entries_from_trf(
         new_players, batch = [], []
         for p in participants[start : start + PLAYERS_PER_BATCH]:
             fields, fide_id = _registry_fields(p, year), _fide_id(p)
+            if fide_id in taken:
+                fide_id = None
+            elif fide_id:
+                taken.add(fide_id)
             player = stored.get(fide_id) if fide_id else None
             if player is None:
                 player = Player(name=p.name, fide_id=fide_id, **fields)
@@ -422,7 +446,10 @@ def _entries_from_trf(
 
 def players_of_other_leagues(tournament: Tournament, league: League | None) -> list[tuple[int, str, Player]]:
     """Participants whose FIDE id is a stored player who played in other leagues, never in `league`."""
-    by_fide_id = {_fide_id(p): p for p in tournament.participants if _fide_id(p)}
+    by_fide_id: dict[int | None, Participant] = {}
+    for p in tournament.participants:
+        if _fide_id(p):
+            by_fide_id.setdefault(_fide_id(p), p)  # a FIDE id given twice is the first player's
     stored = (
         Player.objects.filter(fide_id__in=by_fide_id)
         .filter(Q(entry__isnull=False) | Q(teammember__isnull=False))
@@ -453,42 +480,137 @@ MAX_ROUNDS = 99
 
 def storage_problems(data: bytes, tournament: Tournament) -> list[tuple[int | None, str]]:
     """What a readable file says that the league cannot store, each with its line (the same list at preview
-    and at confirmation): control characters, FIDE ids that are not numbers or repeat, too many rounds."""
+    and at confirmation): control characters, FIDE ids that are not numbers, too many rounds, a scoring the
+    event cannot keep."""
     problems: list[tuple[int | None, str]] = []
-    lines = data.split(b"\n")
-    player_lines: dict[int, int] = {}
-    rounds_line: int | None = None
-    for number, raw in enumerate(lines, start=1):
+    player_lines = _player_lines(data)
+    for number, raw in enumerate(data.split(b"\n"), start=1):
         if CONTROL_CODES & set(raw):
             problems.append((number, _("The line contains a control character (such as NUL).")))
-        if raw.startswith(b"001") and raw[4:8].strip().isdigit():
-            player_lines.setdefault(int(raw[4:8]), number)
-        elif raw.startswith(b"142"):
-            rounds_line = number
-    seen: dict[int, int] = {}
     for p in tournament.participants:
-        line, fide_id = player_lines.get(p.start_number), p.fide_id.strip()
+        fide_id = p.fide_id.strip()
         if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 15):
-            problems.append((line, _("The FIDE id “%(id)s” is not a number.") % {"id": fide_id}))
-        elif fide_id.strip("0"):
-            if int(fide_id) in seen:
-                problems.append(
-                    (
-                        line,
-                        _("FIDE id %(id)s is also player %(other)s's.") % {"id": fide_id, "other": seen[int(fide_id)]},
-                    )
-                )
-            seen.setdefault(int(fide_id), p.start_number)
+            problems.append(
+                (player_lines.get(p.start_number), _("The FIDE id “%(id)s” is not a number.") % {"id": fide_id})
+            )
     played = max((len(p.rounds) for p in tournament.participants), default=0)
     if max(tournament.total_rounds or 0, played) > MAX_ROUNDS:
         problems.append(
             (
-                rounds_line,
+                _record_line(data, ("142",)),
                 _("%(rounds)s rounds above the event's limit of %(limit)s.")
                 % {"rounds": max(tournament.total_rounds or 0, played), "limit": MAX_ROUNDS},
             )
         )
+    problems.extend(_scoring_problems(data, tournament.scoring))
     return sorted(problems, key=lambda problem: problem[0] or 0)
+
+
+#: the records that give the game scoring: TRF-26's 162, else JaVaFo's BBx (as the reader takes them)
+SCORING_RECORDS = ("162", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU")
+
+
+def _scoring_problems(data: bytes, scoring: Scoring) -> list[tuple[int | None, str]]:
+    """The file's scoring values an event cannot keep: other than 0 for a zero-point bye or a forfeit loss, a
+    result not known worth other than a draw, or a value with more than two decimals or from 100 up."""
+    line = _record_line(data, SCORING_RECORDS)
+    problems: list[tuple[int | None, str]] = []
+    if scoring.absence:
+        problems.append(
+            (
+                line,
+                _("The file gives %(points)s points for a zero-point bye or a forfeit loss; an event counts them 0.")
+                % {"points": _decimal(scoring.absence)},
+            )
+        )
+    if scoring.unknown is not None and scoring.unknown != scoring.draw:
+        problems.append(
+            (
+                line,
+                _("The file gives %(points)s points for a result not known; an event counts it as a draw.")
+                % {"points": _decimal(scoring.unknown)},
+            )
+        )
+    for value in (scoring.win, scoring.draw, scoring.loss, scoring.pab_points):
+        if (value * 100).denominator != 1 or not 0 <= value < 100:
+            problems.append((line, _("The scoring value %(points)s cannot be stored.") % {"points": float(value)}))
+            break
+    return problems
+
+
+def _record_line(data: bytes, tags: tuple[str, ...]) -> int | None:
+    """The line of the first record of the first tag in `tags` the file has (None: none of them)."""
+    found: dict[bytes, int] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tag = raw.lstrip(b"\xef\xbb\xbf")[:3].upper()
+        found.setdefault(tag, number)
+    return next((found[t.encode()] for t in tags if t.encode() in found), None)
+
+
+def _player_lines(data: bytes) -> dict[int, int]:
+    """The line of each start number's 001 record."""
+    lines: dict[int, int] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.startswith(b"001") and raw[4:8].strip().isdigit():
+            lines.setdefault(int(raw[4:8]), number)
+    return lines
+
+
+def repeated_fide_id_warnings(data: bytes, tournament: Tournament) -> list[tuple[int | None, str]]:
+    """A FIDE id the file gives to two players (some exporters repeat one): both are imported, as two entries;
+    the second keeps no FIDE id. Each as (line of the second player, warning)."""
+    player_lines = _player_lines(data)
+    first: dict[int, Participant] = {}
+    warnings: list[tuple[int | None, str]] = []
+    for p in tournament.participants:
+        fide_id = _fide_id(p)
+        if fide_id is None:
+            continue
+        if fide_id not in first:
+            first[fide_id] = p
+            continue
+        other = first[fide_id]
+        warnings.append(
+            (
+                player_lines.get(p.start_number),
+                _(
+                    "FIDE id %(id)s is given to player %(first)s (%(first_name)s) and to player %(second)s "
+                    "(%(second_name)s); they may be the same person. Both are imported, as two entries; "
+                    "player %(second)s without the FIDE id."
+                )
+                % {
+                    "id": fide_id,
+                    "first": other.start_number,
+                    "first_name": other.name,
+                    "second": p.start_number,
+                    "second_name": p.name,
+                },
+            )
+        )
+    return warnings
+
+
+def tiebreak_list_problem(
+    data: bytes, tournament: Tournament, system: str, edition: RuleEdition | None
+) -> tuple[int | None, str] | None:
+    """Why the file's tiebreak list (212, else 202) is not valid for the event, with the record's line (None:
+    it is valid, or the file has none). Checked under the edition's rules; under each FIDE edition while the
+    organiser has not chosen one, and a problem only when no edition takes the list."""
+    criteria = [c for c in tournament.tiebreaks if c.upper() != "PTS"]
+    if not criteria:
+        return None
+    editions = [edition.rule_set] if edition is not None and edition.rule_set else list(FIDE_EDITIONS)
+    reasons = []
+    for rules in editions:
+        try:
+            compute_standings_check(Event(system=system, rounds_count=tournament.total_rounds), rules, criteria)
+            return None
+        except EngineError as exc:
+            reasons.append(str(exc))
+    return (
+        _record_line(data, ("212", "202")),
+        _("The file's tiebreak list is not valid: %(problem)s") % {"problem": reasons[0]},
+    )
 
 
 def _check_importable(tournament: Tournament, event: Event | None) -> None:

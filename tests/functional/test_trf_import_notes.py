@@ -72,7 +72,7 @@ def test_a_wrong_points_column_is_imported_only_when_the_organiser_accepts_it(pa
     body = html.unescape(preview.content.decode())
     assert preview.status_code == 200
     assert f"Line {line}:" in body
-    assert "Player 32 has 1.5 in the points column, but the results add up to 1." in body
+    assert "Player 32 (O'Flaherty, Kevin) has 1.5 in the points column, but the results add up to 1." in body
     assert 'name="accept_points_column"' in body
     digest = hashlib.sha256(data).hexdigest()
     url = f"/en/manage/leagues/{league.slug}/import/"

@@ -103,6 +103,7 @@ class Command(BaseCommand):
         if question:
             raise CommandError(f"{rule_edition_question(preview.edition)} {EDITION_FLAGS}; nothing imported")
         title = name or _tournament_name(data) or path.stem
+        self._print_problems(preview)  # no problems here: the warnings
         try:
             saved = event_import_trf(
                 league=league_obj,
@@ -141,6 +142,8 @@ class Command(BaseCommand):
     def _print_problems(self, preview):
         for problem in preview.problems:
             self.stderr.write(_line(problem))
+        for warning in preview.warnings:  # imported all the same (a FIDE id given to two players)
+            self.stderr.write("warning: " + _line(warning))
 
 
 EDITION_FLAGS = "(--start-date YYYY-MM-DD or --rules " + "|".join(FIDE_EDITIONS) + ")"
