@@ -11,6 +11,7 @@ from .errors import ServiceError
 from .health import worker_status
 from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
+from .services.policy import default_tiebreak_order
 from .services.prizes import prizes_recompute
 from .services.results import event_results_changed
 from .services.webhooks import event_finished
@@ -130,6 +131,12 @@ class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
     list_filter = ["league", "kind", "system", "status"]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["results_version", "tiebreak_locked"]
+
+    def save_form(self, request, form, change):
+        event = super().save_form(request, form, change)
+        if not change and not event.tiebreak_criteria:
+            event.tiebreak_criteria = default_tiebreak_order(event)  # the recommended order, as on the manage pages
+        return event
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

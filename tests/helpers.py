@@ -132,15 +132,12 @@ def snapshot_event(rows, criteria=("BH/C1",), version=1, **event_fields):
 
 def fund_with(event, places=(), categories=(), clubs=(), **options):
     """places: (place, amount[, item]); categories: (name, kind, value, amount[, rank[, item]]);
-    clubs (best club team): (rank, amount, players counted[, item])."""
+    clubs (best club team): (rank, amount, players counted[, item]).
+    The organiser's order: the places, then the categories, then the club prizes, each as given."""
     fund = PrizeFund.objects.create(event=event, published=True, **options)
-    for rank, amount, size, *item in clubs:
-        Prize.objects.create(
-            fund=fund, kind=Prize.Kind.CLUB_TEAM, rank=rank, amount=amount, team_size=size, item=item[0] if item else ""
-        )
     for place, amount, *item in places:
-        Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "")
-    for name, kind, value, amount, *rest in categories:
+        Prize.objects.create(fund=fund, place=place, amount=amount, item=item[0] if item else "", position=place)
+    for position, (name, kind, value, amount, *rest) in enumerate(categories, start=1000):
         Prize.objects.create(
             fund=fund,
             kind=Prize.Kind.CATEGORY,
@@ -150,6 +147,17 @@ def fund_with(event, places=(), categories=(), clubs=(), **options):
             amount=amount,
             rank=rest[0] if rest else 1,
             item=rest[1] if len(rest) > 1 else "",
+            position=position,
+        )
+    for rank, amount, size, *item in clubs:
+        Prize.objects.create(
+            fund=fund,
+            kind=Prize.Kind.CLUB_TEAM,
+            rank=rank,
+            amount=amount,
+            team_size=size,
+            item=item[0] if item else "",
+            position=2000 + rank,
         )
     return fund
 

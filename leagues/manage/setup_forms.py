@@ -6,7 +6,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from tiebreaks.engine import RULE_SETS, recommended_criteria
 from tiebreaks.money import money
+from tiebreaks.names import rule_set_name
 from tiebreaks.prizes import CURRENCIES
 
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
@@ -20,17 +22,25 @@ MAX_ROUNDS = 30
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ["name", "auto_confirm_days"]
+        fields = ["name", "auto_confirm_days", "currency"]
+        help_texts = {"currency": _("The currency of the league's prize funds, unless a fund names another.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"].validators.append(refuse_control_characters)
+        self.fields["currency"].required = False  # not sent: as it was
+
+    def clean_currency(self):
+        return self.cleaned_data["currency"] or self.instance.currency
 
 
 class NewLeagueForm(LeagueForm):
     class Meta(LeagueForm.Meta):
-        fields = ["name", "slug", "auto_confirm_days"]
-        help_texts = {"slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens.")}
+        fields = ["name", "slug", "auto_confirm_days", "currency"]
+        help_texts = {
+            "slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens."),
+            "currency": LeagueForm.Meta.help_texts["currency"],
+        }
 
 
 class SeasonForm(forms.ModelForm):
@@ -82,6 +92,7 @@ class EventForm(forms.ModelForm):
         self.instance.league = league
         self.fields["season"].queryset = Season.objects.filter(league=league)
         self.fields["rounds_count"].min_value = 1
+        self._tiebreak_fields()
         try:
             count = int(self.data.get("rounds_count") or self.instance.rounds_count or 0)
         except ValueError:
@@ -102,6 +113,41 @@ class EventForm(forms.ModelForm):
                 validators=[refuse_control_characters],
                 initial=stored.venue if stored else "",
             )
+
+    def _tiebreak_fields(self):
+        """The rule set and the tiebreak order: chosen here for a new event (empty: the recommended order),
+        shown (not changed) here afterwards: the policy page changes them, locked from the first result."""
+        event = self.instance
+        self.fields["rule_set"] = forms.ChoiceField(
+            label=_("Rule set"),
+            choices=[(name, rule_set_name(name)) for name in RULE_SETS],
+            initial=event.rule_set,
+            required=False,  # not sent: the model's default
+        )
+        self.fields["tiebreak_criteria"] = forms.CharField(
+            label=_("Tiebreak order"),
+            required=False,
+            max_length=300,
+            initial=", ".join(event.tiebreak_criteria or []),
+            help_text=_(
+                "Criteria in order, separated by commas. Empty: the recommended order for the event's system and "
+                "number of rounds, e.g. Swiss: %(swiss)s; round robin: %(round_robin)s; team events: %(team)s."
+            )
+            % {
+                kind: ", ".join(c for c in recommended_criteria(name) if c != "PTS")
+                for kind, name in (("swiss", "swiss"), ("round_robin", "round_robin"), ("team", "team_swiss"))
+            },
+        )
+        if event.pk:
+            for name in ("rule_set", "tiebreak_criteria"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Change it on the event's tiebreak policy page.")
+
+    def clean_rule_set(self):
+        return self.cleaned_data["rule_set"] or self.instance.rule_set
+
+    def clean_tiebreak_criteria(self):
+        return [code.strip() for code in self.cleaned_data["tiebreak_criteria"].split(",") if code.strip()]
 
     def round_fields(self):
         """(date, venue) of each round, for the schedule part of the form."""
@@ -132,7 +178,12 @@ class EventForm(forms.ModelForm):
         return dates
 
     def service_fields(self):
-        return {name: self.cleaned_data[name] for name in self._meta.fields}
+        fields = {name: self.cleaned_data[name] for name in self._meta.fields}
+        if self.instance.pk is None:  # chosen with a new event only (then on the policy page)
+            fields.update(
+                rule_set=self.cleaned_data["rule_set"], tiebreak_criteria=self.cleaned_data["tiebreak_criteria"]
+            )
+        return fields
 
 
 class ClubForm(forms.ModelForm):

@@ -184,7 +184,7 @@ def event_edit(request, slug, event_slug=None):
             saved["event"] = event_save(
                 league=league,
                 user=request.user,
-                fields={k: v for k, v in form.service_fields().items() if k in form._meta.fields},
+                fields=form.service_fields(),
                 round_dates=form.round_dates(),
                 round_venues=form.round_venues(),
                 event=event,
@@ -321,18 +321,17 @@ def roster(request, slug, team_id):
     )
 
 
+#: what makes a row of the prize form a prize; a row without any of them is one of the blank rows the form
+#: offers for a new prize, whatever its kind, rank or players counted show
+PRIZE_DETAILS = ("place", "category", "eligibility_kind", "eligibility_value", "amount", "item")
+
+
 def _prize_inputs(formset) -> list[PrizeInput]:
+    """The prizes typed, in the organiser's order; blank and deleted rows left out."""
     out = []
     for data in formset.cleaned_data:
-        if not data or data.get("DELETE"):
+        if not data or data.get("DELETE") or not any(data.get(name) for name in PRIZE_DETAILS):
             continue
-        if (
-            not data.get("place")
-            and not data.get("category")
-            and data.get("kind") == "place"
-            and not data.get("amount")
-        ):
-            continue  # an empty row
         out.append(
             PrizeInput(
                 kind=data["kind"],
@@ -354,7 +353,12 @@ def prizes(request, slug):
     """The prize fund in the currency's units, with a preview of who would win if the event ended today."""
     event = _event(request, slug)
     fund = getattr(event, "prize_fund", None) if hasattr(event, "prize_fund") else None
-    form = PrizeFundForm(request.POST or None, instance=fund, finished=event.status == Event.Status.FINISHED)
+    form = PrizeFundForm(
+        request.POST or None,
+        instance=fund,
+        finished=event.status == Event.Status.FINISHED,
+        initial=None if fund else {"currency": event.league.currency},
+    )
     formset = PrizeFormSet(request.POST or None, initial=prize_initial(fund), prefix="prizes")
     preview = None
     if request.method == "POST" and form.is_valid() and formset.is_valid():

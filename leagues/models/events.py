@@ -99,6 +99,18 @@ class Event(models.Model):
     def is_round_robin(self) -> bool:
         return self.system != self.System.SWISS
 
+    @property
+    def policy_locked(self) -> bool:
+        """The tiebreak policy is locked (C.07 4.1) once a game has its result, and when the event is finished.
+        A bye (given by the pairing or asked for) is no game: it sets ``tiebreak_locked`` as any result does,
+        but the order may still change freely until the first game's result."""
+        if self.status == self.Status.FINISHED:
+            return True
+        if not self.tiebreak_locked or self.pk is None:
+            return False
+        games = models.Q(games__black__isnull=False) | models.Q(games__match__isnull=False)
+        return self.rounds.filter(games, games__result__gt="").exists()
+
 
 class Team(models.Model):
     """A club's team in a team event, e.g. "Oslo SK 2"."""

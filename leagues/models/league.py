@@ -3,6 +3,8 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tiebreaks.prizes import CURRENCIES
+
 
 class League(models.Model):
     name = models.CharField(_("name"), max_length=200)
@@ -10,6 +12,10 @@ class League(models.Model):
     clubs = models.ManyToManyField("Club", related_name="leagues", blank=True, verbose_name=_("clubs"))
     auto_confirm_days = models.PositiveSmallIntegerField(
         _("days until an unconfirmed match card confirms itself"), default=3
+    )
+    # the currency of the league's prize funds unless a fund names another
+    currency = models.CharField(
+        _("currency"), max_length=3, default="GBP", choices=[(code, code) for code in CURRENCIES]
     )
 
     class Meta:

@@ -129,9 +129,12 @@ class Prize(models.Model):
     )
     # best club team: how many of each club's best players count (a club with fewer counts those it has)
     team_size = models.PositiveSmallIntegerField(_("players"), default=3, validators=[MinValueValidator(1)])
+    # the organiser's order: the split reads the prizes in it (a player eligible for two equal category
+    # prizes takes the first), so the preview, the saved fund and the published page use the same
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:
-        ordering = ["fund", "kind", "category", "place", "rank"]
+        ordering = ["fund", "position", "pk"]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(kind="place", place__gte=1)

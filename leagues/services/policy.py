@@ -4,7 +4,7 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tiebreaks.engine import EngineError, compute_standings
+from tiebreaks.engine import EngineError, compute_standings, recommended_criteria
 from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.team import parse_team_criterion
 
@@ -25,7 +25,7 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user:
             compute_standings_check(event, rule_set, criteria)
         except EngineError as exc:
             raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
-        if event.tiebreak_locked or event.status == Event.Status.FINISHED:  # a finished event is frozen too
+        if event.policy_locked:  # from the first game's result (not a bye), and a finished event is frozen too
             if not is_league_organiser(user, event.league_id):
                 raise PermissionDenied(
                     _(
@@ -46,9 +46,29 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user:
             )
         event.rule_set, event.tiebreak_criteria = rule_set, list(criteria)
         event.save(update_fields=["rule_set", "tiebreak_criteria"])
-        if event.tiebreak_locked:
-            event_results_changed(event_id=event.pk)  # the standings follow the new policy
+        if event.results_version:
+            event_results_changed(event_id=event.pk)  # the standings (byes, results) follow the new policy
         return event
+
+
+def event_type(event: Event) -> str:
+    """The engine's name of the event's kind of tournament: swiss, round_robin, team_swiss, team_round_robin."""
+    return ("team_" if event.is_team else "") + ("round_robin" if event.is_round_robin else "swiss")
+
+
+def default_tiebreak_order(event: Event) -> list[str]:
+    """The recommended tiebreak order (without PTS) for the event's system, number of rounds and rule set
+    (FIDE C.07, spec §13: a Swiss by its number of rounds, SB, DE, KS for a round robin; a team event its
+    primary score, then the other one). Empty when the rule set publishes no order for this kind of event
+    (US Chess for a round robin): the organiser names the criteria before publishing."""
+    if event.is_team:
+        scores = ["MPTS", "GPTS"]
+        return scores if event.primary_score == Event.PrimaryScore.MATCH_POINTS else scores[::-1]
+    try:
+        codes = recommended_criteria(event_type(event), rounds=event.rounds_count, rules=event.rule_set)
+    except EngineError:
+        return []
+    return [code for code in codes if code.upper() != "PTS"]
 
 
 def compute_standings_check(event: Event, rule_set: str, criteria: list[str]) -> None:

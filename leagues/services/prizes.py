@@ -229,8 +229,7 @@ def prizes_for_event(*, slug: str) -> EventPrizes:
     rows = snapshot.rows if snapshot else []
     places = dict(zip((row_number(row) for row in rows), shared_places([row["rank"] for row in rows]), strict=True))
     allocation = PrizeAllocation.objects.filter(fund=fund).first()
-    kinds: list[str] = [Prize.Kind.PLACE, Prize.Kind.CATEGORY, Prize.Kind.CLUB_TEAM]
-    prizes = sorted(fund.prizes.all(), key=lambda p: (kinds.index(p.kind), p.place or 0, p.category, p.rank))
+    prizes = list(fund.prizes.all())  # in the organiser's order, as the manage page shows and the split reads them
     awards = list(allocation.awards.select_related("entry__player", "entry__team")) if allocation else []
     return EventPrizes(
         event=event,

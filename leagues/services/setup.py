@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Model, Q
 from django.utils.translation import gettext as _
 
+from tiebreaks.engine import EngineError, get_rule_set
 from tiebreaks.prizes import CURRENCIES, split_prizes
 
 from ..errors import PermissionDenied, ServiceError
@@ -49,6 +50,7 @@ from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
+from .policy import compute_standings_check, default_tiebreak_order
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .results import event_results_changed, finished_event_override, result_record
 from .webhooks import event_finished
@@ -89,7 +91,7 @@ def _assign(instance: Model, fields: dict[str, Any], allowed: Collection[str]) -
 
 # ------------------------------------------------------------------------------------------ the league
 
-LEAGUE_FIELDS = {"name", "auto_confirm_days"}
+LEAGUE_FIELDS = {"name", "auto_confirm_days", "currency"}
 
 
 #: who may create a league: a user (or group) granted this permission in the admin, and superusers
@@ -179,6 +181,11 @@ EVENT_FIELDS = {
     "board_one_white_for_home",
     "baku_acceleration",
 }
+#: chosen when the event is created; later on the tiebreak policy page (services.policy: locked from the first
+#: game's result, then changed only by the organiser with a reason shown publicly)
+NEW_EVENT_FIELDS = EVENT_FIELDS | {"rule_set", "tiebreak_criteria"}
+#: what the recommended tiebreak order depends on
+ORDER_DEPENDS_ON = ("kind", "system", "rounds_count", "primary_score", "rule_set")
 #: what may no longer change once a result is in
 FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss", "baku_acceleration"}
 
@@ -198,7 +205,11 @@ def event_save(
 ) -> Event:
     """Create or edit an event (individual or team; Swiss, round robin, double round robin) and its rounds'
     dates and venues (an empty venue: the event's). Rounds are numbered 1..rounds_count; a round with games
-    is never removed."""
+    is never removed.
+
+    A new event gets its rule set and tiebreak order here (``rule_set``, ``tiebreak_criteria``; an empty order:
+    the recommended one for its system, rounds and rule set). An event still following the recommended order
+    follows it when its system or number of rounds changes, until the first result."""
     _organiser(user, league.pk)
     with transaction.atomic():
         if event is not None:
@@ -208,9 +219,10 @@ def event_save(
             if event.status == Event.Status.FINISHED:
                 raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
             before = {name: getattr(event, name) for name in FIXED_AFTER_FIRST_RESULT}
+            recommended = event.tiebreak_criteria == default_tiebreak_order(event)
         else:
-            event, before = Event(league=league), None
-        _assign(event, fields, EVENT_FIELDS)
+            event, before, recommended = Event(league=league), None, True
+        _assign(event, fields, EVENT_FIELDS if before is not None else NEW_EVENT_FIELDS)
         if event.season is not None and event.season.league_id != league.pk:
             raise FieldError("season", _("This season belongs to another league."))
         if before is not None and _has_results(event):
@@ -231,11 +243,35 @@ def event_save(
             raise FieldError(
                 "match_points_draw", _("A match won must score at least a drawn one, a drawn one at least a lost one.")
             )
+        _tiebreak_order_checked(event, new=before is None, recommended=recommended)
         _validated(event, exclude=["results_version"])
         event.save()
         _rounds_save(event, round_dates or [], round_venues)
         event_pages_changed_after_commit(event_id=event.pk)
         return event
+
+
+def _tiebreak_order_checked(event: Event, *, new: bool, recommended: bool) -> None:
+    """A new event without an order, or one following the recommended order before its first result, takes the
+    recommended order of its (new) settings; the order must fit the event (Buchholz is no round robin's)."""
+    try:
+        get_rule_set(event.rule_set)
+    except EngineError:
+        raise FieldError("rule_set", _("Choose one of the rule sets offered.")) from None
+    if not isinstance(event.tiebreak_criteria, list) or not all(isinstance(c, str) for c in event.tiebreak_criteria):
+        raise FieldError("tiebreak_criteria", _("Criteria in order, separated by commas, e.g. BH/C1, BH, SB."))
+    codes = [code.strip() for code in event.tiebreak_criteria if code.strip() and code.strip().upper() != "PTS"]
+    if (new and not codes) or ((recommended or not codes) and not new and not event.policy_locked):
+        codes = default_tiebreak_order(event)
+    event.tiebreak_criteria = codes
+    try:
+        compute_standings_check(event, event.rule_set, codes)
+    except EngineError as exc:
+        raise FieldError(
+            "tiebreak_criteria" if new else "system",
+            _("This tiebreak order does not fit the event: %(problem)s") % {"problem": exc},
+            code="bad_tiebreak_policy",
+        ) from None
 
 
 def _rounds_save(event: Event, round_dates: list[date | None], round_venues: list[str] | None = None) -> None:
@@ -286,6 +322,14 @@ def event_status_set(*, event: Event, user: AnyUser, status: str) -> Event:
             raise ServiceError(_("Results are in: the event stays public."), code="event_played")
         if status == Event.Status.PUBLISHED and not event.entries.exists():
             raise ServiceError(_("Register the participants before publishing the event."), code="no_entries")
+        if status == Event.Status.PUBLISHED and not event.tiebreak_criteria:
+            raise ServiceError(
+                _(
+                    "Choose the event's tiebreak order on its tiebreak policy page "
+                    "before publishing it (FIDE C.07 4.1)."
+                ),
+                code="no_tiebreak_order",
+            )
         event.status = status
         if status == Event.Status.FINISHED:
             event.tiebreak_locked = True
@@ -740,6 +784,7 @@ def _prizes(fund: PrizeFund, prizes: list[PrizeInput]) -> list[Prize]:
             amount=minor_units(given.amount, fund.currency),
             item=given.item,
             team_size=given.team_size or 3,
+            position=index,  # the organiser's order, which the split follows
         )
         try:
             prize.full_clean(exclude=["fund"], validate_constraints=False)
@@ -762,7 +807,7 @@ def prize_fund_save(
         _organiser(user, event.league_id)
         event = Event.objects.select_for_update().get(pk=event.pk)
         finished_event_override(event, user, reason, FinishedEventChange.Subject.PRIZES)
-        fund = PrizeFund.objects.filter(event=event).first() or PrizeFund(event=event)
+        fund = PrizeFund.objects.filter(event=event).first() or PrizeFund(event=event, currency=event.league.currency)
         _assign(fund, fields, FUND_FIELDS)
         _validated(fund, exclude=["event", "lot_order"])
         fund.save()
@@ -793,7 +838,7 @@ class PrizePreview:
 
 def prizes_preview(*, event: Event, fields: dict[str, Any], prizes: list[PrizeInput]) -> PrizePreview:
     """Who would receive what if the standings ended today, with these prizes: nothing is saved."""
-    fund = PrizeFund(event=event)
+    fund = PrizeFund(event=event, currency=event.league.currency)
     _assign(fund, fields, FUND_FIELDS)
     built = _prizes(fund, prizes)
     snapshot = StandingsSnapshot.objects.filter(event=event).first()
