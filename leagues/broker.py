@@ -125,3 +125,85 @@ def heartbeat_age_seconds() -> int | None:
     client = redis_client()
     beat = client.get(heartbeat_key()) if client is not None else None
     return round(time.time() - float(beat)) if beat else None
+
+
+# Each queue's last started task (the workers write it, /healthz reads it: leagues/health.py).
+
+#: the Redis lists of one queue: kombu keeps each priority step of a queue in a list of its own
+PRIORITY_STEPS = (0, 3, 6, 9)
+
+
+def _queue_beat_key(queue: str) -> str:
+    return f"{heartbeat_key()}:queue:{queue}"
+
+
+def queue_names() -> list[str]:
+    """The queues workers take tasks from (config/celery.py)."""
+    return [queue.name for queue in current_app.conf.task_queues or ()]
+
+
+def record_queue_beat(queue: str) -> None:
+    client = redis_client()
+    if client is not None:
+        client.set(_queue_beat_key(queue), str(time.time()), ex=HEARTBEAT_TTL)
+
+
+def queue_beat_age_seconds(queue: str) -> float | None:
+    """Seconds since a worker last started a task of `queue` (None if none did for an hour, or without a broker)."""
+    client = redis_client()
+    beat = client.get(_queue_beat_key(queue)) if client is not None else None
+    return time.time() - float(beat) if beat else None
+
+
+def queue_length(queue: str) -> int | None:
+    """Tasks waiting in `queue`, every priority (None without a broker)."""
+    client = redis_client()
+    if client is None:
+        return None
+    return sum(client.llen(queue if step == 0 else f"{queue}\x06\x16{step}") for step in PRIORITY_STEPS)
+
+
+def queue_waiting_since(queue: str, waiting: bool) -> float | None:
+    """When the queue was first seen with tasks waiting, as long as it keeps some (None when it has none)."""
+    client = redis_client()
+    if client is None:
+        return None
+    key = f"{heartbeat_key()}:queue-waiting:{queue}"
+    if not waiting:
+        client.delete(key)
+        return None
+    client.set(key, str(time.time()), nx=True, ex=HEARTBEAT_TTL)
+    since = client.get(key)
+    return float(since) if since else None
+
+
+# At most WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION deliveries to one subscription at a time, across every worker: a
+# slow receiver holds that many worker processes, never all of them.
+
+_TAKE_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+def _slots_key(subscription_id: int) -> str:
+    return f"{heartbeat_key()}:webhook-deliveries:{subscription_id}"
+
+
+def webhook_slot_take(subscription_id: int, delivery_id: str, *, limit: int, hold_seconds: int) -> bool:
+    """One of the subscription's `limit` delivery slots for `delivery_id`, held at most `hold_seconds` (a worker
+    killed mid-delivery frees it then); False when they are all taken. Always True without a broker."""
+    client = redis_client()
+    if client is None:
+        return True
+    taken = client.eval(_TAKE_SLOT, 1, _slots_key(subscription_id), time.time(), delivery_id, hold_seconds, limit)
+    return bool(taken)
+
+
+def webhook_slot_free(subscription_id: int, delivery_id: str) -> None:
+    client = redis_client()
+    if client is not None:
+        client.zrem(_slots_key(subscription_id), delivery_id)

@@ -1,12 +1,21 @@
 """/healthz for load balancers, and what organisers see of the workers."""
 
+import time
+
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.utils import timezone
 
-from .broker import heartbeat_age_seconds, redis_client
+from .broker import (
+    heartbeat_age_seconds,
+    queue_beat_age_seconds,
+    queue_length,
+    queue_names,
+    queue_waiting_since,
+    redis_client,
+)
 from .models import StandingsSnapshot
 
 
@@ -27,10 +36,25 @@ def healthz(request):
             client.ping()
             checks["broker"] = "ok"
             checks["worker"] = _worker_check(heartbeat_age_seconds())
+            checks.update((f"queue {queue}", _queue_check(queue)) for queue in queue_names())
         except redis.RedisError as exc:
             checks["broker"] = f"error: {exc.__class__.__name__}"
     healthy = all(v in ("ok", "in-process tasks", "no heartbeat yet") for v in checks.values())
     return JsonResponse({"status": "ok" if healthy else "unhealthy", "checks": checks}, status=200 if healthy else 503)
+
+
+def _queue_check(queue: str) -> str:
+    """A queue is stalled when it has had tasks waiting for QUEUE_STALLED_SECONDS and no worker started one of them
+    meanwhile (its workers all stuck, or none takes it)."""
+    waiting = queue_length(queue) or 0
+    since = queue_waiting_since(queue, waiting > 0)
+    if since is None:
+        return "ok"
+    started = queue_beat_age_seconds(queue)
+    idle = min(time.time() - since, started if started is not None else float("inf"))
+    if idle < settings.QUEUE_STALLED_SECONDS:
+        return "ok"
+    return f"stalled: {waiting} waiting, none started for {round(idle)} s"
 
 
 def heartbeat_stale_after() -> int:
@@ -58,7 +82,7 @@ def worker_status() -> dict:
     if client is not None:
         try:
             status["heartbeat_age_seconds"] = heartbeat_age_seconds()
-            status["queue_length"] = client.llen("celery")
+            status["queue_length"] = sum(queue_length(queue) or 0 for queue in queue_names())
         except redis.RedisError:
             pass
     status["checked_at"] = timezone.now()

@@ -14,7 +14,7 @@ from .services.disputes import match_cards_remind as remind
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 from .services.round_pairings import pairing_compute
 from .services.trf_jobs import import_job_run
-from .services.webhooks import webhook_attempt, webhook_paused_message
+from .services.webhooks import SubscriptionBusy, webhook_attempt, webhook_next_try_in, webhook_paused_message
 from .services.webhooks import webhooks_fan_out as fan_out
 
 log = logging.getLogger(__name__)
@@ -114,10 +114,16 @@ def webhooks_fan_out(event_id: int, items: list) -> int:
 @shared_task(bind=True, acks_late=True, max_retries=None)
 def webhook_deliver(self, delivery_id: str) -> None:
     """One signed POST; a failure tries again after WEBHOOKS_RETRY_SECONDS, doubling each time, up to
-    WEBHOOKS_MAX_ATTEMPTS tries (in-process, without a broker, it is tried once)."""
-    if webhook_attempt(delivery_id) is False and not self.request.is_eager:
-        if self.request.retries + 1 < settings.WEBHOOKS_MAX_ATTEMPTS:
-            raise self.retry(countdown=settings.WEBHOOKS_RETRY_SECONDS * 2**self.request.retries)
+    WEBHOOKS_MAX_ATTEMPTS tries (in-process, without a broker, it is tried once). While the subscription has its
+    most deliveries under way this one waits, without counting as a try, as long as one of them may take."""
+    try:
+        delivered = webhook_attempt(delivery_id)
+    except SubscriptionBusy:
+        raise self.retry(countdown=settings.WEBHOOKS_TIMEOUT_SECONDS) from None
+    if delivered is False and not self.request.is_eager:
+        wait = webhook_next_try_in(delivery_id)
+        if wait is not None:
+            raise self.retry(countdown=wait)
 
 
 @shared_task

@@ -31,11 +31,14 @@ class Receiver:
 
 
 @contextmanager
-def receiver(tmp_path: Path, status: int = 200, delay: float = 0.0, name: str = "receiver"):
-    """A real HTTP server process answering every POST with `status` after `delay` seconds."""
+def receiver(tmp_path: Path, status: int = 200, delay: float = 0.0, name: str = "receiver", trickle: float = 0.0):
+    """A real HTTP server process answering every POST with `status` after `delay` seconds; with `trickle`, one byte
+    of the answer every `trickle` seconds."""
     port = free_port()
     log = tmp_path / f"{name}-{port}.jsonl"
-    process = subprocess.Popen([sys.executable, str(RECEIVER), str(port), str(log), str(status), str(delay)])
+    process = subprocess.Popen(
+        [sys.executable, str(RECEIVER), str(port), str(log), str(status), str(delay), str(trickle)]
+    )
     try:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

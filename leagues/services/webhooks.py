@@ -318,49 +318,82 @@ def _delivery(
     )
 
 
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    """Connects to the address that was checked, whatever the host name resolves to by now."""
+class SubscriptionBusy(Exception):
+    """The subscription has WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION deliveries under way: try this one later."""
 
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
+
+def _time_left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("timed out")
+    return left
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address that was checked, whatever the host name resolves to by now, before `deadline`."""
+
+    def __init__(self, host: str, port: int, address: str, deadline: float) -> None:
+        super().__init__(host, port, timeout=_time_left(deadline))
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = socket.create_connection((self._address, self.port), _time_left(self._deadline))
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, address: str, deadline: float) -> None:
         self._tls = ssl.create_default_context()
-        super().__init__(host, port, timeout=timeout, context=self._tls)
+        super().__init__(host, port, timeout=_time_left(deadline), context=self._tls)
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
+        sock = socket.create_connection((self._address, self.port), _time_left(self._deadline))
+        sock.settimeout(_time_left(self._deadline))  # the TLS handshake, within what is left
         self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
 
 
-def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
+def _post(url: str, body: bytes, headers: dict[str, str], deadline: float) -> int:
+    """POST `body` and read the answer's status line, all of it (connecting, TLS, sending, answering) before
+    `deadline` (time.monotonic()): a receiver that answers a byte at a time is cut there like one that never
+    answers. The rest of the answer is not read."""
     parts = urlsplit(url)
     address = checked_addresses(url)[0]
     assert parts.hostname is not None  # checked_addresses refuses a URL without a host
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
     connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
-    connection = connection_class(parts.hostname, port, address, settings.WEBHOOKS_TIMEOUT_SECONDS)
+    connection = connection_class(parts.hostname, port, address, deadline)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("POST", path, body=body, headers=headers)
-        response = connection.getresponse()
-        response.read(65536)
-        return response.status
+        connection.connect()
+        assert connection.sock is not None
+        connection.sock.settimeout(_time_left(deadline))
+        connection.request("POST", path, body=body, headers={**headers, "Connection": "close"})
+        answer = b""
+        while b"\r\n" not in answer:
+            connection.sock.settimeout(_time_left(deadline))
+            chunk = connection.sock.recv(1024)
+            if not chunk:
+                raise http.client.RemoteDisconnected("the receiver closed the connection without answering")
+            answer += chunk
+            if len(answer) > 8192:
+                raise http.client.LineTooLong("status line")
+        status_line = answer.split(b"\r\n", 1)[0].decode("latin-1")
+        version, _, rest = status_line.partition(" ")
+        code = rest[:3]
+        if not version.startswith("HTTP/") or not code.isdigit() or not 100 <= int(code) <= 599:
+            raise http.client.BadStatusLine(status_line[:100])
+        return int(code)
     finally:
         connection.close()
 
 
 def webhook_attempt(delivery_id: str) -> bool | None:
     """One try of a delivery: True delivered, False failed (try again later), None nothing to send
-    (delivered already, the subscription is paused or gone)."""
+    (delivered already, the subscription is paused or gone, its owner may no longer follow its target).
+    Raises SubscriptionBusy, sending nothing, while the subscription has its most deliveries under way."""
     delivery = (
         WebhookDelivery.objects.filter(pk=delivery_id)
         .select_related("subscription__owner", "subscription__league", "subscription__club", "subscription__event")
@@ -379,6 +412,14 @@ def webhook_attempt(delivery_id: str) -> bool | None:
             status=WebhookDelivery.Status.FAILED, error="the owner may no longer follow this target"
         )
         return None
+    seconds = settings.WEBHOOKS_TIMEOUT_SECONDS
+    if not broker.webhook_slot_take(
+        subscription.pk,
+        str(delivery.pk),
+        limit=settings.WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION,
+        hold_seconds=seconds + 60,  # a worker killed mid-delivery gives its slot back then
+    ):
+        raise SubscriptionBusy(subscription.pk)
     body = delivery.body.encode()
     headers = {
         "Content-Type": "application/json",
@@ -389,11 +430,15 @@ def webhook_attempt(delivery_id: str) -> bool | None:
     }
     code, error = None, ""
     try:
-        code = _post(subscription.url, body, headers)
+        code = _post(subscription.url, body, headers, time.monotonic() + seconds)
     except UnsafeTarget as exc:
         error = str(exc.message)
+    except TimeoutError:
+        error = f"timed out: no answer within {seconds} s"
     except (OSError, http.client.HTTPException) as exc:
         error = f"{type(exc).__name__}: {exc}"[:300]
+    finally:
+        broker.webhook_slot_free(subscription.pk, str(delivery.pk))
     delivered = code is not None and 200 <= code < 300
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
         status=WebhookDelivery.Status.DELIVERED if delivered else WebhookDelivery.Status.FAILED,
@@ -407,6 +452,19 @@ def webhook_attempt(delivery_id: str) -> bool | None:
         return True
     _count_failure(subscription.pk)
     return False
+
+
+def webhook_next_try_in(delivery_id: str) -> int | None:
+    """Seconds until a failed delivery's next try: WEBHOOKS_RETRY_SECONDS after its first, doubling each time;
+    None after WEBHOOKS_MAX_ATTEMPTS tries (or when it is no longer failed)."""
+    attempts = (
+        WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.FAILED)
+        .values_list("attempts", flat=True)
+        .first()
+    )
+    if not attempts or attempts >= settings.WEBHOOKS_MAX_ATTEMPTS:
+        return None
+    return int(settings.WEBHOOKS_RETRY_SECONDS * 2 ** (attempts - 1))
 
 
 def _count_failure(subscription_id: int) -> None:
