@@ -25,9 +25,13 @@ def one_line(text: str) -> str:
     return "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in text)
 
 
+#: cells that begin like a formula but are none: a bye or a forfeit win is "+", a forfeit loss "-"
+_RESULT_CODES = frozenset({"+", "-"})
+
+
 def csv_cell(value: object) -> object:
     """A cell a spreadsheet shows as text: one beginning with = + - @, a tab or CR gets a leading apostrophe
-    (numbers stay numbers)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    (numbers stay numbers, and a lone + or -, a result code, is no formula: it stays as it is)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and value not in _RESULT_CODES:
         return "'" + value
     return value

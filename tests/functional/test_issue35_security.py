@@ -1,13 +1,18 @@
 """Issue #35: security findings."""
 
 import base64
+import csv
+import io
 import re
+import zipfile
 import zlib
 
 import pytest
+from rest_framework.test import APIClient
 
-from leagues.models import Prize, WebhookSubscription
+from leagues.models import Event, Player, Prize, Season, WebhookSubscription
 from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
+from tests.functional.conftest import publish_results
 from tests.workspace import division
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +118,27 @@ def test_a_webhooks_signing_secret_is_shown_once_and_never_travels_in_a_cookie(c
     assert not _cookies_carry(made, secret)
     later = client.get(page)
     assert secret not in later.content.decode() and not _cookies_carry(later, secret)
+
+
+# 7. a bye is "+" in the crosstable CSV (no formula to guard), e-mail subjects are plain text
+
+
+def _crosstable(body: str) -> dict[str, list[str]]:
+    rows = list(csv.reader(io.StringIO(body.split("\n", 1)[1])))
+    return {row[2]: row[4:] for row in rows[1:]}
+
+
+def test_a_bye_is_a_plus_in_the_crosstable_csv_and_a_formula_is_still_quoted(client, bye_event):
+    entry = bye_event.entries.get(start_number=2)
+    Player.objects.filter(pk=entry.player_id).update(name="-2+3")
+    season = Season.objects.create(league=bye_event.league, name="2026", slug="2026")
+    Event.objects.filter(pk=bye_event.pk).update(season=season)
+    publish_results(bye_event)
+    api = APIClient()
+    direct = _crosstable(api.get(f"/api/v1/events/{bye_event.slug}/crosstable.csv").content.decode())
+    bundle = zipfile.ZipFile(io.BytesIO(api.get(f"/api/v1/seasons/{season.pk}/bundle.zip").content))
+    bundled = _crosstable(bundle.read(f"{bye_event.slug}/crosstable.csv").decode())
+    for table in (direct, bundled):
+        assert table["Eide, Liv"][2] == "+"  # the pairing-allocated bye of round 3
+        assert table["Aas, Per"][2] == "½"  # the half-point bye
+        assert "'-2+3" in table  # a name a spreadsheet would compute stays text
