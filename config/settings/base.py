@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "leagues.manage.big_forms.ManyFieldsMiddleware",  # before the CSRF check reads a big round sheet's form
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -96,6 +97,9 @@ AUTHENTICATION_BACKENDS = ["leagues.manage.login.ThrottledModelBackend"]
 LOGIN_ATTEMPTS = env_int("LOGIN_ATTEMPTS", 5)  # failed logins per username and address ...
 LOGIN_ADDRESS_ATTEMPTS = env_int("LOGIN_ADDRESS_ATTEMPTS", 30)  # ... or per address, whatever the names ...
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)  # ... within this time, then refused
+PASSWORD_RESET_EMAILS = env_int("PASSWORD_RESET_EMAILS", 3)  # reset e-mails to one account ...
+PASSWORD_RESET_ADDRESS_ATTEMPTS = env_int("PASSWORD_RESET_ADDRESS_ATTEMPTS", 10)  # ... reset requests per address ...
+PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", 3600)  # ... within this time
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [
@@ -158,6 +162,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 # 1 s, 2,000 × 11 (22,000) imported by the task in about 3.7 s; 4,000 keeps a confirmation within a second or
 # two on a busy machine, and every bigger file off the request.
 TRF_IMPORT_IN_REQUEST_MAX = env_int("TRF_IMPORT_IN_REQUEST_MAX", 4000)
+# The most boards of a round a signed-in user's round sheet may send (a result and a version each): Django
+# reads at most 1,000 fields of a form (DATA_UPLOAD_MAX_NUMBER_FIELDS, kept for every other form and for anonymous
+# visitors), a 1,000-player open's sheet has 1,002 (leagues/manage/big_forms.py). 1,500 boards: a 3,000-player open.
+ROUND_SHEET_MAX_BOARDS = env_int("ROUND_SHEET_MAX_BOARDS", 1500)
 # the workers write it in the broker's Redis; /healthz reads it (leagues/broker.py)
 WORKER_HEARTBEAT_KEY = env_str("WORKER_HEARTBEAT_KEY", "chess-league:worker-heartbeat")
 # /healthz calls a queue stalled when it has had tasks waiting this long and no worker started one of them meanwhile
