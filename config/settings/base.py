@@ -128,7 +128,13 @@ LOGOUT_REDIRECT_URL = "leagues:home"
 
 # Email (config/email.py): EMAIL_URL or EMAIL_HOST…; the console in `make demo`. Links in emails start with SITE_URL.
 globals().update(email_settings(DEBUG))
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# the site's public address: links in emails, the printed pages' QR codes, the widgets' code, calendar entries (never
+# the address a request came by: public pages are kept for every reader). Unset: the development server, or with DEBUG
+# off the first name in ALLOWED_HOSTS over HTTPS.
+_SITE_NAMES = [name.lstrip(".") for name in ALLOWED_HOSTS if name.lstrip(".") and "*" not in name]
+SITE_URL = env_str(
+    "SITE_URL", "http://127.0.0.1:8000" if DEBUG or not _SITE_NAMES else f"https://{_SITE_NAMES[0]}"
+).rstrip("/")
 
 # Celery: no broker configured means tasks run in-process, so `runserver` works alone.
 CELERY_BROKER_URL = env_secret("CELERY_BROKER_URL")

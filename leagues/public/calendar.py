@@ -7,7 +7,9 @@ per round or match keeps a calendar client's copy updated instead of doubled whe
 
 import datetime
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -50,7 +52,7 @@ def _fold(line: str) -> str:
 
 def ics(name: str, items: list[Item], request) -> HttpResponse:
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    host = request.get_host().split(":")[0]
+    host = urlsplit(settings.SITE_URL).hostname  # the site's public address, whoever asked first (the feed is cached)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
     lines.append(f"X-WR-CALNAME:{_escape(name)}")
     for item in items:
@@ -61,7 +63,7 @@ def ics(name: str, items: list[Item], request) -> HttpResponse:
             f"DTSTART;VALUE=DATE:{item.day:%Y%m%d}",
             f"DTEND;VALUE=DATE:{item.day + datetime.timedelta(days=1):%Y%m%d}",
             f"SUMMARY:{_escape(item.summary)}",
-            f"URL:{request.build_absolute_uri(item.url)}",
+            f"URL:{settings.SITE_URL}{item.url}",
         ]
         if item.description:
             lines.append(f"DESCRIPTION:{_escape(item.description)}")

@@ -1,10 +1,12 @@
 """A QR code of the page's own address for printed standings, pairings and crosstables (an inline SVG: no
-image request, no script)."""
+image request, no script). The address starts with the site's public address (SITE_URL), never the one a reader's
+request came by: the page is kept in the cache for every reader."""
 
 from functools import lru_cache
 
 import segno
 from django import template
+from django.conf import settings
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -13,7 +15,7 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def page_qr(context) -> str:
     request = context["request"]
-    return mark_safe(qr_svg(request.build_absolute_uri(request.path)))  # noqa: S308 - see qr_svg
+    return mark_safe(qr_svg(settings.SITE_URL + request.path))  # noqa: S308 - see qr_svg
 
 
 @lru_cache(maxsize=2048)

@@ -88,13 +88,14 @@ def test_widgets_are_framable_cookieless_and_small(client, bye_event, lang, path
     assert len(response.content) < 8000
 
 
-def test_standings_widget_rows_and_the_offer_to_copy(client, bye_event):
+def test_standings_widget_rows_and_the_offer_to_copy(client, bye_event, settings):
+    settings.SITE_URL = "https://league.example"
     html = client.get("/embed/en/events/bye-cup/standings/?rows=2").content.decode()
     assert html.count("<tr>") == 3  # the heading and two players
     page = client.get("/en/events/bye-cup/").content.decode()
     assert "Put this on your club&#x27;s site" in page or "Put this on your club's site" in page
-    assert "&lt;iframe src=&quot;http://testserver/embed/en/events/bye-cup/standings/&quot;" in page or (
-        '&lt;iframe src="http://testserver/embed/en/events/bye-cup/standings/"' in page
+    assert "&lt;iframe src=&quot;https://league.example/embed/en/events/bye-cup/standings/&quot;" in page or (
+        '&lt;iframe src="https://league.example/embed/en/events/bye-cup/standings/"' in page
     )
 
 

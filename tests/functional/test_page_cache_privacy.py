@@ -1,13 +1,15 @@
 """What the page cache keeps is what every reader may see: an event's pages go the moment the event stops being
 public (deleted, back to draft), conditional requests included, and a page kept for everyone carries nothing of the
-first reader's request (the search text of its query)."""
+first reader's request (the search text of its query, the address it came by)."""
 
+import datetime
+import re
 import threading
 
 import pytest
 from django.test import Client
 
-from leagues.models import Event
+from leagues.models import Event, Round
 from leagues.services.setup import event_save, event_status_set
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import played_swiss
@@ -133,3 +135,29 @@ def test_a_readers_search_text_never_shows_to_the_next_reader(page):
         answer = Client().get(url)
         assert answer.status_code == 200 and "Qzxwv" not in answer.content.decode()
     assert "Qzxwv" not in Client().get(url, {"q": SEARCHED}).content.decode()  # a kept page: the same for everyone
+
+
+def _qr_address(html: str) -> str:
+    return re.search(r'<aside class="print-only print-qr"><svg[^>]*class="segno"><title>([^<]+)</title>', html).group(1)
+
+
+def test_the_first_readers_address_is_never_in_the_qr_code_the_widget_code_or_the_calendar(settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "evil.example"]
+    event, _entries = played_swiss(4)
+    Round.objects.filter(event=event, number=1).update(date=datetime.date(2026, 3, 1))
+    urls = {
+        "standings": f"/en/events/{event.slug}/",
+        "round": f"/en/events/{event.slug}/rounds/1/",
+        "calendar": f"/en/events/{event.slug}/rounds.ics",
+    }
+    for url in urls.values():
+        assert Client(HTTP_HOST="evil.example").get(url, secure=True).status_code == 200
+    pages = {name: Client().get(url).content.decode() for name, url in urls.items()}
+    for name, page in pages.items():
+        assert "evil.example" not in page, name
+    site = settings.SITE_URL
+    assert _qr_address(pages["standings"]) == f"{site}{urls['standings']}"
+    assert _qr_address(pages["round"]) == f"{site}{urls['round']}"
+    widget = f"{site}/embed/en/events/{event.slug}/standings/"
+    assert f'&lt;iframe src="{widget}"' in pages["standings"] or f"src=&quot;{widget}&quot;" in pages["standings"]
+    assert f"URL:{site}/en/events/{event.slug}/rounds/1/" in pages["calendar"].replace("\r\n ", "")
