@@ -15,7 +15,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
 from django.utils.encoding import force_bytes
@@ -58,6 +59,11 @@ def _url(name: str, language: str, *args) -> str:
         return settings.SITE_URL + reverse(name, args=args)
 
 
+def _plain_text(name: str, context: dict) -> str:
+    """A template rendered as plain text: nothing HTML-escaped ("O'Brien & Sons", never "O&#x27;Brien &amp; Sons")."""
+    return get_template(name).template.render(Context(context, autoescape=False))
+
+
 def _message(user, template: str, context: dict) -> dict | None:
     """One email for one user, written in the user's language; None for a user without an address."""
     if not user or not user.email:
@@ -65,8 +71,8 @@ def _message(user, template: str, context: dict) -> dict | None:
     language = language_of(user)
     with translation.override(language):
         context = {**context, "user": user, "language": language, "site_url": settings.SITE_URL}
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
-        body = render_to_string(f"emails/{template}.txt", context)
+        subject = _plain_text(f"emails/{template}_subject.txt", context).strip()
+        body = _plain_text(f"emails/{template}.txt", context)
     return {"to": [user.email], "subject": " ".join(subject.split()), "body": body}
 
 

@@ -8,12 +8,13 @@ import zipfile
 import zlib
 
 import pytest
+from django.core import mail
 from rest_framework.test import APIClient
 
-from leagues.models import Event, Player, Prize, Season, WebhookSubscription
+from leagues.models import Event, Player, Prize, Season, Team, WebhookSubscription
 from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.functional.conftest import publish_results
-from tests.workspace import division
+from tests.workspace import card_post, division
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +143,15 @@ def test_a_bye_is_a_plus_in_the_crosstable_csv_and_a_formula_is_still_quoted(cli
         assert table["Eide, Liv"][2] == "+"  # the pairing-allocated bye of round 3
         assert table["Aas, Per"][2] == "½"  # the half-point bye
         assert "'-2+3" in table  # a name a spreadsheet would compute stays text
+
+
+def test_email_subjects_are_plain_text_not_html(client, django_capture_on_commit_callbacks):
+    d = division()
+    Team.objects.filter(pk=d.teams[0].pk).update(name="O'Brien & Sons <1>")
+    match = d.match()
+    client.force_login(d.secretaries[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(f"/en/manage/matches/{match.pk}/", card_post(match, {1: "1-0"})).status_code == 302
+    subjects = [message.subject for message in mail.outbox]
+    assert subjects and all("O'Brien & Sons <1>" in subject for subject in subjects), subjects
+    assert not any("&#x27;" in s or "&amp;" in s or "&lt;" in s for s in subjects)
