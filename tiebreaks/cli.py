@@ -10,6 +10,11 @@ players (a later round holding only byes entered before its pairing is not count
 ``--after-round N`` evaluates rounds 1..N. A points column that differs from the results is
 reported on stderr ("warning: line N: ...") and the results decide, as in FIDE's checker.
 
+Without ``--rules`` the rule set is the FIDE edition of the file's start date, chosen exactly as the site's
+import chooses it (:func:`tiebreaks.trf.dates.file_edition`); when the file cannot say, the rules in force
+(fide-2026), with a warning if it has a start date. The table's first line and the JSON's ``"edition"`` say
+what the rules follow from.
+
 Bad input exits with status 2 and one line on stderr naming the problem; nothing is printed on
 stdout unless the whole result was computed. Startup stays cheap (the benchmark times the whole
 process): only the standard library, the TRF reader and the engine are imported.
@@ -78,7 +83,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("file", metavar="FILE.trf", help="TRF-16 or TRF-2026 file (UTF-8 or Latin-1)")
-        sub.add_argument("--rules", default="fide-2026", help="rule set (default fide-2026)")
+        sub.add_argument(
+            "--rules",
+            help="rule set (default: the FIDE edition of the file's start date, as the site's import chooses it; "
+            "fide-2026 when the file cannot say)",
+        )
         sub.add_argument(
             "--criteria",
             help='tie-break list, comma-separated, e.g. "BH/C1,BH,SB" (default: the file\'s 202/212 '
@@ -129,7 +138,7 @@ def _parse_simple(argv: list[str]) -> SimpleNamespace | None:
     values: dict[str, Any] = {
         "command": command,
         "file": None,
-        "rules": "fide-2026",
+        "rules": None,
         "criteria": None,
         "round_robin": False,
         "unrated_rating": None,
@@ -198,7 +207,58 @@ def _load(path: str) -> Any:
     for note in notes:
         if note.kind == "points_column_accepted":
             sys.stderr.write(f"warning: {path}: {note}\n")
-    return tournament
+    return tournament, notes
+
+
+def _edition(args: Any, tournament: Any, notes: list[Any]) -> dict[str, Any]:
+    """The rule set and what it follows from (the JSON's "edition"): ``--rules``; else the file's start date,
+    exactly as the site's import chooses the edition (:func:`tiebreaks.trf.dates.file_edition`: FIDE 2026 from
+    1 March 2026, the earlier edition before; also an ambiguous date the file's other dates settle, or whose
+    readings all give one edition); else, when the file cannot say, the rules in force (fide-2026), with a
+    warning if it has a start date (the site asks the organiser instead)."""
+    from tiebreaks.trf.dates import file_edition
+
+    found = file_edition(tournament, notes)
+    if args.rules:
+        source = "option"
+    elif found.start_date:
+        source = "start_date"
+    elif found.rule_set:
+        source = "start_date_readings"
+    else:
+        source = "default"
+    edition: dict[str, Any] = {
+        "rules": args.rules or found.rule_set or "fide-2026",
+        "from": source,
+        "start_date": found.start_date or None,
+        "written": found.text or None,
+        "readings": list(found.readings),
+    }
+    if source == "default" and found.text:
+        reading = (
+            f"is {' or '.join(found.readings)}, on either side of 1 March 2026" if found.readings else "is no date"
+        )
+        sys.stderr.write(
+            f"warning: {args.file}: the start date {found.text!r} {reading}: fide-2026 applied (--rules chooses)\n"
+        )
+    return edition
+
+
+def _edition_text(edition: dict[str, Any]) -> str:
+    """What the rules follow from, in words (the text output's first line)."""
+    rules, source, written = edition["rules"], edition["from"], edition["written"]
+    if source == "option":
+        return f"{rules} (--rules)"
+    if source == "start_date":
+        return f"{rules} (from the start date {edition['start_date']})"
+    readings = " or ".join(edition["readings"])
+    if source == "start_date_readings":
+        return f"{rules} (the start date {written!r} is {readings}: these rules either way)"
+    if readings:
+        return f"{rules} (the start date {written!r} is {readings}: the rules in force; --rules chooses)"
+    if written:
+        return f"{rules} (the start date {written!r} is no date: the rules in force; --rules chooses)"
+    return f"{rules} (the file has no start date: the rules in force)"
 
 
 def _after_round(tournament: Any, rounds: int) -> Any:
@@ -221,9 +281,11 @@ def run(argv: list[str]) -> str:
     from tiebreaks import engine
     from tiebreaks.trf import apply_national_ratings
 
-    if args.rules not in engine.RULE_SETS:
+    if args.rules is not None and args.rules not in engine.RULE_SETS:
         raise BadInput(f"unknown rule set {args.rules!r} (known: {', '.join(sorted(engine.RULE_SETS))})")
-    tournament = _load(args.file)
+    tournament, notes = _load(args.file)
+    edition = _edition(args, tournament, notes)
+    args.rules = edition["rules"]
     tournament = apply_national_ratings(tournament)
     if args.round_robin:
         tournament = replace(tournament, round_robin=True)
@@ -240,7 +302,7 @@ def run(argv: list[str]) -> str:
             criteria = [c for c in criteria if c != "PTS"]
 
     if tournament.teams:
-        return _run_teams(args, tournament, criteria)
+        return _run_teams(args, tournament, criteria, edition)
 
     if args.command == "explain" and args.player not in {p.start_number for p in tournament.participants}:
         raise BadInput(f"{args.file}: no player with start number {args.player}")
@@ -253,19 +315,51 @@ def run(argv: list[str]) -> str:
         explain=args.command == "explain",
     )
     if args.command == "standings" and args.json:
-        return standings.to_json() + "\n"  # the same text as _dumps(standings.to_dict()), sooner
+        return _with_edition(standings.to_json(), edition) + "\n"  # as _dumps(to_dict() with it), sooner
     result = standings.to_dict()
 
     if args.command == "standings":
-        return format_table(result)
+        return format_table(result, edition)
     trace = _plain(standings.explain(args.player))
     row = next(r for r in result["rows"] if r.get("start_number") == args.player)
     if args.json:
-        return _dumps({"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace})
-    return format_explanation(row, result["criteria"], trace)
+        shown = {"rules": result["rules"], "edition": _edition_json(edition), "criteria": result["criteria"]}
+        return _dumps({**shown, "row": row, "explain": trace})
+    return format_explanation(row, result["criteria"], trace, edition)
 
 
-def _run_teams(args: Any, tournament: Any, criteria: list[str]) -> str:
+def _edition_json(edition: dict[str, Any]) -> dict[str, Any]:
+    """The JSON's "edition": what the rule set ("rules") follows from: "from" is "option" (--rules),
+    "start_date", "start_date_readings" (an ambiguous start date whose readings all give these rules) or
+    "default" (the file cannot say: the rules in force); the start date read ("start_date"), as written
+    ("written"), and the readings of an ambiguous one ("readings")."""
+    return {key: value for key, value in edition.items() if key != "rules"}
+
+
+def _with_edition(text: str, edition: dict[str, Any]) -> str:
+    """The standings' JSON text with "edition" after "rules" (the engine writes "rules" first), as json.dumps
+    would write it (without importing json: startup stays cheap)."""
+    rules = '{"rules": ' + _json_text(edition["rules"])
+    assert text.startswith(rules + ", ")
+    return f'{rules}, "edition": {_json_text(_edition_json(edition))}{text[len(rules) :]}'
+
+
+def _json_text(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` of strings, None, lists and dicts of them."""
+    try:
+        from _json import encode_basestring
+    except ImportError:  # pragma: no cover - CPython always has the accelerator
+        from json.encoder import encode_basestring
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_json_text, value)) + "]"
+    return "{" + ", ".join(f"{_json_text(key)}: {_json_text(item)}" for key, item in value.items()) + "}"
+
+
+def _run_teams(args: Any, tournament: Any, criteria: list[str], edition: dict[str, Any]) -> str:
     """A file with team records ranks the teams (DESIGN.md): rows carry ``team_number``;
     ``explain --player N`` explains team N. The primary score comes from record 192 (MP by default)."""
     from tiebreaks.engine.team import compute_team_standings, primary_from_event_type
@@ -278,15 +372,17 @@ def _run_teams(args: Any, tournament: Any, criteria: list[str]) -> str:
         primary=primary_from_event_type(tournament.event_type),
     )
     result = standings.to_dict()
+    result = {"rules": result.pop("rules"), "edition": _edition_json(edition)} | result
     if args.command == "standings":
-        return _dumps(result) if args.json else format_table(result)
+        return _dumps(result) if args.json else format_table(result, edition)
     row = next((r for r in result["rows"] if r["team_number"] == args.player), None)
     if row is None:
         raise BadInput(f"{args.file}: no team with number {args.player} (explain --player takes a team number)")
     trace = _plain(standings.explain(args.player))
     if args.json:
-        return _dumps({"rules": result["rules"], "criteria": result["criteria"], "row": row, "explain": trace})
-    text = format_explanation({**row, "start_number": row["team_number"]}, result["criteria"], trace)
+        shown = {key: result[key] for key in ("rules", "edition", "criteria")}
+        return _dumps({**shown, "row": row, "explain": trace})
+    text = format_explanation({**row, "start_number": row["team_number"]}, result["criteria"], trace, edition)
     return text.replace("(start number ", "(team number ", 1)
 
 
@@ -322,7 +418,7 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def format_table(result: dict[str, Any]) -> str:
+def format_table(result: dict[str, Any], edition: dict[str, Any] | None = None) -> str:
     criteria = [c for c in result["criteria"] if c != "PTS"]
     team = any("team_number" in row for row in result["rows"])
     header = ["Rank", "Team" if team else "SNo", "Name", "Pts", *criteria]
@@ -344,16 +440,20 @@ def format_table(result: dict[str, Any]) -> str:
         ]
         return "  ".join(cells).rstrip()
 
-    lines = [f"Rules: {result['rules']}    Tie-breaks: {', '.join(result['criteria'])}", ""]
+    rules = _edition_text(edition) if edition else result["rules"]
+    lines = [f"Rules: {rules}    Tie-breaks: {', '.join(result['criteria'])}", ""]
     lines.append(render(header))
     lines.append("  ".join("-" * w for w in widths))
     lines.extend(render(line) for line in body)
     return "\n".join(lines) + "\n"
 
 
-def format_explanation(row: dict[str, Any], criteria: list[str], trace: Any) -> str:
+def format_explanation(
+    row: dict[str, Any], criteria: list[str], trace: Any, edition: dict[str, Any] | None = None
+) -> str:
     lines = [
         f"{row['name']} (start number {row['start_number']}): rank {row['rank']}, {fmt(row['points'])} points",
+        *([f"Rules: {_edition_text(edition)}"] if edition else []),
         "",
     ]
     traces = trace

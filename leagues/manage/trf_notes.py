@@ -22,6 +22,23 @@ BOARD_READINGS = {
     "Z": gettext_lazy("a board not played"),
 }
 DATE_RECORDS = {"042": gettext_lazy("start date"), "052": gettext_lazy("end date")}
+#: an ambiguous date the file's other dates settle, by (record, what rules its other reading out)
+SETTLED_DATES = {
+    ("042", "end_date"): gettext_lazy(
+        "The start date “%(text)s” is read as %(date)s: its other reading, %(other)s, is after the end date."
+    ),
+    ("042", "round_dates"): gettext_lazy(
+        "The start date “%(text)s” is read as %(date)s: its other reading, %(other)s, does not fit the dates of "
+        "the rounds."
+    ),
+    ("052", "start_date"): gettext_lazy(
+        "The end date “%(text)s” is read as %(date)s: its other reading, %(other)s, is before the start date."
+    ),
+    ("052", "round_dates"): gettext_lazy(
+        "The end date “%(text)s” is read as %(date)s: its other reading, %(other)s, does not fit the dates of the "
+        "rounds."
+    ),
+}
 #: the FIDE rule editions an import can choose, as organisers know them
 EDITION_NAMES = {
     "fide-2026": gettext_lazy("FIDE 2026 (C.07 as in force from 1 March 2026)"),
@@ -39,6 +56,8 @@ def note_sentence(note) -> str:
     """The sentence of one tiebreaks.trf.TRFNote in the active language (its English message for a new kind)."""
     p = note.params
     kind = note.kind
+    if kind == "date_settled":
+        return str(SETTLED_DATES[p["record"], p["by"]]) % {"text": p["text"], "date": p["date"], "other": p["other"]}
     if kind in ("date_ambiguous", "date_unreadable"):
         what = DATE_RECORDS.get(p.get("record"), p.get("record", ""))
         if kind == "date_ambiguous":

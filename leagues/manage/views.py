@@ -492,6 +492,11 @@ def import_trf(request, league):
                 if target
                 else _("Event imported. Its standings are being computed."),
             )
+        if target is None and preview.edition is not None:
+            messages.info(
+                request,
+                _("The event's tiebreak rules: %(edition)s.") % {"edition": EDITION_NAMES[preview.edition.rule_set]},
+            )
         return _follow(request, league, job, again=not imported)
 
     kept = request.session.get(KEPT_SESSION_KEY) or {}

@@ -20,6 +20,7 @@ from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recom
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament, last_paired_round
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
+from tiebreaks.trf.dates import file_edition
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, PairingSettings, Player, Result, ResultChange, Round, Season
@@ -61,9 +62,11 @@ TRF_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WI
 class RuleEdition:
     """The FIDE rule edition a new event from a file is played under, and what it follows from.
 
-    A readable start date (042) decides it (C.07 of 2026 from 1 March 2026, the earlier edition before);
-    a start date that is ambiguous, unreadable or missing decides nothing: the organiser chooses the
-    date's reading (or types the date) or the edition itself. `rule_set` "" means: not chosen yet."""
+    The file's start date (042) decides it as on the command line (tiebreaks.trf.dates.file_edition: C.07 of
+    2026 from 1 March 2026, the earlier edition before), also an ambiguous one the file's other dates settle or
+    whose readings all give one edition (`readings` then holds them, and the start stays unknown); a start date
+    still ambiguous across 1 March 2026, unreadable or missing decides nothing: the organiser chooses the date's
+    reading (or types the date) or the edition itself. `rule_set` "" means: not chosen yet."""
 
     rule_set: str
     start_date: str = ""  # ISO: the date the edition follows from and the event's start ("" unknown)
@@ -78,9 +81,8 @@ def rule_edition(
     """The rule edition of a new event from the file `tournament` (read with `notes`), with the organiser's
     answer if any: `start_date` (a reading of an ambiguous date, or the date of a file without a readable
     one) or `rule_set` (fide-2026 or fide-2023) directly. Raises ServiceError for an answer that is not one."""
-    note = next((n for n in notes if n.kind.startswith("date_") and n.params.get("record") == "042"), None)
-    text = note.params["text"] if note else tournament.start_date
-    readings = tuple(note.params.get("readings", ())) if note else ()
+    found = file_edition(tournament, notes)
+    text, readings = found.text, found.readings
     if start_date:
         try:
             datetime.date.fromisoformat(start_date)
@@ -101,12 +103,10 @@ def rule_edition(
                 % {"rules": rule_set, "editions": _(" or ").join(FIDE_EDITIONS)},
                 code="bad_rule_set",
             )
-        return RuleEdition(rule_set, start_date or tournament.start_date, text, readings, chosen=True)
+        return RuleEdition(rule_set, start_date or found.start_date, text, readings, chosen=True)
     if start_date:
         return RuleEdition(fide_edition_for(start_date), start_date, text, readings, chosen=True)
-    if tournament.start_date:
-        return RuleEdition(fide_edition_for(tournament.start_date), tournament.start_date, text)
-    return RuleEdition("", "", text, readings)
+    return RuleEdition(found.rule_set, found.start_date, text, readings)
 
 
 def rule_edition_question(edition: RuleEdition) -> str:

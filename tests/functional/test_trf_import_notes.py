@@ -16,11 +16,16 @@ REAL = TESTS / "fixtures" / "real-trf"
 
 #: a real file for every kind of note, and a sentence of that note in English and in Greek
 NOTES = [
-    # ### comments kept; 052 02/10/2010 (ambiguous, kept as written); byes entered for round 5
+    # ### comments kept; 052 02/10/2010 (2010-02-10 would end before the start); byes entered for round 5
     (
         "javafo-trfx-sample2.trf",
-        ["Records ### are kept as written", "is ambiguous", "after round 4 of 9", "wait for its pairing"],
-        ["διατηρούνται όπως γράφτηκαν", "είναι αμφίσημη", "μετά τον γύρο 4 από 9"],
+        [
+            "Records ### are kept as written",
+            "The end date “02/10/2010” is read as 2010-10-02: its other reading, 2010-02-10, is before the start date.",
+            "after round 4 of 9",
+            "wait for its pairing",
+        ],
+        ["διατηρούνται όπως γράφτηκαν", "διαβάζεται ως 2010-10-02", "μετά τον γύρο 4 από 9"],
     ),
     # 0000 - + of player 1 in round 1; byes written as a blank result
     (

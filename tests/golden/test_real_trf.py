@@ -239,23 +239,32 @@ def test_dates_in_the_shapes_exporters_write(name: str, start: str, end: str):
     assert not [n for n in notes if n.kind.startswith("date")]
 
 
-def test_day_first_is_read_when_the_day_tells_and_asked_when_it_does_not():
+def test_day_first_is_read_when_the_day_tells_and_an_end_date_that_can_only_follow_the_start():
     t, notes = _notes("javafo-trfx-sample2.trf")  # 042 24/09/2010, 052 02/10/2010
-    assert (t.start_date, t.end_date) == ("2010-09-24", "")
-    dates = [(n.line_number, n.kind, n.readings) for n in notes if n.kind.startswith("date")]
-    assert dates == [(7, "date_ambiguous", ("2010-10-02", "2010-02-10"))]
+    assert (t.start_date, t.end_date) == ("2010-09-24", "2010-10-02")  # 2010-02-10 is before the start
+    dates = [(n.line_number, n.kind, n.params["other"], n.params["by"]) for n in notes if n.kind.startswith("date")]
+    assert dates == [(7, "date_settled", "2010-02-10", "start_date")]
+    assert "052 2010/10/02" in write_trf(t).splitlines()
 
 
-def test_an_ambiguous_date_is_kept_as_written_and_reported_with_both_readings():
+def test_an_ambiguous_date_the_file_cannot_settle_is_kept_as_written_and_reported_with_both_readings():
     t, notes = _notes("icu-armstrong_2011.trf")  # 042 10.09.13 / 052 11.03.13
-    assert (t.start_date, t.end_date) == ("", "")
-    assert "042 10.09.13" in t.extra_records and "052 11.03.13" in t.extra_records
+    # 2013-09-10 would start after either end date; the end date's readings both come after every round
+    assert (t.start_date, t.end_date) == ("2010-09-13", "")
+    assert "042 10.09.13" not in t.extra_records and "052 11.03.13" in t.extra_records
     dates = [(n.line_number, n.kind, n.readings) for n in notes if n.kind.startswith("date")]
     assert dates == [
-        (4, "date_ambiguous", ("2010-09-13", "2013-09-10")),
+        (4, "date_settled", ("2010-09-13",)),
         (5, "date_ambiguous", ("2011-03-13", "2013-03-11")),
     ]
-    assert "042 10.09.13" in write_trf(t).splitlines()
+    assert {"042 2010/09/13", "052 11.03.13"} <= set(write_trf(t).splitlines())
+
+
+def test_the_round_dates_settle_a_start_date_without_an_end_date():
+    data = (REAL / "icu-armstrong_2011.trf").read_bytes()  # 132: 10.09.13  10.09.25  10.10.16 ... (YY.MM.DD)
+    t, notes = read_trf_with_notes(data.replace(b"052 11.03.13", b"052"))
+    assert t.start_date == "2010-09-13"  # 2013-09-10: round 2 (2010-09-25 or 2025-09-10) and 3 cannot follow
+    assert [n.params["by"] for n in notes if n.kind == "date_settled"] == ["round_dates"]
 
 
 def test_an_unplayed_win_without_opponent_counts_as_a_full_point_bye():

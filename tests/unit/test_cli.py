@@ -199,6 +199,73 @@ def test_explain_json_traces_agree_with_the_standings():
     assert values["BH/C1"] == 10.5 and values["BH"] == 13 and values["SB"] == 10.25
 
 
+# --- the rule edition: the file's start date decides it, as on the site (issue 30) --------------
+
+#: spec T9 (tiebreak-rules §15, the EXAMPLE file) under fide-2023 (the checker's /V2024), players 1..7
+T9_FIDE_2023 = {
+    "BH": [15.0, 17.5, 13.0, 12.0, 13.0, 8.5, 5.0],
+    "BH/C1": [13.5, 13.5, 12.0, 11.0, 12.0, 8.0, 4.0],
+    "SB": [9.5, 14.0, 5.75, 2.0, 6.0, 0.75, 1.0],
+}
+
+
+def example_starting(tmp_path: Path, date: str) -> Path:
+    """EXAMPLE with 042 written `date` (its end date stays 2026/04/05, its rounds 26/04/04 to 26/04/05)."""
+    path = tmp_path / "dated.trf"
+    lines = EXAMPLE.read_text().splitlines()
+    path.write_text("\n".join(f"042 {date}" if line.startswith("042") else line for line in lines) + "\n")
+    return path
+
+
+def by_start_number(out: dict, criterion: str) -> list:
+    return [value for _number, value in sorted((r["start_number"], r["values"][criterion]) for r in out["rows"])]
+
+
+def test_a_file_that_starts_before_march_2026_is_ranked_under_the_earlier_edition_and_says_so(tmp_path):
+    path = example_starting(tmp_path, "2025/09/06")
+    out = standings_json(path)
+    assert out["rules"] == "fide-2023"
+    assert out["edition"] == {"from": "start_date", "start_date": "2025-09-06", "written": None, "readings": []}
+    assert {criterion: by_start_number(out, criterion) for criterion in T9_FIDE_2023} == T9_FIDE_2023
+    assert run("standings", path).stdout.startswith("Rules: fide-2023 (from the start date 2025-09-06)")
+    explained = run("explain", path, "--player", "2")
+    assert "Rules: fide-2023 (from the start date 2025-09-06)" in explained.stdout
+    assert "BH = 17.5" in explained.stdout
+
+
+def test_rules_given_on_the_command_line_replace_the_files_edition(tmp_path):
+    out = standings_json(example_starting(tmp_path, "2025/09/06"), "--rules", "fide-2026")
+    assert (out["rules"], out["edition"]["from"]) == ("fide-2026", "option")
+    assert by_start_number(out, "BH") == [r[4] for r in sorted(SPEC_TABLE, key=lambda r: r[1])]
+
+
+def test_an_ambiguous_start_date_whose_readings_give_one_edition_needs_no_choice(tmp_path):
+    out = standings_json(example_starting(tmp_path, "04/03/2026"))  # 4 March or 3 April 2026: the 2026 rules
+    assert out["rules"] == "fide-2026"
+    assert out["edition"] == {
+        "from": "start_date_readings",
+        "start_date": None,
+        "written": "04/03/2026",
+        "readings": ["2026-03-04", "2026-04-03"],
+    }
+
+
+def test_an_ambiguous_start_date_the_end_date_settles(tmp_path):
+    out = standings_json(example_starting(tmp_path, "05/02/2026"))  # 2026-05-02 would start after the end
+    assert (out["rules"], out["edition"]["start_date"]) == ("fide-2023", "2026-02-05")
+    assert by_start_number(out, "BH") == T9_FIDE_2023["BH"]
+
+
+def test_a_start_date_read_on_either_side_of_march_2026_gets_the_rules_in_force_and_a_warning(tmp_path):
+    result = run("standings", example_starting(tmp_path, "01/03/2026"), "--json")  # 1 March or 3 January
+    assert result.returncode == 0
+    out = json.loads(result.stdout)
+    assert (out["rules"], out["edition"]["from"]) == ("fide-2026", "default")
+    assert out["edition"]["readings"] == ["2026-03-01", "2026-01-03"]
+    [warning] = result.stderr.splitlines()
+    assert warning.startswith("warning: ") and "01/03/2026" in warning and "--rules" in warning
+
+
 # --- bad input: non-zero exit, one line on stderr, nothing on stdout -----------------------------
 
 

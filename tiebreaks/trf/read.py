@@ -3,8 +3,10 @@
 Reads what real exporters write (Swiss-Manager, Swiss-Chess, Vega, lichess, JaVaFo, bbpPairings,
 the Irish Chess Union's exporter, FIDE's TRF-2026 sample), as FIDE's checker reads it:
 
-* dates in any common shape; one the reader cannot understand, or an ambiguous one
-  (``10.09.13``), is kept as written and reported in a note, never a reason to refuse the file;
+* dates in any common shape; an ambiguous one (``10.09.13``) is read as the only reading the
+  file's other dates allow (end date, round dates: :mod:`.dates`); one the reader cannot
+  understand, or one still ambiguous, is kept as written and reported in a note, never a reason
+  to refuse the file;
 * results without an opponent (``0000 - +``, ``0000 - -``, ``0000 - =``, blank opponent with
   ``-``) are kept as written and stand for the bye of the same value (notes say how each was
   read); a blank result whose value only the points column gives (ICU) becomes that bye;
@@ -54,6 +56,7 @@ from .codes import (
     parse_scoring_line,
     points_column,
 )
+from .dates import round_dates, settle_dates, settled_note
 
 #: what a result written without an opponent stands for, in an individual and in a team event
 _UNPAIRED_MEANING = {"F": "an unplayed win (full-point bye)", "H": "a half-point bye", "Z": "a zero-point absence"}
@@ -199,6 +202,24 @@ class _Reading:
                 )
         return ""
 
+    def settle_dates(self, start_date: str, end_date: str) -> tuple[str, str]:
+        """The start and end dates, an ambiguous one read as the only reading the file's other dates allow
+        (:func:`.dates.settle_dates`); its note says why, and it is no longer kept as written."""
+        ambiguous = {n.params["record"]: n for n in self.notes if n.kind == "date_ambiguous"}
+        if not ambiguous:
+            return start_date, end_date
+        rec = self.single("132")
+        settled = settle_dates(
+            ambiguous["042"].readings if "042" in ambiguous else (start_date,) if start_date else (),
+            ambiguous["052"].readings if "052" in ambiguous else (end_date,) if end_date else (),
+            round_dates(rec[1]) if rec else [],
+        )
+        for tag, (reading, other, by) in settled.items():
+            note = ambiguous[tag]
+            self.notes[self.notes.index(note)] = settled_note(note, reading, other, by)
+            self.kept = [kept for kept in self.kept if kept[0] != note.line_number]
+        return settled.get("042", (start_date,))[0], settled.get("052", (end_date,))[0]
+
     def announced_rounds(self) -> int | None:
         announced: int | None = None
         for tag, what in (("142", "number of rounds"), ("XXR", "number of rounds (XXR)")):
@@ -247,8 +268,7 @@ class _Reading:
     def tournament(self) -> Tournament | None:
         by_tag = self.by_tag
         name = rec[1][4:].strip() if (rec := self.single("012")) else ""
-        start_date = self.date("042", "start date")
-        end_date = self.date("052", "end date")
+        start_date, end_date = self.settle_dates(self.date("042", "start date"), self.date("052", "end date"))
         announced = self.announced_rounds()
         scoring, match_scoring = self.scoring()
         event_type = rec[1][4:].strip().upper() if (rec := self.single("192")) else ""

@@ -7,8 +7,11 @@ results corrected with the reason "TRF import"); otherwise a new event gets that
 saves nothing; it exits with an error when the file has problems.
 
 A new event is played under the FIDE rule edition of the file's start date (record 042): FIDE's 2026
-rules from 1 March 2026, the earlier edition before. When that date is ambiguous (10.09.13),
-unreadable or missing, the command warns and imports nothing until --start-date YYYY-MM-DD (a
+rules from 1 March 2026, the earlier edition before, chosen as the site and `python -m tiebreaks`
+choose it (tiebreaks.trf.dates.file_edition). An ambiguous date (10.09.13) is read as the only reading
+the end date and the round dates allow; when both readings stay possible and give the same edition,
+that edition applies. When the file still cannot say (an ambiguous date across 1 March 2026, an
+unreadable or missing one), the command warns and imports nothing until --start-date YYYY-MM-DD (a
 reading of the date, or the date itself) or --rules fide-2026|fide-2023 says it."""
 
 from pathlib import Path
@@ -131,7 +134,12 @@ class Command(BaseCommand):
             self.stdout.write("tiebreaks: " + ", ".join(preview.tiebreaks))
         edition = preview.edition
         if edition is not None and edition.rule_set:
-            source = "as chosen" if edition.chosen else f"from the start date {edition.start_date}"
+            if edition.chosen:
+                source = "as chosen"
+            elif edition.readings:
+                source = f"the start date “{edition.text}” is {' or '.join(edition.readings)}: these rules either way"
+            else:
+                source = f"from the start date {edition.start_date}"
             self.stdout.write(f"rules: {edition.rule_set} ({source})")
         elif edition is not None:
             self.stderr.write(f"warning: {rule_edition_question(edition)} {EDITION_FLAGS}")
