@@ -1,17 +1,21 @@
 """Every door that records results sends their `result.recorded` webhooks: one result through the API and through
-the round sheet page, a whole round sheet, and a confirmed TRF import, each to a real receiver (tasks run
-in-process here)."""
+the round sheet page, a whole round sheet, a confirmed TRF import, and a match card (which also tells its steps,
+confirming itself included), each to a real receiver (tasks run in-process here)."""
 
 import hashlib
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues.models import Event, Game, ResultChange, WebhookSubscription
+from leagues.models import Event, Game, Result, ResultChange, WebhookSubscription
+from leagues.services.match_cards import match_card_submit, match_cards_auto_confirm
 from tests.factories import organiser_of, swiss_event
+from tests.helpers import team_match
 from tests.paths import GOLDEN
 from tests.webhooks import receiver, signature_is_valid
 
@@ -112,3 +116,25 @@ def test_a_confirmed_trf_import_sends_every_imported_result(tmp_path):
     assert len(results) > 20
     assert {game_id: data["result"] for game_id, data in sent.items()} == results
     assert {data["event"] for data in sent.values()} == {"club-open"}
+
+
+def test_a_match_card_sends_its_board_and_its_steps_and_a_card_confirming_itself_says_so(tmp_path):
+    event, match, games, (home, away) = team_match()
+    organiser = organiser_of(event.league)
+    with receiver(tmp_path) as hook:
+        WebhookSubscription.objects.create(
+            owner=organiser,
+            url=hook.url,
+            secret="whsec_doors",
+            events=["result.recorded", "match_card.submitted", "match_card.confirmed"],
+            event=event,
+        )
+        match_card_submit(
+            match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0
+        )
+        days = event.league.auto_confirm_days
+        assert match_cards_auto_confirm(now=timezone.now() + timedelta(days=days, minutes=1)) == 1
+        sent = [json.loads(r["body"]) for r in hook.received()]
+    assert [body["type"] for body in sent] == ["result.recorded", "match_card.submitted", "match_card.confirmed"]
+    assert sent[0]["data"]["game"] == games[0].pk
+    assert sent[2]["data"]["match"] == match.pk and sent[2]["data"]["status"] == "confirmed"
