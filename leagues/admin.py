@@ -6,6 +6,9 @@ from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from tiebreaks.money import money
+from tiebreaks.prizes import CURRENCIES
+
 from . import models
 from .errors import ServiceError
 from .health import worker_status
@@ -260,8 +263,26 @@ def worker_status_view(request):
     return TemplateResponse(request, "admin/worker_status.html", context)
 
 
+MAX_PRIZE_MONEY = 2**31 - 1  # minor units: what the prize fund's columns hold
+
+
+class PrizeInlineFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        """All the fund's prizes together fit what the fund can store (the split would fail to save them)."""
+        super().clean()
+        kept = [form.cleaned_data for form in self.forms if form.cleaned_data and not form.cleaned_data.get("DELETE")]
+        if sum(row.get("amount") or 0 for row in kept) > MAX_PRIZE_MONEY:
+            currency = self.instance.currency
+            decimals = CURRENCIES.get(currency, (currency, 2))[1]
+            raise forms.ValidationError(
+                _("The prize money is too large: all the prizes together may come to at most %(amount)s.")
+                % {"amount": money(MAX_PRIZE_MONEY - MAX_PRIZE_MONEY % 10**decimals, currency)}
+            )
+
+
 class PrizeInline(admin.TabularInline):
     model = models.Prize
+    formset = PrizeInlineFormSet
     extra = 1
     fields = [
         "kind",

@@ -155,3 +155,41 @@ def test_email_subjects_are_plain_text_not_html(client, django_capture_on_commit
     subjects = [message.subject for message in mail.outbox]
     assert subjects and all("O'Brien & Sons <1>" in subject for subject in subjects), subjects
     assert not any("&#x27;" in s or "&amp;" in s or "&lt;" in s for s in subjects)
+
+
+def test_the_admin_refuses_prizes_over_what_the_fund_can_store(client, bye_event):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    page = client.get("/admin/leagues/prizefund/add/").content.decode()
+    fields = {
+        name: value
+        for name, value in re.findall(r'<input[^>]* name="([^"]+)"[^>]* value="([^"]*)"', page)
+        if name != "csrfmiddlewaretoken" and "__prefix__" not in name
+    }
+    fields.update(
+        {
+            "event": bye_event.pk,
+            "currency": "GBP",
+            "method": "pool",
+            "remainder": "round_down",
+            "item_tie": "lot",
+            "published": "on",
+            "lot_order": "[]",
+            "prizes-TOTAL_FORMS": "2",
+            "prizes-INITIAL_FORMS": "0",
+        }
+    )
+    for index in range(2):
+        fields |= {
+            f"prizes-{index}-kind": "place",
+            f"prizes-{index}-place": index + 1,
+            f"prizes-{index}-rank": 1,
+            f"prizes-{index}-amount": 1_500_000_000,
+            f"prizes-{index}-team_size": 3,
+        }
+    refused = client.post("/admin/leagues/prizefund/add/", fields)
+    assert refused.status_code == 200
+    assert "too large" in refused.content.decode()
+    assert not Prize.objects.exists()
+    fields["prizes-1-amount"] = 500
+    assert client.post("/admin/leagues/prizefund/add/", fields).status_code == 302
+    assert sorted(Prize.objects.values_list("amount", flat=True)) == [500, 1_500_000_000]
