@@ -9,6 +9,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..services.trf import scoring_text
+
 #: what a result written without an opponent (or a blank one the points column explains) stands for
 BYE_READINGS = {
     "F": gettext_lazy("an unplayed win (full-point bye)"),
@@ -120,9 +122,4 @@ def points_question_sentence(question, names: dict[int, str] | None = None) -> s
 
 def scoring_sentence(scoring) -> str:
     """The game scoring of an imported file (tiebreaks.engine.model.Scoring) as the preview lists it."""
-    return _("win %(win)s, draw %(draw)s, loss %(loss)s, pairing-allocated bye %(pab)s") % {
-        "win": _points(scoring.win),
-        "draw": _points(scoring.draw),
-        "loss": _points(scoring.loss),
-        "pab": _points(scoring.pab_points),
-    }
+    return scoring_text(scoring)

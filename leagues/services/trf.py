@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from pairings import PairingError
@@ -29,7 +30,7 @@ from ..text import CONTROL_CODES
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
-from .standings import team_tournament_for, tournament_for
+from .standings import scoring_for, team_tournament_for, tournament_for
 
 PAIR_RESULTS = {
     ("1", "0"): Result.WHITE_WINS,
@@ -196,7 +197,10 @@ def import_preview(
         return preview
     tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     preview.problems.extend(storage_problems(data, tournament))
-    preview.warnings = repeated_fide_id_warnings(data, tournament)
+    if event is None:
+        preview.warnings = repeated_fide_id_warnings(data, tournament)
+    else:  # an update adds no players, and the event keeps its scoring
+        preview.warnings = scoring_differs_warnings(data, tournament.scoring, event)
     preview.notes = notes
     preview.scoring = tournament.scoring
     preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
@@ -554,6 +558,38 @@ def _player_lines(data: bytes) -> dict[int, int]:
         if raw.startswith(b"001") and raw[4:8].strip().isdigit():
             lines.setdefault(int(raw[4:8]), number)
     return lines
+
+
+def scoring_text(scoring: Scoring) -> str:
+    """A game scoring as the import lists it: win 1, draw 0.5, loss 0, pairing-allocated bye 0.5."""
+    return _("win %(win)s, draw %(draw)s, loss %(loss)s, pairing-allocated bye %(pab)s") % {
+        "win": _points_text(scoring.win),
+        "draw": _points_text(scoring.draw),
+        "loss": _points_text(scoring.loss),
+        "pab": _points_text(scoring.pab_points),
+    }
+
+
+def _points_text(value: Fraction) -> str:
+    decimals = next((n for n in (0, 1) if (value * 10**n).denominator == 1), 2)  # 1, 0.5, 0.25
+    return number_format(float(value), decimal_pos=decimals)
+
+
+def scoring_differs_warnings(data: bytes, scoring: Scoring, event: Event) -> list[tuple[int | None, str]]:
+    """A file that updates an event and gives a scoring of its own (162 or BBx) other than the event's: the
+    event keeps its scoring (it is fixed from the first result), so its points may differ from the file's."""
+    line = _record_line(data, SCORING_RECORDS)
+    stored = scoring_for(event)
+    values = (scoring.win, scoring.draw, scoring.loss, scoring.pab_points)
+    if line is None or values == (stored.win, stored.draw, stored.loss, stored.pab_points):
+        return []
+    return [
+        (
+            line,
+            _("The file's scoring (%(file)s) is not the event's (%(event)s); the event keeps its own.")
+            % {"file": scoring_text(scoring), "event": scoring_text(stored)},
+        )
+    ]
 
 
 def repeated_fide_id_warnings(data: bytes, tournament: Tournament) -> list[tuple[int | None, str]]:

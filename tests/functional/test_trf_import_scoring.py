@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,6 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from leagues.errors import ServiceError
 from leagues.models import Event, Player
 from leagues.recompute import standings_recompute_event
+from leagues.services.round_pairings import pairing_settings_save
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.paths import REPO, TESTS
@@ -142,3 +144,21 @@ def test_an_unknown_criterion_in_212_is_named_with_its_line_at_preview_and_nothi
     assert refused.value.message.startswith(f"Line {line}: The file's tiebreak list is not valid")
     assert not Event.objects.filter(slug="club-rapid").exists()
     assert not Player.objects.filter(fide_id=4200011).exists()
+
+
+def test_a_file_updating_an_event_of_another_scoring_is_imported_with_a_warning_naming_both(page):
+    client, league, url = page
+    data = TORNELO["trf26"].read_bytes()
+    upload(client, url, data)
+    event = imported_event(client, url, data)
+    # the organiser has since counted the pairing-allocated bye as a full point
+    pairing_settings_save(
+        event=event, user=organiser_of(league), pab_points=Decimal("1"), half_byes_allowed=2, forbidden_pairs=[]
+    )
+    line = data.split(b"\r\n").index(next(x for x in data.split(b"\r\n") if x.startswith(b"162"))) + 1
+    response, body = upload(client, url, data)  # the same address: the file updates the event
+    assert response.status_code == 200
+    assert (
+        f"Line {line}: The file's scoring (win 1, draw 0.5, loss 0, pairing-allocated bye 0.5) is not the event's "
+        "(win 1, draw 0.5, loss 0, pairing-allocated bye 1); the event keeps its own." in body
+    )
