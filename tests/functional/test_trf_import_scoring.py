@@ -162,3 +162,18 @@ def test_a_file_updating_an_event_of_another_scoring_is_imported_with_a_warning_
         f"Line {line}: The file's scoring (win 1, draw 0.5, loss 0, pairing-allocated bye 0.5) is not the event's "
         "(win 1, draw 0.5, loss 0, pairing-allocated bye 1); the event keeps its own." in body
     )
+
+
+def test_a_zero_point_bye_worth_points_is_refused_with_its_line_and_nothing_is_imported(page):
+    client, league, url = page
+    # BBZ 0.5: a zero-point bye (and a forfeit loss) worth ½, which an event cannot count
+    data = with_line(TORNELO["trf16"].read_bytes(), b"BBU", lambda line: line + b"\r\nBBZ 0.5")
+    line = data.split(b"\r\n").index(b"BBZ 0.5") + 1
+    response, body = upload(client, url, data)
+    assert response.status_code == 400
+    assert (
+        f"Line {line}: The file gives 0.5 points for a zero-point bye or a forfeit loss; an event counts them 0."
+        in body
+    )
+    assert confirm(client, url, data).status_code == 400
+    assert not Event.objects.filter(slug="club-rapid").exists()
