@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--json", action="store_true", help="print JSON")
         if name == "check":
             command.add_argument("--criteria", help="the tie-break list (default: the file's 202/212 records)")
-            command.add_argument("--rules", default="fide-2026", help="the tie-break rule set (default fide-2026)")
+            command.add_argument("--rules", help="the tie-break rule set (default: the edition of the file's date)")
     generator = commands.add_parser("generate", help="a random tournament paired by the engine, as TRF-2026")
     generator.add_argument("--players", type=int, required=True)
     generator.add_argument("--rounds", type=int, required=True)
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(result.to_json()) if args.json else _text(result))
             return 0
         checks = check_event(event)
-        standings = check_standings(event.tournament, _criteria(args.criteria), args.rules)
+        standings = check_standings(event.tournament, _criteria(args.criteria), args.rules or _edition(data))
     except (OSError, PairingError) as error:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         print(f"error: {message}", file=sys.stderr)
@@ -83,6 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(differing)} of {len(checks)} rounds differ")
         print(_standings_text(standings))
     return 1 if differing or (standings and not standings.follows) else 0
+
+
+def _edition(data: bytes) -> str:
+    """The FIDE edition of the file's start date, chosen as the tiebreak command line and the site choose it."""
+    from tiebreaks.trf.dates import file_edition
+    from tiebreaks.trf.read import read_trf_with_notes
+
+    tournament, notes = read_trf_with_notes(data)
+    return file_edition(tournament, notes).rule_set or "fide-2026"
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -112,7 +121,7 @@ def _pairs_text(pairs: tuple[tuple[int, int], ...]) -> str:
 def _standings_text(check: StandingsCheck | None) -> str:
     if check is None:
         return "standings not checked: the file has no tie-break list (record 202 or 212; or give --criteria)"
-    head = f"standings ({check.ranked_by}) by PTS, {', '.join(check.criteria)}: "
+    head = f"standings ({check.ranked_by}) by PTS, {', '.join(check.criteria)} under {check.rules}: "
     if check.follows:
         return head + "follow the tie-break list"
     lines = [head + f"{len(check.differences)} players placed against the tie-break list"]

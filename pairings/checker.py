@@ -132,6 +132,7 @@ class StandingsCheck:
     """Whether the file's final ranking (its rank column, else the order of its player records) follows the
     tie-break list."""
 
+    rules: str  # the rule set the list was applied under
     criteria: tuple[str, ...]
     ranked_by: str  # "rank column" or "record order"
     differences: tuple[RankDifference, ...]
@@ -142,6 +143,7 @@ class StandingsCheck:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "rules": self.rules,
             "criteria": list(self.criteria),
             "ranked_by": self.ranked_by,
             "follows": self.follows,
@@ -180,4 +182,4 @@ def check_standings(
         for row in standings.rows
         if not (span := (row.rank, row.rank + shared[row.rank] - 1))[0] <= file_rank[row.start_number] <= span[1]
     )
-    return StandingsCheck(tuple(standings.criteria), ranked_by, differences)
+    return StandingsCheck(rules, tuple(standings.criteria), ranked_by, differences)
