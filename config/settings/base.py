@@ -264,6 +264,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "ResultCodeEnum": "leagues.models.Result",
+        "EventKindEnum": "leagues.models.Event.Kind",  # the events read and the event created (POST) share it
     },
 }
 

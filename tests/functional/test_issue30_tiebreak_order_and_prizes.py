@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from leagues.models import Entry, Event, Game, Prize, PrizeAllocation, Result, TiebreakPolicyChange
 from leagues.services.results import result_record
+from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, GameFactory, RoundFactory, UserFactory, organiser_of
 from tests.helpers import player, snapshot_event
 from tests.workspace import division
@@ -65,6 +66,42 @@ def test_an_order_typed_at_creation_is_kept_and_one_that_does_not_fit_is_refused
     assert refused.status_code == 400
     assert "This tiebreak order does not fit the event" in refused.content.decode()
     assert not Event.objects.filter(slug="refused").exists()
+
+
+@pytest.mark.parametrize(
+    ("event", "order"),
+    [
+        ({"kind": "individual", "system": "swiss", "rounds_count": 7}, ["BH/C1", "BH", "SB"]),
+        ({"kind": "individual", "system": "drr", "rounds_count": 6}, ["SB", "DE", "KS"]),
+        ({"kind": "team", "system": "swiss", "rounds_count": 5, "primary_score": "gp"}, ["GPTS", "MPTS"]),
+        ({"kind": "individual", "system": "swiss", "rounds_count": 5, "tiebreak_criteria": ["SB"]}, ["SB"]),
+    ],
+)
+def test_an_event_created_through_the_api_gets_the_recommended_order(event, order):
+    d = division()
+    _, key = api_token_create(user=d.organiser, name="setup", scopes=["organiser"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    answer = client.post(
+        f"/api/v1/leagues/{d.league.slug}/events/", {"name": "Open", "slug": "open", **event}, format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["tiebreak_criteria"] == order and answer.json()["status"] == "draft"
+    assert Event.objects.get(slug="open").tiebreak_criteria == order
+
+
+def test_creating_an_event_through_the_api_needs_the_organiser(client):
+    d = division()
+    _, key = api_token_create(user=d.organiser, name="results", scopes=["results"])
+    results_only = APIClient()
+    results_only.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    new = {"name": "Open", "slug": "open", "rounds_count": 5}
+    assert results_only.post(f"/api/v1/leagues/{d.league.slug}/events/", new, format="json").status_code == 403
+    secretary = APIClient()
+    secretary.force_login(d.secretaries[0])
+    refused = secretary.post(f"/api/v1/leagues/{d.league.slug}/events/", new, format="json")
+    assert refused.status_code == 403 and refused.json()["code"]
+    assert not Event.objects.filter(slug="open").exists()
 
 
 def test_the_api_shows_the_order_an_event_was_created_with():
