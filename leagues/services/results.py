@@ -135,7 +135,7 @@ def result_record(
         game.result = result
         game.version += 1
         game.save(update_fields=["result", "version", "corrected"])
-        if not event.tiebreak_locked:
+        if not event.tiebreak_locked and not game.is_bye:  # a bye (paired or asked for) is no game's result
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=True)
         if event.status == Event.Status.PUBLISHED:
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
@@ -203,7 +203,8 @@ def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source
         )
         if any(game.result for game in saved):
             running = Event.Status.RUNNING if event.status == Event.Status.PUBLISHED else event.status
-            Event.objects.filter(pk=event.pk).update(tiebreak_locked=True, status=running)
+            locked = event.tiebreak_locked or any(game.result and not game.is_bye for game in saved)
+            Event.objects.filter(pk=event.pk).update(tiebreak_locked=locked, status=running)
         event_results_changed(event_id=event.pk)
         results_changed(changes)  # their webhooks, after the commit
     return saved

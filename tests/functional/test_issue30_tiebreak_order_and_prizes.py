@@ -133,6 +133,7 @@ def test_changing_the_order_after_a_bye_but_before_the_first_result_makes_no_pub
     client.force_login(organiser)
     url = f"/en/manage/events/{event.slug}/policy/"
     assert "Locked since the first result" not in client.get(url).content.decode()
+    assert APIClient().get(f"/api/v1/events/{event.slug}/").json()["tiebreak_locked"] is False
     changed = client.post(url, {"rule_set": "fide-2026", "criteria": "SB, BH"})
     assert changed.status_code == 302
     assert Event.objects.get(pk=event.pk).tiebreak_criteria == ["SB", "BH"]
@@ -142,6 +143,7 @@ def test_changing_the_order_after_a_bye_but_before_the_first_result_makes_no_pub
     # the first game's result locks it: a change now needs a reason and is shown publicly
     result_record(game_id=Game.objects.get(round=rnd, board=1).pk, result=Result.WHITE_WINS, user=organiser)
     assert client.post(url, {"rule_set": "fide-2026", "criteria": "BH"}).status_code == 400
+    assert APIClient().get(f"/api/v1/events/{event.slug}/").json()["tiebreak_locked"] is True
 
 
 # ------------------------------------------------------------------------------------------ prizes
