@@ -31,6 +31,11 @@ class ApiToken(models.Model):
     )
     name = models.CharField(_("name"), max_length=80)
     scopes = models.JSONField(_("scopes"), default=list)
+    # the token that made this one through the API (none: made by its user on a page, or a command); revoking
+    # a token revokes the tokens it made (leagues/services/tokens.py)
+    made_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="made", verbose_name=_("made by")
+    )
 
     class Meta:
         verbose_name = _("API token")

@@ -50,22 +50,35 @@ def api_token_create(
         if expires_at is not None:
             AuthToken.objects.filter(pk=auth_token.pk).update(expiry=expires_at)
             auth_token.expiry = expires_at
-        token = ApiToken.objects.create(auth_token=auth_token, name=name[:80], scopes=scopes)
+        token = ApiToken.objects.create(auth_token=auth_token, name=name[:80], scopes=scopes, made_by=acting_token)
     return token, key
 
 
 def api_token_revoke(*, user: User, token_key: str, acting_token: ApiToken | None = None) -> None:
-    """Revoke one of the user's own tokens (by its shown prefix): it stops working at once. A token that revokes
-    a token may revoke only those whose scopes it has itself."""
+    """Revoke one of the user's own tokens (by its shown prefix): it stops working at once, and so do the tokens
+    it made, and theirs. A token that revokes a token may revoke only those whose scopes it has itself."""
     with transaction.atomic():
         revoked = ApiToken.objects.select_for_update().filter(auth_token__user=user, auth_token__token_key=token_key)
         if acting_token is not None:
             for token in revoked:
                 if not all(acting_token.allows(scope) for scope in token.scopes):
                     raise PermissionDenied(_("A token can only revoke tokens with scopes it has itself."))
+        made = _made_by(list(revoked.values_list("pk", flat=True)))
+        AuthToken.objects.filter(user=user, pk__in=made).delete()
         deleted, _rows = AuthToken.objects.filter(user=user, token_key=token_key).delete()
     if not deleted:
         raise NotFound(_("You have no token %(key)s.") % {"key": token_key}, code="unknown_token")
+
+
+def _made_by(makers: list[str]) -> set[str]:
+    """The tokens made by these tokens, and by those, all the way down (their keys: knox's digests)."""
+    made: set[str] = set()
+    while makers:
+        makers = [
+            pk for pk in ApiToken.objects.filter(made_by__in=makers).values_list("pk", flat=True) if pk not in made
+        ]
+        made.update(makers)
+    return made
 
 
 def api_tokens_of(user: User) -> QuerySet[ApiToken]:

@@ -201,3 +201,29 @@ def test_a_webhook_target_hiding_a_private_ipv4_address_in_ipv6_is_refused(setti
 def test_a_webhook_target_on_a_public_address_reached_through_ipv6_is_allowed(settings, address):
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
     assert checked_addresses(f"https://[{address}]/hook") == [address]
+
+
+@pytest.mark.parametrize("door", ["api", "page"])
+def test_revoking_a_token_revokes_the_tokens_it_made_and_theirs(door):
+    user = UserFactory()
+    _, maker = api_token_create(user=user, name="maker", scopes=["tokens", "results"])
+    child = bearer(maker).post("/api/v1/tokens/", {"name": "child", "scopes": ["tokens", "results"]}, format="json")
+    grandchild = bearer(child.json()["token"]).post(
+        "/api/v1/tokens/", {"name": "grandchild", "scopes": ["results"]}, format="json"
+    )
+    _, other = api_token_create(user=user, name="other", scopes=["read"])
+    made = [child.json()["token"], grandchild.json()["token"]]
+    assert all(bearer(key).get("/api/v1/events/").status_code == 200 for key in made)
+
+    if door == "api":
+        session = APIClient()
+        session.force_login(user)
+        assert session.delete(f"/api/v1/tokens/{maker[:15]}/").status_code == 204
+    else:
+        page = Client()
+        page.force_login(user)
+        assert page.post("/en/manage/account/tokens/", {"revoke": maker[:15]}).status_code == 302
+    for key in [maker, *made]:
+        assert bearer(key).get("/api/v1/events/").status_code == 401
+    assert bearer(other).get("/api/v1/events/").status_code == 200
+    assert list(ApiToken.objects.filter(auth_token__user=user).values_list("name", flat=True)) == ["other"]
