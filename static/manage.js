@@ -98,3 +98,59 @@ document.addEventListener("click", function (event) {
     }
   });
 })();
+// Round sheet (form[data-keep-typed]): a save that is refused never loses what was typed. The sheet is sent by
+// fetch, following the redirect of a saved sheet. The sheet's own answer (saved: the sheet with its message; refused
+// by its view: the sheet with what was typed and why) replaces the page's main part. Any other answer (a bare 400
+// before the view, an expired token, the log-in page, no answer at all) leaves the page as it is, every value typed
+// still in it, and says that the round was not saved. Without JavaScript the form is posted as usual.
+// Enter on the last board's result saves the round (a select does not submit its form by itself).
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
+  var sending = false;
+  function notSaved(form) {
+    var note = form.querySelector("[data-not-saved]");
+    if (note) { note.hidden = false; note.focus(); }
+  }
+  function sheetOf(answer, html) {
+    if (new URL(answer.url).pathname !== window.location.pathname) { return null; } // e.g. the log-in page
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var main = page.getElementById("main");
+    // saved (the redirect to the sheet), or refused by the sheet's view (the sheet again); a bare error page has no
+    // main part, another page (a 403 page) no sheet
+    var ours = main && (answer.redirected || main.querySelector("form[data-keep-typed]"));
+    return ours ? { title: page.title, main: main } : null;
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-keep-typed")) { return; }
+    event.preventDefault();
+    if (sending) { return; }
+    sending = true;
+    var note = form.querySelector("[data-not-saved]");
+    if (note) { note.hidden = true; }
+    fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin" })
+      .then(function (answer) {
+        return answer.text().then(function (html) {
+          var sheet = sheetOf(answer, html);
+          if (!sheet) { notSaved(form); return; }
+          document.title = sheet.title;
+          document.getElementById("main").replaceWith(document.adoptNode(sheet.main));
+          document.dispatchEvent(new CustomEvent("page:replaced"));
+        });
+      })
+      .catch(function () { notSaved(form); })
+      .then(function () { sending = false; });
+  });
+  document.addEventListener("keydown", function (event) {
+    var select = event.target, form = select.form;
+    if (event.key !== "Enter" || !(select instanceof HTMLSelectElement) || !form || !form.hasAttribute("data-keep-typed")) {
+      return;
+    }
+    var results = form.querySelectorAll("select.result");
+    if (select === results[results.length - 1]) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+})();
