@@ -124,19 +124,15 @@ def _newest_version(event_id: int) -> int | None:
 
 
 def store_explanations(event_id: int, version: int, result) -> None:
-    """Second phase: the explanation traces, which cost far more than the standings themselves. The
-    standings are visible already; given up as soon as newer results are saved (their recompute explains
-    them), so a worker in the middle of a big open's traces takes the next result's recompute at once."""
+    """Second phase: the explanation traces. The standings are visible already; given up as soon as newer results
+    are saved (their recompute explains them), so a worker in the middle of a big open's traces takes the next
+    result's recompute at once."""
     started = time.perf_counter()
-    explanations = {}
-    for index, (number, traces) in enumerate(result.explanations()):
-        if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
-            log.info("explanations event=%s version=%s given up (newer results)", event_id, version)
-            return
-        explanations[number] = traces
-    if _newest_version(event_id) != version:
+    traces = explanations_built(event_id, version, result)
+    if traces is None:
+        log.info("explanations event=%s version=%s given up (newer results)", event_id, version)
         return
-    if StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations):
+    if explanations_stored(event_id, version, traces):
         # only the pages showing the traces: the standings and the rest were renewed with the snapshot
         event_explanations_changed_after_commit(event_id=event_id)
     log.info(
@@ -145,6 +141,23 @@ def store_explanations(event_id: int, version: int, result) -> None:
         version,
         round((time.perf_counter() - started) * 1000),
     )
+
+
+def explanations_built(event_id: int, version: int, result) -> dict | None:
+    """Every participant's traces as the snapshot stores them; None when newer results came meanwhile."""
+    explanations = {}
+    for index, (number, traces) in enumerate(result.explanations()):
+        if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
+            return None
+        explanations[number] = traces
+    if _newest_version(event_id) != version:
+        return None
+    return explanations
+
+
+def explanations_stored(event_id: int, version: int, explanations: dict) -> bool:
+    """Store the traces on the snapshot of `version`; False when a newer snapshot is there already."""
+    return bool(StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations))
 
 
 def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:

@@ -1,11 +1,16 @@
-"""Where a recompute of a big open spends its time after one result (not a test).
+"""Where a recompute of a big open spends its CPU after one result (not a test).
 
-    .venv/bin/python tests/bench/profile_recompute.py [--players 1000] [--rounds 5] [--repeat 5] [--tree]
+    .venv/bin/python tests/bench/profile_recompute.py [--trf FILE] [--rounds 9] [--repeat 7]
+                                                      [--criteria "BH/C1,BH,SB,PS,WIN"] [--tree]
 
-Builds a Swiss event of `players` entries with `rounds` rounds played (bulk writes), records one more result and
-times the phases of the recompute that follows: load (the database reads), engine (the standings), the
-standings table, the snapshot write, explanations (the second phase). With --tree, also prints
-pyinstrument's call tree of one whole recompute.
+Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss-1000-players.trf, 1,000 players
+with byes and forfeits) as a Swiss event (bulk writes), and measures the CPU time of the recompute's phases, as
+standings_recompute_event runs them: reading rows (the event, its games and entries), standings (the engine and the
+snapshot's table), snapshot store, traces build, traces store. Each phase counts this process's CPU
+(time.process_time) plus the CPU of the database's process serving this connection (/proc/PID/stat, 10 ms ticks;
+PostgreSQL on this machine), since a stored column costs the database its parsing. The floor is reading rows +
+standings + snapshot store; the last line gives the ratio of the whole to the floor (medians of `repeat` runs).
+Then the whole recompute after one more result, as the worker runs it. With --tree, pyinstrument's call tree.
 """
 
 import argparse
@@ -21,82 +26,143 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_
 os.environ["CELERY_BROKER_URL"] = "memory://"  # nothing reaches a worker: the recompute runs here
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
+TRF = ROOT / "tests" / "bench" / "data" / "swiss-1000-players.trf"
+FLOOR = ("reading rows", "standings", "snapshot store")
 
-def build_event(players: int, rounds: int):
+
+def build_event(path: Path, rounds: int, criteria: list[str]):
+    """The file's first `rounds` rounds as a published Swiss; the next round's games paired and not played yet."""
     from django.contrib.auth import get_user_model
 
-    from leagues.models import Entry, Event, Game, League, Player, Result, Role, Round
+    from leagues.models import TRF_CODES, Entry, Event, Game, League, Player, Result, Role, Round
+    from tiebreaks.trf.read import read_trf_file
 
+    tournament = read_trf_file(str(path))
+    by_codes = {codes: result for result, codes in TRF_CODES.items() if result != Result.ABSENT}
+    by_codes |= {("W", "L"): Result.WHITE_WINS, ("D", "D"): Result.DRAW, ("L", "W"): Result.BLACK_WINS}
+    byes = {"U": Result.PAIRING_BYE, "F": Result.FULL_POINT_BYE, "H": Result.HALF_POINT_BYE}
     League.objects.filter(slug="bench-profile").delete()
     league = League.objects.create(name="Bench profile", slug="bench-profile")
     event = Event.objects.create(
         league=league,
-        name=f"Profile {players}",
-        slug=f"bench-profile-{players}",
+        name=f"Profile {len(tournament.participants)}",
+        slug="bench-profile",
         rounds_count=rounds + 1,
         status=Event.Status.PUBLISHED,
-        tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
+        tiebreak_criteria=criteria,
     )
-    people = Player.objects.bulk_create(Player(name=f"Player, {n}", rating=2400 - n) for n in range(players))
-    entries = Entry.objects.bulk_create(
-        Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
+    people = Player.objects.bulk_create(
+        Player(name=p.name or f"Player {p.start_number}", rating=p.rating) for p in tournament.participants
     )
-    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
-    half = players // 2
+    entries = {
+        p.start_number: e
+        for p, e in zip(
+            tournament.participants,
+            Entry.objects.bulk_create(
+                Entry(event=event, start_number=p.start_number, player=person, rating=p.rating)
+                for p, person in zip(tournament.participants, people, strict=True)
+            ),
+            strict=True,
+        )
+    }
     games = []
     for number in range(1, rounds + 2):
         rnd = Round.objects.create(event=event, number=number)
-        for board in range(half):  # a different opponent each round
-            white, black = entries[board], entries[half + (board + number - 1) % half]
-            played = number <= rounds
+        board = 0
+        for p in tournament.participants:
+            if number > len(p.rounds):
+                continue
+            block = p.rounds[number - 1]
+            if block.opponent is None:
+                if number <= rounds:
+                    board += 1
+                    result = byes.get(block.code, Result.ZERO_POINT_BYE)
+                    games.append(Game(round=rnd, board=board, white=entries[p.start_number], result=result))
+                continue
+            if block.colour != "w":
+                continue
+            other = next(o for o in tournament.participants if o.start_number == block.opponent)
+            result = by_codes[(block.code, other.rounds[number - 1].code)] if number <= rounds else Result.PENDING
+            board += 1
             games.append(
                 Game(
                     round=rnd,
-                    board=board + 1,
-                    white=white,
-                    black=black,
-                    result=outcomes[(board + number) % 3] if played else Result.PENDING,
+                    board=board,
+                    white=entries[p.start_number],
+                    black=entries[block.opponent],
+                    result=result,
                 )
             )
     Game.objects.bulk_create(games)
     Event.objects.filter(pk=event.pk).update(results_version=1)
     user, _ = get_user_model().objects.get_or_create(username="bench-organiser")
     Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
-    last = list(Game.objects.filter(round__event=event, round__number=rounds + 1).order_by("board"))
-    return event, user, last
+    pending = list(
+        Game.objects.filter(round__event=event, round__number=rounds + 1, black__isnull=False).order_by("board")
+    )
+    return event, user, pending
 
 
-def phases(event_id: int, version: int) -> dict[str, float]:
-    """The recompute's phases as standings_recompute_event runs them, each timed."""
+class Clock:
+    """CPU seconds of this process plus the database process serving this connection."""
+
+    def __init__(self):
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.stat = Path(f"/proc/{cursor.fetchone()[0]}/stat")
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def database(self) -> float:
+        try:
+            fields = self.stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the database runs elsewhere: only this process is counted
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / self.tick
+
+    def __call__(self) -> tuple[float, float]:
+        return time.process_time(), self.database()
+
+
+def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, float]]:
+    """The recompute's phases as standings_recompute_event runs them: (this process, database) CPU seconds."""
+    from leagues import recompute
     from leagues.models import Event
-    from leagues.recompute import store_snapshot
     from leagues.services.standings import _compute, crosstable_for, plain_rows, snapshot_fields
 
+    Event.objects.filter(pk=event_id).update(results_version=version)  # as a result saved would
     times = {}
-    started = time.perf_counter()
+    start = clock()
+
+    def lap(name):
+        nonlocal start
+        now = clock()
+        times[name] = (now[0] - start[0], now[1] - start[1])
+        start = clock()
+
     event = Event.objects.get(pk=event_id)
     games, entries = plain_rows(event)  # as event_engine_result reads an open
-    times["load"] = time.perf_counter() - started
-    started = time.perf_counter()
+    lap("reading rows")
     result = _compute(event, crosstable_for(event, games, entries))
-    times["engine"] = time.perf_counter() - started
-    started = time.perf_counter()
-    data = result.to_dict()
-    times["standings table"] = time.perf_counter() - started
-    started = time.perf_counter()
-    assert store_snapshot(event_id, version, snapshot_fields(data, event), 0)
-    times["snapshot write"] = time.perf_counter() - started
-    started = time.perf_counter()
-    dict(result.explanations())
-    times["explanations"] = time.perf_counter() - started
+    data = snapshot_fields(result.to_dict(), event)
+    lap("standings")
+    assert recompute.store_snapshot(event_id, version, data, 0)
+    lap("snapshot store")
+    traces = recompute.explanations_built(event_id, version, result)
+    lap("traces build")
+    assert traces is not None
+    assert recompute.explanations_stored(event_id, version, traces)
+    lap("traces store")
     return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--trf", type=Path, default=TRF)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--criteria", default="BH/C1,BH,SB,PS,WIN")
     parser.add_argument("--tree", action="store_true")
     args = parser.parse_args()
     from tests.bench.bench_pipeline import ensure_database
@@ -112,23 +178,46 @@ def main() -> None:
     from leagues.recompute import standings_recompute_event
     from leagues.services.results import result_record
 
-    event, user, games = build_event(args.players, args.rounds)
+    event, user, games = build_event(args.trf, args.rounds, args.criteria.split(","))
     standings_recompute_event(event.pk)  # the first snapshot
-    print(f"{args.players} players, {args.rounds} rounds played; load average {os.getloadavg()[0]:.2f}")
-    rows = [phases(event.pk, 1000 + n) for n in range(args.repeat)]
-    print("| phase | median | worst |\n|---|---|---|")
-    for phase in rows[0]:
-        values = [row[phase] for row in rows]
-        print(f"| {phase} | {statistics.median(values) * 1000:.0f} ms | {max(values) * 1000:.0f} ms |")
+    clock = Clock()
+    print(
+        f"{args.trf.name}: {event.entries.count()} players, {args.rounds} rounds played, criteria {args.criteria}; "
+        f"load average {os.getloadavg()[0]:.2f}; CPU seconds, median of {args.repeat} runs"
+    )
+    runs = [phases(event.pk, 1000 + n, clock) for n in range(args.repeat)]
+    print("| phase | this process | database | both | worst (both) |\n|---|---|---|---|---|")
+    medians = {}
+    for phase in runs[0]:
+        mine = statistics.median(run[phase][0] for run in runs)
+        base = statistics.median(run[phase][1] for run in runs)
+        both = [sum(run[phase]) for run in runs]
+        medians[phase] = statistics.median(both)
+        print(
+            f"| {phase} | {mine * 1000:.0f} ms | {base * 1000:.0f} ms | {medians[phase] * 1000:.0f} ms "
+            f"| {max(both) * 1000:.0f} ms |"
+        )
+    wholes = [sum(map(sum, run.values())) for run in runs]
+    floors = [sum(sum(run[phase]) for phase in FLOOR) for run in runs]
+    whole, floor = statistics.median(wholes), statistics.median(floors)
+    ratios = sorted(w / f for w, f in zip(wholes, floors, strict=True))
+    print(
+        f"whole {whole * 1000:.0f} ms, floor (reading rows + standings + snapshot store) {floor * 1000:.0f} ms: "
+        f"whole / floor {statistics.median(ratios):.2f} (runs: {', '.join(f'{r:.2f}' for r in ratios)})"
+    )
     StandingsSnapshot.objects.filter(event=event).delete()
     standings_recompute_event(event.pk)
-    whole = []
+    whole_runs = []
     for game in games[: args.repeat]:
         result_record(game_id=game.pk, result=Result.DRAW, user=user)
-        started = time.perf_counter()
+        started = clock()
         standings_recompute_event(event.pk)  # as the worker runs it: standings, then explanations
-        whole.append(time.perf_counter() - started)
-    print(f"whole recompute after one result (both phases): median {statistics.median(whole) * 1000:.0f} ms")
+        ended = clock()
+        whole_runs.append(ended[0] - started[0] + ended[1] - started[1])
+    print(
+        f"whole recompute after one result, as the worker runs it: median {statistics.median(whole_runs) * 1000:.0f} ms"
+        " CPU (this process and database)"
+    )
     if args.tree:
         from pyinstrument import Profiler
 
