@@ -6,7 +6,8 @@
 
 Systems: FIDE Dutch (C.04.3, 2026) through gacrux, FIDE TEC's reference implementation (MIT,
 (c) FIDE), optionally with the Baku acceleration (C.04.7 Art. 1); FIDE's Berger tables (C.05
-Annex 1), single and double. :mod:`pairings.trf` reads a TRF into a state,
+Annex 1), single and double; FIDE's Swiss team system (C.04.6, 2026) through gacrux
+(:mod:`pairings.team_swiss`). :mod:`pairings.trf` reads a TRF into a state,
 :mod:`pairings.checker` replays a file's rounds, ``python -m pairings`` is the command line.
 """
 
@@ -24,7 +25,10 @@ from .model import (
     RoundEntry,
     RoundPairing,
     Scoring,
+    SwissTeam,
     System,
+    TeamPairingState,
+    TeamRound,
     colours,
     points,
 )
@@ -42,7 +46,10 @@ __all__ = [
     "RoundEntry",
     "RoundPairing",
     "Scoring",
+    "SwissTeam",
     "System",
+    "TeamPairingState",
+    "TeamRound",
     "berger_cycle",
     "berger_round",
     "berger_rounds",

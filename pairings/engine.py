@@ -28,7 +28,9 @@ from .model import (
     PairingState,
     RoundPairing,
     System,
+    TeamPairingState,
 )
+from .team_swiss import gacrux_team_pairs, gacrux_team_trf, team_state_problem
 
 __all__ = ["DEFAULT_TIMEOUT", "pair_round", "state_problem"]
 
@@ -39,14 +41,22 @@ T = TypeVar("T")
 
 
 def pair_round(
-    state: PairingState, system: System = System.DUTCH, *, timeout: float | None = DEFAULT_TIMEOUT
+    state: PairingState | TeamPairingState,
+    system: System = System.DUTCH,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> RoundPairing:
     """Pair ``state.round``: the boards in FIDE order and the byes (the PAB, then the requested
-    byes by start number).
+    byes by start number). A team Swiss (:class:`TeamPairingState`, ``System.TEAM_SWISS``) pairs
+    teams: a board is a match, white the team with White on board 1.
 
     ``timeout``: seconds the Dutch engine may run (in a child process); None runs it in this
     process without a deadline. Raises :class:`PairingError` when the state is inconsistent, when
     no legal pairing exists, or when the engine fails or runs out of time."""
+    if isinstance(state, TeamPairingState) or system is System.TEAM_SWISS:
+        if not isinstance(state, TeamPairingState) or system is not System.TEAM_SWISS:
+            raise PairingError("a team Swiss pairs teams (a TeamPairingState) and nothing else")
+        return _pair_team_swiss(state, timeout)
     problem = state_problem(state, system)
     if problem:
         raise PairingError(problem)
@@ -59,6 +69,24 @@ def pair_round(
     pab = tuple(Bye(w, ByeType.PAB) for w, b in pairs if not b)
     result = RoundPairing(state.round, _system_name(state, system), boards, pab + requested)
     _check_complete(state, result)
+    return result
+
+
+def _pair_team_swiss(state: TeamPairingState, timeout: float | None) -> RoundPairing:
+    problem = team_state_problem(state)
+    if problem:
+        raise PairingError(problem)
+    text = gacrux_team_trf(state)
+    run = gacrux_team_pairs
+    pairs = run(text, state.round) if timeout is None else _in_child(run, text, state.round, timeout)
+    boards = tuple(Board(i, w, b) for i, (w, b) in enumerate((p for p in pairs if p[1]), start=1))
+    pab = tuple(Bye(w, ByeType.PAB) for w, b in pairs if not b)
+    requested = tuple(sorted((Bye(b.start_number, b.type) for b in state.requested_byes), key=lambda b: b.start_number))
+    result = RoundPairing(state.round, str(System.TEAM_SWISS), boards, pab + requested)
+    absent = set(state.withdrawn) | {b.start_number for b in state.requested_byes}
+    seen = [n for board in boards for n in (board.white, board.black)] + [bye.start_number for bye in pab]
+    if Counter(seen) != Counter({t.start_number for t in state.teams} - absent):
+        raise PairingError(f"the pairing engine returned an incomplete round {state.round}; nothing was paired")
     return result
 
 

@@ -30,6 +30,9 @@ __all__ = [
     "RoundPairing",
     "Scoring",
     "System",
+    "SwissTeam",
+    "TeamPairingState",
+    "TeamRound",
     "colours",
     "points",
 ]
@@ -44,6 +47,7 @@ class System(StrEnum):
 
     DUTCH = "dutch-2026"  # FIDE C.04.3, approved 1 Feb 2026, through gacrux
     BERGER = "berger"  # FIDE C.05 Annex 1 round-robin tables
+    TEAM_SWISS = "fide-team-2026"  # FIDE C.04.6 (Swiss team pairing, 1 Feb 2026), through gacrux
 
 
 class ByeType(StrEnum):
@@ -109,6 +113,53 @@ class PairingState:
     initial_colour: str = "w"
     acceleration: BakuAcceleration | None = None
     double_round_robin: bool = False  # Berger only: two cycles, colours reversed in the second
+
+
+@dataclass(frozen=True)
+class TeamRound:
+    """One round of a team in a team Swiss: a match, or a round without one.
+
+    ``opponent`` is the other team's start number; ``colour`` the team's colour on board 1 ("w" or
+    "b"; the colours alternate down the boards); ``boards`` the team's result on each board in board
+    order, as TRF codes from the team's side (``1 = 0 + - W D L``). Without an opponent, ``bye`` says
+    which bye the team had (PAB, H, F or Z); None is an absence."""
+
+    opponent: int | None = None
+    colour: str | None = None
+    boards: tuple[str, ...] = ()
+    bye: ByeType | None = None
+
+
+@dataclass(frozen=True)
+class SwissTeam:
+    """A team of a team Swiss: start number (its pairing number, TPN), its rounds so far."""
+
+    start_number: int
+    rounds: tuple[TeamRound, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class TeamPairingState:
+    """A team Swiss before ``round`` is paired (FIDE C.04.6, type A colour preferences, match points
+    primary and game points for colours).
+
+    ``boards`` is the number of boards of a match; ``scoring`` the game points of a board,
+    ``match_scoring`` the match points of a match won, drawn or lost. A team's pairing-allocated
+    bye is worth a drawn match (``match_scoring.draw``) and a draw on every board, as at Olympiads.
+    ``withdrawn``, ``requested_byes``, ``forbidden_pairs`` and ``initial_colour`` are as in
+    :class:`PairingState`, with team start numbers."""
+
+    teams: tuple[SwissTeam, ...]
+    round: int
+    total_rounds: int
+    boards: int
+    requested_byes: tuple[RequestedBye, ...] = ()
+    withdrawn: tuple[int, ...] = ()
+    forbidden_pairs: tuple[tuple[int, int], ...] = ()
+    scoring: Scoring = field(default_factory=Scoring)
+    match_scoring: Scoring = field(default_factory=lambda: Scoring(Fraction(2), Fraction(1), Fraction(0)))
+    initial_colour: str = "w"
 
 
 @dataclass(frozen=True)
