@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from ..errors import NotFound
 from ..models import Event
-from ..public.prizes import lines_with_text
+from ..prize_sentences import lines_with_text
 from ..services.prizes import prizes_for_event
 from .serializers import ErrorSerializer
 

@@ -15,7 +15,7 @@ from tiebreaks.money import money
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, is_league_organiser
-from ..public.prizes import line_sentence
+from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
 from ..services.setup import (

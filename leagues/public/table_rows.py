@@ -14,30 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..models import Entry, Result
+from ..links import EntryLinks
+from ..models import Result
 from ..selectors import RoundCell
-
-NUMBER = 999999999  # stands for the start number in a reversed URL
-
-
-def _url_of(name: str, slug: str):
-    """A function number -> the URL of `name` for that number in the event (escaped), from one reverse()."""
-    head, _sep, tail = reverse(name, args=[slug, NUMBER]).rpartition(str(NUMBER))
-    head, tail = escape(head), escape(tail)
-    return lambda number: f"{head}{number}{tail}"
-
-
-class EntryLinks:
-    """Links to the pages of one event's entries (a player's or a team's), their names isolated. The one place of
-    this markup: templates include leagues/_entry_link.html, which calls {% entry_link %}."""
-
-    def __init__(self, slug: str):
-        self.player_url = _url_of("leagues:event-player", slug)
-        self.team_url = _url_of("leagues:event-team", slug)
-
-    def link(self, entry: Entry) -> str:
-        url = self.team_url(entry.start_number) if entry.team_id else self.player_url(entry.start_number)
-        return f'<a href="{url}"><bdi>{escape(entry.name)}</bdi></a>'
 
 
 def escape(value) -> str:
@@ -217,9 +196,11 @@ def pairing_rows(games: list, *, slug: str) -> SafeString:
     links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
     not_played = f'<span class="muted">{escape(_("not played yet"))}</span>'
+    game_url = reverse("leagues:game", args=[slug, 0]).removesuffix("0/")  # the game's page: its moves
     out = []
     for game in games:
         result = results.get(game.result, escape(game.result)) if game.result else not_played
+        result = f'<a href="{game_url}{game.pk}/">{result}</a>'
         out.append(
             f'\n      <tr><td class="num" dir="ltr">{game.board}</td>\n'
             f'        <td class="num opt" dir="ltr">{_text(game.white.rating)}</td>\n'

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from ..public.table_rows import EntryLinks
+from ..links import EntryLinks
 
 register = template.Library()
 

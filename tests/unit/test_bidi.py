@@ -6,7 +6,7 @@ import re
 from bidi import get_display
 from django.utils import translation
 
-from leagues.public.prizes import line_sentence
+from leagues.prize_sentences import line_sentence
 from tests.paths import REPO
 from tiebreaks.bidi import as_html, isolate
 

@@ -1,14 +1,26 @@
-"""The import contracts of docs/architecture.md, read from the source with `ast` (imports inside
-functions included, so a circle cannot hide in a function-local import):
+"""The import contracts of docs/architecture.md ("Which way imports point"), every one of them, read from
+the source with `ast` (imports inside functions included, so neither a circle nor a forbidden import can
+hide in a function-local import):
 
 - no import circles among the project's modules (leagues, tiebreaks, pairings, config);
-- tiebreaks and pairings import nothing of leagues or config;
+- config imports leagues, never the other way: leagues, tiebreaks and pairings import nothing of config;
+- tiebreaks and pairings import nothing of leagues;
 - pairings and the pure part of tiebreaks (engine, TRF, prize split, command line) import no Django,
-  not even through another module. Only the Django side of tiebreaks (its pages) may.
+  not even through another module. Only the Django side of tiebreaks (its pages) may;
+- the doors of leagues (public, manage, api, admin, management commands) import no other door, and no
+  module of leagues imports a door; only the wiring does (config/urls.py, leagues/apps.py);
+- services import only models, permissions, selectors, errors, broker, after_commit, page_cache,
+  notifications, text and other services: never a door, tasks.py or recompute.py (they send tasks by name);
+- models import nothing of leagues but other models; permissions and selectors only models and errors;
+- only leagues/apps.py and the management commands import tasks.py.
+
+Each rule is a function from the import graph to its offences, and each has a control case: a graph with
+one offending import, on which the rule must report that import.
 """
 
 import ast
 import sys
+from functools import cache
 
 from tests.paths import REPO
 
@@ -65,6 +77,12 @@ def imported_names(name: str, path, modules) -> set[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules it imports (a fresh copy: a test may add an offending import to it)."""
+    return {name: set(targets) for name, targets in _import_graph().items()}
+
+
+@cache
+def _import_graph() -> dict[str, set[str]]:
     modules = project_modules()
     graph = {}
     for name, path in modules.items():
@@ -122,6 +140,95 @@ def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
+DOORS = ("leagues.public", "leagues.manage", "leagues.api", "leagues.admin", "leagues.management")
+# the wiring: the addresses of every door, and the app's start-up (it loads the login throttle's receivers)
+DOOR_WIRING = {"config.urls", "leagues.apps"}
+SERVICES_MAY_IMPORT = (
+    "leagues.services",
+    "leagues.models",
+    "leagues.permissions",
+    "leagues.selectors",
+    "leagues.errors",
+    "leagues.broker",
+    "leagues.after_commit",
+    "leagues.page_cache",
+    "leagues.notifications",
+    "leagues.text",
+)
+READERS_MAY_IMPORT = ("leagues.models", "leagues.errors")  # for permissions.py and selectors.py
+TASKS_IMPORTED_BY = ("leagues.apps", "leagues.management")
+
+
+def within(name: str, prefixes) -> bool:
+    """`name` is one of `prefixes` or a module inside one of them."""
+    if isinstance(prefixes, str):
+        prefixes = (prefixes,)
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
+
+
+def door_of(name: str) -> str | None:
+    return next((door for door in DOORS if within(name, door)), None)
+
+
+def offences(graph: dict[str, set[str]], modules, forbidden) -> dict[str, list[str]]:
+    """{module: the imports `forbidden(module, target)` refuses}, for each module `modules(name)` selects."""
+    found = {
+        name: sorted(target for target in targets if forbidden(name, target))
+        for name, targets in graph.items()
+        if modules(name)
+    }
+    return {name: targets for name, targets in found.items() if targets}
+
+
+def door_offences(graph):
+    """A door importing another door, or anything but the wiring importing a door."""
+    return offences(
+        graph,
+        lambda name: name not in DOOR_WIRING,
+        lambda name, target: door_of(target) is not None and door_of(target) != door_of(name),
+    )
+
+
+def service_offences(graph):
+    return offences(
+        graph,
+        lambda name: within(name, "leagues.services"),
+        lambda name, target: within(target, "leagues") and not within(target, SERVICES_MAY_IMPORT),
+    )
+
+
+def model_offences(graph):
+    return offences(
+        graph,
+        lambda name: within(name, "leagues.models"),
+        lambda name, target: within(target, "leagues") and not within(target, "leagues.models"),
+    )
+
+
+def reader_offences(graph):
+    return offences(
+        graph,
+        lambda name: name in ("leagues.permissions", "leagues.selectors"),
+        lambda name, target: within(target, "leagues") and not within(target, READERS_MAY_IMPORT),
+    )
+
+
+def task_offences(graph):
+    return offences(
+        graph,
+        lambda name: not within(name, TASKS_IMPORTED_BY) and name != "leagues.tasks",
+        lambda name, target: target == "leagues.tasks",
+    )
+
+
+def config_offences(graph):
+    return offences(
+        graph,
+        lambda name: not within(name, "config"),
+        lambda name, target: within(target, "config"),
+    )
+
+
 def test_the_graph_sees_function_local_and_relative_imports():
     graph = import_graph()
     assert {"leagues.models", "leagues.broker", "leagues.services.results"} <= graph["leagues.services.results"] | {
@@ -139,24 +246,103 @@ def test_the_circle_finder_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_tiebreaks_and_pairings_import_nothing_of_leagues_or_config():
-    graph = import_graph()
-    offenders = {
-        name: sorted(t for t in targets if t.split(".")[0] in ("leagues", "config"))
-        for name, targets in graph.items()
-        if name.split(".")[0] in ("tiebreaks", "pairings")
+def engine_offences(graph):
+    """tiebreaks or pairings importing leagues or config."""
+    return offences(
+        graph,
+        lambda name: within(name, ("tiebreaks", "pairings")),
+        lambda name, target: within(target, ("leagues", "config")),
+    )
+
+
+def django_offences(graph):
+    """pairings or the pure part of tiebreaks reaching Django, leagues, config or the Django side of tiebreaks,
+    directly or through another module."""
+    forbidden = {"django", "leagues", "config"} | TIEBREAKS_DJANGO_SIDE
+    pure = [
+        name
+        for name in graph
+        if within(name, "pairings") or (within(name, "tiebreaks") and name not in TIEBREAKS_DJANGO_SIDE)
+    ]
+    found = {
+        name: sorted(target for target in reachable(graph, name) if within(target, tuple(forbidden))) for name in pure
     }
-    assert {name: targets for name, targets in offenders.items() if targets} == {}
+    return {name: targets for name, targets in found.items() if targets}
+
+
+def test_tiebreaks_and_pairings_import_nothing_of_leagues_or_config():
+    assert engine_offences(import_graph()) == {}
+    control = {"pairings.berger": {"leagues.models"}, "tiebreaks.trf.read": {"config.settings"}}
+    assert engine_offences(control) == {
+        "pairings.berger": ["leagues.models"],
+        "tiebreaks.trf.read": ["config.settings"],
+    }
 
 
 def test_pairings_and_the_pure_tiebreaks_import_no_django_even_indirectly():
     graph = import_graph()
-    pure = [
-        name
-        for name in graph
-        if name.split(".")[0] == "pairings" or (name.startswith("tiebreaks") and name not in TIEBREAKS_DJANGO_SIDE)
-    ]
-    assert "tiebreaks.engine" in pure and "tiebreaks.prizes" in pure
-    forbidden = {"django", "leagues", "config"} | TIEBREAKS_DJANGO_SIDE
-    offenders = {name: sorted(reachable(graph, name) & forbidden) for name in pure}
-    assert {name: targets for name, targets in offenders.items() if targets} == {}
+    assert {"tiebreaks.engine", "tiebreaks.prizes", "pairings.berger"} <= graph.keys()
+    assert django_offences(graph) == {}
+    graph["tiebreaks.engine.ranking"] = graph["tiebreaks.engine.ranking"] | {"tiebreaks.names"}  # a Django module
+    found = django_offences(graph)
+    assert "tiebreaks.names" in found["tiebreaks.engine.ranking"] and "django" in found["tiebreaks.engine.ranking"]
+    assert "django" in found["tiebreaks.engine"]  # through ranking: an indirect import is seen
+
+
+def test_no_door_imports_another_door():
+    assert door_offences(import_graph()) == {}
+
+
+def test_a_door_importing_another_door_is_an_offence():
+    graph = {
+        "leagues.api.prizes": {"leagues.public.prizes", "leagues.services.prizes", "leagues.api.serializers"},
+        "leagues.manage.setup_views": {"leagues.admin"},
+        "leagues.templatetags.entry_links": {"leagues.public.table_rows"},
+        "leagues.services.results": {"leagues.api.views"},
+        "config.urls": {"leagues.public.urls", "leagues.api.urls"},
+        "leagues.public.views": {"leagues.public.table_rows"},
+    }
+    assert door_offences(graph) == {
+        "leagues.api.prizes": ["leagues.public.prizes"],
+        "leagues.manage.setup_views": ["leagues.admin"],
+        "leagues.templatetags.entry_links": ["leagues.public.table_rows"],
+        "leagues.services.results": ["leagues.api.views"],
+    }
+
+
+def test_the_real_graph_would_show_a_door_to_door_import():
+    graph = import_graph()
+    graph["leagues.api.prizes"] = graph["leagues.api.prizes"] | {"leagues.public.prizes"}
+    assert door_offences(graph) == {"leagues.api.prizes": ["leagues.public.prizes"]}
+
+
+def test_services_import_no_door_no_task_and_no_recompute():
+    assert service_offences(import_graph()) == {}
+    control = {"leagues.services.results": {"leagues.tasks", "leagues.recompute", "leagues.models", "leagues.broker"}}
+    assert service_offences(control) == {"leagues.services.results": ["leagues.recompute", "leagues.tasks"]}
+
+
+def test_models_import_no_service():
+    assert model_offences(import_graph()) == {}
+    control = {"leagues.models.prizes": {"leagues.models.events", "leagues.services.prizes", "tiebreaks.prizes"}}
+    assert model_offences(control) == {"leagues.models.prizes": ["leagues.services.prizes"]}
+
+
+def test_permissions_and_selectors_read_models_only():
+    assert reader_offences(import_graph()) == {}
+    control = {"leagues.selectors": {"leagues.models", "leagues.services.standings"}}
+    assert reader_offences(control) == {"leagues.selectors": ["leagues.services.standings"]}
+
+
+def test_only_the_app_and_the_commands_import_the_tasks():
+    graph = import_graph()
+    assert "leagues.tasks" in graph["leagues.apps"]
+    assert task_offences(graph) == {}
+    assert task_offences({"leagues.services.trf_jobs": {"leagues.tasks"}}) == {
+        "leagues.services.trf_jobs": ["leagues.tasks"]
+    }
+
+
+def test_nothing_but_config_imports_config():
+    assert config_offences(import_graph()) == {}
+    assert config_offences({"leagues.broker": {"config.celery"}}) == {"leagues.broker": ["config.celery"]}
