@@ -6,6 +6,9 @@ round, seen on the public pages, the API and the TRF export, and open for result
 Requested byes, late entries' byes and the byes an imported file entered before a round's pairing are
 bye games of the round (board 1000 + start number), as the import stores them; a withdrawal is the
 entry's ``withdrawn_after_round``. Single games are paired (and checked) by :mod:`.pairings`.
+
+A team Swiss (FIDE C.04.6) is paired the same way, its entries the teams: what differs (the teams' state
+for the engine, a published board being a team match with its board games) is in :mod:`.team_swiss`.
 """
 
 import random
@@ -29,6 +32,7 @@ from pairings import (
     PairingState,
     RequestedBye,
     System,
+    TeamPairingState,
     pair_round,
     state_problem,
 )
@@ -36,6 +40,7 @@ from pairings import Player as EnginePlayer
 from pairings import colours as engine_colours
 from pairings import points as engine_points
 from pairings.dutch import baku_records
+from pairings.team_swiss import team_state_problem
 from pairings.trf import round_one_colour
 
 from ..broker import enqueue_pairing
@@ -46,6 +51,7 @@ from ..permissions import AnyUser, acting_user, can_manage_event
 from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
+from .team_swiss import is_team_swiss, team_pairing_state, team_rounds_publish, team_seat_figures
 from .webhooks import webhooks_emit
 
 #: the byes a player may request before the round is paired, and the engine's name for each
@@ -68,6 +74,8 @@ def pairing_settings_of(event: Event) -> PairingSettings:
 
 
 def engine_system(event: Event) -> System:
+    if is_team_swiss(event):
+        return System.TEAM_SWISS
     return System.DUTCH if event.system == Event.System.SWISS else System.BERGER
 
 
@@ -79,7 +87,7 @@ def _manager(user: AnyUser, event: Event) -> None:
 def _locked_event(event: Event, user: AnyUser) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     _manager(user, event)
-    if event.is_team:
+    if event.is_team and event.is_round_robin:
         raise ServiceError(_("Team events are paired by their schedule."), code="team_event")
     if event.status == Event.Status.FINISHED:
         raise ServiceError(_("The event is finished; its pairings can no longer change."), code="event_finished")
@@ -176,11 +184,18 @@ def withdrawn_before(event: Event, round_number: int) -> tuple[int, ...]:
     )
 
 
-def pairing_state(event: Event, round_number: int, settings: PairingSettings | None = None) -> PairingState:
-    """The engine's input for `round_number`, read from the event as it is stored."""
+def pairing_state(
+    event: Event, round_number: int, settings: PairingSettings | None = None
+) -> PairingState | TeamPairingState:
+    """The engine's input for `round_number`, read from the event as it is stored (a team Swiss: its
+    teams, services.team_swiss)."""
     settings = settings or pairing_settings_of(event)
     byes = requested_byes(event, round_number)
     withdrawn = tuple(n for n in withdrawn_before(event, round_number) if n not in byes)
+    if is_team_swiss(event):
+        requested = tuple((n, ENGINE_BYES.get(result, ByeType.ZERO)) for n, result in sorted(byes.items()))
+        colour = settings.initial_colour or "w"
+        return team_pairing_state(event, round_number, settings, requested, withdrawn, scoring_for(event), colour)
     players = players_before(event, round_number)
     # an event paired elsewhere (imported) has the initial colour its round 1 gave
     initial_colour = settings.initial_colour or round_one_colour(players)
@@ -259,7 +274,7 @@ def round_pair(*, event: Event, round_number: int, user: AnyUser) -> RoundPairin
         if round_number == 1 and not settings.initial_colour:
             _draw_colour(settings, user)
             settings.save()
-        state_error = state_problem(pairing_state(event, round_number, settings), engine_system(event))
+        state_error = _state_problem(event, pairing_state(event, round_number, settings))
         if state_error:
             raise ServiceError(
                 _("Round %(number)s cannot be paired: %(problem)s") % {"number": round_number, "problem": state_error},
@@ -328,7 +343,22 @@ def pairing_compute(*, pairing_id: int, attempt: int) -> None:
         pairing.save()
 
 
-def _met_before(state: PairingState) -> set[frozenset[int]]:
+def _state_problem(event: Event, state: PairingState | TeamPairingState) -> str | None:
+    if isinstance(state, TeamPairingState):
+        return team_state_problem(state)
+    return state_problem(state, engine_system(event))
+
+
+def _names(state: PairingState | TeamPairingState) -> dict[int, str]:
+    """Start number → name of the players (of the teams, in a team Swiss)."""
+    if isinstance(state, TeamPairingState):
+        return {t.start_number: t.name for t in state.teams}
+    return {p.start_number: p.name for p in state.players}
+
+
+def _met_before(state: PairingState | TeamPairingState) -> set[frozenset[int]]:
+    if isinstance(state, TeamPairingState):  # C.04.6 [C1]: teams meet once
+        return {frozenset((t.start_number, m.opponent)) for t in state.teams for m in t.rounds if m.opponent}
     return {
         frozenset((p.start_number, e.opponent))
         for p in state.players
@@ -337,7 +367,10 @@ def _met_before(state: PairingState) -> set[frozenset[int]]:
     }
 
 
-def _had_pab(state: PairingState) -> set[int]:
+def _had_pab(state: PairingState | TeamPairingState) -> set[int]:
+    if isinstance(state, TeamPairingState):
+        full = (ByeType.PAB, ByeType.FULL)
+        return {t.start_number for t in state.teams for m in t.rounds if m.opponent is None and m.bye in full}
     return {p.start_number for p in state.players for e in p.rounds if e.code in "UF+" and e.opponent in (None, 0)}
 
 
@@ -391,11 +424,15 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
 
 
 def _check_boards(
-    state: PairingState, boards: list[list[int]], pab: int | None, pairing: RoundPairing, code: str = "bad_swap"
+    state: PairingState | TeamPairingState,
+    boards: list[list[int]],
+    pab: int | None,
+    pairing: RoundPairing,
+    code: str = "bad_swap",
 ) -> None:
     met, forbidden = _met_before(state), {frozenset(pair) for pair in state.forbidden_pairs}
     before = {frozenset(b) for b in pairing.boards}
-    names = {p.start_number: p.name for p in state.players}
+    names = _names(state)
     for white, black in boards:
         pair = frozenset((white, black))
         if pair in before:
@@ -418,10 +455,10 @@ def _check_boards(
         )
 
 
-def _present(event: Event, state: PairingState) -> set[int]:
+def _present(event: Event, state: PairingState | TeamPairingState) -> set[int]:
     """Who is in the round: every player not withdrawn (a round robin keeps a withdrawn player's board,
     the game then lost by forfeit)."""
-    numbers = {p.start_number for p in state.players}
+    numbers = set(_names(state))
     return numbers if engine_system(event) is System.BERGER else numbers - set(state.withdrawn)
 
 
@@ -490,9 +527,13 @@ def pairing_edit(
 
 
 def _check_edit(
-    event: Event, state: PairingState, boards: list[list[int]], pab: int | None, byes: list[list[Any]]
+    event: Event,
+    state: PairingState | TeamPairingState,
+    boards: list[list[int]],
+    pab: int | None,
+    byes: list[list[Any]],
 ) -> None:
-    names = {p.start_number: f"{p.start_number}. {p.name}" for p in state.players}
+    names = {n: f"{n}. {name}" for n, name in _names(state).items()}
     number = state.round
 
     def refuse(message: str) -> NoReturn:
@@ -563,7 +604,9 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
         old.delete()
         entries = {e.start_number: e for e in event.entries.all()}
         _byes_as_paired(event, pairing, entries, user)
-        for board, (white, black) in enumerate(pairing.boards, start=1):
+        if is_team_swiss(event):  # a board is a team match, with a game per board
+            team_rounds_publish(event, pairing.round, pairing.boards, entries)
+        for board, (white, black) in enumerate([] if is_team_swiss(event) else pairing.boards, start=1):
             Game.objects.create(round=pairing.round, board=board, white=entries[white], black=entries[black])
         if pairing.pab:
             bye = Game.objects.create(round=pairing.round, board=BYE_BOARD + pairing.pab, white=entries[pairing.pab])
@@ -741,6 +784,10 @@ def _seats(event: Event, round_number: int) -> dict[int, Seat]:
     entries = _entries(event)
     scoring = scoring_for(event)
     by_number = {e.start_number: e for e in entries}
+    state = pairing_state(event, round_number) if is_team_swiss(event) else None
+    if isinstance(state, TeamPairingState):  # a team's match points and its colours on board 1
+        figures = team_seat_figures(state)
+        return {n: Seat(by_number[n], points, colours) for n, (points, colours) in figures.items()}
     return {
         p.start_number: Seat(by_number[p.start_number], engine_points(p, scoring), engine_colours(p))
         for p in players_before(event, round_number)
@@ -777,8 +824,12 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
     the pairings of the next round)."""
     seats = _seats(event, round_number)
     games = _paired_games(event, round_number).select_related("white", "black").order_by("board")
+    team_swiss = is_team_swiss(event)
+    if team_swiss:  # a row per match, by its board 1 (White: the team with White there), then the bye
+        games = games.filter(Q(board=1) | Q(match__isnull=True)).order_by(F("match_id").asc(nulls_last=True))
     rows = []
-    for g in games:
+    for number, g in enumerate(games, start=1):
         assert g.white is not None  # every published board has white
-        rows.append(BoardRow(g.board, seats[g.white.start_number], seats[g.black.start_number] if g.black else None, g))
+        white, black = seats[g.white.start_number], seats[g.black.start_number] if g.black else None
+        rows.append(BoardRow(number if team_swiss else g.board, white, black, g))
     return rows

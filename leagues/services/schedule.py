@@ -147,14 +147,14 @@ def fixtures_generate(
             for home_no, away_no in pairs:
                 home, away = entries[home_no - 1], entries[away_no - 1]
                 match = TeamMatch.objects.create(round=rnd, home=home, away=away)
-                games.extend(_board_games(event, rnd, match, home, away, rosters))
+                games.extend(board_games(event, rnd, match, home, away, rosters))
         Game.objects.bulk_create(games)
         Event.objects.filter(pk=event.pk).update(rounds_count=len(schedule))
     caller_event.rounds_count = len(schedule)
     return rounds
 
 
-def _board_games(
+def board_games(
     event: Event, rnd: Round, match: TeamMatch, home: Entry, away: Entry, rosters: dict[int, list[Player]]
 ) -> list[Game]:
     out = []

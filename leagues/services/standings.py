@@ -12,6 +12,7 @@ from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
 from ..models import TRF_CODES, Entry, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
+from .team_swiss import team_bye_records, team_pairing_records
 
 
 def scoring_for(event: Event) -> Scoring:
@@ -119,8 +120,8 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
     blocks: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     last_round = 0
     for game in games:
-        if game.result == Result.PENDING:
-            continue
+        if game.result == Result.PENDING or (game.match_id is None and game.black_id is None):
+            continue  # a team's bye (team Swiss) is a record of its own: team_bye_records
         r = game.round.number
         last_round = max(last_round, r)
         white_code, black_code = TRF_CODES[game.result]
@@ -158,6 +159,7 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
         teams=[
             Team(number=e.start_number, name=e.name, members=tuple(number[p] for p in members[e.id])) for e in entries
         ],
+        extra_records=(*team_pairing_records(event), *team_bye_records(event, games)),
     )
 
 
