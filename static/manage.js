@@ -98,12 +98,12 @@ document.addEventListener("click", function (event) {
     }
   });
 })();
-// Round sheet (form[data-keep-typed]): a save that is refused never loses what was typed. The sheet is sent by
-// fetch, following the redirect of a saved sheet. The sheet's own answer (saved: the sheet with its message; refused
-// by its view: the sheet with what was typed and why) replaces the page's main part. Any other answer (a bare 400
-// before the view, an expired token, the log-in page, no answer at all) leaves the page as it is, every value typed
-// still in it, and says that the round was not saved. Without JavaScript the form is posted as usual.
-// Enter on the last board's result saves the round (a select does not submit its form by itself).
+// Round sheet and match card (form[data-keep-typed]): a save that is refused never loses what was typed. The form
+// is sent by fetch, following the redirect of a saved one. The page's own answer (saved: the page with its message;
+// refused by its view: the page with what was typed and why) replaces the page's main part. Any other answer (a bare
+// 400 before the view, an expired token, the log-in page, no answer at all) leaves the page as it is, every value
+// typed still in it, and says that it was not saved. Without JavaScript the form is posted as usual.
+// Enter on the last board's result saves (a select does not submit its form by itself).
 (function () {
   "use strict";
   if (!window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
@@ -143,10 +143,10 @@ document.addEventListener("click", function (event) {
       .then(function () { sending = false; });
   });
   document.addEventListener("keydown", function (event) {
-    var select = event.target, form = select.form;
-    if (event.key !== "Enter" || !(select instanceof HTMLSelectElement) || !form || !form.hasAttribute("data-keep-typed")) {
-      return;
-    }
+    var select = event.target;
+    if (event.key !== "Enter" || !(select instanceof HTMLSelectElement)) { return; }
+    var form = select.form;
+    if (!form || !form.hasAttribute("data-keep-typed")) { return; }
     var results = form.querySelectorAll("select.result");
     if (select === results[results.length - 1]) {
       event.preventDefault();

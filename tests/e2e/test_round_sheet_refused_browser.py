@@ -1,6 +1,6 @@
-"""A round sheet the site refuses before its view runs (a bare 400: more fields than the site reads) keeps every
-result typed, says the round was not saved, and saves once the site accepts it; Enter on the last board saves
-(issue #30).
+"""A round sheet or a match card the site refuses before its view runs (a bare 400: more fields than the site reads)
+keeps every result typed, says it was not saved, and saves once the site accepts it; Enter on the round sheet's last
+board saves (issue #30).
 
 Drives Debian's Chromium through chromedriver (the `browser` fixture of tests/e2e/conftest.py); on CI a
 missing browser fails.
@@ -11,6 +11,7 @@ import pytest
 from leagues.models import Game, Result, Role
 from tests.e2e.browsing import focused, wait
 from tests.factories import ClubFactory, UserFactory, swiss_event
+from tests.helpers import team_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -55,3 +56,33 @@ def test_a_refused_round_sheet_keeps_what_was_typed(browser, live_server, settin
     wait(browser, lambda d: "Runden er lagret." in d.find_element("id", "main").text)
     assert dict(Game.objects.filter(pk__in=typed).values_list("pk", "result")) == typed
     assert not browser.find_element("css selector", "[data-not-saved]").is_displayed()
+
+
+def test_a_refused_match_card_keeps_what_was_typed(browser, live_server, settings):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    event, match, games, (home_secretary, _away) = team_match(boards=4)
+    home_secretary.username = "home-secretary"
+    home_secretary.save()
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10  # the card sends 18 fields: a bare 400
+    card = f"/en/manage/matches/{match.pk}/"
+    browser.get(live_server.url + card)
+    wait(browser, lambda d: focused(d, "name") == "username")
+    browser.switch_to.active_element.send_keys("home-secretary", Keys.TAB, "pw", Keys.ENTER)
+    wait(browser, lambda d: d.current_url.endswith(card) and focused(d, "class") == "result")
+    for key in ("1", "=", "0", "1"):  # each key enters a board and moves on; then the submit button
+        browser.switch_to.active_element.send_keys(key)
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+
+    note = wait(browser, lambda d: d.find_element("css selector", "[data-not-saved]").is_displayed() and d)
+    assert "The card was not saved." in note.find_element("css selector", "[data-not-saved]").text
+    chosen = [Select(browser.find_element("id", f"id_result_{g.pk}")).first_selected_option.text for g in games]
+    assert chosen == ["1-0", "½-½", "0-1", "1-0"]  # from the home side
+    assert browser.find_element("id", "match-score").text == "2.5 – 1.5"
+    assert not Game.objects.filter(pk__in=[g.pk for g in games]).exclude(result="").exists()
+
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+    browser.find_element("css selector", "form.card-form button[type=submit]").send_keys(Keys.ENTER)
+    wait(browser, lambda d: "Match card saved." in d.find_element("id", "main").text)
+    assert Game.objects.filter(pk__in=[g.pk for g in games]).exclude(result="").count() == 4
