@@ -1,7 +1,8 @@
 """Round-robin fixtures for team divisions: FIDE's Berger tables and the service that writes them.
 
 * :func:`berger_schedule` is pure: the pairings of FIDE Handbook C.05 Annex 1 (Berger tables) by
-  team number (1 = the first start number), home team first.
+  team number (1 = the first start number), home team first, read from pairings.berger (the one table
+  of the individual and the team round robins).
 * :func:`fixtures_generate` writes an event's rounds, team matches and board games from it.
 
 Decisions (documented for the pages and the organisers):
@@ -29,40 +30,16 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from pairings.berger import berger_round, berger_rounds
+
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, Player, Result, ResultChange, Round, TeamMatch, TeamMember
 from ..permissions import AnyUser, is_league_organiser
 
 
-def _turn(number: int, n: int) -> int:
-    """Berger's rotation: every number but n moves on by n/2, modulo n-1 (numbers 1..n-1)."""
-    return number if number == n else (number - 1 + n // 2) % (n - 1) + 1
-
-
-def _berger_cycle(slots: int) -> list[list[tuple[int, int]]]:
-    """One cycle of the Berger table for an even number of slots (all pairs, dummy included).
-
-    Round 1 pairs 1-n, 2-(n-1), ...; each next round adds n/2 to every number but n (modulo n-1,
-    numbers 1..n-1), keeping the boards' orientation; the fixed number n sits on board 1 and
-    alternates: black (away) in odd rounds, white (home) in even rounds.
-    """
-    n = slots
-    half = n // 2
-    pairs = [(i, n + 1 - i) for i in range(1, half + 1)]
-    rounds: list[list[tuple[int, int]]] = []
-    for number in range(1, n):
-        if number > 1:
-            pairs = [(_turn(a, n), _turn(b, n)) for a, b in pairs]
-        first, rest = pairs[0], pairs[1:]
-        other = first[0] if first[1] == n else first[1]
-        first = (other, n) if number % 2 == 1 else (n, other)
-        pairs = [first, *rest]
-        rounds.append(list(pairs))
-    return rounds
-
-
 def berger_schedule(n_teams: int, *, double: bool = False) -> list[list[tuple[int, int]]]:
-    """FIDE's Berger table (C.05 Annex 1) for ``n_teams`` teams: per round, (home, away) numbers.
+    """FIDE's Berger table (C.05 Annex 1, written once in pairings.berger) for ``n_teams`` teams: per round,
+    (home, away) numbers, the table's white being the home team.
 
     Board order as in FIDE's table (6 teams, round 1: 1-6, 2-5, 3-4). With an odd number of teams
     the pairing with the dummy (number n_teams + 1) is left out: the team not listed has the bye.
@@ -71,15 +48,10 @@ def berger_schedule(n_teams: int, *, double: bool = False) -> list[list[tuple[in
     """
     if n_teams < 2:
         raise ValueError("a round robin needs at least two teams")
-    slots = n_teams + n_teams % 2
-    cycle = [[(h, a) for h, a in rnd if h <= n_teams and a <= n_teams] for rnd in _berger_cycle(slots)]
-    if not double:
-        return cycle
-    first = list(cycle)
-    if len(first) >= 2:
-        first[-2], first[-1] = first[-1], first[-2]
-    second = [[(a, h) for h, a in rnd] for rnd in cycle]
-    return first + second
+    return [
+        [(home, away) for home, away in berger_round(n_teams, number, double=double) if max(home, away) <= n_teams]
+        for number in range(1, berger_rounds(n_teams, double=double) + 1)
+    ]
 
 
 def _schedule_is_played(event: Event) -> bool:
