@@ -99,7 +99,8 @@ def _seat(seat: Seat | None) -> dict | None:
 
 
 def _event(slug: str, user) -> Event:
-    event = Event.objects.filter(slug=slug, kind=Event.Kind.INDIVIDUAL).first()
+    robins = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN)  # a team round robin has its schedule
+    event = Event.objects.filter(slug=slug).exclude(kind=Event.Kind.TEAM, system__in=robins).first()
     if event is None or (event.status == Event.Status.DRAFT and not can_manage_event(user, event)):
         raise NotFound(gettext_lazy("There is no individual event %(slug)s.") % {"slug": slug}, code="unknown_event")
     return event
@@ -126,7 +127,12 @@ def pairing_data(event: Event, number: int, user) -> dict:
     if is_published:
         data["status"] = RoundPairing.Status.PUBLISHED
         data["boards"] = [
-            {"board": r.number, "white": _seat(r.white), "black": _seat(r.black), "result": r.game.result}
+            {
+                "board": r.number,
+                "white": _seat(r.white),
+                "black": _seat(r.black),
+                "result": r.game.result if r.game else r.score,
+            }
             for r in published_rows(event, number)
         ]
     if manager and pairing is not None and pairing.status != RoundPairing.Status.PUBLISHED:

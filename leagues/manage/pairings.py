@@ -149,8 +149,12 @@ class EditForm(forms.Form):
         return boards, data.get("pab"), byes
 
 
+#: a team event is paired here when it is a Swiss; a team round robin has its schedule
+ROUND_ROBINS = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN)
+
+
 def _event(request, slug) -> Event:
-    event = get_object_or_404(Event, slug=slug, kind=Event.Kind.INDIVIDUAL)
+    event = get_object_or_404(Event.objects.exclude(kind=Event.Kind.TEAM, system__in=ROUND_ROBINS), slug=slug)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
     return event
@@ -171,7 +175,7 @@ def pairing_start(request, slug):
 
 
 def _entries(event: Event) -> list[Entry]:
-    return list(event.entries.select_related("player").order_by("start_number"))
+    return list(event.entries.select_related("player", "team").order_by("start_number"))
 
 
 def _forms(event, entries, settings, pairing, data=None, action=""):

@@ -18,7 +18,7 @@ def event_pairings_latest(request, slug):
 
 def _latest_pairings(request, slug):
     event = _event_or_404(slug)
-    if event.is_team:
+    if event.is_team and event.is_round_robin:  # a team round robin has its schedule, not pairings
         raise Http404
     last = last_paired_round(event)
     if not last:
@@ -32,7 +32,7 @@ def event_pairings(request, slug, number):
 
 def _render_pairings(request, slug, number):
     event = _event_or_404(slug)
-    if event.is_team or not 1 <= number <= last_paired_round(event):
+    if (event.is_team and event.is_round_robin) or not 1 <= number <= last_paired_round(event):
         raise Http404
     rows = published_rows(event, number)
     boards = [r for r in rows if r.black is not None]

@@ -174,7 +174,7 @@ def published_pairing_rows(boards: list, *, slug: str) -> SafeString:
     for row in boards:
         white, black = row.white, row.black
         game_result = row.game.result if row.game is not None else ""
-        result = results.get(game_result, escape(game_result)) if game_result else "–"
+        result = results.get(game_result, escape(game_result)) if game_result else escape(row.score) or "–"
         out.append(
             f'<tr>\n    <td class="num"><bdi dir="ltr">{row.number}</bdi></td>\n'
             f'    <td class="num"><bdi dir="ltr">{white.entry.start_number}</bdi></td>'

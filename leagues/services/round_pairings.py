@@ -51,7 +51,7 @@ from ..permissions import AnyUser, acting_user, can_manage_event
 from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
-from .team_swiss import is_team_swiss, team_pairing_state, team_rounds_publish, team_seat_figures
+from .team_swiss import is_team_swiss, match_score, team_pairing_state, team_rounds_publish, team_seat_figures
 from .webhooks import webhooks_emit
 
 #: the byes a player may request before the round is paired, and the engine's name for each
@@ -778,6 +778,7 @@ class BoardRow:
     white: Seat
     black: Seat | None  # None: the pairing-allocated bye
     game: Game | None = None
+    score: str = ""  # a team Swiss's match (game None): its score, "" until every board has a result
 
 
 def _seats(event: Event, round_number: int) -> dict[int, Seat]:
@@ -827,9 +828,15 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
     team_swiss = is_team_swiss(event)
     if team_swiss:  # a row per match, by its board 1 (White: the team with White there), then the bye
         games = games.filter(Q(board=1) | Q(match__isnull=True)).order_by(F("match_id").asc(nulls_last=True))
+        boards: dict[int, list[Game]] = {}
+        for game in _paired_games(event, round_number).filter(match__isnull=False).order_by("board"):
+            boards.setdefault(game.match_id or 0, []).append(game)
     rows = []
     for number, g in enumerate(games, start=1):
         assert g.white is not None  # every published board has white
         white, black = seats[g.white.start_number], seats[g.black.start_number] if g.black else None
-        rows.append(BoardRow(number if team_swiss else g.board, white, black, g))
+        if team_swiss and g.match_id:  # the match's row: its score, not board 1's result
+            rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id])))
+        else:
+            rows.append(BoardRow(number if team_swiss else g.board, white, black, g))
     return rows

@@ -27,6 +27,7 @@ from .schedule import board_games
 
 __all__ = [
     "is_team_swiss",
+    "match_score",
     "match_scoring_of",
     "team_bye_records",
     "team_pairing_records",
@@ -203,3 +204,26 @@ def team_pairing_records(event: Event) -> list[str]:
         records.append(f"152 {settings.initial_colour.upper()}")
     records += [f"260 {1:3d} {event.rounds_count:3d} {a:4d} {b:4d}" for a, b in settings.forbidden_pairs]
     return records
+
+
+def match_score(event: Event, games: list[Game]) -> str:
+    """A match's score from the team with White on board 1 ("2½-1½"), "" until every board has a result."""
+    if not games or any(g.result in ("", Result.UNKNOWN) for g in games):
+        return ""
+    first = games[0].white_id
+    points = {"1": event.points_win, "+": event.points_win, "=": event.points_draw}
+    own = other = Fraction(0)
+    for game in games:
+        white_code, black_code = TRF_CODES[game.result]
+        white_points = Fraction(points.get(white_code, event.points_loss))
+        black_points = Fraction(points.get(black_code or "", event.points_loss))
+        own += white_points if game.white_id == first else black_points
+        other += black_points if game.white_id == first else white_points
+    return f"{_shown(own)}-{_shown(other)}"
+
+
+def _shown(value: Fraction) -> str:
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(int(whole))
+    return f"{int(whole) or ''}½" if rest == Fraction(1, 2) else f"{float(value):g}"
