@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from tiebreaks.engine import compute_standings
 from tiebreaks.engine.errors import EngineError
 from tiebreaks.engine.model import Tournament
 
-from .engine import DEFAULT_TIMEOUT, pair_round
+from .engine import BY_SIZE, pair_round
 from .model import ByeType, PairingError, RoundPairing
 from .trf import TRFEvent, absent_in
 
@@ -80,7 +81,7 @@ def recorded_round(event: TRFEvent, round_number: int) -> tuple[tuple[int, int],
     return tuple(pairs)
 
 
-def check_event(event: TRFEvent, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[RoundCheck]:
+def check_event(event: TRFEvent, *, timeout: float | Literal["by size"] | None = BY_SIZE) -> list[RoundCheck]:
     """Every round with games, replayed."""
     checks: list[RoundCheck] = []
     for rnd in range(1, event.last_round_with_games + 1):

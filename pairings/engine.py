@@ -1,8 +1,9 @@
 """The one entry point: :func:`pair_round` pairs one round of an event under a named system.
 
 Every input is checked first (:func:`state_problem`); a rejected state names its problem in one
-line and nothing is paired. FIDE Dutch runs in a child process with a deadline, so a pairing
-that fails or takes too long ends with a :class:`PairingError`, never with half a round.
+line and nothing is paired. FIDE Dutch runs in a child process with a deadline that grows with
+the event (:func:`pairing_time_limit`), so a pairing that fails or takes too long ends with a
+:class:`PairingError`, never with half a round.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from .berger import berger_round, berger_rounds
-from .dutch import gacrux_pairs, gacrux_trf
+from .dutch import dutch_pairs
 from .model import (
     REQUESTED_BYE_TYPES,
     Board,
@@ -32,27 +33,54 @@ from .model import (
 )
 from .team_swiss import gacrux_team_pairs, gacrux_team_trf, team_state_problem
 
-__all__ = ["DEFAULT_TIMEOUT", "pair_round", "state_problem"]
+__all__ = [
+    "BY_SIZE",
+    "DEFAULT_TIMEOUT",
+    "expected_pairing_seconds",
+    "pair_round",
+    "pairing_time_limit",
+    "state_problem",
+]
 
-#: seconds a Dutch pairing may take (a 1,000-player open takes about half a minute here)
+#: seconds a pairing may take at least, whatever the event's size
 DEFAULT_TIMEOUT = 300.0
+#: a pairing's deadline by the event's size (:func:`pairing_time_limit`)
+BY_SIZE: Literal["by size"] = "by size"
 
+A = TypeVar("A")
 T = TypeVar("T")
+
+
+def expected_pairing_seconds(players: int) -> float:
+    """A rough estimate of the seconds a Dutch pairing of ``players`` takes on one quiet core: gacrux
+    weighs every pair of players, so it grows as the square of the field (a 1,000-player open about
+    9 s, 2,000 players about half a minute)."""
+    return 1.0 + 8.0 * (players / 1000) ** 2
+
+
+def pairing_time_limit(players: int) -> float:
+    """Seconds a pairing of ``players`` may take: 30 times the estimate and never under
+    :data:`DEFAULT_TIMEOUT` (300 s up to about 1,000 players, 2,000 players about 16 minutes), so a
+    big open on a busy host is not stopped for time."""
+    return max(DEFAULT_TIMEOUT, 30 * expected_pairing_seconds(players))
 
 
 def pair_round(
     state: PairingState | TeamPairingState,
     system: System = System.DUTCH,
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    timeout: float | Literal["by size"] | None = BY_SIZE,
 ) -> RoundPairing:
     """Pair ``state.round``: the boards in FIDE order and the byes (the PAB, then the requested
     byes by start number). A team Swiss (:class:`TeamPairingState`, ``System.TEAM_SWISS``) pairs
     teams: a board is a match, white the team with White on board 1.
 
-    ``timeout``: seconds the Dutch engine may run (in a child process); None runs it in this
-    process without a deadline. Raises :class:`PairingError` when the state is inconsistent, when
-    no legal pairing exists, or when the engine fails or runs out of time."""
+    ``timeout``: seconds the Dutch engine may run (in a child process), by default
+    :func:`pairing_time_limit` of the event's size; None runs it in this process without a
+    deadline. Raises :class:`PairingError` when the state is inconsistent, when no legal pairing
+    exists, or when the engine fails or runs out of time."""
+    if timeout == BY_SIZE:
+        timeout = pairing_time_limit(len(state.teams if isinstance(state, TeamPairingState) else state.players))
     if isinstance(state, TeamPairingState) or system is System.TEAM_SWISS:
         if not isinstance(state, TeamPairingState) or system is not System.TEAM_SWISS:
             raise PairingError("a team Swiss pairs teams (a TeamPairingState) and nothing else")
@@ -63,8 +91,8 @@ def pair_round(
     if system is System.BERGER:
         return _pair_berger(state)
     requested = tuple(sorted((Bye(b.start_number, b.type) for b in state.requested_byes), key=lambda b: b.start_number))
-    text = gacrux_trf(state)
-    pairs = gacrux_pairs(text, state.round) if timeout is None else _in_child(gacrux_pairs, text, state.round, timeout)
+    # the state goes to the child with the fork: gacrux's form of it is built there
+    pairs = dutch_pairs(state) if timeout is None else _in_child(_dutch_pairs, state, state.round, timeout)
     boards = tuple(Board(i, w, b) for i, (w, b) in enumerate((p for p in pairs if p[1]), start=1))
     pab = tuple(Bye(w, ByeType.PAB) for w, b in pairs if not b)
     result = RoundPairing(state.round, _system_name(state, system), boards, pab + requested)
@@ -181,11 +209,15 @@ def state_problem(state: PairingState, system: System = System.DUTCH) -> str | N
     return None
 
 
-def _in_child(function: Callable[[str, int], T], text: str, round_number: int, timeout: float) -> T:
-    """``function(text, round_number)`` in a forked child: its answer, or a PairingError when it
+def _dutch_pairs(state: PairingState, _round_number: int) -> list[tuple[int, int]]:
+    return dutch_pairs(state)
+
+
+def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, timeout: float) -> T:
+    """``function(argument, round_number)`` in a forked child: its answer, or a PairingError when it
     fails, dies or misses the deadline (the child is then killed)."""
     if not hasattr(os, "fork"):  # pragma: no cover - no fork: run here, without a deadline
-        return function(text, round_number)
+        return function(argument, round_number)
     read_end, write_end = os.pipe()
     gc.freeze()  # the child's collections skip (and so do not copy) the parent's objects
     pid = os.fork()
@@ -194,7 +226,7 @@ def _in_child(function: Callable[[str, int], T], text: str, round_number: int, t
     else:  # the child: answer through the pipe, then leave without cleanup handlers
         os.close(read_end)
         try:
-            answer: tuple[str, object] = ("ok", function(text, round_number))
+            answer: tuple[str, object] = ("ok", function(argument, round_number))
         except PairingError as error:
             answer = ("error", str(error))
         except BaseException as error:  # noqa: B036 - whatever happens, the parent hears of it
