@@ -41,8 +41,20 @@ def generated(tmp_path_factory) -> list[Path]:
     return paths
 
 
+def encoding_of(path: Path) -> str:
+    """As tiebreaks.trf.write.encode_trf writes: Latin-1 when every character fits, else UTF-8."""
+    try:
+        path.read_bytes().decode("utf-8").encode("latin-1")
+    except UnicodeDecodeError:
+        return "latin-1"
+    except UnicodeEncodeError:
+        return "utf-8"
+    return "latin-1"
+
+
 def player_lines(path: Path) -> dict[int, str]:
-    return {int(line[4:8]): line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("001")}
+    text = path.read_bytes().decode(encoding_of(path))
+    return {int(line[4:8]): line for line in text.splitlines() if line.startswith("001")}
 
 
 def test_the_same_seed_gives_the_same_file_and_another_seed_another(tmp_path):
@@ -54,7 +66,7 @@ def test_the_same_seed_gives_the_same_file_and_another_seed_another(tmp_path):
 
 
 def test_the_file_has_what_was_asked_for(generated):
-    byes_forfeits, baku, listed = (path.read_text(encoding="utf-8") for path in generated)
+    byes_forfeits, baku, listed = (path.read_bytes().decode(encoding_of(path)) for path in generated)
     blocks = re.findall(r"  ([ \d]{4}) ([wb-]) (.)", byes_forfeits)
     codes = {code for _opponent, _colour, code in blocks}
     assert {"H", "Z", "+", "-", "1", "0", "="} <= codes  # byes asked for, absences, forfeits, games
@@ -78,7 +90,7 @@ def test_our_checker_passes_every_generated_file(generated):
 def test_fides_pairing_checker_and_tiebreak_checker_read_the_files(generated):
     for path, plan in zip(generated, PLANS, strict=True):
         done = subprocess.run(
-            [sys.executable, "-m", "gacrux.pairingchecker", "-c", "-i", str(path), "-b", "utf-8"],
+            [sys.executable, "-m", "gacrux.pairingchecker", "-c", "-i", str(path), "-b", encoding_of(path)],
             capture_output=True,
             text=True,
             timeout=300,
@@ -86,7 +98,7 @@ def test_fides_pairing_checker_and_tiebreak_checker_read_the_files(generated):
         report = json.loads(done.stdout)
         assert report["status"]["error"] == [] and report["pairingResult"]["check"] is True, path.name
         rounds = int(plan[plan.index("--rounds") + 1])
-        values = checker_values(path, ["BH", "SB"], rounds=rounds, encoding="utf-8")
+        values = checker_values(path, ["BH", "SB"], rounds=rounds, encoding=encoding_of(path))
         assert set(values) == set(player_lines(path))  # every player read
 
 
@@ -106,10 +118,10 @@ def swap_opponents(path: Path, round_number: int, out: Path) -> tuple[int, int, 
     for player, opponent in ((a, d), (c, b), (b, c), (d, a)):
         line = changed[player]
         changed[player] = line[:start] + f"{opponent:4d}" + line[start + 4 :]
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes().decode(encoding_of(path))
     for number, line in changed.items():
         text = text.replace(lines[number], line)
-    out.write_text(text, encoding="utf-8")
+    out.write_bytes(text.encode(encoding_of(path)))
     return a, b, c, d
 
 
@@ -130,12 +142,12 @@ def test_the_checker_finds_a_ranking_against_the_tiebreak_list(generated, tmp_pa
     lines = player_lines(path)
     by_rank = sorted(lines, key=lambda n: int(lines[n][85:89]))
     first, last = by_rank[0], by_rank[-1]  # different points: no tie-break can justify the swap
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes().decode(encoding_of(path))
     swapped = {first: lines[last][85:89], last: lines[first][85:89]}
     for number, rank in swapped.items():
         text = text.replace(lines[number], lines[number][:85] + rank + lines[number][89:])
     wrong = tmp_path / "wrong-ranking.trf"
-    wrong.write_text(text, encoding="utf-8")
+    wrong.write_bytes(text.encode(encoding_of(path)))
     done = pairings("check", wrong, "--json")
     assert done.returncode == 1
     report = json.loads(done.stdout)
