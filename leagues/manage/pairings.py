@@ -13,7 +13,9 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
+
+from pairings.engine import expected_pairing_seconds, pairing_time_limit
 
 from ..errors import ServiceError
 from ..models import Entry, Event, Game, PairingSettings, Result, RoundPairing
@@ -249,6 +251,30 @@ def _act(request, event, number, pairing, forms_, action):
     raise ServiceError(_("Please correct the form."))
 
 
+def expected_time(players: int) -> str:
+    """What the screen expects a Swiss pairing of ``players`` to take (a rough estimate by the field's
+    size, :func:`pairings.engine.expected_pairing_seconds`) and its time limit."""
+    seconds = expected_pairing_seconds(players)
+    limit = int(pairing_time_limit(players) // 60)
+    if seconds < 10:
+        return _("Pairing this round should take a few seconds; its time limit is %(limit)s minutes.") % {
+            "limit": limit
+        }
+    if seconds < 60:
+        seconds = 5 * round(seconds / 5)
+        return ngettext(
+            "Pairing this round should take about %(seconds)s second; its time limit is %(limit)s minutes.",
+            "Pairing this round should take about %(seconds)s seconds; its time limit is %(limit)s minutes.",
+            seconds,
+        ) % {"seconds": seconds, "limit": limit}
+    minutes = round(seconds / 60)
+    return ngettext(
+        "Pairing this round should take about %(minutes)s minute; its time limit is %(limit)s minutes.",
+        "Pairing this round should take about %(minutes)s minutes; its time limit is %(limit)s minutes.",
+        minutes,
+    ) % {"minutes": minutes, "limit": limit}
+
+
 @login_required
 def pairing(request, slug, number):
     event = _event(request, slug)
@@ -274,6 +300,7 @@ def pairing(request, slug, number):
         .order_by("board")
     )
     ready = pairing is not None and pairing.status == RoundPairing.Status.READY
+    present = [e for e in entries if e.withdrawn_after_round is None or e.withdrawn_after_round >= number]
     context = {
         "event": event,
         "number": number,
@@ -284,7 +311,8 @@ def pairing(request, slug, number):
         "working": pairing is not None and pairing.status in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING),
         "rows": preview_rows(pairing) if ready else [],
         "preview_byes": preview_byes(pairing) if ready else [],
-        "present": [e for e in entries if e.withdrawn_after_round is None or e.withdrawn_after_round >= number],
+        "present": present,
+        "expected_time": expected_time(len(present)) if event.system == Event.System.SWISS else "",
         "published": published_rows(event, number) if last_paired_round(event) >= number else [],
         "byes": byes,
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
