@@ -113,12 +113,13 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
 
 
 def rounds_to_pair_and_publish(managed: list[Event], organised: list[int], user) -> tuple[list, list]:
-    """The rounds of the individual events the user organises that can be paired now (the next round, once
-    the rounds before have their results), and the pairings ready to publish."""
+    """The rounds of the Swiss and round-robin events (team Swiss included: a team round robin has its
+    schedule) the user organises that can be paired now (the next round, once the rounds before have their
+    results), and the pairings ready to publish."""
     events = [
         e
         for e in managed
-        if not e.is_team
+        if not (e.is_team and e.is_round_robin)
         and e.status in (Event.Status.PUBLISHED, Event.Status.RUNNING)
         and (user.is_superuser or e.league_id in organised)
     ]

@@ -24,6 +24,9 @@ def test_organiser_pairs_and_publishes_a_team_swiss_round_through_the_screen(
     client, event, django_capture_on_commit_callbacks
 ):
     client.force_login(organiser_of(event.league))
+    assert f"/en/manage/events/{event.slug}/pairing/1/" in client.get("/en/manage/").content.decode()  # pair round 1
+    manage = client.get(f"/en/manage/events/{event.slug}/").content.decode()
+    assert f"/en/manage/events/{event.slug}/pairing/" in manage
     url = client.get(f"/en/manage/events/{event.slug}/pairing/")["Location"]
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(url, {"action": "pair"}).status_code == 302
