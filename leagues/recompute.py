@@ -1,5 +1,6 @@
 """The recompute: read one consistent state, compute, store the snapshot only if it is newer."""
 
+import json
 import logging
 import time
 import zlib
@@ -9,6 +10,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+
+from tiebreaks.engine.ranking import Standings
 
 from . import page_cache
 from .after_commit import once_after_commit
@@ -116,7 +119,7 @@ def standings_recompute_event(event_id: int) -> bool:
         return written
 
 
-EXPLAINED_BETWEEN_CHECKS = 50  # rows explained between two looks for newer results
+EXPLAINED_BETWEEN_CHECKS = 250  # rows explained between two looks for newer results
 
 
 def _newest_version(event_id: int) -> int | None:
@@ -146,10 +149,15 @@ def store_explanations(event_id: int, version: int, result) -> None:
 def explanations_built(event_id: int, version: int, result) -> dict | None:
     """Every participant's traces as the snapshot stores them; None when newer results came meanwhile."""
     explanations = {}
-    for index, (number, traces) in enumerate(result.explanations()):
+    # an individual event's in the compact form (tiebreaks/engine/compact.py), each participant's as one JSON text
+    # the database keeps without parsing its numbers: cheap to build and to store, read back exactly as the traces
+    # by leagues.selectors.stored_traces; a team event's as its traces
+    compact = isinstance(result, Standings)
+    built = result.compact_explanations() if compact else result.explanations()
+    for index, (number, traces) in enumerate(built):
         if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
             return None
-        explanations[number] = traces
+        explanations[number] = json.dumps(traces, separators=(",", ":")) if compact else traces
     if _newest_version(event_id) != version:
         return None
     return explanations

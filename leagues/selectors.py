@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from django.db.models import F, Func, JSONField, Prefetch, Q
 
+from tiebreaks.engine.compact import expand, is_compact
 from tiebreaks.explanations import fmt
 
 from .models import (
@@ -27,13 +28,13 @@ from .models import (
     Player,
     Result,
     ResultChange,
-    Role,
     Round,
     Season,
     StandingsSnapshot,
     Team,
     TeamMatch,
 )
+from .permissions import organised_league_ids, secretary_club_ids
 
 
 @dataclass
@@ -164,7 +165,39 @@ def _trace_keys(numbers: list[int]) -> dict[str, JSONKey]:
 
 def _traces_of(snapshots, numbers: list[int]) -> dict[int, dict]:
     row = snapshots.annotate(**_trace_keys(numbers)).values(*_trace_keys(numbers)).first()
-    return {number: row[f"traces_{number}"] or {} for number in numbers} if row else {}
+    return {number: stored_traces(row[f"traces_{number}"]) for number in numbers} if row else {}
+
+
+def stored_traces(stored) -> dict:
+    """A participant's traces by criterion as the snapshot keeps them: the compact form of a recompute's, one JSON
+    text (read as the engine's Trace.to_dict gives them), or the traces themselves (older snapshots, team events)."""
+    if isinstance(stored, str):
+        stored = json.loads(stored)
+    if is_compact(stored):
+        return expand(stored)
+    return stored or {}
+
+
+def _as_jsonb(value):
+    """`value` with every object's keys in PostgreSQL's jsonb order (shorter first, then by their bytes), as the
+    explanations read as text always came out."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda key: (len(key.encode()), key.encode()))
+        return {key: _as_jsonb(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [_as_jsonb(item) for item in value]
+    return value
+
+
+def explanations_text(stored: str) -> str:
+    """The API's `explanations` (JSON text) from the snapshot's column read as text: every participant's traces as
+    they read before they were stored in the compact form, byte for byte."""
+    explanations = json.loads(stored)
+    if not any(isinstance(traces, str) or is_compact(traces) for traces in explanations.values()):
+        return stored
+    return json.dumps(
+        {number: _as_jsonb(stored_traces(traces)) for number, traces in explanations.items()}, ensure_ascii=False
+    )
 
 
 def public_event(*, slug: str) -> Event:
@@ -548,9 +581,7 @@ def corrections_visible_to(user, limit: int = 50) -> list:
     The newest first, for the dashboard (and the email once there is one)."""
     if not user or not user.is_authenticated:
         return []
-    roles = Role.objects.filter(user=user)
-    leagues = [r.league_id for r in roles if r.kind == Role.Kind.ORGANISER]
-    clubs = [r.club_id for r in roles if r.kind == Role.Kind.SECRETARY]
+    leagues, clubs = organised_league_ids(user), secretary_club_ids(user)
     if not (leagues or clubs or user.is_superuser):
         return []
     changes = ResultChange.objects.exclude(before="").exclude(user=user)

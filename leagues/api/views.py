@@ -338,6 +338,8 @@ class StandingsView(APIView):
                 .first()
             )
             parts = {f: stored[f"{f}_json"] for f in fields} | {"rules": json.dumps(meta["rules"])}
+            if explain:  # the compact traces read as they always did
+                parts["explanations"] = selectors.explanations_text(parts["explanations"])
         elif explain:
             parts["explanations"] = "{}"
         head = {

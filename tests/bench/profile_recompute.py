@@ -41,12 +41,12 @@ def build_event(path: Path, rounds: int, criteria: list[str]):
     by_codes = {codes: result for result, codes in TRF_CODES.items() if result != Result.ABSENT}
     by_codes |= {("W", "L"): Result.WHITE_WINS, ("D", "D"): Result.DRAW, ("L", "W"): Result.BLACK_WINS}
     byes = {"U": Result.PAIRING_BYE, "F": Result.FULL_POINT_BYE, "H": Result.HALF_POINT_BYE}
-    League.objects.filter(slug="bench-profile").delete()
-    league = League.objects.create(name="Bench profile", slug="bench-profile")
+    slug = f"bench-profile-{os.getpid()}"
+    league = League.objects.create(name="Bench profile", slug=slug)
     event = Event.objects.create(
         league=league,
         name=f"Profile {len(tournament.participants)}",
-        slug="bench-profile",
+        slug=slug,
         rounds_count=rounds + 1,
         status=Event.Status.PUBLISHED,
         tiebreak_criteria=criteria,
@@ -226,6 +226,7 @@ def main() -> None:
         with profiler:
             standings_recompute_event(event.pk)
         print(profiler.output_text(unicode=False, color=False, show_all=False))
+    event.league.delete()
 
 
 if __name__ == "__main__":

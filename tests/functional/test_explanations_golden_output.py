@@ -13,12 +13,13 @@ import re
 import pytest
 from django.db.models import F
 
-from leagues.models import Event
+from leagues.models import Event, StandingsSnapshot
 from leagues.recompute import standings_recompute_event
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.helpers import text_of
 from tests.paths import GOLDEN, TESTS
+from tiebreaks.engine.compact import is_compact
 
 CAPTURED = TESTS / "functional" / "data" / "explanations"
 
@@ -85,6 +86,8 @@ def test_explanations_read_as_before(client, case):
         tiebreak_criteria=criteria, rule_set=rules, results_version=F("results_version") + 1
     )
     assert standings_recompute_event(event.pk)
+    stored = StandingsSnapshot.objects.get(event=event).explanations
+    assert all(is_compact(json.loads(traces)) for traces in stored.values()), "stored in the compact form"
     numbers = sorted(event.entries.values_list("start_number", flat=True))
     outputs = read_outputs(client, case, numbers)
     assert all(outputs["pages"].values()), "every player page explains its criteria"

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any, cast
 
 from . import reasons as R
+from .compact import ParticipantBuilder
 from .context import Computed, Context
 from .criteria import BUCHHOLZ_FAMILY, RATING_CRITERIA, Criterion, parse_criterion
 from .direct_encounter import explain_direct_encounter, order_group, places
@@ -188,15 +189,17 @@ class Standings:
         i = ct.index[start_number]
         out: dict[str, Trace] = {"PTS": self._explain_points(i)}
         for crit in self._criteria:
-            if crit.name == "DE":
-                group = self._de_groups.get(crit.code, {}).get(i)
-                out[crit.code] = explain_direct_encounter(
-                    ctx, crit, i, group, self._de_values.get(crit.code, {}).get(i, 0)
-                )
-            else:
-                out[crit.code] = SCALAR_CRITERIA[crit.name][1](ctx, crit, i)
+            out[crit.code] = self._explain_criterion(crit, i)
         self._explained[start_number] = out
         return out
+
+    def _explain_criterion(self, crit: Criterion, i: int) -> Trace:
+        """The trace of one criterion for the participant of index ``i``."""
+        ctx = self._ctx
+        if crit.name == "DE":
+            group = self._de_groups.get(crit.code, {}).get(i)
+            return explain_direct_encounter(ctx, crit, i, group, self._de_values.get(crit.code, {}).get(i, 0))
+        return SCALAR_CRITERIA[crit.name][1](ctx, crit, i)
 
     def _explain_points(self, i: int) -> Trace:
         ct = self._ctx.ct
@@ -259,6 +262,18 @@ class Standings:
         """Each row's traces as ``to_dict(explain=True)`` lists them, one row at a time (a caller may stop early)."""
         for row in self.rows:
             yield str(row.start_number), {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
+
+    def compact_explanations(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each row's traces in the compact form (:mod:`.compact`), one row at a time (a caller may stop
+        early); :func:`.compact.expand` reads one back exactly as :meth:`explanations` gives it."""
+        builder = ParticipantBuilder(self._ctx, self._criteria, self._explain_criterion)
+        ct = self._ctx.ct
+        if self._order is not None:
+            indices = [i for _, i in self._order]
+        else:
+            indices = [ct.index[row.start_number] for row in self.rows]
+        for i in indices:
+            yield str(ct.start_numbers[i]), builder.build(i)
 
     points_listed = False  # set by compute_standings when the caller's list starts with PTS
 
