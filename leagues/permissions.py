@@ -72,3 +72,8 @@ def can_enter_result(user: AnyUser, game: Game) -> bool:
         return True
     secretary_of = {r.club_id for r in _roles(user) if r.kind == Role.Kind.SECRETARY}
     return bool(secretary_of & clubs_of_game(game))
+
+
+def can_attach_moves(user: AnyUser, game: Game) -> bool:
+    """Who may change a game's result may attach its moves (a match's board too: moves are not its result)."""
+    return can_enter_result(user, game)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account, pairings, rating_report, setup_views, tokens, views, webhooks
+from . import account, games, pairings, rating_report, setup_views, tokens, views, webhooks
 
 app_name = "manage"
 urlpatterns = [
@@ -15,6 +15,8 @@ urlpatterns = [
     path("events/<slug:slug>/teams/<int:team_id>/roster/", setup_views.roster, name="roster"),
     path("events/<slug:slug>/prizes/", setup_views.prizes, name="prizes"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_sheet, name="round-sheet"),
+    path("events/<slug:slug>/rounds/<int:number>/moves/", games.round_moves, name="round-moves"),
+    path("events/<slug:slug>/transmission/", games.event_transmission, name="event-transmission"),
     path("events/<slug:slug>/pairing/", pairings.pairing_start, name="pairing-start"),
     path("events/<slug:slug>/pairing/<int:number>/", pairings.pairing, name="pairing"),
     path("events/<slug:slug>/pairing/<int:number>/status/", pairings.pairing_status, name="pairing-status"),

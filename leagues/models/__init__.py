@@ -2,6 +2,7 @@
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
+from .games import GamePgn, Transmission
 from .idempotency import IdempotentRequest
 from .imports import ImportJob
 from .league import Club, ClubMembership, League, Player, Season
@@ -27,6 +28,7 @@ __all__ = [
     "FinishedEventChange",
     "EventQuerySet",
     "Game",
+    "GamePgn",
     "IdempotentRequest",
     "ImportJob",
     "League",
@@ -49,6 +51,7 @@ __all__ = [
     "Team",
     "TeamMatch",
     "TeamMember",
+    "Transmission",
     "TiebreakPolicyChange",
     "WebhookDelivery",
     "WebhookEvent",

@@ -19,6 +19,7 @@ class WebhookEvent(models.TextChoices):
     MATCH_CARD_CONFIRMED = "match_card.confirmed", _("a match card was confirmed")
     MATCH_CARD_DISPUTED = "match_card.disputed", _("a match card was disputed")
     EVENT_FINISHED = "event.finished", _("an event finished")
+    GAME_PGN_UPDATED = "game.pgn_updated", _("a game's moves were updated")
     TEST = "test", _("test event")
 
 

@@ -509,7 +509,7 @@ def webhook_paused_message(subscription_id: int) -> dict[str, Any] | None:
 # What is emitted where, each by the service that writes it (explicitly, so every door sends the same): results by
 # services.results (a single result, a round sheet, a match card's boards, an import), match cards by
 # services.match_cards (submitted, confirmed, disputed, confirmed by itself), the event's end by services.setup,
-# standings by the recompute, pairings by services.round_pairings.
+# standings by the recompute, pairings by services.round_pairings, a game's moves by services.games.
 
 
 def results_changed(changes: Iterable[ResultChange]) -> None:
@@ -589,4 +589,15 @@ def pairings_published(*, event_id: int, slug: str, round_number: int, publicati
             "round": round_number,
             "url": f"{settings.SITE_URL}/api/v1/events/{slug}/rounds/{round_number}/pairing/",
         },
+    )
+
+
+def game_pgn_updated(*, event_id: int, game_id: int, version: int) -> None:
+    """game.pgn_updated, once per new version of a game's moves (the moves themselves are read from the API,
+    which keeps the event's transmission delay)."""
+    webhooks_emit(
+        WebhookEvent.GAME_PGN_UPDATED,
+        event_id=event_id,
+        occurrence=f"game-pgn:{game_id}:v{version}",
+        data={"game": game_id, "version": version, "url": f"{settings.SITE_URL}/api/v1/games/{game_id}/pgn/"},
     )
