@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import include, path
 
-from . import calendar, pairings, prizes, views
+from . import calendar, games, pairings, prizes, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -25,4 +25,5 @@ urlpatterns = [
     path("events/<slug:slug>/why/", views.event_why, name="event-why"),
     path("events/<slug:slug>/boards/", views.event_boards, name="event-boards"),
     path("events/<slug:slug>/prizes/", prizes.event_prizes, name="event-prizes"),
+    path("", include(games.urlpatterns)),
 ]
