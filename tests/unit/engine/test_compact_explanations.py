@@ -34,6 +34,10 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
 def test_compact_traces_expand_to_the_traces(path: Path, rules: str) -> None:
@@ -53,4 +57,5 @@ def test_compact_traces_expand_to_the_traces(path: Path, rules: str) -> None:
     for number, stored in compact.items():
         stored = _json(stored)  # as the snapshot stores it
         assert is_compact(stored)
-        assert expand(stored) == _json(expected[number]), number
+        # compared as JSON text: 3 and 3.0, or 1 and true, read differently on a page and in the API
+        assert _text(expand(stored)) == _text(expected[number]), number
