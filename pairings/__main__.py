@@ -1,13 +1,13 @@
 """The pairing command line (DESIGN.md, "The pairing command line").
 
-    python -m pairings next FILE.trf [--system dutch|berger] [--json]
+    python -m pairings next FILE.trf [--system dutch|berger|team] [--json]
     python -m pairings check FILE.trf [--system dutch|berger] [--criteria LIST] [--rules R] [--json]
     python -m pairings generate --players N --rounds R [--seed S] [--baku] [--zpb RATE] [--hpb RATE]
                                 [--forfeits RATE] [--criteria LIST] [-o FILE.trf]
 
 Bad input exits with status 2 and one line on standard error; nothing is paired. ``check`` exits
 with status 1 when a recorded round differs from the engine's or the file's ranking does not follow
-its tie-break list.
+its tie-break list. ``next`` pairs a TRF-26 team file (310 records) as a team Swiss (FIDE C.04.6).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .generator import TournamentPlan, generate
 from .model import PairingError, RoundPairing, System
 from .trf import read_event
 
-SYSTEMS = {"dutch": System.DUTCH, "berger": System.BERGER}
+SYSTEMS = {"dutch": System.DUTCH, "berger": System.BERGER, "team": System.TEAM_SWISS}
 
 
 def _criteria(text: str | None) -> list[str] | None:
@@ -59,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
             data = handle.read()
         event = read_event(data, SYSTEMS[args.system] if args.system else None)
         if args.command == "next":
-            result = pair_round(event.state(event.last_round_with_games + 1), event.system)
+            number = event.last_round_with_games + 1
+            state = event.team_state(number) if event.system is System.TEAM_SWISS else event.state(number)
+            result = pair_round(state, event.system)
             print(json.dumps(result.to_json()) if args.json else _text(result))
             return 0
         checks = check_event(event)

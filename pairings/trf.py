@@ -10,21 +10,40 @@
 * Forbidden pairs: TRF-26 260 records whose rounds include the round to pair.
 * System and acceleration: record 192 (a round-robin type pairs by Berger, ``..._BAKU`` adds the
   Baku acceleration); ``DOUBLE`` in it, or twice the rounds of one cycle, makes a double round robin.
+* A TRF-26 team file (310 records, not a round robin) is a team Swiss (FIDE C.04.6): its teams' matches
+  as the tiebreak engine reads them (boards, team byes 240 and 320, forfeits 330), the round's 240 byes
+  (team numbers), 260 forbidden pairs of teams (:meth:`TRFEvent.team_state`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 
-from tiebreaks.engine.model import Participant, Tournament
+from tiebreaks.engine import crosstable as kinds
+from tiebreaks.engine.errors import EngineError
+from tiebreaks.engine.model import Participant, Scoring, Tournament
+from tiebreaks.engine.team_matches import TeamMatch, derive_team_event
 from tiebreaks.trf import TRFError, decode_trf, read_trf
 
 from .berger import berger_rounds
-from .model import BakuAcceleration, ByeType, PairingError, PairingState, Player, RequestedBye, RoundEntry, System
+from .model import (
+    BakuAcceleration,
+    ByeType,
+    PairingError,
+    PairingState,
+    Player,
+    RequestedBye,
+    RoundEntry,
+    SwissTeam,
+    System,
+    TeamPairingState,
+    TeamRound,
+)
 
 __all__ = ["TRFEvent", "read_event", "round_one_colour"]
 
@@ -84,6 +103,49 @@ class TRFEvent:
             double_round_robin=self.double_round_robin,
         )
 
+    def team_state(self, round_number: int) -> TeamPairingState:
+        """A team Swiss before ``round_number``: every team's matches of the rounds before (board 1's
+        colour, each board's result), its byes, and the round's 240 byes and 260 forbidden pairs."""
+        t = self.tournament
+        if self.baku:
+            raise PairingError("a team Swiss with the Baku acceleration cannot be paired here")
+        numbers = [team.number for team in t.teams]
+        rounds: dict[int, list[TeamRound]] = {n: [] for n in numbers}
+        boards = max((len(team.members) for team in t.teams), default=0)
+        if round_number > 1:
+            try:
+                past = tuple(_before(line, round_number) for line in t.extra_records)
+                event = derive_team_event(replace(t, rounds_computed=round_number - 1, extra_records=past))
+            except EngineError as error:
+                raise PairingError(f"the team file cannot be read: {error}") from None
+            boards = event.boards
+            for number, matches in zip(event.numbers, event.matches, strict=True):
+                rounds[number] = [_team_round(m, boards) for m in matches]
+        requested = {}
+        for line in t.extra_records:
+            if line[:3] == "240" and _number(line[6:9]) == round_number:
+                kind = _TEAM_BYES.get(line[4:5].upper(), ByeType.ZERO)
+                for pos in range(10, len(line), 5):
+                    if _number(line[pos : pos + 4]):
+                        requested[_number(line[pos : pos + 4])] = kind
+        forbidden = {
+            (a, b)
+            for first, last, teams in self.forbidden
+            if first <= round_number <= last
+            for a, b in combinations(sorted(set(teams)), 2)
+        }
+        return TeamPairingState(
+            teams=tuple(SwissTeam(n, tuple(rounds[n]), name) for n, name in zip(numbers, _names(t), strict=True)),
+            round=round_number,
+            total_rounds=t.total_rounds,
+            boards=boards,
+            requested_byes=tuple(RequestedBye(n, kind) for n, kind in sorted(requested.items())),
+            forbidden_pairs=tuple(sorted(forbidden)),
+            scoring=t.scoring,
+            match_scoring=t.match_scoring or Scoring(Fraction(2), Fraction(1), Fraction(0)),
+            initial_colour=self.initial_colour,
+        )
+
     def pre_entered(self, round_number: int) -> dict[int, ByeType]:
         """The byes entered in the column of a round not yet paired (and XXZ, when it is the next)."""
         byes: dict[int, ByeType] = {}
@@ -106,6 +168,36 @@ class TRFEvent:
             for number in self.absent_next:
                 byes.setdefault(number, ByeType.ZERO)
         return byes
+
+
+#: a team's round without a match, by the tiebreak engine's kind
+_TEAM_BYE_KINDS = {kinds.PAB: ByeType.PAB, kinds.FPB: ByeType.FULL, kinds.HPB: ByeType.HALF, kinds.ZPB: ByeType.ZERO}
+_TEAM_BYES = {"F": ByeType.FULL, "H": ByeType.HALF, "Z": ByeType.ZERO}
+
+
+def _number(text: str) -> int:
+    return int(text) if text.strip().isdigit() else 0
+
+
+def _before(line: str, round_number: int) -> str:
+    """A team bye record (240, 320) with only the rounds before ``round_number``."""
+    if line[:3] == "240" and _number(line[6:9]) >= round_number:
+        return "###"  # a later round's byes: not read
+    if line[:3] == "320":
+        return line[: 14 + 4 * (round_number - 1)].rstrip()
+    return line
+
+
+def _names(t: Tournament) -> list[str]:
+    return [team.name for team in t.teams]
+
+
+def _team_round(match: TeamMatch, boards: int) -> TeamRound:
+    """A team's round as the tiebreak engine reads it from the file, as the pairing sees it."""
+    if match.opponent is None:
+        return TeamRound(bye=_TEAM_BYE_KINDS.get(match.kind))
+    codes = tuple(b.code for b in sorted(match.boards, key=lambda b: b.board))[:boards]
+    return TeamRound(match.opponent, "b" if match.black else "w", codes)
 
 
 def absent_in(entry: RoundEntry | None) -> ByeType:
@@ -142,6 +234,8 @@ def read_event(data: bytes | str, system: System | None = None) -> TRFEvent:
         int(x) for line in records.get("XXZ", []) for x in re.split(r"[\s,/]+", line[3:].strip()) if x.isdigit()
     )
     event_type = tournament.event_type
+    if system is None and tournament.teams and not tournament.round_robin:
+        system = System.TEAM_SWISS
     if system is None:
         system = System.BERGER if tournament.round_robin else System.DUTCH
     slots = berger_rounds(count)

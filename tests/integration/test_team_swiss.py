@@ -65,6 +65,19 @@ def _fide_pairing(event, number, unpaired, tmp_path):
     return [tuple(pair) for pair in answer["pairingResult"]["pairs"]]
 
 
+def _next_of_our_command_line(event, number, tmp_path):
+    """``python -m pairings next`` on the site's TRF export: the round after the last with games."""
+    path = tmp_path / f"next-{number}.trf"
+    path.write_text(event_export_trf(event=event), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pairings", "next", str(path), "--json"], capture_output=True, text=True
+    )
+    answer = json.loads(run.stdout)
+    assert answer["round"] == number and answer["system"] == "fide-team-2026"
+    pab = [(bye["start_number"], 0) for bye in answer["byes"] if bye["type"] == "PAB"]
+    return [(board["white"], board["black"]) for board in answer["pairings"]] + pab
+
+
 def _site_round(event, number):
     """The published round as (team with White on board 1, the other team), then (PAB team, 0)."""
     rows = []
@@ -97,6 +110,8 @@ def test_a_sixteen_team_swiss_is_paired_round_by_round_as_fide_pairs_it(django_c
         fide = _fide_pairing(event, number, withdrawn, tmp_path)  # the initial colour is drawn: in the file
         site = [tuple(board) for board in pairing.boards] + ([(pairing.pab, 0)] if pairing.pab else [])
         assert site == fide, f"round {number}"
+        if not withdrawn:  # a withdrawal is not in the file: FIDE's checker is told with -u
+            assert _next_of_our_command_line(event, number, tmp_path) == fide, f"round {number}, python -m pairings"
         pairing_publish(pairing=pairing, user=user)
         assert _site_round(event, number) == fide, f"round {number} as published"
         if number in (2, 4, 7):
