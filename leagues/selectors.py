@@ -178,6 +178,35 @@ def stored_traces(stored) -> dict:
     return stored or {}
 
 
+def _jsonb_order(keys) -> tuple[str, ...]:
+    return tuple(sorted(keys, key=lambda key: (len(key.encode()), key.encode())))
+
+
+# a trace's and an element's keys (tiebreaks.engine.explain: Trace.to_dict, TraceElement.to_dict) in jsonb order
+_TRACE_KEYS = _jsonb_order(
+    ["start_number", "criterion", "value", "elements", "terms", "total", "divisor", "rounding", "reason", "details"]
+)
+_ELEMENT_KEYS = _jsonb_order(
+    ["adjustments", "round", "opponent", "dummy", "value", "points", "contribution", "reason", "article", "vur"]
+    + ["removed"]
+)
+
+
+def _traces_as_jsonb(traces: dict) -> dict:
+    """A participant's traces (as Trace.to_dict gives them) with every object's keys in jsonb order."""
+    out = {}
+    for code in _jsonb_order(traces):
+        trace = traces[code]
+        ordered = {key: trace[key] for key in _TRACE_KEYS}
+        ordered["details"] = _as_jsonb(trace["details"])
+        ordered["elements"] = [
+            {key: (_as_jsonb(element[key]) if key == "adjustments" else element[key]) for key in _ELEMENT_KEYS}
+            for element in trace["elements"]
+        ]
+        out[code] = ordered
+    return out
+
+
 def _as_jsonb(value):
     """`value` with every object's keys in PostgreSQL's jsonb order (shorter first, then by their bytes), as the
     explanations read as text always came out."""
@@ -196,7 +225,11 @@ def explanations_text(stored: str) -> str:
     if not any(isinstance(traces, str) or is_compact(traces) for traces in explanations.values()):
         return stored
     return json.dumps(
-        {number: _as_jsonb(stored_traces(traces)) for number, traces in explanations.items()}, ensure_ascii=False
+        {
+            number: _traces_as_jsonb(stored_traces(traces)) if isinstance(traces, str) or is_compact(traces) else traces
+            for number, traces in explanations.items()
+        },
+        ensure_ascii=False,
     )
 
 
