@@ -23,6 +23,7 @@ WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
 WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
 RENDER_PASS_TASK = "leagues.tasks.event_pages_render"
+FIDE_CHECK_TASK = "leagues.tasks.event_fide_check"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
 HEARTBEAT_TTL = 3600
 
@@ -80,6 +81,11 @@ def enqueue_pairing(pairing_id: int, attempt: int) -> None:
 def enqueue_trf_import(job_id: int) -> None:
     """Send a big TRF import to a worker (a 2,000-player file takes seconds: no request waits for it)."""
     _send(TRF_IMPORT_TASK, job_id)
+
+
+def enqueue_fide_check(event_id: int) -> None:
+    """Send the check of an event by FIDE's tools to a worker (after a recompute stored new standings)."""
+    _send(FIDE_CHECK_TASK, event_id)
 
 
 def enqueue_webhook_fan_out(event_id: int, items: list) -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tiebreaks.engine.ranking import Standings
 
-from . import page_cache
+from . import broker, page_cache
 from .after_commit import once_after_commit
 from .models import Event, ResultChange, StandingsSnapshot
 from .page_cache import event_explanations_changed_after_commit
@@ -105,6 +105,8 @@ def standings_recompute_event(event_id: int) -> bool:
                 ("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version)
             )
             standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
+            # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
+            once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
         if written and before is not None:
             record_correction_impact(event_id, before, data["rows"])
         log.info(

@@ -11,6 +11,7 @@ from django.core.mail import EmailMessage
 from . import broker, notifications, page_cache
 from .recompute import LockBusy, renew_lost_pages, stale_event_ids, standings_recompute_event
 from .services.disputes import match_cards_remind as remind
+from .services.fide_check import event_fide_check as fide_check
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
 from .services.round_pairings import pairing_compute
 from .services.trf_jobs import import_job_run
@@ -53,6 +54,12 @@ def event_pages_render(slug: str) -> int:
     rendered = page_cache.render_pass(slug)
     broker.record_heartbeat()
     return rendered
+
+
+@shared_task(acks_late=True)
+def event_fide_check(event_id: int) -> None:
+    """Check the event with FIDE's pairing and tie-break checkers and keep the verdict (after each round)."""
+    fide_check(event_id=event_id)
 
 
 @shared_task(acks_late=True)

@@ -27,6 +27,7 @@ from ..services.round_pairings import (
     round_pair,
 )
 from ..services.setup import start_numbers_sort
+from .fide_check import FideCheckView
 from .serializers import EntrySerializer, ErrorSerializer
 
 
@@ -238,8 +239,10 @@ class StartNumbersSortView(APIView):
         return Response(EntrySerializer(entries, many=True).data)
 
 
-# included from leagues/api/urls.py, so the pairing API lives in this one module
+# included from leagues/api/urls.py, so the pairing API lives in this one module (with the check of an event's
+# pairings and tie-breaks by FIDE's tools)
 urlpatterns = [
+    path("events/<slug:slug>/fide-check/", FideCheckView.as_view(), name="event-fide-check"),
     path("events/<slug:slug>/start-numbers/sort/", StartNumbersSortView.as_view(), name="start-numbers-sort"),
     path("events/<slug:slug>/rounds/<int:number>/pairing/", RoundPairingView.as_view(), name="round-pairing"),
     path(

@@ -2,6 +2,7 @@
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
+from .fide_check import FideCheck
 from .games import GamePgn, Transmission
 from .idempotency import IdempotentRequest
 from .imports import ImportJob
@@ -25,6 +26,7 @@ __all__ = [
     "ClubMembership",
     "Entry",
     "Event",
+    "FideCheck",
     "FinishedEventChange",
     "EventQuerySet",
     "Game",

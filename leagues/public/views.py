@@ -40,6 +40,7 @@ from ..services.ratings import event_record, player_events
 from ..text import csv_cell, one_line
 from . import charts, table_rows
 from .board_stats import board_statistics
+from .fide_check import fide_check_view
 
 TEAM_SCORES = ["MPTS", "GPTS"]
 
@@ -181,6 +182,7 @@ def _render_standings(request, slug):
         has_shared=any(row["shared"] for row in standings.table),
         active="standings",
         provisional=selectors.unconfirmed_matches(standings.event),
+        fide_check=fide_check_view(standings.event),
         # numbers keep left to right inside a right-to-left page; a left-to-right page needs no attribute on
         # each of a big open's ten thousand cells (they inherit its direction)
         ltr_cell=mark_safe(' dir="ltr"') if get_language_bidi() else "",

@@ -816,6 +816,9 @@ def event_export_trf(*, event: Event) -> str:
     tournament.tiebreaks = list(event.tiebreak_criteria)
     if event.baku_acceleration:
         tournament.event_type = "FIDE_DUTCH_2026_BAKU"  # read back (and by gacrux) as the accelerated Dutch
+    elif event.is_round_robin and not event.is_team:  # so FIDE's checkers pair and break ties as a round robin
+        double = event.system == Event.System.DOUBLE_ROUND_ROBIN
+        tournament.event_type = "FIDE_DOUBLEROUNDROBIN" if double else "FIDE_ROUNDROBIN"
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
         tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)

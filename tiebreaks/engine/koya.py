@@ -2,8 +2,9 @@
 
 ``limit = 50 % x W x maxgames`` (+ ``/L`` offset in half points). ``maxgames`` = games a
 participant can be scheduled for: the rounds in a Swiss; ``N - 1`` per cycle in a round robin
-(the free round of an odd round robin does not count), minus one for each participant who never
-played (withdrew before playing a game). Forfeits against a scheduled opponent count, as in the
+(the free round of an odd round robin does not count), minus one for each participant who was never
+paired (withdrew before the first round; a forfeit, won or lost, or the pairing-allocated bye was a
+pairing, as in FIDE's checker). Forfeits against a scheduled opponent count, as in the
 FIDE checker (the points were achieved against that opponent). Opponents qualify on their raw
 final score.
 """
@@ -15,8 +16,10 @@ from fractions import Fraction
 from . import reasons as R
 from .context import Computed, Context
 from .criteria import Criterion
-from .crosstable import FORFEIT_WIN, GAME_KINDS, Crosstable
+from .crosstable import FORFEIT_KINDS, GAME_KINDS, PAB, Crosstable
 from .explain import Trace, TraceElement
+
+_PAIRED = GAME_KINDS | FORFEIT_KINDS | {PAB}
 
 
 def max_games(ct: Crosstable) -> int:
@@ -27,7 +30,8 @@ def max_games(ct: Crosstable) -> int:
         return 0
     per_cycle_rounds = n if n % 2 else n - 1
     games = (ct.k // per_cycle_rounds) * (n - 1) + min(ct.k % per_cycle_rounds, n - 1)
-    never_played = sum(1 for kinds in ct.kinds if not any(k in GAME_KINDS or k == FORFEIT_WIN for k in kinds))
+    # never paired (FIDE's checker's reading): a forfeit, won or lost, or the pairing-allocated bye was a pairing
+    never_played = sum(1 for kinds in ct.kinds if not any(k in _PAIRED for k in kinds))
     return max(games - never_played, 0)
 
 
