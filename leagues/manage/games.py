@@ -118,7 +118,13 @@ def round_moves(request, slug, number):
     return render(
         request,
         "leagues/manage/game_moves.html",
-        {"event": event, "number": number, "form": form, "plan": plan, "games": games},
+        {
+            "event": event,
+            "number": number,
+            "form": form,
+            "plan": plan,
+            "organiser": is_league_organiser(request.user, event.league_id),
+        },
         status=status,
     )
 

@@ -10,13 +10,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from leagues.errors import PermissionDenied, ServiceError
-from leagues.models import Game, GamePgn, Result
+from leagues.models import Game, GamePgn, Result, Role
 from leagues.services.games import pgn_attach, pgn_decode, pgn_preview
 from tests.factories import (
     EntryFactory,
     EventFactory,
     GameFactory,
     PlayerFactory,
+    RoleFactory,
     RoundFactory,
     UserFactory,
     organiser_of,
@@ -119,3 +120,22 @@ def test_the_round_page_previews_an_uploaded_file_and_attaches_it_after_the_deci
     attached = client.post(address, {"pgn": raw.decode(), "attach": "1", **decisions})
     assert attached.status_code == 302
     assert list(GamePgn.objects.values_list("game_id", flat=True)) == [game.pk]
+
+
+def test_only_the_organiser_sets_the_transmission_delay_on_its_page():
+    event, game = two_player_round("Fischer, Robert", "Spassky, Boris")
+    arbiter = RoleFactory(kind=Role.Kind.ARBITER, league=None, event=event).user
+    organiser = organiser_of(event.league)
+    address = f"/en/manage/events/{event.slug}/transmission/"
+    moves_page = Client()
+    moves_page.force_login(organiser)
+    assert address in moves_page.get(f"/en/manage/events/{event.slug}/rounds/1/moves/").content.decode()
+
+    refused = Client()
+    refused.force_login(arbiter)
+    assert refused.post(address, {"delay_minutes": "0"}).status_code == 403
+    assert moves_page.post(address, {"delay_minutes": "15"}).status_code == 302
+    assert event.transmission.delay_minutes == 15
+    assert moves_page.post(address, {"delay_minutes": "600"}).status_code == 200  # more than 240: refused
+    event.transmission.refresh_from_db()
+    assert event.transmission.delay_minutes == 15
