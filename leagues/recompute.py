@@ -16,6 +16,7 @@ from tiebreaks.engine.ranking import Standings
 from . import broker, page_cache
 from .after_commit import once_after_commit
 from .models import Event, ResultChange, StandingsSnapshot
+from .models.audit import SettingChange
 from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_result, snapshot_fields
@@ -201,12 +202,15 @@ def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:
 
 
 def record_correction_impact(event_id: int, before: list[dict], after: list[dict]) -> None:
-    """Corrections not yet described get what they changed in the standings."""
+    """Corrections and settings' changes not yet described get what they changed in the standings."""
     pending = ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=True).exclude(
         before=""
     )
     if pending.exists():
         pending.update(standings_impact=standings_difference(before, after))
+    settings = SettingChange.objects.filter(event_id=event_id, standings_impact__isnull=True)
+    if settings.exists():  # a setting changed after the start (scoring, bye's value, tiebreak order)
+        settings.update(standings_impact=standings_difference(before, after))
 
 
 def stale_event_ids() -> list[int]:

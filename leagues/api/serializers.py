@@ -91,6 +91,7 @@ class EventSerializer(serializers.ModelSerializer):
             "match_points_loss",
             "primary_score",
             "baku_acceleration",
+            "fide_mode",
             "rule_set",
             "tiebreak_criteria",
             "tiebreak_locked",

@@ -58,6 +58,15 @@ class SettingsForm(forms.Form):
         required=False,
         choices=[("", gettext_lazy("drawn by lot when round 1 is paired")), *PairingSettings.Colour.choices],
     )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason for a change after the start"),
+        required=False,
+        max_length=300,
+        help_text=gettext_lazy(
+            "Outside FIDE mode a change of the bye's value or of the forbidden pairs after round 1 is published "
+            "needs a reason; it is shown publicly with the change."
+        ),
+    )
 
     def clean_forbidden_pairs(self):
         text = self.cleaned_data["forbidden_pairs"].strip()
@@ -233,6 +242,7 @@ def _act(request, event, number, pairing, forms_, action):
             half_byes_allowed=data["half_byes_allowed"],
             forbidden_pairs=data["forbidden_pairs"],
             initial_colour=data["initial_colour"],
+            reason=data["reason"],
         )
         return _("The pairing settings are saved.")
     if action == "bye":

@@ -93,6 +93,17 @@ class EventForm(forms.ModelForm):
         self.fields["season"].queryset = Season.objects.filter(league=league)
         self.fields["rounds_count"].min_value = 1
         self._tiebreak_fields()
+        if self.instance.pk:  # a change of the scoring or the acceleration after the start needs one (issue #31)
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for a change after the start"),
+                required=False,
+                max_length=300,
+                validators=[refuse_control_characters],
+                help_text=_(
+                    "Outside FIDE mode a change of the scoring or of the Baku acceleration after round 1 is "
+                    "published needs a reason; it is shown publicly with the change."
+                ),
+            )
         try:
             count = int(self.data.get("rounds_count") or self.instance.rounds_count or 0)
         except ValueError:

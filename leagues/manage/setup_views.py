@@ -188,6 +188,7 @@ def event_edit(request, slug, event_slug=None):
                 round_dates=form.round_dates(),
                 round_venues=form.round_venues(),
                 event=event,
+                reason=form.cleaned_data.get("reason", ""),
             )
 
         if _run(request, form, run, _("Event saved.")):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account, games, pairings, rating_report, setup_views, tokens, views, webhooks
+from . import account, fide_mode, games, pairings, rating_report, setup_views, tokens, views, webhooks
 
 app_name = "manage"
 urlpatterns = [
@@ -22,6 +22,7 @@ urlpatterns = [
     path("events/<slug:slug>/pairing/<int:number>/status/", pairings.pairing_status, name="pairing-status"),
     path("events/<slug:slug>/policy/", views.policy, name="policy"),
     path("events/<slug:slug>/audit/", views.audit, name="audit"),
+    path("events/<slug:slug>/fide-mode/", fide_mode.fide_mode, name="fide-mode"),
     path("events/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
     path("events/<slug:slug>/export.trf", views.export_trf, name="export-trf"),
     path("events/<slug:slug>/rating-report/", rating_report.rating_report_page, name="rating-report"),

@@ -393,7 +393,8 @@ def audit(request, slug):
         }
         for change in changes[:500]
     ]
-    return render(request, "leagues/manage/audit.html", {"event": event, "rows": rows})
+    settings = event.setting_changes.select_related("user")  # settings changed after the start (issue #31)
+    return render(request, "leagues/manage/audit.html", {"event": event, "rows": rows, "settings": settings})
 
 
 #: session key of the file between the preview and the confirmation

@@ -74,3 +74,36 @@ class FinishedEventChange(models.Model):
         ordering = ["-at", "-id"]
         verbose_name = _("change of a finished event")
         verbose_name_plural = _("changes of finished events")
+
+
+class SettingChange(models.Model):
+    """A change of an event's settings after it started (round 1 published), or its leaving FIDE mode: who,
+    when, why, from what to what, and what moved in the standings. In FIDE mode most such changes are refused;
+    outside it each is a hard warning shown on the audit page, in the public notes and in the TRF export."""
+
+    class Setting(models.TextChoices):
+        SCORING = "scoring", _("scoring")
+        PAB = "pab", _("value of the pairing-allocated bye")
+        TIEBREAKS = "tiebreaks", _("tiebreak order")
+        FORBIDDEN_PAIRS = "forbidden", _("forbidden pairs")
+        BAKU = "baku", _("Baku acceleration")
+        WITHDRAWAL = "withdrawal", _("withdrawal")
+        FIDE_MODE = "fide_mode", _("FIDE mode left")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="setting_changes", verbose_name=_("event"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("user")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    setting = models.CharField(_("setting"), max_length=10, choices=Setting.choices)
+    before = models.CharField(_("before"), max_length=300, blank=True)
+    after = models.CharField(_("after"), max_length=300, blank=True)
+    source = models.CharField(_("source"), max_length=8, choices=ResultChange.Source.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    # what the change moved in the standings (filled by the recompute; None: not known yet, or nothing to move)
+    standings_impact = models.JSONField(_("effect on the standings"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("change of a setting")
+        verbose_name_plural = _("changes of settings")

@@ -74,6 +74,17 @@ class Event(models.Model):
             "points, so the leaders meet sooner (FIDE C.04.5)."
         ),
     )
+    # FIDE mode (FIDE's 2026 checklist for tournament programs): on by default, the site refuses what FIDE calls a
+    # hard failure (a scoring other than 1/½/0, a bye worth other than a win or a draw, settings changed after the
+    # start); left with a confirmation and a reason (leagues/services/fide_mode.py), recorded, never turned on again
+    fide_mode = models.BooleanField(
+        _("FIDE mode"),
+        default=True,
+        help_text=_(
+            "The site refuses what FIDE's rules for tournament programs call a hard failure. Leaving FIDE mode is "
+            "recorded and cannot be undone."
+        ),
+    )
     # tiebreak policy: a named rule set and the ordered criteria, locked from the first result (C.07 4.1)
     rule_set = models.CharField(_("tiebreak rule set"), max_length=20, default="fide-2026")
     tiebreak_criteria = models.JSONField(_("tiebreak criteria"), default=list, blank=True)

@@ -9,14 +9,25 @@ from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.team import parse_team_criterion
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Event, TiebreakPolicyChange
+from ..models import Event, ResultChange, TiebreakPolicyChange
+from ..models.audit import SettingChange
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
+from .fide_mode import setting_change_checked
 from .results import event_results_changed
 
 
-def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user: AnyUser, reason: str = "") -> Event:
+def event_policy_set(
+    *,
+    event_id: int,
+    rule_set: str,
+    criteria: list[str],
+    user: AnyUser,
+    reason: str = "",
+    source: str = ResultChange.Source.FORM,
+) -> Event:
     """Choose the event's tiebreak rule set and order. Locked from the first result (C.07 4.1): a later
-    change needs an organiser and a reason, and is logged publicly."""
+    change needs an organiser and a reason, and is logged publicly. From the event's start (round 1
+    published) a change is also a hard warning in the settings' audit (services.fide_mode)."""
     with transaction.atomic():
         event: Event = Event.objects.select_for_update().get(pk=event_id)
         if not can_manage_event(user, event):
@@ -44,6 +55,16 @@ def event_policy_set(*, event_id: int, rule_set: str, criteria: list[str], user:
                 criteria_after=criteria,
                 reason=reason.strip(),
             )
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.TIEBREAKS,
+            before=f"{event.rule_set}: {', '.join(event.tiebreak_criteria)}",
+            after=f"{rule_set}: {', '.join(criteria)}",
+            user=user,
+            reason=reason,
+            source=source,
+            reason_required=event.policy_locked,  # free until the first game's result, yet recorded (C.07 4.1)
+        )
         event.rule_set, event.tiebreak_criteria = rule_set, list(criteria)
         event.save(update_fields=["rule_set", "tiebreak_criteria"])
         if event.results_version:

@@ -45,9 +45,22 @@ from pairings.trf import round_one_colour
 
 from ..broker import enqueue_pairing
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, PairingChange, PairingSettings, Result, Round, RoundPairing, WebhookEvent
+from ..models import (
+    Entry,
+    Event,
+    Game,
+    PairingChange,
+    PairingSettings,
+    Result,
+    ResultChange,
+    Round,
+    RoundPairing,
+    WebhookEvent,
+)
+from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
+from .fide_mode import event_scoring_checked, pairs_text, setting_change_checked, shown
 from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
@@ -690,8 +703,11 @@ def _before_pairing(event: Event, round_number: int) -> None:
         )
 
 
-def round_withdraw(*, entry: Entry, round_number: int, user: AnyUser) -> Entry:
-    """Withdraw a player from `round_number` on (not paired again); a player is withdrawn once."""
+def round_withdraw(
+    *, entry: Entry, round_number: int, user: AnyUser, reason: str = "", source: str = ResultChange.Source.FORM
+) -> Entry:
+    """Withdraw a player from `round_number` on (not paired again); a player is withdrawn once. After the
+    event's start the withdrawal is recorded with the settings' changes (services.fide_mode)."""
     with transaction.atomic():
         event = _locked_event(entry.event, user)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -702,6 +718,15 @@ def round_withdraw(*, entry: Entry, round_number: int, user: AnyUser) -> Entry:
                 code="withdrawn_twice",
             )
         _before_pairing(event, round_number)
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.WITHDRAWAL,
+            before=f"{entry.start_number} {entry.name}",  # who withdrew, from which round
+            after=str(round_number),
+            user=user,
+            reason=reason,
+            source=source,
+        )
         entry = entry_withdraw(entry=entry, user=user, after_round=round_number - 1)
         _outdated(event, round_number)
         return entry
@@ -715,16 +740,16 @@ def pairing_settings_save(
     half_byes_allowed: int,
     forbidden_pairs: list[tuple[int, int]],
     initial_colour: str = "",
+    reason: str = "",
+    source: str = ResultChange.Source.FORM,
 ) -> PairingSettings:
-    """The event's pairing settings; the initial colour only before round 1 is paired."""
+    """The event's pairing settings; the initial colour only before round 1 is paired. The bye's value is
+    checked with the event's scoring (services.fide_mode); once the event has started, a change of the bye's
+    value or of the forbidden pairs is refused in FIDE mode, else needs a `reason` and is recorded."""
     with transaction.atomic():
         event = _locked_event(event, user)
         settings = pairing_settings_of(event)
-        if not Decimal(0) <= pab_points <= event.points_win:
-            raise ServiceError(
-                _("The bye is worth between 0 and the points of a win (%(win)s).") % {"win": event.points_win},
-                code="bad_pab",
-            )
+        event_scoring_checked(event, pab=pab_points)
         numbers = set(event.entries.values_list("start_number", flat=True))
         pairs = set()
         for a, b in forbidden_pairs:
@@ -734,6 +759,24 @@ def pairing_settings_save(
                     code="bad_forbidden_pair",
                 )
             pairs.add((min(a, b), max(a, b)))
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.PAB,
+            before=shown(settings.pab_points),
+            after=shown(pab_points),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.FORBIDDEN_PAIRS,
+            before=pairs_text(sorted(tuple(pair) for pair in settings.forbidden_pairs)),
+            after=pairs_text(sorted(pairs)),
+            user=user,
+            reason=reason,
+            source=source,
+        )
         if initial_colour and initial_colour != settings.initial_colour:
             if last_paired_round(event) or RoundPairing.objects.filter(round__event=event).exists():
                 raise ServiceError(
@@ -779,7 +822,6 @@ class BoardRow:
     black: Seat | None  # None: the pairing-allocated bye
     game: Game | None = None
     score: str = ""  # a team Swiss's match (game None): its score, "" until every board has a result
-    match_id: int | None = None  # a team Swiss's match: its match card
 
 
 def _seats(event: Event, round_number: int) -> dict[int, Seat]:
@@ -837,7 +879,7 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
         assert g.white is not None  # every published board has white
         white, black = seats[g.white.start_number], seats[g.black.start_number] if g.black else None
         if team_swiss and g.match_id:  # the match's row: its score, not board 1's result
-            rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id]), g.match_id))
+            rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id])))
         else:
             rows.append(BoardRow(number if team_swiss else g.board, white, black, g))
     return rows

@@ -50,6 +50,7 @@ from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
+from .fide_mode import event_scoring_checked, event_settings_changed
 from .policy import compute_standings_check, default_tiebreak_order
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .results import event_results_changed, finished_event_override, result_record
@@ -202,6 +203,8 @@ def event_save(
     round_dates: list[date | None] | None = None,
     round_venues: list[str] | None = None,
     event: Event | None = None,
+    reason: str = "",
+    source: str = ResultChange.Source.FORM,
 ) -> Event:
     """Create or edit an event (individual or team; Swiss, round robin, double round robin) and its rounds'
     dates and venues (an empty venue: the event's). Rounds are numbered 1..rounds_count; a round with games
@@ -209,7 +212,10 @@ def event_save(
 
     A new event gets its rule set and tiebreak order here (``rule_set``, ``tiebreak_criteria``; an empty order:
     the recommended one for its system, rounds and rule set). An event still following the recommended order
-    follows it when its system or number of rounds changes, until the first result."""
+    follows it when its system or number of rounds changes, until the first result.
+
+    The scoring is checked by services.fide_mode (every door's one check); once the event has started, a change
+    of its scoring or Baku acceleration is refused in FIDE mode, else needs a `reason` and is recorded."""
     _organiser(user, league.pk)
     with transaction.atomic():
         if event is not None:
@@ -225,6 +231,8 @@ def event_save(
         _assign(event, fields, EVENT_FIELDS if before is not None else NEW_EVENT_FIELDS)
         if event.season is not None and event.season.league_id != league.pk:
             raise FieldError("season", _("This season belongs to another league."))
+        if before is not None:
+            event_settings_changed(event, before=before, user=user, reason=reason, source=source)
         if before is not None and _has_results(event):
             changed = [name for name, value in before.items() if getattr(event, name) != value]
             if changed:
@@ -237,8 +245,7 @@ def event_save(
             raise FieldError("rounds_count", _("An event has at least one round."))
         if event.baku_acceleration and (event.is_team or event.is_round_robin):
             raise FieldError("baku_acceleration", _("Only an individual Swiss event can be accelerated."))
-        if event.points_loss > event.points_draw or event.points_draw > event.points_win:
-            raise FieldError("points_draw", _("A win must score at least a draw, and a draw at least a loss."))
+        event_scoring_checked(event)
         if event.match_points_loss > event.match_points_draw or event.match_points_draw > event.match_points_win:
             raise FieldError(
                 "match_points_draw", _("A match won must score at least a drawn one, a drawn one at least a lost one.")

@@ -27,6 +27,7 @@ from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, League, PairingSettings, Player, Result, ResultChange, Round, Season
 from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
+from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_problems
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
@@ -347,6 +348,7 @@ def event_import_trf(
         )
         if scoring.pab is not None:  # BBU, or P of record 162: the pairing-allocated bye's value
             PairingSettings.objects.create(event=event, pab_points=_decimal(scoring.pab))
+        imported_event_mode(event, scoring, user)
         entries = _entries_from_trf(
             event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
         )
@@ -539,6 +541,7 @@ def _scoring_problems(data: bytes, scoring: Scoring) -> list[tuple[int | None, s
         if (value * 100).denominator != 1 or not 0 <= value < 100:
             problems.append((line, _("The scoring value %(points)s cannot be stored.") % {"points": float(value)}))
             break
+    problems.extend((line, message) for message in trf_scoring_problems(scoring))  # every door's one check
     return problems
 
 
@@ -822,6 +825,7 @@ def event_export_trf(*, event: Event) -> str:
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
         tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)
+    tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))
     return write_trf(tournament)
 
 
