@@ -23,6 +23,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from .models import Profile, Role, TeamMatch
+from .permissions import club_secretaries, league_organisers, secretary_club_ids
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -76,34 +77,20 @@ def _message(user, template: str, context: dict) -> dict | None:
     return {"to": [user.email], "subject": " ".join(subject.split()), "body": body}
 
 
-def _secretaries(club_ids) -> list:
-    return list(
-        User.objects.filter(roles__kind=Role.Kind.SECRETARY, roles__club__in=club_ids).distinct().order_by("pk")
-    )
-
-
-def _organisers(league_id) -> list:
-    return list(User.objects.filter(roles__kind=Role.Kind.ORGANISER, roles__league=league_id).distinct().order_by("pk"))
-
-
 def card_messages(kind: str, match_id: int) -> list[dict]:
     """The emails about one match card: who receives which, in their language."""
     match = TeamMatch.objects.select_related(
         "round__event__league", "home__team", "away__team", "submitted_by", "settled_by"
     ).get(pk=match_id)
     home, away = match.home.team.club_id, match.away.team.club_id
-    submitter_clubs = (
-        set(Role.objects.filter(user=match.submitted_by, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
-        if match.submitted_by
-        else set()
-    )
+    submitter_clubs = secretary_club_ids(match.submitted_by)
     other_clubs = {home, away} - submitter_clubs or {home, away}
     recipients = {
-        "card_submitted": _secretaries(other_clubs),
-        "card_reminder": _secretaries(other_clubs),
-        "card_confirmed": _secretaries({home, away}),
-        "card_disputed": _secretaries({home, away}) + _organisers(match.round.event.league_id),
-        "card_settled": _secretaries({home, away}),
+        "card_submitted": club_secretaries(other_clubs),
+        "card_reminder": club_secretaries(other_clubs),
+        "card_confirmed": club_secretaries({home, away}),
+        "card_disputed": club_secretaries({home, away}) + league_organisers(match.round.event.league_id),
+        "card_settled": club_secretaries({home, away}),
     }[kind]
     seen, messages = set(), []
     for user in recipients:

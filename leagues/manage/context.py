@@ -2,7 +2,8 @@
 
 from django.utils.functional import SimpleLazyObject
 
-from ..models import League, Role
+from ..models import League
+from ..permissions import organised_league_ids
 
 
 def manage(request):
@@ -13,7 +14,6 @@ def manage(request):
     def leagues():
         if user.is_superuser:
             return list(League.objects.all())
-        ids = Role.objects.filter(user=user, kind=Role.Kind.ORGANISER).values_list("league_id", flat=True)
-        return list(League.objects.filter(pk__in=ids))
+        return list(League.objects.filter(pk__in=organised_league_ids(user)))
 
     return {"manage_leagues": SimpleLazyObject(leagues)}

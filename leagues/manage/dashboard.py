@@ -9,7 +9,8 @@ from datetime import date, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Event, Game, League, Result, Role, Round, RoundPairing, TeamMatch
+from ..models import Event, Game, League, Result, Round, RoundPairing, TeamMatch
+from ..permissions import arbitrated_event_ids, organised_league_ids, secretary_club_ids
 from ..services.round_pairings import last_paired_round, pairable_round_problem
 
 
@@ -44,14 +45,10 @@ def _confirms_on(match: TeamMatch):
     return match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days)
 
 
-def secretary_clubs(user) -> set[int]:
-    return set(Role.objects.filter(user=user, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
-
-
 def dashboard_for(user, today: date | None = None) -> Dashboard:
     today = today or timezone.localdate()
     board = Dashboard()
-    clubs = secretary_clubs(user)
+    clubs = secretary_club_ids(user)
     live = Q(round__event__status__in=[Event.Status.PUBLISHED, Event.Status.RUNNING])
     cards = (
         TeamMatch.objects.filter(live)
@@ -67,7 +64,7 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
             elif match.round.date <= today + timedelta(days=14):
                 board.coming.append(match)
         elif match.status == TeamMatch.Status.SUBMITTED:
-            submitter_clubs = secretary_clubs(match.submitted_by) if match.submitted_by else set()
+            submitter_clubs = secretary_club_ids(match.submitted_by)
             ours = clubs & {match.home.team.club_id, match.away.team.club_id}
             if ours & submitter_clubs:
                 other = match.away if match.home.team.club_id in submitter_clubs else match.home
@@ -76,8 +73,7 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
                 board.to_confirm.append((match, _confirms_on(match)))
         elif match.status == TeamMatch.Status.DISPUTED:
             board.disputes.append(match)
-    organised = [r.league_id for r in Role.objects.filter(user=user, kind=Role.Kind.ORGANISER)]
-    arbitrated = [r.event_id for r in Role.objects.filter(user=user, kind=Role.Kind.ARBITER)]
+    organised, arbitrated = organised_league_ids(user), arbitrated_event_ids(user)
     managed = (
         Event.objects.all()
         if user.is_superuser

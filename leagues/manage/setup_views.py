@@ -14,7 +14,7 @@ from tiebreaks.money import money
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
-from ..permissions import can_manage_event, is_league_organiser
+from ..permissions import can_manage_event, event_arbiters, is_league_organiser
 from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
@@ -216,7 +216,7 @@ def event(request, slug):
             "entries": entries,
             "rounds": event.rounds.all(),
             "next_status": sorted(TRANSITIONS[event.status]) if organiser else [],
-            "arbiters": Role.objects.filter(kind=Role.Kind.ARBITER, event=event).select_related("user"),
+            "arbiters": event_arbiters(event),
         },
     )
 

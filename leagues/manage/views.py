@@ -20,8 +20,8 @@ from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
-from ..models import Event, Game, ImportJob, League, Player, Result, ResultChange, Role, TeamMatch
-from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser
+from ..models import Event, Game, ImportJob, League, Player, Result, ResultChange, TeamMatch
+from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser, secretary_club_ids
 from ..selectors import corrections_visible_to
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
@@ -204,9 +204,7 @@ def match_card(request, match_id):
 
 def _plays_in(user, match) -> bool:
     """A secretary of one of the two clubs (who may read the card even when it is closed for them)."""
-    return Role.objects.filter(
-        user=user, kind=Role.Kind.SECRETARY, club__in=[match.home.team.club_id, match.away.team.club_id]
-    ).exists()
+    return bool(secretary_club_ids(user) & {match.home.team.club_id, match.away.team.club_id})
 
 
 def _confirms_on(match):

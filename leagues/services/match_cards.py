@@ -8,19 +8,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, PermissionDenied, ServiceError
-from ..models import Event, FinishedEventChange, League, ResultChange, Role, TeamMatch
+from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
 from .lineups import lineup_apply
 from .results import event_frozen, finished_event_override, result_record
 from .webhooks import match_card_changed
-
-
-def _secretary_clubs(user: AnyUser) -> set[int]:
-    if not user or not user.is_authenticated:
-        return set()
-    return set(Role.objects.filter(user=user, kind=Role.Kind.SECRETARY).values_list("club_id", flat=True))
 
 
 def _match_clubs(match: TeamMatch) -> tuple[int, int]:
@@ -47,7 +41,7 @@ def match_card_submit(
         match = _locked_card(match_id, None)
         event = match.round.event
         manager = can_manage_event(user, event)
-        if not manager and not (_secretary_clubs(user) & set(_match_clubs(match))):
+        if not manager and not (secretary_club_ids(user) & set(_match_clubs(match))):
             raise PermissionDenied(_("You may not enter results for this match."))
         finished_event_override(event, user, reason, FinishedEventChange.Subject.CARD)
         if match.version != expected_version:
@@ -120,8 +114,8 @@ def _same_card_again(match: TeamMatch, results: dict[int, tuple[str, int]], user
 
 
 def _other_side(user: AnyUser, match: TeamMatch) -> bool:
-    submitter_clubs = _secretary_clubs(match.submitted_by) if match.submitted_by else set()
-    mine = _secretary_clubs(user) & set(_match_clubs(match))
+    submitter_clubs = secretary_club_ids(match.submitted_by)
+    mine = secretary_club_ids(user) & set(_match_clubs(match))
     return bool(mine - submitter_clubs) or (bool(mine) and not submitter_clubs)
 
 
@@ -129,7 +123,7 @@ def match_card_actions(user: AnyUser, match: TeamMatch) -> set[str]:
     """What this user may do with the card now, for the pages: "edit", "confirm", "dispute" (the services
     check again). The club that submitted a card waits; the other club answers it."""
     manager = can_manage_event(user, match.round.event)
-    mine = bool(_secretary_clubs(user) & set(_match_clubs(match)))
+    mine = bool(secretary_club_ids(user) & set(_match_clubs(match)))
     if match.round.event.status == match.round.event.Status.FINISHED:  # frozen: the organiser's override only
         return {"edit"} if is_league_organiser(user, match.round.event.league_id) else set()
     actions: set[str] = set()

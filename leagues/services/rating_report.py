@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from tiebreaks.trf import write_trf
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, Role
-from ..permissions import AnyUser, is_league_organiser
+from ..models import Entry, Event, Game
+from ..permissions import AnyUser, event_arbiters, is_league_organiser
 from .standings import tournament_for
 
 #: the report's TRF: the sex and title fields as TRF writes them
@@ -40,10 +40,7 @@ def rating_report(*, event: Event, user: AnyUser) -> RatingReport:
     report.rows = list(event.entries.select_related("player").order_by("start_number"))
     dates = dict(event.rounds.values_list("number", "date"))
     report.rounds = [(number, dates.get(number)) for number in range(1, event.rounds_count + 1)]
-    report.arbiters = sorted(
-        role.user.get_full_name() or role.user.get_username()
-        for role in Role.objects.filter(kind=Role.Kind.ARBITER, event=event).select_related("user")
-    )
+    report.arbiters = sorted(arbiter.get_full_name() or arbiter.get_username() for arbiter in event_arbiters(event))
     counts: dict[str, int] = {}
     for entry in report.rows:
         if entry.player and entry.player.federation:

@@ -44,7 +44,6 @@ from ..models import (
     Event,
     League,
     ResultChange,
-    Role,
     Team,
     TeamMatch,
     WebhookDelivery,
@@ -52,7 +51,15 @@ from ..models import (
     WebhookSubscription,
 )
 from ..notifications import language_of
-from ..permissions import can_manage_event, can_see_event, is_league_organiser
+from ..permissions import (
+    arbitrated_event_ids,
+    can_manage_event,
+    can_see_event,
+    is_club_secretary,
+    is_league_organiser,
+    organised_league_ids,
+    secretary_club_ids,
+)
 
 SIGNATURE_HEADER = "X-Chess-League-Signature"
 SUBSCRIBABLE = [choice for choice in WebhookEvent.values if choice != WebhookEvent.TEST]
@@ -136,7 +143,7 @@ def _may_subscribe(user: User, target: dict[str, Any]) -> bool:
     if "event" in target:
         return can_manage_event(user, target["event"])
     club = target["club"]
-    if Role.objects.filter(user=user, kind=Role.Kind.SECRETARY, club=club).exists():
+    if is_club_secretary(user, club.pk):
         return True
     return any(is_league_organiser(user, league_id) for league_id in club.leagues.values_list("pk", flat=True))
 
@@ -178,17 +185,12 @@ def webhook_unsubscribe(*, user: User, subscription_id: int) -> None:
 
 def webhook_targets_for(user: User) -> dict[str, list[League] | list[Club] | list[Event]]:
     """What `user` may subscribe to (the workspace's choices): {"league": [...], "club": [...], "event": [...]}."""
-    roles = Role.objects.filter(user=user)
     organised = League.objects.all()
     if not user.is_superuser:
-        organised = organised.filter(pk__in=roles.filter(kind=Role.Kind.ORGANISER).values("league_id"))
+        organised = organised.filter(pk__in=organised_league_ids(user))
     leagues = list(organised)
-    events = Event.objects.public().filter(
-        Q(league__in=leagues) | Q(pk__in=roles.filter(kind=Role.Kind.ARBITER).values("event_id"))
-    )
-    clubs = Club.objects.filter(
-        Q(leagues__in=leagues) | Q(pk__in=roles.filter(kind=Role.Kind.SECRETARY).values("club_id"))
-    )
+    events = Event.objects.public().filter(Q(league__in=leagues) | Q(pk__in=arbitrated_event_ids(user)))
+    clubs = Club.objects.filter(Q(leagues__in=leagues) | Q(pk__in=secretary_club_ids(user)))
     return {"league": leagues, "club": list(clubs.distinct()), "event": list(events.order_by("name"))}
 
 
