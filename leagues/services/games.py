@@ -115,11 +115,36 @@ def _illegal_move(number: int, headers: chess.pgn.Headers, error: Exception) -> 
     )
 
 
+def _end_games_without_moves(text: str) -> str:
+    """Give a game of headers only (a broadcast's pairings, e.g. lichess's export) its termination marker, so the
+    next game's headers start a new game instead of continuing this one."""
+    lines: list[str] = []
+    in_headers = blank_after_headers = False
+    result = "*"
+    for line in text.splitlines():
+        stripped = line.strip()
+        if re.fullmatch(r'\[[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\]', stripped):
+            if in_headers and blank_after_headers:
+                lines += [result, ""]
+                result = "*"
+            in_headers, blank_after_headers = True, False
+            found = re.match(r'\[Result\s+"([^"]*)"\]', stripped)
+            if found and found.group(1) in PGN_RESULTS:
+                result = found.group(1)
+        elif not stripped:
+            blank_after_headers = in_headers
+        elif not stripped.startswith("%"):
+            in_headers = blank_after_headers = False
+            result = "*"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def pgn_read(text: str) -> list[FileGame]:
     """Every game of a PGN text; raises ServiceError for an empty or too long text or an illegal move."""
     if len(text) > PGN_MAX_CHARS:
         raise ServiceError(_("The PGN is too long to read at once."), code="pgn_too_long")
-    stream = io.StringIO(text.lstrip("\ufeff"))
+    stream = io.StringIO(_end_games_without_moves(text.lstrip("\ufeff")))
     games: list[FileGame] = []
     while True:
         try:

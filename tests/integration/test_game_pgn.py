@@ -139,3 +139,38 @@ def test_only_the_organiser_sets_the_transmission_delay_on_its_page():
     assert moves_page.post(address, {"delay_minutes": "600"}).status_code == 200  # more than 240: refused
     event.transmission.refresh_from_db()
     assert event.transmission.delay_minutes == 15
+
+
+def test_a_broadcast_file_of_the_whole_event_matches_round_one_by_fide_ids_and_shows_a_result_difference():
+    """lichess's export names players its own way ("Praggnanandhaa R"); the FIDE ids find them. Only round 1's five
+    games are this round's; the other 40 wait for a decision, and the one recorded result that differs is shown."""
+    event = EventFactory(rounds_count=9)
+    rnd = RoundFactory(event=event, number=1)
+    boards = [
+        ("Chithambaram, Aravindh", 5072786, "Rameshbabu, Praggnanandhaa", 25059530, Result.DRAW),
+        ("Yakubboev, Nodirbek", 14203987, "Arjun, Erigaisi", 35009192, Result.BLACK_WINS),
+        ("Maghsoodloo, Parham", 12539929, "Rapport, Richard", 738590, Result.DRAW),
+        ("Nepomniachtchi, Ian", 4168119, "Sindarov, Javokhir", 14205483, Result.BLACK_WINS),
+        ("Abdusattorov, Nodirbek", 14204118, "Vokhidov, Shamsiddin", 14204223, Result.DRAW),  # the file: 1-0
+    ]
+    games = []
+    for board, (white, white_id, black, black_id, result) in enumerate(boards, start=1):
+        entries = [
+            EntryFactory(event=event, start_number=2 * board - 1 + side, player=PlayerFactory(name=name, fide_id=fide))
+            for side, (name, fide) in enumerate(((white, white_id), (black, black_id)))
+        ]
+        games.append(GameFactory(round=rnd, board=board, white=entries[0], black=entries[1], result=result))
+    organiser = organiser_of(event.league)
+    text = pgn_decode((FIXTURES / "uzchesscup-2025-lichess.pgn").read_bytes())
+    round_games = Game.objects.filter(round=rnd)
+
+    plan = pgn_preview(games=round_games, text=text, user=organiser)
+
+    assert [(m.file_game.headers["Round"], m.game.board) for m in plan.matched] == [(f"1.{b}", b) for b in range(1, 6)]
+    assert [m.difference for m in plan.matched if m.difference] == [
+        "The moves end 1-0; the recorded result is 1/2-1/2."
+    ]
+    assert len(plan.unmatched) == 40
+    saved = pgn_attach(games=round_games, text=text, user=organiser, decisions=dict.fromkeys(range(6, 46)))
+    assert sorted(v.game_id for v in saved) == [g.pk for g in games]
+    assert Game.objects.get(pk=games[4].pk).result == Result.DRAW
