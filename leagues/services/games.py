@@ -427,7 +427,7 @@ def shown_moves(game: Game, now: datetime | None = None) -> GamePgn | None:
     """The version of a game from games_with_moves that readers see now."""
     event = game.round.event
     delay = event.transmission.delay_minutes if hasattr(event, "transmission") else 0
-    return visible_pgn(game, list(game.pgn_versions.all()), delay, now)  # type: ignore[attr-defined]
+    return visible_pgn(game, list(game.pgn_versions.all()), delay, now)
 
 
 def _date(game: Game) -> str:
