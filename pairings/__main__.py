@@ -64,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             result = pair_round(state, event.system)
             print(json.dumps(result.to_json()) if args.json else _text(result))
             return 0
+        if event.system is System.TEAM_SWISS:
+            raise PairingError("check replays individual tournaments; a team file's next round is paired with next")
         checks = check_event(event)
         standings = check_standings(event.tournament, _criteria(args.criteria), args.rules or _edition(data))
     except (OSError, PairingError) as error:
