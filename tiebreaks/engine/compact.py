@@ -221,13 +221,17 @@ class ParticipantBuilder:
         tag = self._elements(base, crit.forfeits_as_games, i, shared)
         els = a16.elements(crit.forfeits_as_games)[i]
         values = [e.value for e in els]
-        removals = cut_elements(
-            [(v, 0) for v in values],
-            values,
-            [e.vur for e in els],
-            low=crit.cut + crit.median,
-            high=crit.median,
-            vur_first=base.rules.cut_vur_first,
+        removals = (
+            cut_elements(
+                [(v, 0) for v in values],
+                values,
+                [e.vur for e in els],
+                low=crit.cut + crit.median,
+                high=crit.median,
+                vur_first=base.rules.cut_vur_first,
+            )
+            if crit.cut or crit.median
+            else []
         )
         out: Compact = {"k": len(els), "e": tag, "c": f"@{tag}ev"}
         total = sum(values)
@@ -257,13 +261,17 @@ class ParticipantBuilder:
         tag = self._elements(ctx, crit.forfeits_as_games, i, shared)
         els = ctx.a16.elements(crit.forfeits_as_games)[i]
         contributions = [e.value * e.points for e in els]
-        removals = cut_elements(
-            [(e.value, c) for e, c in zip(els, contributions, strict=True)],
-            contributions,
-            [e.vur for e in els],
-            low=crit.cut + crit.median,
-            high=crit.median,
-            vur_first=ctx.rules.cut_vur_first,
+        removals = (
+            cut_elements(
+                [(e.value, c) for e, c in zip(els, contributions, strict=True)],
+                contributions,
+                [e.vur for e in els],
+                low=crit.cut + crit.median,
+                high=crit.median,
+                vur_first=ctx.rules.cut_vur_first,
+            )
+            if crit.cut or crit.median
+            else []
         )
         out: Compact = {"k": len(els), "e": tag, "c": [u2, *contributions]}
         total = sum(contributions)
