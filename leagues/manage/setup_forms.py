@@ -12,6 +12,7 @@ from tiebreaks.names import rule_set_name
 from tiebreaks.prizes import CURRENCIES
 
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
+from ..services.players import players_of_league
 from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, MAX_RATING, major_units, player_fields
 from ..text import refuse_control_characters
 
@@ -22,7 +23,7 @@ MAX_ROUNDS = 30
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ["name", "auto_confirm_days", "currency"]
+        fields = ["name", "auto_confirm_days", "currency", "players_without_club"]
         help_texts = {"currency": _("The currency of the league's prize funds, unless a fund names another.")}
 
     def __init__(self, *args, **kwargs):
@@ -36,7 +37,7 @@ class LeagueForm(forms.ModelForm):
 
 class NewLeagueForm(LeagueForm):
     class Meta(LeagueForm.Meta):
-        fields = ["name", "slug", "auto_confirm_days", "currency"]
+        fields = ["name", "slug", "auto_confirm_days", "currency", "players_without_club"]
         help_texts = {
             "slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens."),
             "currency": LeagueForm.Meta.help_texts["currency"],
@@ -212,8 +213,8 @@ class PlayerForm(forms.ModelForm):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = league.clubs.all()
-        if not self.instance.pk:
+        self.fields["club"].queryset = league.clubs.filter(retired=False)
+        if not self.instance.pk and not league.players_without_club:
             self.fields["club"].required = True
 
     def service_fields(self):
@@ -240,9 +241,9 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         assert set(dict(self.fields["late_bye"].choices)) == set(LATE_BYES)
         self.fields["player"].queryset = (
-            Player.objects.filter(clubmembership__club__leagues=event.league)
+            players_of_league(event.league)
+            .filter(retired=False)
             .exclude(pk__in=event.entries.filter(player__isnull=False).values("player"))
-            .distinct()
             .order_by("name")
         )
 

@@ -13,11 +13,12 @@ from django.views.decorators.http import require_POST
 from tiebreaks.money import money
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
+from ..models import Entry, Event, League, Role, Team, TeamMatch
 from ..permissions import can_manage_event, event_arbiters, is_league_organiser
 from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
+from ..services.players import players_of_league
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
@@ -426,7 +427,7 @@ def clubs(request, slug, club_id=None):
 @login_required
 def players(request, slug, player_id=None):
     league = _league(request, slug)
-    in_league = Player.objects.filter(clubmembership__club__leagues=league).distinct()
+    in_league = players_of_league(league)
     player = get_object_or_404(in_league, pk=player_id) if player_id else None
     form = PlayerForm(request.POST or None, instance=player, league=league)
     if request.method == "POST" and form.is_valid():

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import account, fide_mode, games, pairings, rating_report, setup_views, tokens, views, webhooks
+from . import account, bulk_entry, fide_mode, games, pairings, rating_report, setup_views, tokens, views, webhooks
 
 app_name = "manage"
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<slug:slug>/", setup_views.event, name="event"),
     path("events/<slug:slug>/status/", setup_views.event_status, name="event-status"),
     path("events/<slug:slug>/entries/", setup_views.entries, name="entries"),
+    path("events/<slug:slug>/entries/list/", bulk_entry.bulk_entry, name="bulk-entry"),
     path("events/<slug:slug>/teams/<int:team_id>/roster/", setup_views.roster, name="roster"),
     path("events/<slug:slug>/prizes/", setup_views.prizes, name="prizes"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_sheet, name="round-sheet"),

@@ -11,6 +11,7 @@ from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
+from .setup_log import SetupChange
 from .snapshots import StandingsSnapshot
 from .tokens import SCOPE_INCLUDES, ApiToken, Scope
 from .webhooks import WebhookDelivery, WebhookEvent, WebhookSubscription
@@ -49,6 +50,7 @@ __all__ = [
     "RoundPairing",
     "Scope",
     "Season",
+    "SetupChange",
     "StandingsSnapshot",
     "Team",
     "TeamMatch",

@@ -91,6 +91,8 @@ class Event(models.Model):
     tiebreak_locked = models.BooleanField(_("tiebreak policy locked"), default=False)
     unrated_rating = models.PositiveSmallIntegerField(_("rating for unrated players"), null=True, blank=True)
     results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
+    # an event with results is archived, never deleted: its pages stay readable, the lists no longer show it
+    archived = models.BooleanField(_("archived"), default=False)
 
     objects = EventQuerySet.as_manager()
 

@@ -17,6 +17,14 @@ class League(models.Model):
     currency = models.CharField(
         _("currency"), max_length=3, default="GBP", choices=[(code, code) for code in CURRENCIES]
     )
+    # a player may be entered without a club (an open's guests); off: every player belongs to a club of the league
+    players_without_club = models.BooleanField(
+        _("players without a club"),
+        default=True,
+        help_text=_("Players who belong to no club of the league may be entered in its individual events."),
+    )
+    # the league's player registry beyond its clubs' members: players it entered itself (by hand or from a list)
+    players = models.ManyToManyField("Player", related_name="registry_leagues", blank=True, verbose_name=_("players"))
 
     class Meta:
         ordering = ["name"]
@@ -48,6 +56,8 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), unique=True)
     short_name = models.CharField(_("short name"), max_length=30, blank=True)
+    # a club with results is retired, never deleted: hidden from the lists, its players' history kept
+    retired = models.BooleanField(_("retired"), default=False)
 
     class Meta:
         ordering = ["name"]
@@ -119,6 +129,8 @@ class Player(models.Model):
         _("shown by initials"), default=False, help_text=_("Public pages and the API show only the initials.")
     )
     clubs = models.ManyToManyField(Club, through="ClubMembership", related_name="players", verbose_name=_("clubs"))
+    # a player with results is retired, never deleted: no longer offered for entry, their history kept
+    retired = models.BooleanField(_("retired"), default=False)
 
     class Meta:
         ordering = ["name"]

@@ -11,6 +11,12 @@ from ..permissions import AnyUser, is_league_organiser
 from .prizes import prizes_recompute
 
 
+def players_of_league(league: League) -> QuerySet[Player]:
+    """The league's player registry: its clubs' members and the players it registered itself (a player
+    without a club, or one entered from a list); retired players too (their history stays)."""
+    return Player.objects.filter(Q(clubmembership__club__leagues=league) | Q(registry_leagues=league)).distinct()
+
+
 def leagues_of_player(player: Player) -> QuerySet[League]:
     """The leagues whose events the player played in (individually or on a team's roster)."""
     return League.objects.filter(

@@ -51,6 +51,7 @@ from ..permissions import AnyUser, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .fide_mode import event_scoring_checked, event_settings_changed
+from .players import players_of_league
 from .policy import compute_standings_check, default_tiebreak_order
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .results import event_results_changed, finished_event_override, result_record
@@ -92,7 +93,7 @@ def _assign(instance: Model, fields: dict[str, Any], allowed: Collection[str]) -
 
 # ------------------------------------------------------------------------------------------ the league
 
-LEAGUE_FIELDS = {"name", "auto_confirm_days", "currency"}
+LEAGUE_FIELDS = {"name", "auto_confirm_days", "currency", "players_without_club"}
 
 
 #: who may create a league: a user (or group) granted this permission in the admin, and superusers
@@ -185,8 +186,6 @@ EVENT_FIELDS = {
 #: chosen when the event is created; later on the tiebreak policy page (services.policy: locked from the first
 #: game's result, then changed only by the organiser with a reason shown publicly)
 NEW_EVENT_FIELDS = EVENT_FIELDS | {"rule_set", "tiebreak_criteria"}
-#: what the recommended tiebreak order depends on
-ORDER_DEPENDS_ON = ("kind", "system", "rounds_count", "primary_score", "rule_set")
 #: what may no longer change once a result is in
 FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss", "baku_acceleration"}
 
@@ -367,25 +366,6 @@ def club_save(*, league: League, user: AnyUser, fields: dict[str, Any], club: Cl
         return club
 
 
-PLAYER_FIELDS = {
-    "name",
-    "fide_id",
-    "national_id",
-    "federation",
-    "title",
-    "rating",
-    "rating_rapid",
-    "rating_blitz",
-    "rating_national",
-    "birth_year",
-    "birth_date",
-    "sex",
-    "fide_games",
-    "k_factor",
-    "anonymised",
-}
-
-
 def player_fields() -> list[str]:
     """The player registry's fields this installation has, in form order."""
     names = {f.name for f in Player._meta.get_fields()}
@@ -412,13 +392,16 @@ def player_fields() -> list[str]:
 def player_save(
     *, league: League, user: AnyUser, fields: dict[str, Any], club: Club | None, player: Player | None = None
 ) -> Player:
-    """Create or edit a player of one of the league's clubs; ``club`` adds a membership."""
+    """Create or edit a player of the league; ``club`` adds a membership. A new player without a club is
+    allowed when the league allows players without a club (its setting, on by default)."""
     _organiser(user, league.pk)
     with transaction.atomic():
         if club is not None and not league.clubs.filter(pk=club.pk).exists():
             raise FieldError("club", _("This club does not play in the league."))
-        if player is not None and not ClubMembership.objects.filter(player=player, club__leagues=league).exists():
-            raise PermissionDenied(_("This player belongs to no club of the league."))
+        if player is not None and not players_of_league(league).filter(pk=player.pk).exists():
+            raise PermissionDenied(_("This player is not in the league's registry."))
+        if player is None and club is None and not league.players_without_club:
+            raise FieldError("club", _("The league enters players of its clubs only: choose the club."))
         before = (player.rating, player.title, player.name) if player is not None else None
         player = player or Player()
         _assign(player, fields, set(player_fields()))
@@ -430,6 +413,7 @@ def player_save(
         player.save()
         if club is not None:
             ClubMembership.objects.get_or_create(player=player, club=club)
+        league.players.add(player)
         if before is not None and before != (player.rating, player.title, player.name):
             _player_ranking_changed(player, league, old_rating=before[0])
         return player
@@ -477,8 +461,10 @@ def entry_register(
         event = _editable_event(event, user)
         if event.is_team:
             raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
-        if not ClubMembership.objects.filter(player=player, club__leagues=event.league).exists():
-            raise FieldError("player", _("This player belongs to no club of the league."))
+        if not players_of_league(event.league).filter(pk=player.pk).exists():
+            raise FieldError("player", _("This player is not in the league's registry."))
+        if not event.league.players_without_club and not player.clubs.filter(leagues=event.league).exists():
+            raise FieldError("player", _("The league enters players of its clubs only."))
         if Entry.objects.filter(event=event, player=player).exists():
             raise FieldError("player", _("%(player)s is registered already.") % {"player": player.name})
         number = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
