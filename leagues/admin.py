@@ -12,6 +12,7 @@ from tiebreaks.prizes import CURRENCIES
 from . import models
 from .errors import ServiceError
 from .health import worker_status
+from .services.fide_mode import scoring_problems
 from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
 from .services.policy import default_tiebreak_order
@@ -126,14 +127,30 @@ class PlayerAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
 
 
+class EventAdminForm(forms.ModelForm):
+    """The scoring as every other door checks it (services.fide_mode)."""
+
+    def clean(self):
+        data = super().clean()
+        fide_mode = self.instance.fide_mode if self.instance.pk else True
+        names = ("points_win", "points_draw", "points_loss")
+        if all(data.get(name) is not None for name in names):
+            for problem in scoring_problems(**{n.removeprefix("points_"): data[n] for n in names}, fide_mode=fide_mode):
+                self.add_error(problem.field if problem.field in names else None, problem.message)
+                break
+        return data
+
+
 @admin.register(models.Event)
 class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
     event_path = ()
+    form = EventAdminForm
 
     list_display = ["name", "league", "season", "kind", "system", "status", "rule_set", "results_version"]
     list_filter = ["league", "kind", "system", "status"]
     prepopulated_fields = {"slug": ["name"]}
-    readonly_fields = ["results_version", "tiebreak_locked"]
+    # FIDE mode is left on the event's own page (with a confirmation, recorded) and never turned on again
+    readonly_fields = ["results_version", "tiebreak_locked", "fide_mode"]
 
     def save_form(self, request, form, change):
         event = super().save_form(request, form, change)

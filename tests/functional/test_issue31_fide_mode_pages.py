@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from leagues.models import Event, PairingSettings, Result
 from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
-from tests.factories import EventFactory, organiser_of, swiss_event
+from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.paths import TESTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -143,3 +143,24 @@ def test_out_of_fide_mode_a_bye_change_after_the_start_is_a_hard_warning_on_the_
     assert line.search(audit), audit
     public = text(client.get(f"/en/events/{event.slug}/"))
     assert line.search(public) and "points 1.0 → 0.5" in public  # what moved: the player with the bye
+
+
+def test_the_admin_refuses_the_same_scoring_and_cannot_turn_fide_mode_back_on(client):
+    league = EventFactory().league
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    page = client.get("/admin/leagues/event/add/").content.decode()
+    assert 'name="fide_mode"' not in page  # read-only: left on the event's page, never turned on again
+    fields = {
+        name: value
+        for name, value in re.findall(r'<input[^>]* name="([^"]+)"[^>]* value="([^"]*)"', page)
+        if name != "csrfmiddlewaretoken"
+    }
+    fields.update(league=league.pk, name="Blitz", slug="blitz", kind="individual", system="swiss", status="draft")
+    fields.update(rounds_count=5, rule_set="fide-2026", tiebreak_criteria="[]", primary_score="mp")
+    refused = client.post("/admin/leagues/event/add/", dict(fields, points_win="3", points_draw="1"))
+    assert refused.status_code == 200 and "In FIDE mode a game scores 1 for a win" in text(refused)
+    refused = client.post("/admin/leagues/event/add/", dict(fields, points_draw="0.75"))
+    assert "0.75 points cannot be written in a TRF file" in text(refused)
+    assert not Event.objects.filter(slug="blitz").exists()
+    assert client.post("/admin/leagues/event/add/", fields).status_code == 302
+    assert Event.objects.get(slug="blitz").fide_mode
