@@ -19,7 +19,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, NoReturn
 
-from django.conf import settings as site
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, QuerySet
 from django.utils import timezone
@@ -55,7 +54,6 @@ from ..models import (
     ResultChange,
     Round,
     RoundPairing,
-    WebhookEvent,
 )
 from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
@@ -65,7 +63,7 @@ from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
 from .team_swiss import is_team_swiss, match_score, team_pairing_state, team_rounds_publish, team_seat_figures
-from .webhooks import webhooks_emit
+from .webhooks import pairings_published
 
 #: the byes a player may request before the round is paired, and the engine's name for each
 REQUESTED_BYES = {
@@ -254,10 +252,6 @@ def _draw_colour(settings: PairingSettings, user: AnyUser) -> None:
     settings.initial_colour = random.Random(settings.colour_seed).choice("wb")
     settings.colour_drawn_at = timezone.now()
     settings.colour_drawn_by = acting_user(user)
-
-
-def colour_of_seed(seed: str) -> str:
-    return random.Random(seed).choice("wb")
 
 
 def _outdated(event: Event, round_number: int) -> None:
@@ -631,11 +625,8 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
         pairing.published_at = timezone.now()
         pairing.save(update_fields=["status", "published_by", "published_at"])
         event_pages_changed_after_commit(event_id=event.pk)
-        webhooks_emit(
-            WebhookEvent.PAIRINGS_PUBLISHED,
-            event_id=event.pk,
-            occurrence=f"pairings:{pairing.pk}:{pairing.attempt}",
-            data={"round": number, "url": f"{site.SITE_URL}/api/v1/events/{event.slug}/rounds/{number}/pairing/"},
+        pairings_published(
+            event_id=event.pk, slug=event.slug, round_number=number, publication=f"{pairing.pk}:{pairing.attempt}"
         )
     return pairing
 

@@ -68,10 +68,6 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
     )
 
 
-def individual_standings(event: Event, games: Iterable[Game], entries: Iterable[Entry]) -> Standings:
-    return _compute(event, tournament_for(event, games, entries))
-
-
 def _compute(event: Event, tournament: Tournament) -> Standings:
     return compute_standings(
         tournament,

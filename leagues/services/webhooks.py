@@ -1,14 +1,15 @@
 """Webhooks: subscriptions to a league, a club or an event, and their signed deliveries.
 
-The service that saves a change (results, match cards, standings, pairings, the event's life) calls
-`webhooks_emit`, through the steps below (results_changed, match_card_changed, event_finished), inside its
-transaction; no model signal does. After the commit one fan-out task per event finds the subscriptions whose
-owners may still follow their target and see the event, and writes one delivery each (once per subscription
-and occurrence, so a repeated emit delivers nothing twice). Each delivery is its own task in the webhooks
-queue, ended at WEBHOOKS_TIMEOUT_SECONDS whatever the receiver does, with at most
-WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION of one subscription under way at once: a slow or failing receiver
-holds up only its own deliveries, never a request, another subscriber or another queue's work. Every retry
-sends the same body under the same delivery id.
+The service that saves a change calls `webhooks_emit` inside its transaction through one step below per kind
+of change: results_changed (services/results.py), match_card_changed (services/match_cards.py),
+event_finished (services/setup.py), standings_updated (recompute.py), pairings_published
+(services/round_pairings.py), game_pgn_updated (services/games.py); no model signal does. After the commit
+one fan-out task per event finds the subscriptions whose owners may still follow their target and see the
+event, and writes one delivery each (once per subscription and occurrence, so a repeated emit delivers
+nothing twice). Each delivery is its own task in the webhooks queue, ended at WEBHOOKS_TIMEOUT_SECONDS
+whatever the receiver does, with at most WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION of one subscription under
+way at once: a slow or failing receiver holds up only its own deliveries, never a request, another
+subscriber or another queue's work. Every retry sends the same body under the same delivery id.
 
 Receivers on private, loopback or link-local addresses are refused (at subscription and again at every
 delivery, connecting to the very address that was checked) unless WEBHOOKS_ALLOW_PRIVATE_ADDRESSES.

@@ -202,9 +202,6 @@ class PrizeResult:
     def club_money_of(self, club: Hashable) -> int:
         return next((a.money for a in self.club_awards if a.participant_id == club), 0)
 
-    def club_items_of(self, club: Hashable) -> tuple[str, ...]:
-        return next((a.items for a in self.club_awards if a.participant_id == club), ())
-
     def items_of(self, participant_id: Hashable) -> tuple[str, ...]:
         return next((a.items for a in self.awards if a.participant_id == participant_id), ())
 
