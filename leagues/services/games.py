@@ -101,6 +101,12 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
 
 
 def _illegal_move(number: int, headers: chess.pgn.Headers, error: Exception) -> ServiceError:
+    players = {"number": number, "white": headers.get("White", "?"), "black": headers.get("Black", "?")}
+    if not isinstance(error, (chess.IllegalMoveError, chess.InvalidMoveError, chess.AmbiguousMoveError)):
+        return ServiceError(
+            _("Game %(number)s (%(white)s – %(black)s) cannot be read: %(error)s") % (players | {"error": error}),
+            code="bad_pgn",
+        )
     text = str(error)
     san = re.search(r"'([^']*)'", text)
     fen = re.search(r" in (\S+ [wb] \S+ \S+ \d+ \d+)", text)
@@ -109,8 +115,7 @@ def _illegal_move(number: int, headers: chess.pgn.Headers, error: Exception) -> 
         parts = fen.group(1).split()
         move = f"{parts[5]}{'.' if parts[1] == 'w' else '...'} {move}"
     return ServiceError(
-        _("Game %(number)s (%(white)s – %(black)s): move %(move)s is not a legal move.")
-        % {"number": number, "white": headers.get("White", "?"), "black": headers.get("Black", "?"), "move": move},
+        _("Game %(number)s (%(white)s – %(black)s): move %(move)s is not a legal move.") % (players | {"move": move}),
         code="illegal_move",
     )
 
@@ -169,9 +174,15 @@ def pgn_read(text: str) -> list[FileGame]:
                 half_moves=len(list(parsed.mainline_moves())),
             )
         )
-    if not games:
-        raise ServiceError(_("No game was found in the PGN."), code="no_games")
+    if not games or (len(games) == 1 and _empty(games[0]) and text.strip() not in PGN_RESULTS):
+        raise ServiceError(_("No game was found in the PGN."), code="no_games")  # "5" or "{ ..." is no game
     return games
+
+
+def _empty(file_game: FileGame) -> bool:
+    """No moves and no headers of its own: what python-chess makes of text that is not PGN."""
+    roster_defaults = {"?", "????.??.??", "*"}
+    return file_game.half_moves == 0 and all(value in roster_defaults for value in file_game.headers.values())
 
 
 def _name_key(name: str) -> tuple[str, ...]:

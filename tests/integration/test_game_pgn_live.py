@@ -126,6 +126,10 @@ def test_a_live_board_is_written_with_a_scoped_token_idempotently_and_a_stale_if
     illegal = put(relay, game, "1. e4 e5 2. Ke3 *", etag=second["ETag"])
     assert illegal.status_code == 400
     assert illegal.json()["message"] == "Game 1 (? – ?): move 2. Ke3 is not a legal move."
+    bad_position = put(relay, game, '[FEN "not a position"]\n\n1. e4 *', etag=second["ETag"])
+    assert bad_position.status_code == 400 and bad_position.json()["code"] == "bad_pgn"
+    for not_pgn in ("{ the moves follow", "5"):  # python-chess reads no game in these: the moves stay
+        assert put(relay, game, not_pgn, etag=second["ETag"]).status_code == 400
     _, read_only = api_token_create(user=organiser, name="reader", scopes=["read"])
     reader.credentials(HTTP_AUTHORIZATION=f"Bearer {read_only}")
     assert put(reader, game, "1. d4 *").status_code == 403
