@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import lcm
+from operator import mul
 from typing import Any
 
 from . import reasons as R
@@ -220,7 +221,7 @@ class ParticipantBuilder:
         unit = ct.unit
         tag = self._elements(base, crit.forfeits_as_games, i, shared)
         els = a16.elements(crit.forfeits_as_games)[i]
-        values = [e.value for e in els]
+        values = shared[tag + "ev"][1:]
         removals = (
             cut_elements(
                 [(v, 0) for v in values],
@@ -233,7 +234,7 @@ class ParticipantBuilder:
             if crit.cut or crit.median
             else []
         )
-        out: Compact = {"k": len(els), "e": tag, "c": f"@{tag}ev"}
+        out: Compact = {"k": len(values), "e": tag, "c": f"@{tag}ev"}
         total = sum(values)
         if removals:
             out["x"] = {str(r.position): r.reason for r in removals}
@@ -259,13 +260,13 @@ class ParticipantBuilder:
         ct = ctx.ct
         u2 = ct.unit * ct.unit
         tag = self._elements(ctx, crit.forfeits_as_games, i, shared)
-        els = ctx.a16.elements(crit.forfeits_as_games)[i]
-        contributions = [e.value * e.points for e in els]
+        values = shared[tag + "ev"][1:]
+        contributions = list(map(mul, values, shared[tag + "pt"][1:]))
         removals = (
             cut_elements(
-                [(e.value, c) for e, c in zip(els, contributions, strict=True)],
+                list(zip(values, contributions, strict=True)),
                 contributions,
-                [e.vur for e in els],
+                [e.vur for e in ctx.a16.elements(crit.forfeits_as_games)[i]],
                 low=crit.cut + crit.median,
                 high=crit.median,
                 vur_first=ctx.rules.cut_vur_first,
@@ -273,7 +274,7 @@ class ParticipantBuilder:
             if crit.cut or crit.median
             else []
         )
-        out: Compact = {"k": len(els), "e": tag, "c": [u2, *contributions]}
+        out: Compact = {"k": len(values), "e": tag, "c": [u2, *contributions]}
         total = sum(contributions)
         if removals:
             out["x"] = {str(r.position): r.reason for r in removals}
