@@ -13,6 +13,7 @@ gets a result drawn from the Elo expectation of its two ratings, or a forfeit (o
 from __future__ import annotations
 
 import random
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
@@ -134,8 +135,15 @@ def _person(rng: random.Random, index: int) -> Participant:
 
 
 def _initial_ranking(p: Participant) -> tuple[int, int, str]:
-    """FIDE's initial ranking (C.04.2): rating, then title, then name; unrated players last."""
-    return (-(p.rating or 0), _TITLE_ORDER.index(p.title) if p.title in _TITLE_ORDER else 9, p.name)
+    """FIDE's initial ranking (C.04.2): rating, then title, then name alphabetically (accents aside, as the
+    site ranks its entries: Öztürk before Schäfer); unrated players last."""
+    title = _TITLE_ORDER.index(p.title) if p.title in _TITLE_ORDER else 9
+    return (-(p.rating or 0), title, _alphabetical(p.name))
+
+
+def _alphabetical(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def _requested_byes(
