@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from leagues.errors import ServiceError
 from leagues.models import Event, Player
 from leagues.recompute import standings_recompute_event
+from leagues.services.fide_mode import fide_mode_leave
 from leagues.services.round_pairings import pairing_settings_save
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
@@ -151,9 +152,17 @@ def test_a_file_updating_an_event_of_another_scoring_is_imported_with_a_warning_
     data = TORNELO["trf26"].read_bytes()
     upload(client, url, data)
     event = imported_event(client, url, data)
-    # the organiser has since counted the pairing-allocated bye as a full point
+    # the organiser has since counted the pairing-allocated bye as a full point (out of FIDE mode, which locks it
+    # from the start: issue #31)
+    organiser = organiser_of(league)
+    fide_mode_leave(event=event, user=organiser, confirmed=True, reason="the league's own rules")
     pairing_settings_save(
-        event=event, user=organiser_of(league), pab_points=Decimal("1"), half_byes_allowed=2, forbidden_pairs=[]
+        event=event,
+        user=organiser,
+        pab_points=Decimal("1"),
+        half_byes_allowed=2,
+        forbidden_pairs=[],
+        reason="the league's rules give a full point",
     )
     line = data.split(b"\r\n").index(next(x for x in data.split(b"\r\n") if x.startswith(b"162"))) + 1
     response, body = upload(client, url, data)  # the same address: the file updates the event
