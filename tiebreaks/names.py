@@ -146,6 +146,12 @@ def names_for(codes) -> dict[str, CriterionName]:
     return {code.replace("/", "_"): criterion_name(code) for code in codes}
 
 
+def every_criterion_name() -> dict[str, CriterionName]:
+    """Every criterion named here, for the guides' templates (``names.BH_C1.long``): a criterion given its names
+    above is at once in every template."""
+    return names_for([*_NAMES, *_US_NAMES])
+
+
 def rule_set_name(name: str) -> str:
     """A rule set's name as readers know it."""
     return str(RULE_SET_NAMES.get(name, name))

@@ -20,39 +20,11 @@ from tiebreaks.engine import compute_standings
 from .examples import EXAMPLES, decimal_text, explained_criterion, three_winners
 from .explanations import ExplainedCriterion
 from .forms import CalculatorForm, parse_round_count, synthetic_tournament
-from .names import criterion_name, names_for, rule_set_name
-
-TEMPLATE_NAMES = [
-    "PTS",
-    "BH",
-    "BH/C1",
-    "BH/M1",
-    "SB",
-    "KS",
-    "DE",
-    "WIN",
-    "WON",
-    "BPG",
-    "BWG",
-    "REP",
-    "PS",
-    "STD",
-    "ARO",
-    "TPR",
-    "PTP",
-    "APRO",
-    "APPO",
-    "RTNG",
-    "SOLK",
-    "MM",
-    "CUM",
-    "MED",
-    "OPPCUM",
-]
+from .names import criterion_name, every_criterion_name, rule_set_name
 
 
 def _names() -> dict:
-    return {"pts": criterion_name("PTS"), "names": names_for(TEMPLATE_NAMES)}
+    return {"pts": criterion_name("PTS"), "names": every_criterion_name()}
 
 
 GUIDES: dict[str, Any] = {
