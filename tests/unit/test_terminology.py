@@ -255,3 +255,26 @@ def test_every_wrong_term_of_issue_21_is_reported(lang, english, wrong):
     # and in an entry about something else too
     other = catalogue(f'msgid "Save"\nmsgstr "{wrong}"\n')
     assert stray_wrong_terms(terms, other), (english, wrong)
+
+
+# Issue 38: Turkish sentences that read wrong whatever the glossary term (each pattern found them).
+TURKISH_WORDING = [
+    # «kural 34E1» without the possessive: «34E1 kuralı», «34E1 kuralına göre»
+    (r"\bkural\s+(?:%\(\w+\)s|\d)", None, "a rule number before «kural»"),
+    # a club, event or league name followed by its kind: «Kadıköy Satranç Kulübü kulübünün»
+    (r"%\((?:club|event|league)\)s\s+(?:kulüb|turnuva|lig)", None, "a name followed by the word of its kind"),
+    # an explanation line of a round, numbered by its list already: «1. 1. tur:»
+    (r"^%\(round\)s\. tur\b", r"^Round %\(round\)s", "a round's line starting with its ordinal"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "english", "problem"), TURKISH_WORDING)
+def test_turkish_wording(pattern, english, problem):
+    found = [
+        translation
+        for entry in entries_of("tr")
+        if english is None or re.match(english, entry["msgid"])
+        for translation in entry["msgstr"]
+        if re.search(pattern, translation)
+    ]
+    assert not found, f"{problem}:\n" + "\n".join(found)
