@@ -26,8 +26,13 @@ def test_production_refuses_a_secret_key_that_repeats_a_few_characters(key):
     assert key not in run.stderr  # the message never repeats the key
 
 
-@pytest.mark.parametrize("key", [secrets.token_urlsafe(50), secrets.token_hex(32), get_random_secret_key()])
-def test_production_starts_with_a_random_key(key):
+@pytest.mark.parametrize(
+    "make_key",
+    [lambda: secrets.token_urlsafe(50), lambda: secrets.token_hex(32), get_random_secret_key],
+    ids=["token_urlsafe", "token_hex", "django"],
+)
+def test_production_starts_with_a_random_key(make_key):
+    key = make_key()
     run = settings_run("prod", {**PRODUCTION, "SECRET_KEY": key})
     assert run.returncode == 0, run.stderr
 
