@@ -490,7 +490,10 @@ def _render_why(request, slug):
     table = _table(standings, list(standings.criteria))
     a, b = _int_param(request, "a"), _int_param(request, "b")
     context = _event_context(event, standings=standings, table=table, active="why", a=a, b=b)
-    if a is None or b is None:
+    if a is None or b is None:  # the form opens on two different participants, the first two listed
+        numbers = [row["number"] for row in table]
+        context["a"] = a if a is not None else next((n for n in numbers if n != b), None)
+        context["b"] = b if b is not None else next((n for n in numbers if n != context["a"]), None)
         return render(request, "leagues/why.html", context)
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     if row_a is None or row_b is None:
