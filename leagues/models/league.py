@@ -95,7 +95,12 @@ class Player(models.Model):
 
     name = models.CharField(_("name"), max_length=200, help_text=_("Lastname, Firstname"))
     fide_id = models.PositiveBigIntegerField(_("FIDE id"), null=True, blank=True, unique=True)
-    national_id = models.CharField(_("national id"), max_length=30, blank=True)
+    national_id = models.CharField(
+        _("national federation ID"),
+        max_length=30,
+        blank=True,
+        help_text=_("The player's number at their national chess federation, not a personal identity number"),
+    )
     federation = models.CharField(
         _("federation"), max_length=3, blank=True, help_text=_("FIDE's three-letter code, e.g. NOR")
     )

@@ -123,3 +123,19 @@ def test_the_k_column_and_its_reason_are_translated(client, ana):
     Player.objects.filter(pk=ana.pk).update(fide_games=3)
     html = client.get("/el/events/spring-open/players/1/").content.decode()
     assert "K = 40: λιγότερες από 30 παρτίδες με αξιολόγηση" in html
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "misread"),
+    [
+        ("en", "National federation ID", "National id"),
+        ("tr", "Ulusal federasyon numarası", "Ulusal kimlik"),  # the citizen's identity number
+        ("nb", "ID i det nasjonale forbundet", "Nasjonal id"),
+        ("el", "Αριθμός μητρώου εθνικής ομοσπονδίας", "Εθνικός κωδικός"),
+    ],
+)
+def test_the_national_id_is_named_the_federation_s_number(client, ana, lang, label, misread):
+    Player.objects.filter(pk=ana.pk).update(national_id="NOR-123456")
+    text = _text(client.get(f"/{lang}/players/{ana.pk}/").content.decode())
+    assert f"{label} NOR-123456" in text
+    assert misread not in text
