@@ -40,13 +40,19 @@ class Role(models.Model):
         return f"{self.user} {self.get_kind_display()}"
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages (settings.LANGUAGES), read whenever they are needed: the migrations name this
+    function, not the list, so a language added to the settings needs no migration."""
+    return list(settings.LANGUAGES)
+
+
 class Profile(models.Model):
     """A user's language: the language of the emails the site sends them."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
     )
-    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, default="en")
+    language = models.CharField(_("language"), max_length=8, choices=language_choices, default="en")
 
     class Meta:
         verbose_name = _("profile")
