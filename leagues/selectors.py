@@ -124,7 +124,8 @@ def shared_places(ranks: list[int]) -> list[str]:
 
 
 def leagues_with_events():
-    return League.objects.prefetch_related(Prefetch("events", queryset=Event.objects.public().select_related("season")))
+    listed = Event.objects.public().filter(archived=False)  # an archived event is read at its address only
+    return League.objects.prefetch_related(Prefetch("events", queryset=listed.select_related("season")))
 
 
 def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
@@ -532,7 +533,7 @@ def search_players(query: str, limit: int = 50) -> list[Player]:
 
 
 def clubs_list():
-    return Club.objects.order_by("name")
+    return Club.objects.filter(retired=False).order_by("name")
 
 
 def club_detail(*, slug: str):
@@ -559,7 +560,7 @@ def club_detail(*, slug: str):
 
 def season_detail(*, league_slug: str, season_slug: str):
     season = Season.objects.select_related("league").get(league__slug=league_slug, slug=season_slug)
-    events = list(Event.objects.public().filter(season=season).order_by("kind", "name"))
+    events = list(Event.objects.public().filter(season=season, archived=False).order_by("kind", "name"))
     return season, events
 
 

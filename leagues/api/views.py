@@ -143,6 +143,12 @@ class EventViewSet(FilteredReadOnly):
     lookup_field = "slug"
     filters = {"league": "league__slug", "season": "season__slug", "status": "status", "kind": "kind"}
 
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "list":  # an archived event is read at its address, not listed
+            queryset = queryset.filter(archived=False)
+        return queryset
+
     @extend_schema(responses=s.EntrySerializer(many=True))
     @action(detail=True)
     def entries(self, request, slug=None):

@@ -262,7 +262,7 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = event.league.clubs.all()
+        self.fields["club"].queryset = event.league.clubs.filter(retired=False)
 
 
 class RosterForm(forms.Form):

@@ -1,6 +1,18 @@
 from django.urls import path
 
-from . import account, bulk_entry, fide_mode, games, pairings, rating_report, setup_views, tokens, views, webhooks
+from . import (
+    account,
+    bulk_entry,
+    fide_mode,
+    games,
+    pairings,
+    rating_report,
+    removals,
+    setup_views,
+    tokens,
+    views,
+    webhooks,
+)
 
 app_name = "manage"
 urlpatterns = [
@@ -45,6 +57,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/", setup_views.players, name="players"),
     path("leagues/<slug:slug>/players/<int:player_id>/", setup_views.players, name="player-edit"),
     path("leagues/<slug:slug>/people/", setup_views.people, name="people"),
+    path("leagues/<slug:slug>/remove/<slug:subject>/<int:pk>/", removals.remove, name="remove"),
     path("leagues/<slug:slug>/people/<int:role_id>/", setup_views.role_edit, name="role-edit"),
     path("leagues/<slug:slug>/people/<int:role_id>/remove/", setup_views.role_delete, name="role-remove"),
     path("leagues/<slug:slug>/disputes/", setup_views.disputes, name="disputes"),
