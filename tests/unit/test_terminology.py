@@ -29,7 +29,7 @@ CONCEPTS = {
     "Median-1", "cut", "median", "modifier", "Modified Median", "Solkoff", "match points", "game points", "board",
     "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
     "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
-    "withdraw", "team", "background worker", "random seed", "three-letter code",
+    "withdraw", "team", "background worker", "random seed", "three-letter code", "tiebreak policy",
 }  # fmt: skip
 
 
@@ -278,3 +278,20 @@ def test_turkish_wording(pattern, english, problem):
         if re.search(pattern, translation)
     ]
     assert not found, f"{problem}:\n" + "\n".join(found)
+
+
+# Issue 38: in Greek a player's score is «σκορ» (seed 000: «το άθροισμα των σκορ των αντιπάλων σας»), the
+# standings «βαθμολογία»; the one word for both made «τελική βαθμολογία αντιπάλου» read as a league table.
+SCORE = re.compile(r"(?<![\w-])scores?(?![\w-])(?! games)", re.IGNORECASE)
+
+
+def test_greek_calls_a_score_skor_and_keeps_vathmologia_for_the_standings():
+    found = [
+        translation
+        for entry in entries_of("el")
+        if SCORE.search(words_of(entry["msgid"] + "\n" + entry.get("msgid_plural", "")))
+        and not re.search(r"standings|table", entry["msgid"], re.IGNORECASE)
+        for translation in entry["msgstr"]
+        if re.search(r"βαθμολογί", translation, re.IGNORECASE)
+    ]
+    assert not found, "a score called «βαθμολογία»:\n" + "\n".join(found)
