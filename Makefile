@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # the suite's processes (pytest-xdist), each with its own test database and Redis database (config/settings/test.py)
 TEST_PROCESSES ?= 2
 
-.PHONY: demo test install bench bench-night check-generated lint messages worker serve schema
+.PHONY: demo test install bench bench-night check-generated check-fide lint messages worker serve schema
 
 # the project's dependencies (it installs no package of its own: commands run from this directory); not an
 # editable install, whose path finder every Python process would import at start (about 20 ms each)
@@ -52,6 +52,11 @@ bench-night: $(TEST_STAMP) messages
 N ?= 20
 check-generated: $(STAMP)
 	$(BIN)/python scripts/check-generated $(N)
+
+# N random tournaments played on the site through its own doors, every round checked with FIDE's pairing and
+# tie-break checkers (needs PostgreSQL, as the tests)
+check-fide: $(STAMP)
+	$(BIN)/python scripts/check-fide $(N)
 
 worker: $(STAMP)
 	$(BIN)/celery -A config worker -l info
