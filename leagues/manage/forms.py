@@ -30,7 +30,9 @@ class ResultsForm(forms.Form):
         self.games = list(games)
         for game in self.games:
             self.fields[f"result_{game.pk}"] = forms.ChoiceField(
-                label=_("Result on board %(board)s") % {"board": game.board},
+                label=_("Result of the bye of %(player)s") % {"player": game.white}
+                if game.is_bye
+                else _("Result on board %(board)s") % {"board": game.board},
                 choices=BYE_CHOICES if game.is_bye else GAME_CHOICES,
                 initial=game.result,
                 required=False,

@@ -31,10 +31,23 @@ class ResultChange(models.Model):
     # for corrections: what the correction changed in the standings (filled by the recompute)
     standings_impact = models.JSONField(_("effect on the standings"), null=True, blank=True)
 
+    # The reasons the site gives itself are stored as these codes and shown in the reader's language (a
+    # worker writes them in no reader's language); a reason a person typed is shown as typed.
+    SITE_REASONS = {
+        "pairing": _("pairing"),
+        "bye requested": _("bye requested"),
+        "changed by hand": _("changed by hand"),
+        "late entry": _("late entry"),
+    }
+
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name = _("result change")
         verbose_name_plural = _("result changes")
+
+    @property
+    def reason_shown(self) -> str:
+        return str(self.SITE_REASONS.get(self.reason, self.reason))
 
 
 class TiebreakPolicyChange(models.Model):

@@ -483,7 +483,7 @@ def _byes_as_paired(event: Event, pairing: RoundPairing, entries: dict[int, Entr
             changed = True
     for number, kind in sorted(wanted.items()):
         game = Game.objects.create(round=pairing.round, board=BYE_BOARD + number, white=entries[number])
-        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason=_("changed by hand"))
+        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason="changed by hand")
     if changed:
         event_results_changed(event_id=event.pk)
 
@@ -617,7 +617,7 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
             Game.objects.create(round=pairing.round, board=board, white=entries[white], black=entries[black])
         if pairing.pab:
             bye = Game.objects.create(round=pairing.round, board=BYE_BOARD + pairing.pab, white=entries[pairing.pab])
-            result_record(game_id=bye.pk, result=Result.PAIRING_BYE, user=user, reason=_("pairing"))
+            result_record(game_id=bye.pk, result=Result.PAIRING_BYE, user=user, reason="pairing")
         elif had_pab:
             event_results_changed(event_id=event.pk)
         pairing.status = RoundPairing.Status.PUBLISHED
@@ -668,7 +668,7 @@ def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, use
             )
         rnd, _created = Round.objects.get_or_create(event=event, number=round_number)
         game = Game.objects.create(round=rnd, board=BYE_BOARD + entry.start_number, white=entry)
-        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason=_("bye requested"))
+        result_record(game_id=game.pk, result=REQUESTED_BYES[kind], user=user, reason="bye requested")
         _outdated(event, round_number)
         return game
 

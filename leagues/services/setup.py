@@ -480,7 +480,7 @@ def entry_register(
                 result=LATE_BYES[late_bye],
                 user=user,
                 source=ResultChange.Source.FORM,
-                reason=_("late entry"),
+                reason="late entry",
             )
         if not late and numbers_follow_ranking(event):
             _start_numbers_ranked(event)

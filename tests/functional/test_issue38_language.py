@@ -1,0 +1,44 @@
+"""Issue 38, language: what the site writes itself reads in the reader's language, and a bye has no board."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from leagues.services.round_pairings import bye_request
+from tests.factories import organiser_of, swiss_event
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+@pytest.fixture
+def requested_bye(client):
+    """Player 4 asks for a half-point bye in round 2, recorded while Turkish is active (as a worker may be)."""
+    event, entries, _games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    with translation.override("tr"):
+        bye_request(event=event, round_number=2, entry=entries[3], kind="half", user=organiser)
+    client.force_login(organiser)
+    return event
+
+
+@pytest.mark.parametrize(
+    ("lang", "reason", "foreign"),
+    [("en", "bye requested", "talep edilen bay"), ("el", "ρεπό κατόπιν αιτήματος", "bye requested")],
+)
+def test_the_audit_gives_the_site_s_own_reason_in_the_reader_s_language(client, requested_bye, lang, reason, foreign):
+    text = _text(client.get(f"/{lang}/manage/events/{requested_bye.slug}/audit/").content.decode())
+    assert reason in text
+    assert foreign not in text
+
+
+def test_a_bye_shows_no_board_number(client, requested_bye):
+    audit = _text(client.get(f"/en/manage/events/{requested_bye.slug}/audit/").content.decode())
+    sheet = _text(client.get(f"/en/manage/events/{requested_bye.slug}/rounds/2/").content.decode())
+    assert "Round 2:" in audit
+    for text in (audit, sheet):
+        assert not re.search(r"\b100\d\b", text)  # the stored board of a bye, 1000 + start number
