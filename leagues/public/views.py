@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
@@ -680,8 +681,9 @@ def k_explained(k) -> str:
 
 
 def signed(value) -> str:
-    """A rating change as players read it: +12.4, −3.0 (one decimal, a real minus sign)."""
-    text = f"{abs(float(value)):.1f}"
+    """A rating change as players read it: +12.4, −3.0 (one decimal in the language's own way, +12,4 in
+    Greek, a real minus sign)."""
+    text = number_format(abs(float(value)), decimal_pos=1)
     return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else text)
 
 

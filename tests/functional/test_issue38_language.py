@@ -7,8 +7,11 @@ from django.utils import translation
 
 from leagues.services.round_pairings import bye_request
 from tests.factories import organiser_of, swiss_event
+from tests.functional import test_player_profile
 
 pytestmark = pytest.mark.django_db
+
+ana = test_player_profile.ana  # Ana's event: points 1.5, rating change +10.0
 
 
 def _text(page: str) -> str:
@@ -42,3 +45,18 @@ def test_a_bye_shows_no_board_number(client, requested_bye):
     assert "Round 2:" in audit
     for text in (audit, sheet):
         assert not re.search(r"\b100\d\b", text)  # the stored board of a bye, 1000 + start number
+
+
+@pytest.mark.parametrize(
+    ("lang", "points", "change"), [("en", "1.5", "+10.0"), ("el", "1,5", "+10,0"), ("nb", "1,5", "+10,0")]
+)
+def test_every_number_of_the_profile_follows_the_language(client, ana, lang, points, change):
+    """Points came with the language's decimal comma beside a rating change with a point (2,5 and +18.8)."""
+    row = _text(
+        re.search(
+            r'<table class="profile-events">.*?</table>',
+            client.get(f"/{lang}/players/{ana.pk}/").content.decode(),
+            re.S,
+        ).group(0)
+    )
+    assert points in row and change in row
