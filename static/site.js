@@ -5,6 +5,9 @@
   "use strict";
   function setUpPage() {
     // Save and error messages: put in an alert after load (so screen readers announce them) and focused.
+    // A refused form: its one list of errors, each linking to its field, has the focus (read out first).
+    var summary = document.querySelector("[data-error-summary]");
+    if (summary) summary.focus();
     var announce = document.querySelector("[data-announce]");
     if (announce) {
       var alert = document.createElement("div");
@@ -12,7 +15,7 @@
       announce.appendChild(alert);
       window.setTimeout(function () {
         alert.appendChild(announce.querySelector("ul.messages"));
-        announce.focus();
+        if (!summary) announce.focus();
       }, 100);
     }
     // A table wider than a phone scrolls in its wrapper: reachable and scrollable by keyboard, named by

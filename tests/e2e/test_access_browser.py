@@ -51,3 +51,28 @@ def test_skip_link_leads_past_the_menus(browser, site):  # noqa: F811
     browser.get(f"{site}/en/manage/")
     assert browser.find_elements("css selector", "main nav") == []
     assert browser.find_elements("css selector", "nav.manage-nav")
+
+
+def test_a_refused_form_names_its_errors_in_one_summary_that_has_the_focus(browser, site):  # noqa: F811
+    log_in(browser, site, "organiser")
+    browser.get(f"{site}/en/manage/leagues/demo-league/seasons/new/")
+    browser.find_element("css selector", "main form button[type=submit]").click()
+    wait(browser, lambda d: "error-summary" in focused(d, "class"))
+    summary = browser.switch_to.active_element
+    assert "Nothing was saved." in summary.text
+    links = summary.find_elements("css selector", "a")
+    assert links
+    assert browser.find_elements("css selector", "[role=alert] .field-error, .field-error[role=alert]") == []
+    # every input's aria-describedby names what is on the page: the field's own error under it
+    missing = browser.execute_script(
+        "return [...document.querySelectorAll('[aria-describedby]')].flatMap("
+        "e => e.getAttribute('aria-describedby').split(/\\s+/).filter(id => !document.getElementById(id)))"
+    )
+    assert missing == []
+    # a link of the summary leads to its field, which is described by its error
+    field_id = links[0].get_attribute("href").split("#")[1]
+    links[0].click()
+    assert focused(browser, "id") == field_id
+    described_by = browser.switch_to.active_element.get_attribute("aria-describedby").split()
+    assert f"{field_id}_error" in described_by
+    assert browser.find_element("id", f"{field_id}_error").text in links[0].text
