@@ -1,10 +1,20 @@
-"""Result recorded → standings visible, with a real Celery worker, Redis and PostgreSQL (not a test).
+"""Result recorded → standings visible, round by round, with a real Celery worker, Redis and PostgreSQL (not a test).
 
-    .venv/bin/python tests/bench/bench_pipeline.py [--players 40 1000] [-n 200]
+    .venv/bin/python tests/bench/bench_pipeline.py [--players 1000] [--rounds 7] [-n 30] [--measure 1,4,7]
+    .venv/bin/python tests/bench/bench_pipeline.py --players 5600 --rounds 9 --trf-dir ~/bench-trf
 
-For each event size: creates a Swiss event with one paired round, records N results one at a time through
-the result service (as a secretary's form does) and measures how long until the standings snapshot shows
-each one. Prints p50, p99 and worst, with the machine.
+For each event size a whole Swiss event is built by the site's TRF import (leagues.services.trf, the
+organiser's door) from a generated tournament: tests/bench/data/swiss-N-players.trf when it exists for that
+size and has enough rounds, else pairings.generator.generate (ratings 1,000-2,750; every round paired by our
+engine once, which takes minutes for thousands of players: --trf-dir keeps the file for the next run). All
+results are then taken back to "not played yet", and the rounds are played again from the first to the last,
+their results entered round by round: in each measured round (--measure, default the first, the middle and
+the last) the first N results one at a time through the result service (as a secretary's form does), each
+timed until the standings snapshot shows it, and the rest of the round at once through the round sheet; the
+other rounds through the round sheet only. Before a measured round the worker is let catch up, so a result's
+time is its own. Prints p50, p90, p99 and worst per measured round and for the whole event, with the machine.
+
+Uses its own database (chess_league_bench) and Redis DB 10 (the suite uses 15 and 14, two e2e tests 13 and 9).
 """
 
 import argparse
@@ -17,12 +27,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "tests" / "bench" / "data"
 sys.path.insert(0, str(ROOT))
 from tests.processes import celery_worker_command  # noqa: E402
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench")
-os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/10")  # the suite uses 15 and 14
+os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/10")
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
+CRITERIA = ["BH/C1", "BH", "SB", "PS", "WIN"]
 
 
 def ensure_database(url: str) -> None:
@@ -34,58 +46,113 @@ def ensure_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def percentile(values, share):
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def run(players: int, results: int) -> list[float]:
+def tournament_file(players: int, rounds: int, trf_dir: Path | None) -> bytes:
+    """A played Swiss of `players` × at least `rounds` rounds, as TRF."""
+    shipped = BENCH / f"swiss-{players}-players.trf"
+    if shipped.exists():
+        data = shipped.read_bytes()
+        from tiebreaks.trf import read_trf
+
+        if read_trf(data).total_rounds >= rounds:
+            return data
+    kept = trf_dir / f"generated-{players}x{rounds}.trf" if trf_dir else None
+    if kept and kept.exists():
+        return kept.read_bytes()
+    from pairings.generator import TournamentPlan, generate
+
+    started = time.perf_counter()
+    text = generate(TournamentPlan(players=players, rounds=rounds, seed=players, hpb=0.02, forfeits=0.01))
+    print(f"generated {players} players × {rounds} rounds in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    if kept:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(text, encoding="utf-8")
+    return text.encode()
+
+
+def build_event(players: int, data: bytes, rounds: int):
+    """The event imported through the organiser's door, its rounds after `rounds` removed and every result
+    taken back (a bench's set-up): the event, its organiser and each game's result in the file."""
     from django.contrib.auth import get_user_model
 
-    from leagues.models import Entry, Event, Game, League, Player, Result, Role, Round, StandingsSnapshot
-    from leagues.services.results import result_record
+    from leagues.models import Event, Game, League, Result, Role, Round
+    from leagues.services.trf import event_import_trf
 
     League.objects.filter(slug="bench-pipeline").delete()
     league = League.objects.create(name="Bench pipeline", slug="bench-pipeline")
-    event = Event.objects.create(
+    user, _ = get_user_model().objects.get_or_create(username="bench-organiser")
+    Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
+    started = time.perf_counter()
+    event = event_import_trf(
         league=league,
         name=f"Bench {players}",
         slug=f"bench-pipeline-{players}",
-        rounds_count=max(1, results // (players // 2) + 1),
-        status=Event.Status.PUBLISHED,
-        tiebreak_criteria=["BH/C1", "BH", "SB"],
+        data=data,
+        user=user,
+        start_date="2026-03-01",
+        accept_points_column=True,
     )
-    people = Player.objects.bulk_create(Player(name=f"Player, {n}", rating=2400 - n) for n in range(players))
-    entries = Entry.objects.bulk_create(
-        Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
+    print(f"imported {players} players in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    Round.objects.filter(event=event, number__gt=rounds).delete()
+    Event.objects.filter(pk=event.pk).update(
+        tiebreak_criteria=CRITERIA, status=Event.Status.RUNNING, rounds_count=rounds
     )
-    games, number = [], 0
-    while len(games) < results:
-        number += 1
-        rnd = Round.objects.create(event=event, number=number)
-        half = players // 2
-        for board in range(half):  # a different opponent each round
-            white, black = entries[board], entries[half + (board + number - 1) % half]
-            games.append(Game(round=rnd, board=board + 1, white=white, black=black))
-    games = Game.objects.bulk_create(games[:results])
-    user, _ = get_user_model().objects.get_or_create(username="bench-organiser")
-    Role.objects.create(user=user, kind=Role.Kind.ORGANISER, league=league)
-    latencies = []
-    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
-    for index, game in enumerate(games):
-        started = time.perf_counter()
-        result_record(game_id=game.pk, result=outcomes[index % 3], user=user)
-        version = Event.objects.filter(pk=event.pk).values_list("results_version", flat=True).get()
-        while not StandingsSnapshot.objects.filter(event=event, version__gte=version).exists():
-            time.sleep(0.005)
-        latencies.append(time.perf_counter() - started)
+    outcomes = dict(Game.objects.filter(round__event=event).values_list("pk", "result"))
+    Game.objects.filter(round__event=event).update(result=Result.PENDING, version=0, corrected=False)
+    event.refresh_from_db()
+    return event, user, outcomes
+
+
+def wait_visible(event_id: int) -> None:
+    from leagues.models import Event, StandingsSnapshot
+
+    version = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).get()
+    while not StandingsSnapshot.objects.filter(event_id=event_id, version__gte=version).exists():
+        time.sleep(0.005)
+
+
+def play(event, user, outcomes: dict[int, str], results: int, measured: set[int]) -> dict[int, list[float]]:
+    """Enter every round's results in order; the latencies of each measured round's first `results`."""
+    from leagues.models import Game
+    from leagues.services.results import result_record, round_sheet_save
+
+    latencies: dict[int, list[float]] = {}
+    rounds = sorted(set(Game.objects.filter(round__event=event).values_list("round__number", flat=True)))
+    for number in rounds:
+        games = list(Game.objects.filter(round__event=event, round__number=number).order_by("board", "pk"))
+        if number in measured:
+            wait_visible(event.pk)  # the worker has caught up: each time below is one result's own
+            timed = []
+            for game in games[:results]:
+                started = time.perf_counter()
+                result_record(game_id=game.pk, result=outcomes[game.pk], user=user)
+                wait_visible(event.pk)
+                timed.append(time.perf_counter() - started)
+            latencies[number] = timed
+            games = games[results:]
+        if games:
+            fresh = dict(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", "version"))
+            round_sheet_save(
+                event=event,
+                round_number=number,
+                results={g.pk: (outcomes[g.pk], fresh[g.pk]) for g in games},
+                user=user,
+            )
+    wait_visible(event.pk)
     return latencies
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, nargs="+", default=[40, 1000])
-    parser.add_argument("-n", type=int, default=200)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[1000])
+    parser.add_argument("--rounds", type=int, default=7, help="rounds played (the file may have more: not played)")
+    parser.add_argument("-n", type=int, default=30, help="results timed one at a time in each measured round")
+    parser.add_argument("--measure", default="", help="rounds timed, e.g. 1,4,7 (default: first, middle, last)")
+    parser.add_argument("--trf-dir", type=Path, help="keep generated tournaments here for the next run")
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])
     import django
@@ -97,28 +164,47 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
+    measured = {int(r) for r in args.measure.split(",") if r} or {1, (args.rounds + 1) // 2, args.rounds}
+    events = []
+    for players in args.players:
+        data = tournament_file(players, args.rounds, args.trf_dir)
+        events.append((players, *build_event(players, data, args.rounds)))
+    # one process of the recompute pool, as docker-compose.yml's worker-recompute (FIDE checks, imports, webhooks
+    # and e-mails have pools of their own there: their tasks wait in this Redis DB, flushed at the next start)
     worker = subprocess.Popen(
-        celery_worker_command(),
-        cwd=ROOT,
-        env=os.environ.copy(),
+        [*celery_worker_command(), "-Q", "recompute,celery"], cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL
     )
     try:
-        time.sleep(5)
         cpu = next(
             (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?"
         )
-        print(f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; one worker process")
-        print("| event | results | p50 | p99 | worst |\n|---|---|---|---|---|")
-        for players in args.players:
-            latencies = run(players, args.n)
-            print(
-                f"| {players} players | {len(latencies)} | {statistics.median(latencies):.2f} s "
-                f"| {percentile(latencies, 0.99):.2f} s | {max(latencies):.2f} s |",
-                flush=True,
+        print(f"machine: {len(os.sched_getaffinity(0))} CPUs (nproc), {cpu}, Python {platform.python_version()};")
+        print(
+            "one worker process (-Q recompute,celery); load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(
+                *os.getloadavg()
             )
+        )
+        print(f"criteria {' '.join(CRITERIA)}; {args.n} results timed one at a time in rounds {sorted(measured)}\n")
+        print("| event | round (played before) | results | p50 | p90 | p99 | worst |\n|---|---|---|---|---|---|---|")
+        for players, event, user, outcomes in events:
+            latencies = play(event, user, outcomes, args.n, measured)
+            everything = [t for times in latencies.values() for t in times]
+            for number, times in sorted(latencies.items()):
+                print(row(f"{players} players", f"{number} ({number - 1})", times), flush=True)
+            print(row(f"{players} players", "all measured", everything), flush=True)
+        print("\nload average (1, 5, 15 min) after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         worker.terminate()
-        worker.wait(timeout=30)
+        worker.wait(timeout=60)
+
+
+def row(event: str, rounds: str, times: list[float]) -> str:
+    if not times:
+        return f"| {event} | {rounds} | 0 | | | | |"
+    return (
+        f"| {event} | {rounds} | {len(times)} | {statistics.median(times):.2f} s | {percentile(times, 0.9):.2f} s "
+        f"| {percentile(times, 0.99):.2f} s | {max(times):.2f} s |"
+    )
 
 
 if __name__ == "__main__":
