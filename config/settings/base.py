@@ -110,6 +110,7 @@ LANGUAGES = [
     ("nb", _("Norwegian Bokmål")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # English dates day-month-year (config/formats/en)
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
@@ -128,6 +129,8 @@ LOGOUT_REDIRECT_URL = "leagues:home"
 
 # Email (config/email.py): EMAIL_URL or EMAIL_HOST…; the console in `make demo`. Links in emails start with SITE_URL.
 globals().update(email_settings(DEBUG))
+# a follower's news (pairings, results) waits this long for more of the same event, then goes out in one e-mail
+FOLLOW_DIGEST_SECONDS = env_int("FOLLOW_DIGEST_SECONDS", 60)
 # the site's public address: links in emails, the printed pages' QR codes, the widgets' code, calendar entries (never
 # the address a request came by: public pages are kept for every reader). Unset: the development server, or with DEBUG
 # off the first name in ALLOWED_HOSTS over HTTPS.

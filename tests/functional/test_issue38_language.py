@@ -1,12 +1,13 @@
 """Issue 38, language: what the site writes itself reads in the reader's language, and a bye has no board."""
 
+import datetime
 import re
 
 import pytest
 from django.utils import translation
 
 from leagues.services.round_pairings import bye_request
-from tests.factories import organiser_of, swiss_event
+from tests.factories import ClubMembershipFactory, organiser_of, swiss_event
 from tests.functional import test_player_profile
 
 pytestmark = pytest.mark.django_db
@@ -60,3 +61,10 @@ def test_every_number_of_the_profile_follows_the_language(client, ana, lang, poi
         ).group(0)
     )
     assert points in row and change in row
+
+
+def test_english_dates_are_day_month_year(client, ana):
+    """A European league's English pages wrote 6 December 2026 as 12/06/2026, the US order."""
+    ClubMembershipFactory(player=ana, since=datetime.date(2026, 12, 6), until=datetime.date(2027, 1, 31))
+    text = _text(client.get(f"/en/players/{ana.pk}/").content.decode())
+    assert "06/12/2026 – 31/01/2027" in text

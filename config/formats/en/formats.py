@@ -1,0 +1,18 @@
+"""English pages of European chess leagues: dates day-month-year as in Britain (06/12/2026 is 6 December), and
+forms read dates the same way, never the US month-first order."""
+
+from django.conf.locale.en_GB.formats import (  # noqa: F401 - the format names Django looks up
+    DATE_FORMAT,
+    DATE_INPUT_FORMATS,
+    DATETIME_FORMAT,
+    DATETIME_INPUT_FORMATS,
+    DECIMAL_SEPARATOR,
+    FIRST_DAY_OF_WEEK,
+    MONTH_DAY_FORMAT,
+    NUMBER_GROUPING,
+    SHORT_DATE_FORMAT,
+    SHORT_DATETIME_FORMAT,
+    THOUSAND_SEPARATOR,
+    TIME_FORMAT,
+    YEAR_MONTH_FORMAT,
+)
