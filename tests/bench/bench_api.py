@@ -1,12 +1,16 @@
 """Requests per second of the standings of a 1,000-player event — the HTML page and the JSON API, each in
 full from the page cache and as a 304 to If-None-Match, the HTML page also gzip-encoded as browsers ask for it
 (wrk itself asks for no encoding) — and of a 40-player page, next to a bare Django view,
-on one gunicorn (production settings: pooled PostgreSQL connections, Redis page cache) in the same run
-(not a test). The endpoints are measured in interleaved slices (the machine is shared). Goals (issue 19):
+on one gunicorn as production runs it (`gunicorn -c config/gunicorn.py`: gthread, WEB_CONCURRENCY processes ×
+WEB_THREADS threads; production settings: pooled PostgreSQL connections, Redis page cache) in the same run
+(not a test), with requests per second and latency percentiles (p50, p90, p99: wrk --latency; the median of
+the slices' percentiles). The endpoints are measured in interleaved slices (the machine is shared). Goals (issue 19):
 a 304 at least as fast as its full body, the 1,000-player HTML standings at least 0.8 of the bare view.
 Needs PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379 and `wrk` (Debian package).
 
-    .venv/bin/python tests/bench/bench_api.py [--seconds 10] [--connections 8] [--workers 2]
+    .venv/bin/python tests/bench/bench_api.py [--seconds 12] [--connections 8] [--workers 3] [--threads 4]
+
+Its own database (chess_league_bench_api) and Redis DB 12 (the suite uses 15 and 14, two e2e tests 13 and 9).
 """
 
 import argparse
@@ -14,8 +18,10 @@ import json
 import os
 import platform
 import re
+import secrets
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -32,6 +38,7 @@ CACHE_URL = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/12")
 sys.path.insert(0, str(ROOT))
 FEDERATIONS = ("NOR", "GRE", "TUR", "ISR", "ENG")
 BROWSER_ENCODINGS = "gzip, deflate, br"  # what Chromium and Firefox send
+SHARES = ("50", "90", "99")  # latency percentiles reported
 
 
 def setup_events() -> None:
@@ -100,14 +107,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> tuple[float, int]:
-    """Requests per second and the number of error answers (4xx, 5xx: an error page is no measurement)."""
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", url]
+LATENCY_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> tuple[float, int, dict[str, float]]:
+    """Requests per second, the number of error answers (4xx, 5xx: an error page is no measurement) and the
+    latency percentiles in ms ({"50": ..., "90": ..., "99": ...})."""
+    command = ["wrk", "--latency", "-t2", f"-c{connections}", f"-d{seconds}s", url]
     if header:
         command[1:1] = ["-H", header]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), int(errors.group(1)) if errors else 0
+    latency = {
+        share: float(value) * LATENCY_UNITS[unit]
+        for share, value, unit in re.findall(r"^\s+(50|90|99)%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.MULTILINE)
+    }
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return rps, int(errors.group(1)) if errors else 0, latency
 
 
 def main() -> None:
@@ -115,7 +131,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=12, help="per endpoint, in all")
     parser.add_argument("--rounds", type=int, default=4, help="slices per endpoint, interleaved")
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3, help="WEB_CONCURRENCY (config/gunicorn.py's default 3)")
+    parser.add_argument("--threads", type=int, default=4, help="WEB_THREADS (config/gunicorn.py's default 4)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")
@@ -126,20 +143,23 @@ def main() -> None:
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
         "DJANGO_SETTINGS_MODULE": "config.settings.prod",
-        "SECRET_KEY": "bench-" + "x" * 50,
+        "SECRET_KEY": secrets.token_urlsafe(50),  # production refuses a placeholder
         "ALLOWED_HOSTS": "127.0.0.1",
         "DEBUG": "false",
         "SECURE_SSL_REDIRECT": "false",
         "API_ANON_RATE": "100000000/minute",
         "CACHE_URL": CACHE_URL,
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",  # production settings require a broker
+        "WEB_CONCURRENCY": str(args.workers),
+        "WEB_THREADS": str(args.threads),
     }
     # production settings serve static files from the collected manifest, as the image does
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True
     )
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers)],
+        # the image's command (gthread, its threads, no keep-alive, gc.freeze), bound to a free local port
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-b", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -173,29 +193,43 @@ def main() -> None:
         ]
         # the machine is shared: each endpoint is measured in `rounds` slices, interleaved with the others, so
         # a change of the others' load falls on every endpoint alike
-        measured = {name: ([], 0, []) for name, _url, _header in endpoints}
+        measured = {name: ([], 0, [], []) for name, _url, _header in endpoints}
         for _ in range(args.rounds):
             for name, url, header in endpoints:
                 load = os.getloadavg()[0]
-                rps, errors = wrk(url, max(1, args.seconds // args.rounds), args.connections, header)
-                slices, failed, loads = measured[name]
-                measured[name] = ([*slices, rps], failed + errors, [*loads, load])
-        rows = [(name, sum(r) / len(r), errors, max(loads)) for name, (r, errors, loads) in measured.items()]
+                rps, errors, latency = wrk(url, max(1, args.seconds // args.rounds), args.connections, header)
+                slices, failed, loads, latencies = measured[name]
+                measured[name] = ([*slices, rps], failed + errors, [*loads, load], [*latencies, latency])
+        rows = [
+            (
+                name,
+                sum(r) / len(r),
+                errors,
+                max(loads),
+                {share: statistics.median(lat.get(share, float("nan")) for lat in latencies) for share in SHARES},
+            )
+            for name, (r, errors, loads, latencies) in measured.items()
+        ]
     finally:
         server.terminate()
         server.wait()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(
-        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -w {args.workers}"
-        f" (sync), production settings, pooled PostgreSQL, Redis page cache, wrk -t2 -c{args.connections}"
+        f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -c config/gunicorn.py"
+        f" (gthread, {args.workers} processes × {args.threads} threads), production settings, pooled PostgreSQL,"
+        f" Redis page cache, wrk --latency -t2 -c{args.connections}"
         f" -d{max(1, args.seconds // args.rounds)}s × {args.rounds} rounds interleaved"
     )
     print(f"load average (1, 5, 15 min) at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     bare = rows[0][1]
-    print("| endpoint | requests/s | vs bare view | highest load (1 min) | error answers |\n|---|---|---|---|---|")
-    for name, rps, errors, load in rows:
+    print(
+        "| endpoint | requests/s | vs bare view | p50 ms | p90 ms | p99 ms | highest load (1 min) | error answers |"
+        "\n|---|---|---|---|---|---|---|---|"
+    )
+    for name, rps, errors, load, latency in rows:
         note = f"{errors} (not a measurement)" if errors else "0"
-        print(f"| {name} | {rps:,.0f} | {rps / bare:.2f} | {load:.2f} | {note} |")
+        shares = " | ".join(f"{latency[share]:.1f}" for share in SHARES)
+        print(f"| {name} | {rps:,.0f} | {rps / bare:.2f} | {shares} | {load:.2f} | {note} |")
     html_full, html_gzip, html_304, json_full, json_304 = (rows[i][1] for i in (1, 2, 3, 4, 5))
     print(f"goal 304 ≥ full body: HTML {html_304 / html_full:.2f}×, JSON {json_304 / json_full:.2f}×")
     print(
