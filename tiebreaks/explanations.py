@@ -503,7 +503,11 @@ def explain_trace(trace: Mapping[str, Any], name_of=None, isolated: bool = False
                 contribution=fmt(element.get("contribution")),
                 kept=not element.get("removed"),
                 removed=removal_sentence(element.get("removed")),
-                adjustments=[adjustment_sentence(a, isolated) for a in element.get("adjustments") or []],
+                adjustments=[  # one that counts what was awarded changes nothing: "0.5 instead of 0.5"
+                    adjustment_sentence(a, isolated)
+                    for a in element.get("adjustments") or []
+                    if a["awarded"] != a["counted"]
+                ],
                 dummy=bool(element.get("dummy")),
                 opponent=element.get("opponent"),
                 product=(

@@ -9,6 +9,7 @@ from django.utils import translation
 from leagues.services.round_pairings import bye_request
 from tests.factories import ClubMembershipFactory, organiser_of, swiss_event
 from tests.functional import test_player_profile
+from tiebreaks.explanations import explain_trace
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +69,22 @@ def test_english_dates_are_day_month_year(client, ana):
     ClubMembershipFactory(player=ana, since=datetime.date(2026, 12, 6), until=datetime.date(2027, 1, 31))
     text = _text(client.get(f"/en/players/{ana.pk}/").content.decode())
     assert "06/12/2026 – 31/01/2027" in text
+
+
+def test_a_bye_counted_as_the_draw_it_was_shows_no_adjustment():
+    """A requested half-point bye in the last round counts as a draw for the opponents: it was one already, so
+    the explanation said "0.5 instead of 0.5 (Article 16.3)"."""
+    adjustment = {"round": 5, "reason": "requested_bye_counts_as_draw", "article": "16.3"}
+    element = {"round": 1, "opponent": 4, "dummy": False, "value": 3, "points": 1, "contribution": 3}
+    element |= {"reason": "adjusted_score", "article": "8.1", "vur": False, "removed": None}
+    trace = {"criterion": "BH", "value": 3, "total": 3, "divisor": None, "rounding": None, "reason": None}
+    trace |= {"details": {"own_score": 2}}
+    with translation.override("en"):
+        same = explain_trace(
+            trace | {"elements": [element | {"adjustments": [adjustment | {"awarded": 0.5, "counted": 0.5}]}]}
+        )
+        changed = explain_trace(
+            trace | {"elements": [element | {"adjustments": [adjustment | {"awarded": 0, "counted": 0.5}]}]}
+        )
+    assert same.elements[0].adjustments == []
+    assert "0.5 instead of 0" in changed.elements[0].adjustments[0]
