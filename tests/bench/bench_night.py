@@ -25,8 +25,13 @@ open, result → visible p50/p99 of every event and of the 1,000-player open (un
 standings snapshot, which the standings API and light pages show from then on, after at most the 1 s page stamp;
 heavy pages follow after a worker's render pass), every error by request kind and cause (status or exception), lost
 results (checked against the database at the end), recomputes per result, renders of heavy pages by web processes
-and by workers, CPU by process kind and the load average; for each number of workers. gunicorn's log:
-/tmp/bench-night-web.log.
+and by workers, CPU by process kind and the load average; for each number of workers. CPU counts only what this
+bench started: the processes it started and their children (web, workers, probers, itself) and the PostgreSQL
+backends of its own database's connections (pg_stat_activity, datname chess_league_bench_night, sampled every half
+second: a backend's CPU after its last sample is not counted); Redis is a server shared with the rest of the machine,
+none of whose CPU is this bench's alone, so it is not counted. The logs (gunicorn's, each worker's) are written in a
+folder of the run's own (tempfile.mkdtemp), printed at the start. Its own database and Redis DB 11 (the suite uses
+15 and 14, two e2e tests 13 and 9).
 """
 
 import argparse
@@ -39,6 +44,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -57,7 +63,7 @@ os.environ.update(
     CACHE_KEY_PREFIX="bench-night",
     DJANGO_SETTINGS_MODULE="config.settings.dev",
 )
-LOGS = Path("/tmp")
+LOGS = Path()  # the run's own folder (tempfile.mkdtemp in main); the probers' processes write no log
 PASSWORD = "bench-night-password"
 DIVISIONS, TEAMS, BOARDS = 40, 6, 4
 OPENS = (1000, 100, 100, 100, 100)
@@ -226,7 +232,7 @@ WEB_CONCURRENCY, WEB_THREADS = os.environ.get("WEB_CONCURRENCY", "2"), os.enviro
 
 def start_web(port: int) -> subprocess.Popen:
     """gunicorn as the image runs it (config/gunicorn.py: threaded workers), 2 processes on this 2-core machine;
-    its access log and errors in /tmp/bench-night-web.log."""
+    its access log and errors in LOGS/bench-night-web.log."""
     log = open(LOGS / "bench-night-web.log", "wb")
     return subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-b", f"127.0.0.1:{port}"],
@@ -279,18 +285,42 @@ def cpu_seconds(process: subprocess.Popen) -> float:
         return 0.0
 
 
-def service_cpu_seconds(name: str) -> float:
-    """CPU time of every process of a service on this machine (PostgreSQL and Redis are shared)."""
-    import psutil
+class BackendCpu:
+    """CPU time of the PostgreSQL backends serving this bench's database (its own connections only: the web's,
+    the workers' and its own), sampled every `every` seconds from pg_stat_activity by datname, from a connection
+    to another database so that the sampler's own backend is not counted. A backend's last CPU seen is kept when
+    it ends: what it used after its last sample is missed (less than `every` seconds of each ended backend)."""
 
-    total = 0.0
-    for process in psutil.process_iter(["name"]):
-        if process.info["name"] and process.info["name"].startswith(name):
-            try:
-                total += sum(process.cpu_times()[:4])  # with exited children: PostgreSQL's ended sessions
-            except psutil.Error:
-                pass
-    return total
+    def __init__(self, every: float = 0.5):
+        self.database = DATABASE_URL.rsplit("/", 1)[1]
+        self.seen: dict[int, float] = {}
+        self.every = every
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def _sample(self) -> None:
+        import psutil
+        import psycopg
+
+        with psycopg.connect(DATABASE_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+            while not self.stopped.is_set():
+                rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
+                for (pid,) in rows:
+                    try:
+                        times = psutil.Process(pid).cpu_times()
+                        self.seen[pid] = times.user + times.system
+                    except psutil.Error:
+                        pass
+                self.stopped.wait(self.every)
+
+    def seconds(self) -> float:
+        """The CPU the backends of this bench's database have used so far (every backend seen)."""
+        return sum(self.seen.values())
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join()
 
 
 def heavy_renders(names) -> tuple[int, float]:
@@ -704,6 +734,7 @@ def run(workers: int, args) -> dict:
 
     slugs = list(Event.objects.filter(league__slug="night").values_list("slug", flat=True))
     built = time.monotonic() - started
+    backends = BackendCpu()
     port = free_port()
     web = start_web(port)
     names = [f"night{n + 1}" for n in range(workers)]
@@ -727,8 +758,7 @@ def run(workers: int, args) -> dict:
         cpu_before = {
             "web (gunicorn)": cpu_seconds(web),
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
-            "PostgreSQL (all)": service_cpu_seconds("postgres"),
-            "Redis (all)": service_cpu_seconds("redis-server"),
+            "PostgreSQL (this bench's database's backends)": backends.seconds(),
             "bench clients": sum(os.times()[:4]),  # with the probers' processes, once they have ended
         }
         load_before = os.getloadavg()[0]
@@ -755,8 +785,7 @@ def run(workers: int, args) -> dict:
         cpu = {
             "web (gunicorn)": cpu_seconds(web),
             "workers (celery)": sum(cpu_seconds(p) for p in pool),
-            "PostgreSQL (all)": service_cpu_seconds("postgres"),
-            "Redis (all)": service_cpu_seconds("redis-server"),
+            "PostgreSQL (this bench's database's backends)": backends.seconds(),
             "bench clients": sum(os.times()[:4]),
         }
         cpu = {kind: cpu[kind] - cpu_before[kind] for kind in cpu}
@@ -772,6 +801,7 @@ def run(workers: int, args) -> dict:
     finally:
         for process in [web, *pool]:
             stop(process)
+        backends.stop()
     return {
         "workers": workers,
         "built": built,
@@ -873,6 +903,9 @@ def main() -> None:
     args = parser.parse_args()
     from tests.bench.bench_pipeline import ensure_database
 
+    global LOGS
+    LOGS = Path(tempfile.mkdtemp(prefix="bench-night-"))
+    print(f"logs: {LOGS}")
     ensure_database(DATABASE_URL)
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(
