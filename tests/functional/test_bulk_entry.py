@@ -266,3 +266,36 @@ def test_columns_named_in_the_organisers_language(client, open_event):
     _confirm(client, open_event, preview)
     berg = Player.objects.get(name="Berg, Ola")
     assert (berg.rating, berg.federation, berg.birth_year, berg.title) == (1950, "NOR", 1980, "FM")
+
+
+def test_the_api_previews_and_enters_a_list(open_event):
+    from rest_framework.test import APIClient
+
+    from leagues.services.tokens import api_token_create
+
+    _, key = api_token_create(user=organiser_of(open_event.league), name="entries", scopes=["organiser"])
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    url = f"/api/v1/events/{open_event.slug}/entry-list/"
+    bad = GOOD_LIST.replace("2105;NOR;1991", "21O5;NOR;1991")
+
+    preview = api.post(url, {"content": bad}, format="json")
+
+    assert preview.status_code == 200
+    body = preview.json()
+    assert body["ok"] is False
+    assert [(line["line"], line["problems"]) for line in body["lines"] if line["problems"]] == [
+        (3, ["The rating “21O5” cannot be read: a number from 0 to 3500."])
+    ]
+    refused = api.post(url, {"content": bad, "confirm": True}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "list_has_problems"
+    assert Entry.objects.filter(event=open_event).count() == 0
+
+    done = api.post(url, {"content": GOOD_LIST, "confirm": True}, format="json")
+    assert done.status_code == 201 and done.json() == {"entered": 4}
+    assert _names_in_order(open_event) == ["Aas, Liv", "Dahl, Kari", "Berg, Ola", "Eide, Per"]
+
+    _, results_key = api_token_create(user=organiser_of(open_event.league), name="results", scopes=["results"])
+    results_only = APIClient()
+    results_only.credentials(HTTP_AUTHORIZATION=f"Bearer {results_key}")
+    assert results_only.post(url, {"content": GOOD_LIST}, format="json").status_code == 403
