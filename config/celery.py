@@ -24,6 +24,7 @@ ROUTES = {
     "leagues.tasks.event_fide_check": "pairing",
     "leagues.tasks.send_notification": "email",
     "leagues.tasks.send_email": "email",
+    "leagues.tasks.follow_digest": "email",
     "leagues.tasks.match_cards_remind": "email",
     "leagues.tasks.webhook_paused_email": "email",
     "leagues.tasks.webhooks_fan_out": "webhooks",

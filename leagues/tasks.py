@@ -10,6 +10,7 @@ from django.core.mail import EmailMessage
 
 from . import broker, notifications, page_cache
 from .recompute import LockBusy, renew_lost_pages, stale_event_ids, standings_recompute_event
+from .services import follows
 from .services.disputes import match_cards_remind as remind
 from .services.fide_check import event_fide_check as fide_check
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
@@ -94,6 +95,12 @@ def send_notification(kind: str, params: dict) -> int:
     return notifications.queue_messages(kind, params)
 
 
+@shared_task(acks_late=True)
+def follow_digest(email: str, event_id: int) -> int:
+    """One e-mail with every waiting piece of news of one follower and one event (leagues/services/follows.py)."""
+    return follows.follow_digest(email=email, event_id=event_id)
+
+
 #: the longest wait between two tries of an email (the waits double from EMAIL_RETRY_SECONDS)
 EMAIL_RETRY_MAX_SECONDS = 3600
 
@@ -103,7 +110,13 @@ def send_email(self, message: dict) -> None:
     """Deliver one email; while the mail server fails, retry with exponential backoff. In-process (no
     broker: `make demo`, tests) a failure is logged instead, so no request waits for a mail server."""
     try:
-        EmailMessage(message["subject"], message["body"], settings.DEFAULT_FROM_EMAIL, message["to"]).send()
+        EmailMessage(
+            message["subject"],
+            message["body"],
+            settings.DEFAULT_FROM_EMAIL,
+            message["to"],
+            headers=message.get("headers"),
+        ).send()
     except (OSError, smtplib.SMTPException) as exc:
         if self.request.is_eager:
             log.warning("email to %s not delivered: %s", message["to"], exc)

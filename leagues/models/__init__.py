@@ -3,6 +3,7 @@
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
 from .fide_check import FideCheck
+from .follows import Follow, FollowNotice
 from .games import GamePgn, Transmission
 from .idempotency import IdempotentRequest
 from .imports import ImportJob
@@ -28,6 +29,8 @@ __all__ = [
     "Entry",
     "Event",
     "FideCheck",
+    "Follow",
+    "FollowNotice",
     "FinishedEventChange",
     "EventQuerySet",
     "Game",

@@ -197,6 +197,7 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True, help_text=_("Empty: the event's venue."))
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]

@@ -1,7 +1,8 @@
 """iCalendar feeds (RFC 5545) of an event's rounds, a team's fixtures and a club's fixtures.
 
-Rounds have a date, no time: each is an all-day VEVENT (DTSTART;VALUE=DATE, DTEND the next day) at the
-round's venue (LOCATION; the event's when the round has none). A UID
+A round with a date and a start time is a VEVENT starting then (DTSTART in UTC, from the site's TIME_ZONE); one
+with a date only is an all-day VEVENT (DTSTART;VALUE=DATE, DTEND the next day); either at the round's venue
+(LOCATION; the event's when the round has none). A UID
 per round or match keeps a calendar client's copy updated instead of doubled when the feed changes.
 """
 
@@ -10,13 +11,14 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import selectors
-from ..models import Club, Event, TeamMatch
+from ..models import Club, Event, Game, Player, TeamMatch
 from .views import _cached
 
 PRODID = "-//chess-league//fixtures//EN"
@@ -30,6 +32,7 @@ class Item:
     url: str
     description: str = ""
     location: str = ""
+    start: datetime.time | None = None  # the round's start time, in the site's TIME_ZONE
 
 
 def _escape(text: str) -> str:
@@ -60,8 +63,7 @@ def ics(name: str, items: list[Item], request) -> HttpResponse:
             "BEGIN:VEVENT",
             f"UID:{item.uid}@{host}",
             f"DTSTAMP:{stamp}",
-            f"DTSTART;VALUE=DATE:{item.day:%Y%m%d}",
-            f"DTEND;VALUE=DATE:{item.day + datetime.timedelta(days=1):%Y%m%d}",
+            *_when(item),
             f"SUMMARY:{_escape(item.summary)}",
             f"URL:{settings.SITE_URL}{item.url}",
         ]
@@ -75,6 +77,16 @@ def ics(name: str, items: list[Item], request) -> HttpResponse:
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="calendar.ics"'
     return response
+
+
+def _when(item: Item) -> list[str]:
+    if item.start is None:
+        return [
+            f"DTSTART;VALUE=DATE:{item.day:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{item.day + datetime.timedelta(days=1):%Y%m%d}",
+        ]
+    local = datetime.datetime.combine(item.day, item.start, tzinfo=timezone.get_default_timezone())
+    return [f"DTSTART:{local.astimezone(datetime.UTC):%Y%m%dT%H%M%SZ}"]
 
 
 def _match_items(matches) -> list[Item]:
@@ -96,6 +108,7 @@ def _match_items(matches) -> list[Item]:
                 url=reverse("leagues:event-round", args=[event.slug, match.round.number]),
                 description=event.name,
                 location=match.round.place,
+                start=match.round.start_time,
             )
         )
     return items
@@ -123,6 +136,7 @@ def _render_rounds_ics(request, slug):
             summary=_("%(event)s: round %(round)s") % {"event": event.name, "round": rnd.number},
             url=reverse("leagues:event-round", args=[event.slug, rnd.number]),
             location=rnd.place,
+            start=rnd.start_time,
         )
         for rnd in event.rounds.select_related("event").order_by("number")
         if rnd.date is not None
@@ -154,3 +168,41 @@ def club_fixtures_ics(request, slug):
         raise Http404
     matches = _matches().filter(home__team__club=club) | _matches().filter(away__team__club=club)
     return ics(club.name, _match_items(matches.order_by("round__date", "round__event__name")), request)
+
+
+def player_games_ics(request, pk):
+    """A player's games in every public event, as far as their rounds are dated (the opponent once paired)."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        raise Http404
+    games = (
+        Game.objects.filter(round__event__in=Event.objects.public(), round__date__isnull=False)
+        .filter(Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player))
+        .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
+        .order_by("round__date", "round__number")
+    )
+    items = []
+    for game in games:
+        event, number = game.round.event, game.round.number
+        white = game.white is not None and (game.white.player_id == player.pk or game.white_player_id == player.pk)
+        opponent = game.black if white else game.white
+        if opponent is None:
+            summary = _("%(event)s: round %(round)s (bye)") % {"event": event.name, "round": number}
+        else:
+            summary = _("%(event)s: round %(round)s against %(opponent)s") % {
+                "event": event.name,
+                "round": number,
+                "opponent": opponent.name,
+            }
+        items.append(
+            Item(
+                uid=f"game-{game.pk}-{player.pk}",
+                day=game.round.date,
+                summary=summary,
+                url=reverse("leagues:event-round", args=[event.slug, number]),
+                description=event.name,
+                location=game.round.place,
+                start=game.round.start_time,
+            )
+        )
+    return ics(player.public_name, items, request)

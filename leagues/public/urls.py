@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import calendar, games, pairings, prizes, views
+from . import calendar, follows, games, pairings, prizes, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -25,5 +25,7 @@ urlpatterns = [
     path("events/<slug:slug>/why/", views.event_why, name="event-why"),
     path("events/<slug:slug>/boards/", views.event_boards, name="event-boards"),
     path("events/<slug:slug>/prizes/", prizes.event_prizes, name="event-prizes"),
+    path("players/<int:pk>/games.ics", calendar.player_games_ics, name="player-ics"),
     path("", include(games.urlpatterns)),
+    path("", include(follows.urlpatterns)),
 ]

@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
+from .follows import results_changed_followers
 from .webhooks import results_changed
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,7 @@ def result_record(
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         event_results_changed(event_id=event.pk)
         results_changed([change])  # its webhooks, after the commit
+        results_changed_followers([change])  # their followers' e-mails, after the commit
     return game
 
 
@@ -207,6 +209,7 @@ def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=locked, status=running)
         event_results_changed(event_id=event.pk)
         results_changed(changes)  # their webhooks, after the commit
+        results_changed_followers(changes)  # their followers' e-mails, after the commit
     return saved
 
 

@@ -59,6 +59,7 @@ from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .fide_mode import event_scoring_checked, pairs_text, setting_change_checked, shown
+from .follows import pairings_published_followers
 from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
@@ -628,6 +629,7 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
         pairings_published(
             event_id=event.pk, slug=event.slug, round_number=number, publication=f"{pairing.pk}:{pairing.attempt}"
         )
+        pairings_published_followers(event_id=event.pk, round_number=number)  # their e-mails, after the commit
     return pairing
 
 

@@ -1,0 +1,189 @@
+"""Following a player or a team: the confirmation link (nothing sent before it), the pairing e-mail in the
+follower's language when a round is published, one digest when several results land at once, nothing after
+unsubscribing and nothing for a draft event. The e-mails reach a real SMTP server process (aiosmtpd)."""
+
+import datetime
+import mailbox
+import re
+from email import policy
+from email.parser import BytesParser
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from leagues.models import Event, Game, Result, Round
+from leagues.services.results import result_record, round_sheet_save
+from leagues.services.round_pairings import pairing_publish, round_pair
+from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.smtp import smtp_server
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["Berg, Anna", "Demir, Elif", "Kaya, Mert", "Levi, Noa"]
+
+
+@pytest.fixture
+def smtp(tmp_path, settings):
+    with smtp_server(tmp_path / "mail") as server:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", server.port
+        settings.SITE_URL = "http://league.example"
+        yield server
+
+
+def raw_messages(server):
+    box = mailbox.Maildir(server.folder, create=True)
+    return [BytesParser(policy=policy.default).parsebytes(box.get_bytes(key)) for key in sorted(box.keys())]
+
+
+def to(messages, address):
+    return [(subject.strip(), body) for recipients, subject, body in messages if address in recipients]
+
+
+def _event(status=Event.Status.PUBLISHED):
+    event = EventFactory(rounds_count=3, status=status, name="Fjord Open")
+    players = []
+    for n, name in enumerate(NAMES, start=1):
+        player = PlayerFactory(name=name)
+        EntryFactory(event=event, start_number=n, player=player, rating=2400 - 10 * n)
+        players.append(player)
+    Round.objects.update_or_create(
+        event=event,
+        number=1,
+        defaults={"date": datetime.date(2026, 12, 18), "start_time": datetime.time(18, 30), "venue": "Fjord Hall"},
+    )
+    return event, organiser_of(event.league), players
+
+
+def _publish(event, user, number=1):
+    pairing = round_pair(event=event, round_number=number, user=user)
+    pairing.refresh_from_db()
+    return pairing_publish(pairing=pairing, user=user)
+
+
+def _follow_by_email(client, player, email, language):
+    response = client.post(f"/{language}/players/{player.pk}/follow/", {"email": email})
+    assert response.status_code == 200
+
+
+def _game_of(event, player):
+    return Game.objects.get(Q(white__player=player) | Q(black__player=player), round__event=event, round__number=1)
+
+
+def _link(body, path):
+    return re.search(rf"http://league\.example(/\w\w/follow/{path}/\S+/)", body).group(1)
+
+
+def test_a_follower_by_email_confirms_then_gets_the_pairing_in_their_language(smtp, client):
+    event, user, (anna, elif_, *_rest) = _event()
+    _follow_by_email(client, anna, "fan@example.org", "nb")
+    ((recipients, subject, body),) = smtp.wait_for(1)  # the confirmation only
+    assert recipients == "fan@example.org" and "Berg, Anna" in subject
+    assert not subject.startswith("Confirm")  # written in Norwegian
+    assert client.get(_link(body, "confirm")).status_code == 200
+
+    _publish(event, user)
+    news = to(smtp.wait_for(2), "fan@example.org")[1:]
+    assert len(news) == 1
+    subject, body = news[0]
+    game = _game_of(event, anna)
+    opponent = (game.black if game.white.player_id == anna.pk else game.white).player.name
+    assert opponent in body and f"bord {game.board}" in body
+    assert ("hvit" if game.white.player_id == anna.pk else "svart") in body  # the colour, in Norwegian
+    assert "18:30" in body or "18.30" in body
+    assert "Fjord Hall" in body
+    assert subject == "Berg, Anna: paring for runde 1"
+    assert "http://league.example/nb/follow/stop/" in body
+    header = str(raw_messages(smtp)[-1]["List-Unsubscribe"]).strip()
+    assert header.startswith("<http://league.example/nb/follow/stop/")
+
+
+def test_an_account_follows_in_one_click_and_reads_in_its_language(smtp, client):
+    event, user, (anna, *_rest) = _event()
+    reader = get_user_model().objects.create_user("reader", "reader@example.org", "pw-pw-pw-123")
+    client.force_login(reader)
+    page = client.get(f"/el/players/{anna.pk}/")
+    assert f"/el/players/{anna.pk}/follow/" in page.content.decode()
+    assert client.post(f"/el/players/{anna.pk}/follow/").status_code == 200  # no address asked, no link to open
+    _publish(event, user)
+    ((subject, body),) = to(smtp.wait_for(1), "reader@example.org")
+    assert subject == "Berg, Anna: κλήρωση του γύρου 1"  # in Greek, the language of the follow
+
+
+def test_nothing_before_confirming_and_nothing_after_unsubscribing(smtp, client):
+    event, user, (anna, elif_, kaya, noa) = _event()
+    _follow_by_email(client, anna, "late@example.org", "en")  # never confirmed
+    _follow_by_email(client, anna, "leaver@example.org", "en")
+    _follow_by_email(client, anna, "stayer@example.org", "en")
+    confirmations = smtp.wait_for(3)
+    for address in ("leaver@example.org", "stayer@example.org"):
+        ((_subject, body),) = to(confirmations, address)
+        client.get(_link(body, "confirm"))
+    _publish(event, user)
+    messages = smtp.wait_for(5)
+    ((_subject, body),) = to(messages, "leaver@example.org")[1:]
+    stop = _link(body, "stop")
+    assert "Stop" in client.get(stop).content.decode()  # the page asks first: a link checker stops nothing
+    assert client.post(stop).status_code == 200  # one click (a mail client's List-Unsubscribe-Post)
+
+    game = _game_of(event, anna)
+    result_record(game_id=game.pk, result=Result.DRAW, user=user)
+    messages = smtp.wait_for(6)
+    assert len(to(messages, "stayer@example.org")) == 3  # confirmation, pairing, result
+    assert len(to(messages, "leaver@example.org")) == 2  # confirmation, pairing: nothing after unsubscribing
+    assert len(to(messages, "late@example.org")) == 1  # the confirmation only
+
+
+def test_nothing_for_a_draft_event(smtp, client):
+    event, user, (anna, *_rest) = _event(status=Event.Status.DRAFT)
+    _follow_by_email(client, anna, "fan@example.org", "en")
+    ((_r, _s, body),) = smtp.wait_for(1)
+    client.get(_link(body, "confirm"))
+    _publish(event, user)  # the draft's pairing: nothing
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
+    game = _game_of(event, anna)
+    result_record(game_id=game.pk, result=Result.WHITE_WINS, user=user)
+    messages = to(smtp.wait_for(2), "fan@example.org")
+    assert len(messages) == 2
+    subject, body = messages[1]
+    assert subject == "Berg, Anna: result of round 1"
+    assert "has White against" not in body and "has Black against" not in body  # no pairing news of the draft
+
+
+def test_several_results_at_once_make_one_digest(smtp, client):
+    event, user, (anna, elif_, kaya, noa) = _event()
+    for player in (anna, elif_):  # a club follows two of its players from one address
+        _follow_by_email(client, player, "club@example.org", "en")
+    for _subject, body in to(smtp.wait_for(2), "club@example.org"):
+        client.get(_link(body, "confirm"))
+    _publish(event, user)
+    pairing_news = to(smtp.wait_for(3), "club@example.org")[2:]
+    assert len(pairing_news) == 1  # both players' pairings in one e-mail
+    games = list(Game.objects.filter(round__event=event, round__number=1).order_by("board"))
+    round_sheet_save(
+        event=event, round_number=1, results={g.pk: (Result.WHITE_WINS, g.version) for g in games}, user=user
+    )
+    news = to(smtp.wait_for(4), "club@example.org")[3:]
+    assert len(news) == 1
+    ((subject, body),) = news
+    assert "news from Fjord Open" in subject
+    followed = [g for g in games if {g.white.player_id, g.black.player_id} & {anna.pk, elif_.pk}]
+    for game in followed:
+        assert f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1–0" in body or (
+            f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1-0" in body
+        ), body
+    assert body.count("Round 1 of Fjord Open, board") == len(followed)
+
+
+def test_the_calendar_feeds_of_a_player_carry_the_round_start_time(client):
+    event, user, (anna, *_rest) = _event()
+    _publish(event, user)
+    feed = client.get(f"/en/players/{anna.pk}/games.ics").content.decode()
+    opponent = _game_of(event, anna)
+    name = (opponent.black if opponent.white.player_id == anna.pk else opponent.white).player.name
+    assert "DTSTART:20261218T183000Z" in feed  # 18:30 in the site's time zone (UTC here)
+    assert "LOCATION:Fjord Hall" in feed
+    assert f"Fjord Open: round 1 against {name}".replace(",", "\\,") in feed.replace("\r\n ", "")
+    rounds = client.get(f"/en/events/{event.slug}/rounds.ics").content.decode()
+    assert "DTSTART:20261218T183000Z" in rounds
