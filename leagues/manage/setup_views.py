@@ -105,6 +105,7 @@ def league(request, slug):
             "seasons": league.seasons.all(),
             "events": events,
             "clubs": league.clubs.all(),
+            "setup_changes": league.setup_changes.select_related("user")[:20],
             "open_disputes": TeamMatch.objects.filter(
                 round__event__league=league, status=TeamMatch.Status.DISPUTED
             ).count(),
@@ -188,6 +189,7 @@ def event_edit(request, slug, event_slug=None):
                 fields=form.service_fields(),
                 round_dates=form.round_dates(),
                 round_venues=form.round_venues(),
+                round_start_times=form.round_start_times(),
                 event=event,
                 reason=form.cleaned_data.get("reason", ""),
             )

@@ -54,6 +54,8 @@ def test_an_event_without_results_is_deleted_after_a_confirmation(client):
     assert not Event.objects.filter(pk=event.pk).exists()
     log = SetupChange.objects.get(league=event.league)
     assert (log.subject, log.action, log.name, log.user) == ("event", "deleted", "Typo Open", organiser)
+    league_page = client.get(f"/en/manage/leagues/{event.league.slug}/").content.decode()
+    assert "event: deleted" in league_page and "Typo Open" in league_page  # the league's set-up log
 
 
 def test_an_event_with_results_is_archived_not_deleted_and_stays_readable(client):
