@@ -9,6 +9,7 @@ from django.utils import translation
 from leagues.services.round_pairings import bye_request
 from tests.factories import ClubMembershipFactory, organiser_of, swiss_event
 from tests.functional import test_player_profile
+from tests.functional.test_bidi_pages import shown
 from tiebreaks.explanations import explain_trace
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +89,13 @@ def test_a_bye_counted_as_the_draw_it_was_shows_no_adjustment():
         )
     assert same.elements[0].adjustments == []
     assert "0.5 instead of 0" in changed.elements[0].adjustments[0]
+
+
+def test_hebrew_player_page_keeps_signs_and_ranges_in_their_order(client, ana):
+    """A right-to-left sentence showed a rating change −12.8 as 12.8− and a shared place 1–2 as 2–1."""
+    cy = client.get("/he/events/spring-open/players/3/").content.decode()
+    headline = shown(re.search(r'<p class="headline">(.*?)</p>', cy, re.S).group(1))
+    assert "1–2" in headline and "2–1" not in headline  # Cy shares place 1 with Ana
+    bo = client.get("/he/events/spring-open/players/2/").content.decode()
+    rating = shown(re.search(r'<p class="rating-result">(.*?)</p>', bo, re.S).group(1))
+    assert "−12.8" in rating and "12.8−" not in rating  # Bo lost to Ana: 20 x -.64
