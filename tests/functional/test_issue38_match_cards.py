@@ -1,0 +1,47 @@
+"""A public team match card is read from the home team's side (issue 38): its columns are the two teams, each board
+shows the home team's player under the home team whatever their colour, the result with the home score first; a
+match with no result yet shows no score (it showed 0–0)."""
+
+import re
+
+import pytest
+
+from leagues.models import Result, TeamMatch
+
+pytestmark = pytest.mark.django_db
+
+TEAM = "demo-division-1"
+
+
+def board_row(html, game):
+    rows = re.findall(r"<tr>\s*<td class=\"num\"><bdi dir=\"ltr\">(\d+)</bdi>(.*?)</tr>", html, re.S)
+    return next(cells for board, cells in rows if int(board) == game.board)
+
+
+def test_match_card_columns_are_home_and_away(client, demo):
+    match = TeamMatch.objects.filter(round__event__slug=TEAM, round__number=1).select_related("home", "away").first()
+    game = (
+        match.games.exclude(result=Result.PENDING)
+        .exclude(white=match.home)
+        .select_related("white_player", "black_player")
+        .filter(result__in=[Result.WHITE_WINS, Result.BLACK_WINS])
+        .first()
+    )
+    assert game is not None, "the demo has a decided board where the home team has black"
+    html = client.get(f"/en/events/{TEAM}/rounds/1/").content.decode()
+    card = html[html.index(f"/teams/{match.home.start_number}/") :]
+    assert f'<th scope="col"><bdi>{match.home.name}</bdi></th>' in card.split("</thead>")[0]
+    cells = board_row(card, game)
+    home_player, away_player = game.black_player.public_name, game.white_player.public_name
+    assert cells.index(home_player) < cells.index(away_player)
+    assert "home plays black" in cells
+    shown = "1-0" if game.result == Result.BLACK_WINS else "0-1"  # the home player's score first
+    assert f">{shown}</a>" in cells
+
+
+def test_a_match_without_results_shows_no_score(client, demo):
+    match = TeamMatch.objects.filter(round__event__slug=TEAM).select_related("home", "round").first()
+    match.games.update(result=Result.PENDING)
+    html = client.get(f"/en/events/{TEAM}/rounds/{match.round.number}/").content.decode()
+    card = html[html.index(f"/teams/{match.home.start_number}/") :].split("</h3>")[0]
+    assert 'class="score"' not in card
