@@ -118,6 +118,12 @@ class EventForm(forms.ModelForm):
                 widget=DATE,
                 initial=stored and stored.date,
             )
+            self.fields[f"round_{number}_start"] = forms.TimeField(
+                label=_("Round %(number)s start time") % {"number": number},
+                required=False,
+                widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+                initial=stored and stored.start_time,
+            )
             self.fields[f"round_{number}_venue"] = forms.CharField(
                 label=_("Round %(number)s venue") % {"number": number},
                 required=False,
@@ -162,9 +168,13 @@ class EventForm(forms.ModelForm):
         return [code.strip() for code in self.cleaned_data["tiebreak_criteria"].split(",") if code.strip()]
 
     def round_fields(self):
-        """(date, venue) of each round, for the schedule part of the form."""
-        count = sum(1 for name in self.fields if name.startswith("round_") and not name.endswith("_venue"))
-        return [(self[f"round_{n}"], self[f"round_{n}_venue"]) for n in range(1, count + 1)]
+        """(date, start time, venue) of each round, for the schedule part of the form."""
+        count = sum(1 for name in self.fields if name.startswith("round_") and name.count("_") == 1)
+        return [(self[f"round_{n}"], self[f"round_{n}_start"], self[f"round_{n}_venue"]) for n in range(1, count + 1)]
+
+    def round_start_times(self):
+        """The start times typed, one per round (None: not known yet)."""
+        return [self.cleaned_data.get(f"round_{n}_start") for n in range(1, self.cleaned_data["rounds_count"] + 1)]
 
     def round_venues(self):
         """The venues typed, one per round ("" = the event's venue)."""

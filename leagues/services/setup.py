@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, time
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeVar
 
@@ -201,6 +201,7 @@ def event_save(
     fields: dict[str, Any],
     round_dates: list[date | None] | None = None,
     round_venues: list[str] | None = None,
+    round_start_times: list[time | None] | None = None,
     event: Event | None = None,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
@@ -252,7 +253,7 @@ def event_save(
         _tiebreak_order_checked(event, new=before is None, recommended=recommended)
         _validated(event, exclude=["results_version"])
         event.save()
-        _rounds_save(event, round_dates or [], round_venues)
+        _rounds_save(event, round_dates or [], round_venues, round_start_times)
         event_pages_changed_after_commit(event_id=event.pk)
         return event
 
@@ -280,12 +281,19 @@ def _tiebreak_order_checked(event: Event, *, new: bool, recommended: bool) -> No
         ) from None
 
 
-def _rounds_save(event: Event, round_dates: list[date | None], round_venues: list[str] | None = None) -> None:
+def _rounds_save(
+    event: Event,
+    round_dates: list[date | None],
+    round_venues: list[str] | None = None,
+    round_start_times: list[time | None] | None = None,
+) -> None:
     rounds = {r.number: r for r in Round.objects.filter(event=event)}
     for number in range(1, event.rounds_count + 1):
         rnd = rounds.get(number) or Round(event=event, number=number)
         if round_dates or rnd.pk is None:
             rnd.date = round_dates[number - 1] if number <= len(round_dates) else None
+        if round_start_times is not None:  # the time the round starts (followers' e-mails, calendar feeds)
+            rnd.start_time = round_start_times[number - 1] if number <= len(round_start_times) else None
         if round_venues is not None:
             rnd.venue = (round_venues[number - 1] if number <= len(round_venues) else "").strip()
             if has_control_characters(rnd.venue) or len(rnd.venue) > 200:

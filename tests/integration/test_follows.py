@@ -187,3 +187,20 @@ def test_the_calendar_feeds_of_a_player_carry_the_round_start_time(client):
     assert f"Fjord Open: round 1 against {name}".replace(",", "\\,") in feed.replace("\r\n ", "")
     rounds = client.get(f"/en/events/{event.slug}/rounds.ics").content.decode()
     assert "DTSTART:20261218T183000Z" in rounds
+
+
+def test_the_organiser_sets_a_rounds_start_time_on_the_event_form_and_the_team_feed_carries_it(client):
+    from tests.functional.test_feeds_and_widgets import _event_form_post
+    from tests.workspace import division
+
+    d = division()
+    client.force_login(d.organiser)
+    url = f"/en/manage/leagues/{d.league.slug}/events/{d.event.slug}/edit/"
+    assert 'name="round_1_start"' in client.get(url).content.decode()
+    saved = client.post(url, _event_form_post(d.event, round_1_start="19:15"))
+    assert saved.status_code == 302
+    rnd = Round.objects.get(event=d.event, number=1)
+    assert rnd.start_time == datetime.time(19, 15)
+    number = d.match().home.start_number
+    feed = client.get(f"/en/events/{d.event.slug}/teams/{number}/fixtures.ics").content.decode()
+    assert f"DTSTART:{rnd.date:%Y%m%d}T191500Z" in feed
