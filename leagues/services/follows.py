@@ -12,6 +12,7 @@ short while later, so many results landing at once make one digest, not a flood.
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
@@ -36,6 +37,7 @@ FOLLOW_DIGEST = "leagues.tasks.follow_digest"
 CONFIRM_SALT = "leagues.follows.confirm"
 UNSUBSCRIBE_SALT = "leagues.follows.unsubscribe"
 CONFIRM_DAYS = 7
+CONFIRM_AGAIN_AFTER = timedelta(hours=1)
 
 
 def _language(language: str) -> str:
@@ -83,7 +85,9 @@ def follow_start(
             follow.user = account
             follow.confirmed_at = follow.confirmed_at or timezone.now()
         follow.save()
-        if follow.confirmed_at is None:
+        # one confirmation an hour at most: the form cannot be used to flood someone else's mailbox
+        if follow.confirmed_at is None and (_created or follow.created_at < timezone.now() - CONFIRM_AGAIN_AFTER):
+            Follow.objects.filter(pk=follow.pk).update(created_at=timezone.now())
             follow_id = follow.pk
             transaction.on_commit(lambda: _send_task(SEND_EMAIL, message=confirmation_message(follow_id)))
     return follow

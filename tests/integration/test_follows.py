@@ -204,3 +204,15 @@ def test_the_organiser_sets_a_rounds_start_time_on_the_event_form_and_the_team_f
     number = d.match().home.start_number
     feed = client.get(f"/en/events/{d.event.slug}/teams/{number}/fixtures.ics").content.decode()
     assert f"DTSTART:{rnd.date:%Y%m%d}T191500Z" in feed
+
+
+def test_the_follow_form_sends_one_confirmation_an_hour_to_an_address(smtp, client):
+    event, user, (anna, elif_, *_rest) = _event()
+    for _ in range(3):
+        _follow_by_email(client, anna, "victim@example.org", "en")
+    _follow_by_email(client, elif_, "victim@example.org", "en")  # another player: its own confirmation
+    messages = to(smtp.wait_for(2), "victim@example.org")
+    assert sorted(subject for subject, _body in messages) == [
+        "Confirm that you follow Berg, Anna",
+        "Confirm that you follow Demir, Elif",
+    ]
