@@ -56,11 +56,15 @@ def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
         "w": (escape(_("White")), escape(pgettext("white pieces, one letter", "w"))),
         "b": (escape(_("Black")), escape(pgettext("black pieces, one letter", "b"))),
     }
-    opponents: dict[int, str] = {}  # entry id -> its link in an opponent's cell
+    opponents: dict[int, tuple[str, str]] = {}  # entry id -> its page and escaped name, for an opponent's cell
+    # the link's name says whom and which round, beginning with the number it shows (WCAG 2.5.3)
+    named = escape(_("%(number)s %(name)s, round %(round)s"))
     out = []
     for line in lines:
         entry = line["entry"]
-        cells = "".join(_wallchart_cell(cell, opponents, links.player_url, bye, colours) for cell in line["cells"])
+        cells = "".join(
+            _wallchart_cell(cell, opponents, links.player_url, bye, colours, named) for cell in line["cells"]
+        )
         tiebreaks = "".join(f'<td class="num tb" dir="ltr">{escape(value)}</td>' for value in line["tiebreaks"])
         out.append(
             "\n    <tr>\n"
@@ -76,7 +80,7 @@ def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
-def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: str, colours: dict) -> str:
+def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: str, colours: dict, named: str) -> str:
     if cell is None:
         return '<td class="num wall"><span class="muted">·</span></td>'
     symbol = escape(cell.symbol)
@@ -84,10 +88,13 @@ def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: st
         label = escape(cell.game.get_result_display()) if cell.game else ""
         return f'<td class="num wall"><span title="{label}"><bdi dir="ltr">{bye} {symbol}</bdi></span></td>'
     opponent = cell.opponent
-    link = opponents.get(opponent.pk)
-    if link is None:
-        number = opponent.start_number
-        link = opponents[opponent.pk] = f'<a href="{player_url(number)}" title="{escape(opponent.name)}">{number}</a>'
+    number = opponent.start_number
+    known = opponents.get(opponent.pk)
+    if known is None:
+        known = opponents[opponent.pk] = (player_url(number), escape(opponent.name))
+    url, name = known
+    label = named % {"number": number, "name": name, "round": cell.round}
+    link = f'<a href="{url}" title="{name}" aria-label="{label}">{number}</a>'
     colour_name, colour_letter = colours["w"] if cell.colour == "w" else colours["b"]
     return (
         f'<td class="num wall"><bdi dir="ltr">{link}'

@@ -131,9 +131,18 @@ def test_wallchart_cells_show_the_forfeit_and_the_byes_of_each_row(client, demo)
         round__event__slug="demo-autumn-open", result=Result.BLACK_WINS_FORFEIT
     )
     white, black = forfeit.white, forfeit.black
-    link = '<a href="/en/events/demo-autumn-open/players/{0.start_number}/" title="{0.name}">{0.start_number}</a>'
-    assert link.format(black) + '<span class="colour colour-w" title="White">w</span>−' in wallchart_row(html, white)
-    assert link.format(white) + '<span class="colour colour-b" title="Black">b</span>+' in wallchart_row(html, black)
+    # the link's accessible name says whom and which round, not only the start number it shows
+    link = (
+        '<a href="/en/events/demo-autumn-open/players/{0.start_number}/" title="{0.name}"'
+        ' aria-label="{0.start_number} {0.name}, round {1}">{0.start_number}</a>'
+    )
+    number = forfeit.round.number
+    assert link.format(black, number) + '<span class="colour colour-w" title="White">w</span>−' in wallchart_row(
+        html, white
+    )
+    assert link.format(white, number) + '<span class="colour colour-b" title="Black">b</span>+' in wallchart_row(
+        html, black
+    )
     for result, shown in (
         (Result.HALF_POINT_BYE, 'half-point bye"><bdi dir="ltr">bye ½'),
         (Result.PAIRING_BYE, 'pairing-allocated bye"><bdi dir="ltr">bye +'),
