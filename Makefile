@@ -41,6 +41,7 @@ test: $(TEST_STAMP) messages
 
 bench: $(TEST_STAMP)
 	$(BIN)/python tests/bench/bench_engine.py
+	$(BIN)/python tests/bench/bench_engine.py --phases --runs 5
 	$(BIN)/python tests/bench/bench_pairings.py
 
 # a league night: 45 events, secretaries and readers at once, with one worker and with two (a few minutes)

@@ -24,6 +24,18 @@ our modules would otherwise be compiled from source in every timed run and gacru
 40 ms of a 1,000-player run). ``--no-compile`` leaves tiebreaks/__pycache__ as it is (remove it to
 time compiling from source; bytecode older than its file is never used).
 
+``--phases`` times, inside one fresh process per program and file (median of --runs, after one untimed run),
+each program's reading and its tie-break work apart, in CPU time (``time.process_time``) and wall time:
+
+* reading: ours ``read_trf_with_notes`` (the file's bytes to our model, as the command reads it); gacrux's
+  reader (``tiebreakchecker.read_input_file`` and ``prepare_tournament``: the file to its chess JSON)
+* tie-breaks: ours ``engine.compute_standings`` (fide-2026, no explanations); gacrux's computation
+  (``tiebreakchecker.do_checker``: ``tiebreak.compute_tiebreaks``)
+* output: ours ``Standings.to_json``; gacrux's ``apply_result`` and ``write_output_file`` (to /dev/null)
+
+A whole process is mostly start-up and reading for gacrux (its reader is most of its run): the whole-process
+ratio says little about the tie-break work, which these columns compare on its own.
+
 ``--peers gacrux`` (names, comma-separated) times only those peers. The load average is printed
 before and after the runs: on a busy machine the ratios move less than the seconds, and the programs take
 turns run by run, so a slower minute of a shared machine falls on each of them.
@@ -104,6 +116,92 @@ def time_reading(sizes: list[int], runs: int) -> None:
         )
 
 
+PHASES = ("read", "tiebreaks", "output")
+
+
+def phase_child(program: str, path: str, rounds: int, runs: int) -> None:
+    """In this (fresh) process: each phase's CPU and wall seconds per run, as JSON on stdout (first run untimed)."""
+    import json
+
+    def clocks() -> tuple[float, float]:
+        return time.process_time(), time.perf_counter()
+
+    def since(start: tuple[float, float]) -> tuple[float, float]:
+        now = clocks()
+        return now[0] - start[0], now[1] - start[1]
+
+    timed: list[dict[str, tuple[float, float]]] = []
+    if program == "ours":
+        sys.path.insert(0, str(ROOT))
+        from tiebreaks import engine
+        from tiebreaks.trf import read_trf_with_notes
+
+        criteria = CRITERIA.split(",")
+        for _ in range(runs + 1):
+            start = clocks()
+            with open(path, "rb") as handle:
+                tournament, _notes = read_trf_with_notes(handle.read(), accept_points_column=True)
+            read, start = since(start), clocks()
+            standings = engine.compute_standings(tournament, criteria, rules="fide-2026", explain=False)
+            computed, start = since(start), clocks()
+            standings.to_json()
+            timed.append({"read": read, "tiebreaks": computed, "output": since(start)})
+    else:
+        from gacrux.tiebreakchecker import tiebreakchecker
+
+        argv = ["tiebreakchecker", "-i", path, "-o", os.devnull, "-t", *(f"{c}/V2026" for c in CRITERIA.split(","))]
+        argv += ["-s", "-d", "T", "-n", str(rounds)]
+        for _ in range(runs + 1):
+            sys.argv = argv
+            checker = tiebreakchecker()
+            checker.read_command_line()
+            start = clocks()
+            checker.read_input_file()
+            checker.prepare_tournament()
+            read, start = since(start), clocks()
+            checker.do_checker()
+            computed, start = since(start), clocks()
+            checker.apply_result()
+            checker.write_output_file()
+            timed.append({"read": read, "tiebreaks": computed, "output": since(start)})
+    json.dump(timed[1:], sys.stdout)
+
+
+def time_phases(sizes: list[int], runs: int, programs: list[str]) -> None:
+    """Reading, tie-break work and output of each program apart, in CPU time (and wall time)."""
+    import json
+
+    found: dict[int, dict[str, dict[str, tuple[float, float]]]] = {}
+    for size in sizes:
+        path = str(BENCH / f"swiss-{size}-players.trf")
+        found[size] = {}
+        for program in programs:
+            command = [sys.executable, __file__, "--phase-child", program, path, str(ROUNDS.get(size, 0)), str(runs)]
+            runs_timed = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            found[size][program] = {
+                phase: (
+                    statistics.median(run[phase][0] for run in runs_timed),
+                    statistics.median(run[phase][1] for run in runs_timed),
+                )
+                for phase in PHASES
+            }
+        print(f"measured phases of {size} players", file=sys.stderr)
+    peers = [p for p in programs if p != "ours"]
+    header = ["players × rounds", "phase", "ours CPU (wall) ms"]
+    for peer in peers:
+        header += [f"{peer} CPU (wall) ms", f"{peer} / ours (CPU)"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for size in sizes:
+        for phase in PHASES:
+            ours_cpu, ours_wall = found[size]["ours"][phase]
+            cells = [f"{size:,} × {ROUNDS.get(size, '?')}", phase, f"{ours_cpu * 1000:.0f} ({ours_wall * 1000:.0f})"]
+            for peer in peers:
+                cpu, wall = found[size][peer][phase]
+                cells += [f"{cpu * 1000:.0f} ({wall * 1000:.0f})", f"{cpu / ours_cpu:.1f}×" if ours_cpu else "-"]
+            print("| " + " | ".join(cells) + " |")
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -121,7 +219,13 @@ def main() -> int:
     parser.add_argument("--read-only", action="store_true", help="time only the TRF reader")
     parser.add_argument("--peers", default="", help="only these peers (e.g. gacrux,tiebreak-core)")
     parser.add_argument("--no-compile", action="store_true", help="do not write tiebreaks/' bytecode first")
+    parser.add_argument("--phases", action="store_true", help="reading and tie-break work apart, per program")
+    parser.add_argument("--phase-child", nargs=4, metavar=("PROGRAM", "FILE", "ROUNDS", "RUNS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.phase_child:
+        program, path, rounds, runs = args.phase_child
+        phase_child(program, path, int(rounds), int(runs))
+        return 0
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.read_only:
         sys.path.insert(0, str(ROOT))
@@ -179,6 +283,13 @@ def main() -> int:
     if not checker_dir:
         print("- FIDE checker: skipped (set FIDE_CHECKER_DIR to a TieBreakServer checkout)")
     print()
+    if args.phases:
+        programs = [p for p in ("ours", "gacrux") if p == "ours" or importlib.util.find_spec(p)]
+        print(f"Phases inside one process per program and file (`{sys.argv[0]} --phase-child PROGRAM FILE ROUNDS")
+        print(f"RUNS`), median of {args.runs} runs after an untimed one; CPU time (process_time), wall in brackets:\n")
+        time_phases(sizes, args.runs, programs)
+        print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        return 0
 
     results: dict[int, dict[str, tuple[float, float, float]]] = {}
     for size in sizes:
