@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from django.db.models import F, Func, JSONField, Prefetch, Q
+from django.db.models import Count, F, Func, JSONField, Prefetch, Q
 
 from tiebreaks.engine.compact import expand, is_compact
 from tiebreaks.explanations import fmt
@@ -396,6 +396,22 @@ def completed_rounds(event: Event) -> int:
         .first()
     )
     return last or 0
+
+
+def round_progress(event: Event) -> tuple[int, bool]:
+    """The last round with at least one result, and whether a board of it still waits for its result (the
+    standings are then after part of that round, not after it)."""
+    waiting = [Result.PENDING, Result.UNKNOWN]
+    rounds = (
+        Game.objects.filter(round__event=event)
+        .values("round__number")
+        .annotate(boards=Count("pk"), waiting=Count("pk", filter=Q(result__in=waiting)))
+        .order_by("-round__number")
+    )
+    for row in rounds:
+        if row["waiting"] < row["boards"]:
+            return row["round__number"], row["waiting"] > 0
+    return 0, False
 
 
 # ----------------------------------------------------------------------------------------- teams

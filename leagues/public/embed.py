@@ -70,7 +70,7 @@ def embed_standings(request, lang, slug):
             "event": standings.event,
             "table": table,
             "lang": lang,
-            "after_round": selectors.completed_rounds(standings.event),
+            "round_progress": selectors.round_progress(standings.event),
         }
         return render(request, "leagues/embed/standings.html", context)
 

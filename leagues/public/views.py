@@ -177,7 +177,7 @@ def _render_standings(request, slug):
         filters=_filters(table),
         embed_url=reverse("embed:standings", args=[get_language(), slug]),
         results_embed_url=reverse("embed:results", args=[get_language(), slug]),
-        after_round=selectors.completed_rounds(standings.event),
+        round_progress=selectors.round_progress(standings.event),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
         notes=[standings_note(note, isolated=True) for note in standings.notes],
         has_shared=any(row["shared"] for row in standings.table),

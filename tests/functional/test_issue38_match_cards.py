@@ -45,3 +45,17 @@ def test_a_match_without_results_shows_no_score(client, demo):
     html = client.get(f"/en/events/{TEAM}/rounds/{match.round.number}/").content.decode()
     card = html[html.index(f"/teams/{match.home.start_number}/") :].split("</h3>")[0]
     assert 'class="score"' not in card
+
+
+def test_standings_say_a_round_is_in_progress_until_its_last_board_has_a_result(client, demo):
+    from leagues.models import Event, Game
+
+    event = Event.objects.get(slug="demo-autumn-open")
+    last = Game.objects.filter(round__event=event).exclude(result=Result.PENDING).latest("round__number").round
+    total = event.rounds_count
+    board = last.games.filter(black__isnull=False).order_by("board").last()
+    Game.objects.filter(pk=board.pk).update(result=Result.PENDING)
+    for page in ("/en/events/demo-autumn-open/", "/embed/en/events/demo-autumn-open/standings/"):
+        html = client.get(page).content.decode()
+        assert f"Round {last.number} of {total} in progress" in html
+        assert f"After round {last.number} of {total}" not in html
