@@ -264,8 +264,9 @@ class SiteTournament:
             self._event_edit_baku()
             self.tally.baku += 1
         last = people[-1]
-        # the lowest-ranked player asked for a bye in round 1: entered late, with that bye for the round missed
-        late = last.rounds[0].opponent is None and last.rounds[0].code in ("Z", "H")
+        # the lowest-ranked player asked for a bye in round 1: entered late, with that bye for the round missed (not
+        # under Baku: its accelerated group follows the number of players, which a late entry changes after round 1)
+        late = not plan.baku and last.rounds[0].opponent is None and last.rounds[0].code in ("Z", "H")
         players = {p.start_number: self._registry_player(p) for p in people}
         for p in people[:-1] if late else people:
             self.entries[p.start_number] = self._register(players[p.start_number])
