@@ -115,7 +115,9 @@ def wait_visible(event_id: int) -> None:
         time.sleep(0.005)
 
 
-def play(event, user, outcomes: dict[int, str], results: int, measured: set[int]) -> dict[int, list[float]]:
+def play(
+    event, user, outcomes: dict[int, str], results: int, measured: set[int], pause: float = 0.0
+) -> dict[int, list[float]]:
     """Enter every round's results in order; the latencies of each measured round's first `results`."""
     from leagues.models import Game
     from leagues.services.results import result_record, round_sheet_save
@@ -128,6 +130,7 @@ def play(event, user, outcomes: dict[int, str], results: int, measured: set[int]
             wait_visible(event.pk)  # the worker has caught up: each time below is one result's own
             timed = []
             for game in games[:results]:
+                time.sleep(pause)
                 started = time.perf_counter()
                 result_record(game_id=game.pk, result=outcomes[game.pk], user=user)
                 wait_visible(event.pk)
@@ -152,6 +155,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="rounds played (the file may have more: not played)")
     parser.add_argument("-n", type=int, default=30, help="results timed one at a time in each measured round")
     parser.add_argument("--measure", default="", help="rounds timed, e.g. 1,4,7 (default: first, middle, last)")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between timed results (0: each right after the one before is visible, while the worker still "
+        "builds its explanations; a few seconds: each result finds the worker idle)",
+    )
     parser.add_argument("--trf-dir", type=Path, help="keep generated tournaments here for the next run")
     args = parser.parse_args()
     ensure_database(os.environ["DATABASE_URL"])
@@ -184,10 +194,13 @@ def main() -> None:
                 *os.getloadavg()
             )
         )
-        print(f"criteria {' '.join(CRITERIA)}; {args.n} results timed one at a time in rounds {sorted(measured)}\n")
+        print(
+            f"criteria {' '.join(CRITERIA)}; {args.n} results timed one at a time in rounds {sorted(measured)}, "
+            f"{args.pause:g} s apart\n"
+        )
         print("| event | round (played before) | results | p50 | p90 | p99 | worst |\n|---|---|---|---|---|---|---|")
         for players, event, user, outcomes in events:
-            latencies = play(event, user, outcomes, args.n, measured)
+            latencies = play(event, user, outcomes, args.n, measured, args.pause)
             everything = [t for times in latencies.values() for t in times]
             for number, times in sorted(latencies.items()):
                 print(row(f"{players} players", f"{number} ({number - 1})", times), flush=True)
