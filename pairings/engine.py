@@ -31,7 +31,7 @@ from .model import (
     System,
     TeamPairingState,
 )
-from .team_swiss import gacrux_team_pairs, gacrux_team_trf, team_state_problem
+from .team_swiss import team_pairs, team_state_problem
 
 __all__ = [
     "BY_SIZE",
@@ -104,9 +104,7 @@ def _pair_team_swiss(state: TeamPairingState, timeout: float | None) -> RoundPai
     problem = team_state_problem(state)
     if problem:
         raise PairingError(problem)
-    text = gacrux_team_trf(state)
-    run = gacrux_team_pairs
-    pairs = run(text, state.round) if timeout is None else _in_child(run, text, state.round, timeout)
+    pairs = team_pairs(state) if timeout is None else _in_child(_team_pairs, state, state.round, timeout)
     boards = tuple(Board(i, w, b) for i, (w, b) in enumerate((p for p in pairs if p[1]), start=1))
     pab = tuple(Bye(w, ByeType.PAB) for w, b in pairs if not b)
     requested = tuple(sorted((Bye(b.start_number, b.type) for b in state.requested_byes), key=lambda b: b.start_number))
@@ -211,6 +209,10 @@ def state_problem(state: PairingState, system: System = System.DUTCH) -> str | N
 
 def _dutch_pairs(state: PairingState, _round_number: int) -> list[tuple[int, int]]:
     return dutch_pairs(state)
+
+
+def _team_pairs(state: TeamPairingState, _round_number: int) -> list[tuple[int, int]]:
+    return team_pairs(state)
 
 
 def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, timeout: float) -> T:

@@ -815,6 +815,7 @@ class BoardRow:
     black: Seat | None  # None: the pairing-allocated bye
     game: Game | None = None
     score: str = ""  # a team Swiss's match (game None): its score, "" until every board has a result
+    match_id: int | None = None  # a team Swiss's match: its match card
 
 
 def _seats(event: Event, round_number: int) -> dict[int, Seat]:
@@ -872,7 +873,7 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
         assert g.white is not None  # every published board has white
         white, black = seats[g.white.start_number], seats[g.black.start_number] if g.black else None
         if team_swiss and g.match_id:  # the match's row: its score, not board 1's result
-            rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id])))
+            rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id]), g.match_id))
         else:
             rows.append(BoardRow(number if team_swiss else g.board, white, black, g))
     return rows
