@@ -53,7 +53,7 @@ class FideCheckView(APIView):
     def get(self, request, slug):
         event = Event.objects.public().filter(slug=slug).first()
         if event is None:
-            raise NotFound()
+            raise NotFound(gettext_lazy("There is no event %(slug)s.") % {"slug": slug}, code="unknown_event")
         check = fide_check_of(event)
         data = {
             "event": event.slug,

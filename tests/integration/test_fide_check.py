@@ -106,3 +106,9 @@ def test_no_verdict_in_the_middle_of_a_round(client):
     assert not FideCheck.objects.filter(event=event).exists()
     assert client.get(f"/api/v1/events/{event.slug}/fide-check/").json()["checked"] is False
     assert "FIDE's tools" not in unescape(client.get(f"/en/events/{event.slug}/").content.decode())
+
+
+def test_the_check_of_an_unknown_event_is_not_found(client):
+    answer = client.get("/api/v1/events/no-such-event/fide-check/")
+    assert answer.status_code == 404
+    assert answer.json()["code"] == "unknown_event"
