@@ -11,8 +11,12 @@ from leagues.models import (
     ClubMembership,
     Entry,
     Event,
+    FideCheck,
     FinishedEventChange,
+    Follow,
+    FollowNotice,
     Game,
+    GamePgn,
     IdempotentRequest,
     ImportJob,
     League,
@@ -30,15 +34,18 @@ from leagues.models import (
     RoundPairing,
     Scope,
     Season,
+    SetupChange,
     StandingsSnapshot,
     Team,
     TeamMatch,
     TeamMember,
     TiebreakPolicyChange,
+    Transmission,
     WebhookDelivery,
     WebhookEvent,
     WebhookSubscription,
 )
+from leagues.models.audit import SettingChange
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -350,6 +357,90 @@ class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
     event_type = WebhookEvent.RESULT_RECORDED
     occurrence = factory.Sequence(lambda n: f"result:{n}")
     body = "{}"
+
+
+class GamePgnFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GamePgn
+
+    game = factory.SubFactory(GameFactory)
+    version = 1
+    movetext = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"
+    updated_by = factory.SubFactory(UserFactory)
+
+
+class TransmissionFactory(factory.django.DjangoModelFactory):
+    """A 15-minute delay of an event's live boards."""
+
+    class Meta:
+        model = Transmission
+
+    event = factory.SubFactory(EventFactory)
+    delay_minutes = 15
+
+
+class SettingChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SettingChange
+
+    event = factory.SubFactory(EventFactory)
+    user = factory.SubFactory(UserFactory)
+    setting = SettingChange.Setting.PAB
+    before = "1"
+    after = "0.5"
+    source = ResultChange.Source.FORM
+    reason = "agreed at the captains' meeting"
+
+
+class SetupChangeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SetupChange
+
+    league = factory.SubFactory(LeagueFactory)
+    user = factory.SubFactory(UserFactory)
+    subject = SetupChange.Subject.PLAYER
+    action = SetupChange.Action.ARCHIVED
+    name = factory.Sequence(lambda n: f"Player, Number{n}")
+    source = ResultChange.Source.FORM
+
+
+class FideCheckFactory(factory.django.DjangoModelFactory):
+    """A clean check of an event after round 1."""
+
+    class Meta:
+        model = FideCheck
+
+    event = factory.SubFactory(EventFactory)
+    version = 1
+    rounds = 1
+    pairings_ok = True
+    tiebreaks_ok = True
+    checked_at = factory.LazyFunction(timezone.now)
+
+
+class FollowFactory(factory.django.DjangoModelFactory):
+    """A confirmed follower of a player by e-mail (pass `player=None` and `team=` for a team's)."""
+
+    class Meta:
+        model = Follow
+
+    email = factory.Sequence(lambda n: f"fan{n}@example.org")
+    language = "en"
+    player = factory.SubFactory(PlayerFactory)
+    confirmed_at = factory.LazyFunction(timezone.now)
+
+
+class FollowNoticeFactory(factory.django.DjangoModelFactory):
+    """A waiting notice of a result of a game the followed player played."""
+
+    class Meta:
+        model = FollowNotice
+
+    game = factory.SubFactory(GameFactory)
+    follow = factory.SubFactory(FollowFactory, player=factory.SelfAttribute("..game.white.player"))
+    event = factory.SelfAttribute("game.round.event")
+    kind = FollowNotice.Kind.RESULT
+    round_number = factory.SelfAttribute("game.round.number")
 
 
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
