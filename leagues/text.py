@@ -1,5 +1,6 @@
 """Text that leaves the site in files (CSV, TRF) or comes in through forms: no control characters, and no
-CSV cell a spreadsheet would run as a formula."""
+CSV cell a spreadsheet would run as a formula; and the words a match card's results are written in, shared by the
+secretaries' card and the public one."""
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -35,3 +36,15 @@ def csv_cell(value: object) -> object:
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and value not in _RESULT_CODES:
         return "'" + value
     return value
+
+
+def home_result_labels() -> dict[str, str]:
+    """A match card's result choices as the home team reads them (home score first)."""
+    return {
+        "home_win": "1-0",
+        "draw": "½-½",
+        "away_win": "0-1",
+        "home_forfeit_win": "+/- " + str(_("(forfeit)")),
+        "away_forfeit_win": "-/+ " + str(_("(forfeit)")),
+        "double_forfeit": "-/- " + str(_("(double forfeit)")),
+    }

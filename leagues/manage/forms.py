@@ -9,7 +9,7 @@ from tiebreaks.names import rule_set_name
 from tiebreaks.trf.read import records_by_tag
 
 from ..models import BYE_RESULTS, GAME_RESULTS, Event, Result, Season
-from ..text import refuse_control_characters
+from ..text import home_result_labels, refuse_control_characters
 
 GAME_CHOICES = [(code, label) for code, label in Result.choices if code in GAME_RESULTS]
 BYE_CHOICES = [(code, label) for code, label in Result.choices if code in BYE_RESULTS]
@@ -64,22 +64,10 @@ _WHITE_SCORE = {
 }
 
 
-def _home_labels():
-    """A match card's result choices as the home team reads them (home score first)."""
-    return {
-        "home_win": "1-0",
-        "draw": "½-½",
-        "away_win": "0-1",
-        "home_forfeit_win": "+/- " + str(_("(forfeit)")),
-        "away_forfeit_win": "-/+ " + str(_("(forfeit)")),
-        "double_forfeit": "-/- " + str(_("(double forfeit)")),
-    }
-
-
 def card_result_options(event, home_white: bool):
     """(code, label from the home side, home points, away points, key typed for it) for each result of a board."""
     points = {"win": event.points_win, "draw": event.points_draw, "loss": event.points_loss}
-    labels = _home_labels()
+    labels = home_result_labels()
     as_home = {
         Result.WHITE_WINS: "home_win" if home_white else "away_win",
         Result.BLACK_WINS: "away_win" if home_white else "home_win",

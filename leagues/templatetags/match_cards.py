@@ -3,8 +3,8 @@ home team's score first, and whether the match has any result yet."""
 
 from django import template
 
-from ..manage.forms import _home_labels
 from ..models import Result
+from ..text import home_result_labels
 
 register = template.Library()
 
@@ -35,7 +35,7 @@ def home_result(game, match) -> str:
         return game.get_result_display()
     if not home_plays_white(game, match):
         key = _SWAPPED.get(key, key)
-    return _home_labels()[key]
+    return home_result_labels()[key]
 
 
 @register.filter
