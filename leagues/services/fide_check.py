@@ -5,6 +5,7 @@ every round's pairing is FIDE's, whether every tie-break value the site shows is
 and each difference. Readers see it on the standings page and in the API; anyone can download the same TRF and
 run the tools themselves."""
 
+import json
 import logging
 from fractions import Fraction
 from typing import Any
@@ -127,18 +128,24 @@ def event_fide_check(*, event_id: int) -> FideCheck | None:
         current = FideCheck.objects.select_for_update().filter(event_id=event_id).first()
         if current is not None and current.version > snapshot.version:
             return current
-        check, _created = FideCheck.objects.update_or_create(
-            event_id=event_id,
-            defaults={
-                "version": snapshot.version,
-                "rounds": rounds,
-                "pairings_ok": pairings_ok,
-                "tiebreaks_ok": tiebreaks_ok,
-                "differences": differences,
-                "checked_at": timezone.now(),
-            },
-        )
-        event_pages_changed_after_commit(event_id=event_id)  # the standings page shows the verdict
+        # the differences as stored (JSON: the pairs' tuples read back as lists)
+        stored_differences = json.loads(json.dumps(differences))
+        verdict = {
+            "rounds": rounds,
+            "pairings_ok": pairings_ok,
+            "tiebreaks_ok": tiebreaks_ok,
+            "differences": stored_differences,
+        }
+        checked = {"version": snapshot.version, "checked_at": timezone.now()}
+        if current is not None and all(getattr(current, field) == value for field, value in verdict.items()):
+            # the same verdict of newer results: the standings page says nothing new, so it is not renewed (a
+            # queryset update sends no post_save, which would renew the event's pages)
+            FideCheck.objects.filter(pk=current.pk).update(**checked)
+            current.version, current.checked_at = checked["version"], checked["checked_at"]
+            check = current
+        else:
+            check, _created = FideCheck.objects.update_or_create(event_id=event_id, defaults={**verdict, **checked})
+            event_pages_changed_after_commit(event_id=event_id)  # the standings page shows the new verdict
     if not check.ok:
-        log.warning("FIDE's tools disagree with event %s after round %s: %s", event.slug, rounds, differences[:5])
+        log.info("FIDE's tools disagree with event %s after round %s: %s", event.slug, rounds, differences[:5])
     return check

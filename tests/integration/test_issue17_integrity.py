@@ -377,17 +377,13 @@ def _with_fide_id(line: str, fide_id: str) -> str:
 def _broken_files():
     """(what is wrong, file, line the preview must name)."""
     lines = _golden_trf()
-    first, second = _line_of(lines, "001    1"), _line_of(lines, "001    2")
+    first = _line_of(lines, "001    1")
     cases = []
     bad = list(lines)
     bad[first - 1] = _with_fide_id(bad[first - 1], "12AB456")
     cases.append(("non-numeric FIDE id", bad, first))
-    bad = list(lines)
-    bad[first - 1], bad[second - 1] = (
-        _with_fide_id(bad[first - 1], "4100018"),
-        _with_fide_id(bad[second - 1], "4100018"),
-    )
-    cases.append(("duplicated FIDE id", bad, second))
+    # a FIDE id repeated in a file is no longer refused: both are imported, with a warning
+    # (tests/functional/test_trf_import_scoring.py)
     bad = list(lines)
     rounds = _line_of(lines, "142")
     bad[rounds - 1] = "142 99999"
