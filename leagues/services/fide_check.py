@@ -136,15 +136,17 @@ def event_fide_check(*, event_id: int) -> FideCheck | None:
             "tiebreaks_ok": tiebreaks_ok,
             "differences": stored_differences,
         }
-        checked = {"version": snapshot.version, "checked_at": timezone.now()}
+        version, checked_at = snapshot.version, timezone.now()
         if current is not None and all(getattr(current, field) == value for field, value in verdict.items()):
             # the same verdict of newer results: the standings page says nothing new, so it is not renewed (a
             # queryset update sends no post_save, which would renew the event's pages)
-            FideCheck.objects.filter(pk=current.pk).update(**checked)
-            current.version, current.checked_at = checked["version"], checked["checked_at"]
+            FideCheck.objects.filter(pk=current.pk).update(version=version, checked_at=checked_at)
+            current.version, current.checked_at = version, checked_at
             check = current
         else:
-            check, _created = FideCheck.objects.update_or_create(event_id=event_id, defaults={**verdict, **checked})
+            check, _created = FideCheck.objects.update_or_create(
+                event_id=event_id, defaults={**verdict, "version": version, "checked_at": checked_at}
+            )
             event_pages_changed_after_commit(event_id=event_id)  # the standings page shows the new verdict
     if not check.ok:
         log.info("FIDE's tools disagree with event %s after round %s: %s", event.slug, rounds, differences[:5])

@@ -276,30 +276,32 @@ def test_the_api_throttle_counts_the_answers_from_the_cache(client, swiss, monke
 
 @pytest.mark.django_db(transaction=True)
 def test_explanations_stored_after_the_standings_show_at_once_and_the_standings_stay_cached(client, monkeypatch):
-    """A result renews the event's pages once; its explanation traces, stored by the recompute's second phase,
-    renew only the pages that show them: the reader sees them there at once, the standings are not rendered
-    again (their ETag still answers 304)."""
-    from leagues import page_cache, recompute
+    """A result's standings, with FIDE's verdict on them, show at once; the explanation traces, stored by the
+    recompute's second phase, renew only the pages that show them: the reader sees them there at once, while the
+    standings are not rendered again (their ETag still answers 304), nor by a new check with the same verdict."""
+    from leagues import recompute
+    from leagues.models import FideCheck
+    from leagues.services.fide_check import event_fide_check
 
     event, entries = played_swiss(4, tiebreak_criteria=["BH", "SB"])
     game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
     standings_url, player_url = f"/en/events/{event.slug}/", f"/en/events/{event.slug}/players/1/"
     api_url = f"/api/v1/events/{event.slug}/standings/?explain=1"
-    later, renewals, second_phase = [], [], recompute.store_explanations
+    later, second_phase = [], recompute.store_explanations
     monkeypatch.setattr(recompute, "store_explanations", lambda *args: later.append(args))
-    renew = page_cache.event_pages_changed
-    monkeypatch.setattr(page_cache, "event_pages_changed", lambda **kw: (renewals.append(kw), renew(**kw)))
     result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))
-    assert len(later) == 1 and len(renewals) == 2  # the result's write, the recompute's new snapshot
+    assert len(later) == 1
 
     standings = client.get(standings_url)
     assert standings.status_code == 200
+    assert FideCheck.objects.get(event=event).rounds == 4
+    assert 'class="fide-check"' in standings.content.decode()  # the verdict of the new results is shown at once
     before = client.get(player_url)
     assert 'class="explained"' not in before.content.decode()  # the traces are not stored yet
     assert client.get(api_url).json()["explanations"] == {}
 
     second_phase(*later[0])
-    assert len(renewals) == 2  # the event's pages were not renewed again
+    event_fide_check(event_id=event.pk)  # checked again, e.g. a retried task: the verdict is the same
     assert client.get(standings_url, HTTP_IF_NONE_MATCH=standings["ETag"]).status_code == 304
     by_etag = client.get(player_url, HTTP_IF_NONE_MATCH=before["ETag"])
     by_date = client.get(player_url, HTTP_IF_MODIFIED_SINCE=before["Last-Modified"])
