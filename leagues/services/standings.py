@@ -2,10 +2,11 @@
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from tiebreaks.engine import compute_standings
+from tiebreaks.engine import EngineError, compute_standings
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
 from tiebreaks.engine.ranking import Standings
 from tiebreaks.engine.team import TeamStandings, compute_team_standings
@@ -75,6 +76,18 @@ def _compute(event: Event, tournament: Tournament) -> Standings:
         rules=event.rule_set,
         unrated_rating=event.unrated_rating,
     )
+
+
+def rank_by_tiebreaks(event: Event, tournament: Tournament) -> list[Participant]:
+    """The players with their place by points and the event's tie-break list (the rank column of a TRF
+    export, so another program reads the site's ranking); unranked before any result or without a list."""
+    if not event.tiebreak_criteria or not any(p.rounds for p in tournament.participants):
+        return tournament.participants
+    try:
+        places = {row.start_number: row.rank for row in _compute(event, tournament).rows}
+    except EngineError:
+        return tournament.participants
+    return [replace(p, rank=places.get(p.start_number)) for p in tournament.participants]
 
 
 def snapshot_fields(data: dict[str, Any], event: Event | None = None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_probl
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
-from .standings import scoring_for, team_tournament_for, tournament_for
+from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
 
 PAIR_RESULTS = {
     ("1", "0"): Result.WHITE_WINS,
@@ -823,6 +823,7 @@ def event_export_trf(*, event: Event) -> str:
         double = event.system == Event.System.DOUBLE_ROUND_ROBIN
         tournament.event_type = "FIDE_DOUBLEROUNDROBIN" if double else "FIDE_ROUNDROBIN"
     if not event.is_team:
+        tournament.participants = rank_by_tiebreaks(event, tournament)
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
         tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)
     tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))

@@ -99,9 +99,11 @@ def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(w
 
     checked = _cli("pairings", "check", str(path), "--json")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    rounds = json.loads(checked.stdout)["rounds"]
+    report = json.loads(checked.stdout)
+    rounds = report["rounds"]
     assert [r["round"] for r in rounds] == list(range(1, ROUNDS + 1))
     assert all(r["same"] for r in rounds)
+    assert report["standings"]["follows"], report["standings"]  # the export's rank column is the site's ranking
 
     standings = _cli("tiebreaks", "standings", str(path), "--json")
     assert standings.returncode == 0, standings.stderr
