@@ -48,9 +48,11 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     assert pairing.status == RoundPairing.Status.READY
     rows = browser.find_elements("css selector", "section.pairing-preview table.pairings tbody tr")
     assert len(rows) == 5
-    first_board = rows[0].find_elements("tag name", "td")
-    assert first_board[1].text.startswith(f"{pairing.boards[0][0]}. ")
-    assert first_board[4].text.startswith(f"{pairing.boards[0][1]}. ")
+    # each side of a board: start number, name, rating (the entries are rated 2300 - 20 × start number)
+    first_board = [cell.text for cell in rows[0].find_elements("tag name", "td")]
+    white, black = pairing.boards[0]
+    assert first_board[1:4] == [str(white), f"Player {white:02d}", str(2300 - 20 * white)]
+    assert first_board[6:9] == [str(black), f"Player {black:02d}", str(2300 - 20 * black)]
     _screenshot(browser, "pairing-preview-en.png")
 
     # exchange the black players of boards 1 and 2, with a reason
