@@ -25,7 +25,7 @@ from tiebreaks.trf.codes import code_units, fmt_points, write_scoring
 
 from .model import BakuAcceleration, PairingError, PairingState, RoundEntry
 
-__all__ = ["baku_records", "dutch_pairs", "gacrux_pairs", "gacrux_tournament", "gacrux_trf"]
+__all__ = ["baku_records", "dutch_pairs", "gacrux_pairs", "gacrux_read", "gacrux_tournament", "gacrux_trf"]
 
 #: a block with no game: the engine reads blank and "A" as absences, like "Z"
 _ABSENT = frozenset(" A")
@@ -247,6 +247,11 @@ def gacrux_pairs(trf_text: str, round_number: int) -> list[tuple[int, int]]:
     black) in board order, black 0 = the PAB (the tests' oracle for :func:`dutch_pairs`).
 
     Raises :class:`PairingError` when gacrux refuses the file or finds no legal pairing."""
+    return _engine_pairs(gacrux_read(trf_text), round_number)
+
+
+def gacrux_read(trf_text: str) -> dict[str, Any]:
+    """The tournament as gacrux's own TRF reader makes it; :class:`PairingError` when gacrux refuses the file."""
     from gacrux.gacruxexeptions import GacruxError
     from gacrux.trf2json import trf2json
 
@@ -258,7 +263,8 @@ def gacrux_pairs(trf_text: str, round_number: int) -> list[tuple[int, int]]:
     status = reader.chessjson["status"]
     if status["code"] >= 400:
         raise PairingError("the pairing engine refused the event: " + "; ".join(map(str, status["error"])))
-    return _engine_pairs(reader.get_tournament(1), round_number)
+    tournament: dict[str, Any] = reader.get_tournament(1)
+    return tournament
 
 
 def _engine_pairs(tournament: dict[str, Any], round_number: int) -> list[tuple[int, int]]:

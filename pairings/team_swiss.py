@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from tiebreaks.trf.codes import fmt_points, points_of, write_scoring
 
+from .dutch import gacrux_read
 from .model import REQUESTED_BYE_TYPES, ByeType, PairingError, TeamPairingState
 
 __all__ = [
@@ -166,17 +167,8 @@ def gacrux_team_pairs(trf_text: str, round_number: int) -> list[tuple[int, int]]
     Raises :class:`PairingError` when gacrux refuses the file or finds no legal pairing."""
     from gacrux.gacruxexeptions import GacruxError, GacruxNoLegalPairing
     from gacrux.pairingfideteam import pairing_fideteam
-    from gacrux.trf2json import trf2json
 
-    reader = trf2json()
-    try:
-        reader.parse_file(trf_text, 0)
-    except GacruxError as error:
-        raise PairingError(f"the pairing engine refused the event: {error}") from None
-    status = reader.chessjson["status"]
-    if status["code"] >= 400:
-        raise PairingError("the pairing engine refused the event: " + "; ".join(map(str, status["error"])))
-    tournament = reader.get_tournament(1)
+    tournament = gacrux_read(trf_text)
     params = {"experimental": [], "verbose": 0, "top_color": tournament.get("topColor", "w")}
     try:
         engine = pairing_fideteam(tournament, round_number, params)
