@@ -10,6 +10,7 @@ from .imports import ImportJob
 from .league import Club, ClubMembership, League, Player, Season
 from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
+from .registration import FeeRecord, Registration, RegistrationSettings
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
 from .setup_log import SetupChange
@@ -28,6 +29,7 @@ __all__ = [
     "ClubMembership",
     "Entry",
     "Event",
+    "FeeRecord",
     "FideCheck",
     "Follow",
     "FollowNotice",
@@ -46,6 +48,8 @@ __all__ = [
     "PrizeAward",
     "PrizeFund",
     "Profile",
+    "Registration",
+    "RegistrationSettings",
     "Result",
     "ResultChange",
     "Role",
