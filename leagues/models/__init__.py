@@ -1,7 +1,7 @@
 """The league domain's models, one module per group of nouns; every model is importable from here."""
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
-from .events import Entry, Event, EventQuerySet, Round, Team, TeamMember
+from .events import Entry, EntryRating, Event, EventQuerySet, Round, Team, TeamMember
 from .fide_check import FideCheck
 from .follows import Follow, FollowNotice
 from .games import GamePgn, Transmission
@@ -28,6 +28,7 @@ __all__ = [
     "Club",
     "ClubMembership",
     "Entry",
+    "EntryRating",
     "Event",
     "FeeRecord",
     "FideCheck",

@@ -90,6 +90,42 @@ class Event(models.Model):
     tiebreak_criteria = models.JSONField(_("tiebreak criteria"), default=list, blank=True)
     tiebreak_locked = models.BooleanField(_("tiebreak policy locked"), default=False)
     unrated_rating = models.PositiveSmallIntegerField(_("rating for unrated players"), null=True, blank=True)
+
+    class RatingMethod(models.TextChoices):
+        """Which of a player's ratings the event uses (TRF-26 record 172; FIDE's 2026 checklist)."""
+
+        FIDE = "FIDE", _("FIDE rating")
+        NRO = "NRO", _("national rating")
+        FIDON = "FIDON", _("FIDE rating, else national rating")
+        NIDOF = "NIDOF", _("national rating, else FIDE rating")
+        HBFN = "HBFN", _("the higher of FIDE and national rating")
+        LBFN = "LBFN", _("the lower of FIDE and national rating")
+
+    rating_method = models.CharField(
+        _("rating method"),
+        max_length=5,
+        choices=RatingMethod.choices,
+        default=RatingMethod.FIDE,
+        help_text=_("Which of a player's ratings the event takes from the registry."),
+    )
+
+    class TiebreakRatings(models.TextChoices):
+        """Which rating the rating-based tie-breaks read when a newer rating list appears during the event."""
+
+        FIRST = "first", _("the first rating (at the start of the event)")
+        ROUND = "round", _("the rating of each round")
+
+    # C.07 (2026), note to Article 10: the first rating unless the regulations say otherwise
+    tiebreak_ratings = models.CharField(
+        _("ratings in rating-based tie-breaks"),
+        max_length=5,
+        choices=TiebreakRatings.choices,
+        default=TiebreakRatings.FIRST,
+        help_text=_(
+            "FIDE uses each player's first rating unless the event's regulations say otherwise; with the rating "
+            "of each round, an opponent counts with the rating they had in the round you met."
+        ),
+    )
     results_version = models.PositiveIntegerField(_("results version"), default=0, editable=False)
     # an event with results is archived, never deleted: its pages stay readable, the lists no longer show it
     archived = models.BooleanField(_("archived"), default=False)
@@ -190,6 +226,25 @@ class Entry(models.Model):
     @property
     def name(self) -> str:
         return self.player.public_name if self.player_id else self.team.name
+
+
+class EntryRating(models.Model):
+    """An entry's rating from a round on, when a newer rating list appears during the event (a league's season):
+    the entry's ``rating`` holds until the first of these rows (FIDE's 2026 checklist: ratings per round)."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="round_ratings", verbose_name=_("entry"))
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)  # None: unrated from then on
+    list_date = models.DateField(_("rating list of"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["entry", "from_round"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "from_round"], name="entry_rating_once_per_round"),
+            models.CheckConstraint(condition=models.Q(from_round__gte=2), name="entry_rating_from_round_two"),
+        ]
+        verbose_name = _("rating from a round on")
+        verbose_name_plural = _("ratings from a round on")
 
 
 class Round(models.Model):
