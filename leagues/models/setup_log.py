@@ -20,6 +20,7 @@ class SetupChange(models.Model):
         ARCHIVED = "archived", _("archived")
         RESTORED = "restored", _("restored")
         ENTERED = "entered", _("entered from a list")
+        RATED = "rated", _("ratings from a newer list")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="setup_changes", verbose_name=_("league"))
     user = models.ForeignKey(
