@@ -1,5 +1,6 @@
 """Emails the site sends, each in its recipient's language: match cards (submitted, confirmed, disputed,
-settled, the reminder before a card confirms itself), invitations and password resets.
+settled, corrected by the organiser after confirmation, the reminder before a card confirms itself), invitations
+and password resets.
 
 Services call :func:`notify_after_commit`; once the transaction commits, the Celery task
 ``leagues.tasks.send_notification`` (sent by name) writes the messages and hands each to
@@ -22,8 +23,9 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from .models import Profile, Role, TeamMatch
+from .models import League, Profile, Result, Role, TeamMatch
 from .permissions import club_secretaries, league_organisers, secretary_club_ids
+from .selectors import match_cards
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -77,11 +79,13 @@ def _message(user, template: str, context: dict) -> dict | None:
     return {"to": [user.email], "subject": " ".join(subject.split()), "body": body}
 
 
-def card_messages(kind: str, match_id: int) -> list[dict]:
-    """The emails about one match card: who receives which, in their language."""
+def card_messages(kind: str, match_id: int, changes: list | None = None, reason: str = "") -> list[dict]:
+    """The emails about one match card: who receives which, in their language, with the card's score and boards
+    (and for an organiser's correction of a confirmed card, what changed: [board, old result, new result])."""
     match = TeamMatch.objects.select_related(
         "round__event__league", "home__team", "away__team", "submitted_by", "settled_by"
     ).get(pk=match_id)
+    (card,) = match_cards(match.round.event, match_id=match.pk)
     home, away = match.home.team.club_id, match.away.team.club_id
     submitter_clubs = secretary_club_ids(match.submitted_by)
     other_clubs = {home, away} - submitter_clubs or {home, away}
@@ -91,7 +95,9 @@ def card_messages(kind: str, match_id: int) -> list[dict]:
         "card_confirmed": club_secretaries({home, away}),
         "card_disputed": club_secretaries({home, away}) + league_organisers(match.round.event.league_id),
         "card_settled": club_secretaries({home, away}),
+        "card_corrected": club_secretaries({home, away}),
     }[kind]
+    changed = [(board, Result(old).label, Result(new).label) for board, old, new in changes or ()]
     seen, messages = set(), []
     for user in recipients:
         if user.pk in seen:
@@ -100,6 +106,9 @@ def card_messages(kind: str, match_id: int) -> list[dict]:
         language = language_of(user)
         context = {
             "match": match,
+            "card": card,
+            "changes": changed,
+            "reason": reason,
             "event": match.round.event,
             "card_url": _url("manage:match-card", language, match.pk),
             "confirms_on": match.submitted_at
@@ -118,11 +127,21 @@ def password_link(user, language: str) -> str:
         return settings.SITE_URL + reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
 
 
-def invitation_messages(role_id: int, inviter_id: int | None) -> list[dict]:
-    role = Role.objects.select_related("user", "league", "club", "event").get(pk=role_id)
+def invitation_messages(role_id: int, inviter_id: int | None, league_id: int | None = None) -> list[dict]:
+    role = Role.objects.select_related("user", "league", "club", "event__league").get(pk=role_id)
+    league = League.objects.filter(pk=league_id).first() or role.league or (role.event and role.event.league)
     inviter = User.objects.filter(pk=inviter_id).first()
     language = language_of(role.user)
-    context = {"role": role, "inviter": inviter, "link": password_link(role.user, language)}
+    # someone who already has an account logs in with it: an invitation, never a password reset
+    has_account = role.user.has_usable_password()
+    context = {
+        "role": role,
+        "league": league,
+        "inviter": inviter and (inviter.get_full_name() or inviter.username),
+        "has_account": has_account,
+        "link": _url("login", language) if has_account else password_link(role.user, language),
+        "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
+    }
     message = _message(role.user, "invitation", context)
     return [message] if message else []
 
@@ -135,10 +154,10 @@ def password_reset_messages(user_id: int) -> list[dict]:
 
 def messages_for(kind: str, params: dict) -> list[dict]:
     if kind == "invitation":
-        return invitation_messages(params["role_id"], params.get("inviter_id"))
+        return invitation_messages(params["role_id"], params.get("inviter_id"), params.get("league_id"))
     if kind == "password_reset":
         return password_reset_messages(params["user_id"])
-    return card_messages(kind, params["match_id"])
+    return card_messages(kind, params["match_id"], params.get("changes"), params.get("reason", ""))
 
 
 def queue_messages(kind: str, params: dict) -> int:

@@ -442,8 +442,12 @@ class MatchCard:
         return self.match.away
 
 
-def match_cards(event: Event, *, round_number: int | None = None, entry: Entry | None = None) -> list[MatchCard]:
+def match_cards(
+    event: Event, *, round_number: int | None = None, entry: Entry | None = None, match_id: int | None = None
+) -> list[MatchCard]:
     matches = TeamMatch.objects.filter(round__event=event).select_related("round", "home__team", "away__team")
+    if match_id is not None:
+        matches = matches.filter(pk=match_id)
     if round_number is not None:
         matches = matches.filter(round__number=round_number)
     if entry is not None:

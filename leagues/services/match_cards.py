@@ -50,7 +50,8 @@ def match_card_submit(
             raise Conflict(
                 _("Someone changed this match card meanwhile; reload it to see the current results."), current=match
             )
-        if match.status == TeamMatch.Status.CONFIRMED:
+        correction = match.status == TeamMatch.Status.CONFIRMED
+        if correction:
             if not is_league_organiser(user, event.league_id):
                 raise ServiceError(
                     _("This match card is confirmed; only the organiser can change it now."), code="card_confirmed"
@@ -65,8 +66,10 @@ def match_card_submit(
             raise ServiceError(
                 _("Game %(id)s is not on this match card.") % {"id": min(unknown)}, code="game_not_on_card"
             )
+        changes = []
         for game_id, (code, version) in sorted(results.items()):
             if code != games[game_id].result:
+                changes.append([games[game_id].board, games[game_id].result, code])
                 result_record(
                     game_id=game_id,
                     result=code,
@@ -84,7 +87,9 @@ def match_card_submit(
         match.version += 1
         match.save()
         match_card_changed(match)
-        if notify:
+        if notify and correction:
+            notify_after_commit("card_corrected", match_id=match.pk, changes=sorted(changes), reason=reason.strip())
+        elif notify:
             notify_after_commit("card_confirmed" if manager else "card_submitted", match_id=match.pk)
         return match
 

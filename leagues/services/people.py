@@ -63,7 +63,7 @@ def role_invite(
         role, created = Role.objects.get_or_create(user=person, kind=kind, **scope)
         if not created:
             raise ServiceError(_("%(email)s has this role already.") % {"email": email}, code="role_exists")
-        notify_after_commit("invitation", role_id=role.pk, inviter_id=user.pk)
+        notify_after_commit("invitation", role_id=role.pk, inviter_id=user.pk, league_id=league.pk)
         return role
 
 

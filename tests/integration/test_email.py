@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from leagues.models import TeamMatch
 from leagues.services.disputes import match_cards_remind
-from leagues.services.match_cards import match_card_dispute, match_card_submit
+from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from tests.factories import UserFactory
 from tests.smtp import smtp_server
 from tests.workspace import card_post, division
 
@@ -94,6 +95,8 @@ def test_an_invitation_lets_the_person_choose_a_password_and_log_in(smtp, client
     )
     ((recipients, subject, body),) = smtp.wait_for(1)
     assert recipients == "arbiter@example.org"
+    # in Greek: the league, who invites, and how long the link works (Django's three days)
+    assert "Test League" in subject and "org" in body and "Test League" in body and " 3 ημέρες " in body
     link = re.search(r"http://league\.example(/el/accounts/reset/\S+/)", body).group(1)
     client.logout()
     form = client.get(link, follow=True)
@@ -102,6 +105,84 @@ def test_an_invitation_lets_the_person_choose_a_password_and_log_in(smtp, client
     assert done.status_code == 302
     assert client.login(username="arbiter@example.org", password="knight-to-f3!")
     assert client.get(f"/el/manage/events/{d.event.slug}/").status_code == 200
+
+
+def test_a_used_invitation_link_offers_to_log_in(smtp, client):
+    d = division()
+    client.force_login(d.organiser)
+    client.post(
+        f"/en/manage/leagues/{d.league.slug}/people/",
+        {"email": "arbiter@example.org", "kind": "arbiter", "event": d.event.pk, "email_language": "en"},
+    )
+    ((_recipients, _subject, body),) = smtp.wait_for(1)
+    link = re.search(r"http://league\.example(/en/accounts/reset/\S+/)", body).group(1)
+    client.logout()
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "knight-to-f3!", "new_password2": "knight-to-f3!"})
+    client.logout()
+    again = client.get(link, follow=True).content.decode()
+    assert "has been used or is too old" in again and 'href="/en/accounts/login/"' in again
+
+
+def test_someone_with_an_account_is_invited_to_log_in_not_to_reset_the_password(smtp, client):
+    UserFactory(username="marit", email="marit@example.org")  # has a password already
+    d = division()
+    client.force_login(d.organiser)
+    client.post(
+        f"/en/manage/leagues/{d.league.slug}/people/",
+        {"email": "marit@example.org", "kind": "organiser", "email_language": "en"},
+    )
+    ((recipients, subject, body),) = smtp.wait_for(1)
+    assert recipients == "marit@example.org" and subject.strip() == "You are invited to Test League"
+    assert "http://league.example/en/accounts/login/" in body and "/accounts/reset/" not in body
+    assert "marit" in body  # the user name to log in with
+
+
+def _lined_up_card(d):
+    """Round 1 with both boards named: board 1 won by White, board 2 drawn; the home side's score by colours."""
+    match = d.match()
+    home_club = match.home.team.club.slug
+    away_club = ({"fjord", "bosporus"} - {home_club}).pop()
+    lineup = {b: (d.players[home_club][b - 1].pk, d.players[away_club][b - 1].pk) for b in (1, 2)}
+    return match, card_post(match, {1: "1-0", 2: "1/2-1/2"}, lineup=lineup)
+
+
+def test_card_mails_carry_the_score_and_the_boards(smtp, client):
+    d = division()
+    match, post = _lined_up_card(d)
+    client.force_login(d.secretaries[0])
+    assert client.post(f"/en/manage/matches/{match.pk}/", post).status_code == 302
+    ((_recipients, _subject, body),) = smtp.wait_for(1)
+    board1, board2 = match.games.select_related("white_player", "black_player").order_by("board")
+    home_won_board1 = board1.white_id == match.home_id
+    score = "1.5–0.5" if home_won_board1 else "0.5–1.5"
+    assert f"{match.home.name} {score} {match.away.name}" in body
+    assert f"Board 1: {board1.white_player.name} – {board1.black_player.name}, 1-0" in body
+    assert f"Board 2: {board2.white_player.name} – {board2.black_player.name}, ½-½" in body
+
+
+def test_a_correction_of_a_confirmed_card_says_what_changed(smtp, client):
+    d = division()
+    match, post = _lined_up_card(d)
+    client.force_login(d.secretaries[0])
+    client.post(f"/en/manage/matches/{match.pk}/", post)
+    match.refresh_from_db()
+    match_card_confirm(match_id=match.pk, user=d.secretaries[1], expected_version=match.version)
+    smtp.wait_for(3)  # submitted to one club, confirmed to both
+    match.refresh_from_db()
+    board2 = match.games.get(board=2)
+    match_card_submit(
+        match_id=match.pk,
+        results={board2.pk: ("1-0", board2.version)},
+        user=d.organiser,
+        expected_version=match.version,
+        reason="The scoresheet of board 2 says White won.",
+    )
+    corrected = [m for m in smtp.wait_for(5) if "Match card corrected" in m[1]]
+    assert sorted(r for r, _s, _b in corrected) == ["sec-bosporus@example.org", "sec-fjord@example.org"]
+    for _r, _s, body in corrected:
+        assert "Board 2: ½-½ → 1-0" in body and "Board 1:" not in body.split("What changed")[1].split("\n\n")[0]
+        assert "The scoresheet of board 2 says White won." in body
 
 
 def test_password_reset_sends_the_link(smtp, client):
