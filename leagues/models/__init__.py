@@ -6,7 +6,7 @@ from .fide_check import FideCheck
 from .follows import Follow, FollowNotice
 from .games import GamePgn, Transmission
 from .idempotency import IdempotentRequest
-from .imports import ImportJob
+from .imports import ImportJob, PgnImportJob
 from .league import Club, ClubMembership, League, Player, Season
 from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
@@ -40,6 +40,7 @@ __all__ = [
     "GamePgn",
     "IdempotentRequest",
     "ImportJob",
+    "PgnImportJob",
     "League",
     "PairingChange",
     "PairingSettings",
