@@ -174,25 +174,28 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
 
 def published_pairing_rows(boards: list, *, slug: str) -> SafeString:
     """The published pairings' boards: board; White's number, name, rating and points before the round; the result
-    (a dash before it is played); Black's points before the round, name, rating and number."""
+    (a dash before it is played); Black's points before the round, name, rating and number. On a phone only the
+    board, the names and the result are shown (the others are "opt"), so a board reads in one row."""
     links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
+    words = {value for value, label in Result.choices if " " in str(label)}  # "white wins by forfeit" may wrap
     out = []
     for row in boards:
         white, black = row.white, row.black
         game_result = row.game.result if row.game is not None else ""
         result = results.get(game_result, escape(game_result)) if game_result else escape(row.score) or "–"
+        result_class = "result words" if game_result in words else "result"
         out.append(
             f'<tr>\n    <td class="num"><bdi dir="ltr">{row.number}</bdi></td>\n'
-            f'    <td class="num"><bdi dir="ltr">{white.entry.start_number}</bdi></td>'
+            f'    <td class="num opt"><bdi dir="ltr">{white.entry.start_number}</bdi></td>'
             f"<td>{links.link(white.entry)}</td>"
-            f'<td class="num"><bdi dir="ltr">{_text(white.entry.rating)}</bdi></td>'
-            f'<td class="num"><bdi dir="ltr">{escape(white.shown_points)}</bdi></td>\n'
-            f'    <td class="result"><bdi dir="ltr">{result}</bdi></td>\n'
-            f'    <td class="num"><bdi dir="ltr">{escape(black.shown_points)}</bdi></td>'
+            f'<td class="num opt"><bdi dir="ltr">{_text(white.entry.rating)}</bdi></td>'
+            f'<td class="num opt"><bdi dir="ltr">{escape(white.shown_points)}</bdi></td>\n'
+            f'    <td class="{result_class}"><bdi dir="ltr">{result}</bdi></td>\n'
+            f'    <td class="num opt"><bdi dir="ltr">{escape(black.shown_points)}</bdi></td>'
             f"<td>{links.link(black.entry)}</td>"
-            f'<td class="num"><bdi dir="ltr">{_text(black.entry.rating)}</bdi></td>'
-            f'<td class="num"><bdi dir="ltr">{black.entry.start_number}</bdi></td>\n  </tr>'
+            f'<td class="num opt"><bdi dir="ltr">{_text(black.entry.rating)}</bdi></td>'
+            f'<td class="num opt"><bdi dir="ltr">{black.entry.start_number}</bdi></td>\n  </tr>'
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
@@ -202,19 +205,21 @@ def pairing_rows(games: list, *, slug: str) -> SafeString:
     yet"), Black's points before the round, name and rating."""
     links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
+    words = {value for value, label in Result.choices if " " in str(label)}  # "white wins by forfeit" may wrap
     not_played = f'<span class="muted">{escape(_("not played yet"))}</span>'
     game_url = reverse("leagues:game", args=[slug, 0]).removesuffix("0/")  # the game's page: its moves
     out = []
     for game in games:
         result = results.get(game.result, escape(game.result)) if game.result else not_played
         result = f'<a href="{game_url}{game.pk}/">{result}</a>'
+        result_class = "result words" if not game.result or game.result in words else "result"
         out.append(
             f'\n      <tr><td class="num" dir="ltr">{game.board}</td>\n'
             f'        <td class="num opt" dir="ltr">{_text(game.white.rating)}</td>\n'
             f"        <td>{links.link(game.white)}\n</td>\n"
-            f'        <td class="num" dir="ltr">{escape(game.white_before)}</td>\n'
-            f'        <td class="result"><bdi dir="ltr">{result}</bdi></td>\n'
-            f'        <td class="num" dir="ltr">{escape(game.black_before)}</td>\n'
+            f'        <td class="num opt" dir="ltr">{escape(game.white_before)}</td>\n'
+            f'        <td class="{result_class}"><bdi dir="ltr">{result}</bdi></td>\n'
+            f'        <td class="num opt" dir="ltr">{escape(game.black_before)}</td>\n'
             f"        <td>{links.link(game.black)}\n</td>\n"
             f'        <td class="num opt" dir="ltr">{_text(game.black.rating)}</td></tr>\n    '
         )

@@ -402,6 +402,9 @@ def _render_player(request, slug, number):
     explained = _explained_for(standings, number)
     row = standings.row_of(number)
     tied = [r for r in table if row and r["points"] == row["points"] and r["number"] != number]
+    # "why this order?" at the top of the page: against the participant just above (the leader: just below)
+    at = next((i for i, r in enumerate(table) if r["number"] == number), None)
+    neighbour = None if at is None or len(table) < 2 else table[at - 1 if at else 1]["number"]
     context = _event_context(
         event,
         standings=standings,
@@ -410,6 +413,7 @@ def _render_player(request, slug, number):
         rounds=round_rows,
         explained=explained,
         tied=tied,
+        neighbour=neighbour,
         why_url=reverse("leagues:event-why", args=[slug]),  # once: a big open's players share points by the hundred
         active="players",
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
