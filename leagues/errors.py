@@ -32,4 +32,26 @@ class Conflict(ServiceError):
     status = 409
 
 
+class Busy(ServiceError):
+    """Another request changed the same rows at the same moment (a database deadlock or serialization failure):
+    this one was rolled back whole, and asking again works."""
+
+    code = "busy"
+    status = 409
+
+
+#: PostgreSQL's codes for a transaction given up because of another one: serialization failure, deadlock
+BUSY_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def busy_error(exc: BaseException) -> Busy | None:
+    """A database deadlock or serialization failure as the error users read (409, try again); None otherwise."""
+    cause = exc.__cause__ if exc.__cause__ is not None else exc
+    if getattr(cause, "sqlstate", None) not in BUSY_SQLSTATES:
+        return None
+    return Busy(
+        _("Someone else changed this event at the same moment, so nothing of this was saved. Please try again.")
+    )
+
+
 DEFAULT_PERMISSION_MESSAGE = _("You may not enter results for this game.")

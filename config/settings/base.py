@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "leagues.api.middleware.ApiHeadersMiddleware",
+    "leagues.busy.BusyMiddleware",  # a request that met another in the database: 409, "try again"
 ]
 
 ROOT_URLCONF = "config.urls"

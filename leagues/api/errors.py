@@ -1,16 +1,24 @@
 """One error shape for the whole API: {"code": stable machine code, "message": human text, ...}."""
 
+import logging
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from ..errors import ServiceError
+from ..errors import ServiceError, busy_error
+
+log = logging.getLogger(__name__)
 
 
 def api_exception_handler(exc, context):
     exc = _counted(exc, context)
+    busy = busy_error(exc)
+    if busy is not None:  # met another request in the database: rolled back whole, 409 and "try again"
+        log.warning("request gave way to a concurrent one: %s", exc)
+        exc = busy
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "message": exc.message}, status=exc.status)
     if isinstance(exc, Http404):

@@ -13,7 +13,7 @@ from ..notifications import notify_after_commit
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
 from .lineups import lineup_apply
-from .results import event_frozen, finished_event_override, result_record
+from .results import event_frozen, event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
 
 
@@ -95,7 +95,11 @@ def match_card_submit(
 
 
 def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
-    """The card, locked for this transaction; Conflict when the user saw another version of it."""
+    """The card, locked for this transaction (after its event's row, services.results.event_lock); Conflict when
+    the user saw another version of it."""
+    event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
+    if event_id is not None:
+        event_lock(event_id)
     match = (
         TeamMatch.objects.select_for_update(of=("self",))
         .select_related("round__event", "home__team", "away__team")

@@ -33,6 +33,13 @@ from .webhooks import results_changed
 log = logging.getLogger(__name__)
 
 
+def event_lock(event_id: int) -> None:
+    """Lock the event's row until the transaction ends. Every write of an event's pairings and results takes it
+    first, then its round's pairing, match cards or games: two such writes wait for each other, never deadlock
+    (one holding a game and waiting for the event, the other holding the event and waiting for the game)."""
+    list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
+
+
 def event_results_changed(*, event_id: int) -> None:
     """Raise the event's results version and enqueue its recompute once the transaction commits."""
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
@@ -95,13 +102,16 @@ def result_record(
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
     with transaction.atomic():
+        event_id = Game.objects.filter(pk=game_id).values_list("round__event_id", flat=True).first()
+        if event_id is not None:
+            event_lock(event_id)
         try:
             game = (
                 Game.objects.select_for_update(of=("self",))
                 .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
                 .get(pk=game_id)
             )
-        except Game.DoesNotExist:
+        except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
             raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
         event = game.round.event
         if game.match_id is not None and (card is None or card.pk != game.match_id):
@@ -226,8 +236,9 @@ def round_sheet_save(
 
     A game not in this round, a stale version or any refused result refuses the whole sheet."""
     with transaction.atomic():
-        # the round's games locked first, in one order, before the event's row: a result entered meanwhile on one
-        # of its boards (game, then event) waits or is waited for, never deadlocks with the sheet
+        # the event's row first, then the round's games in one order (event_lock): a result entered meanwhile on
+        # one of its boards, or the round published again, waits or is waited for, never deadlocks with the sheet
+        event_lock(event.pk)
         games = {
             g.pk: g
             for g in Game.objects.filter(round__event=event, round__number=round_number)

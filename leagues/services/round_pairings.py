@@ -312,7 +312,14 @@ def changes_by_hand(pairing: RoundPairing) -> QuerySet[PairingChange]:
 
 
 def _claim(pairing_id: int, attempt: int) -> RoundPairing | None:
-    pairing = RoundPairing.objects.select_for_update().select_related("round__event").filter(pk=pairing_id).first()
+    # the pairing's row alone (not its event's, which a request pairing the round again holds while it waits
+    # for this row: they would deadlock)
+    pairing = (
+        RoundPairing.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .filter(pk=pairing_id)
+        .first()
+    )
     if pairing is None or pairing.attempt != attempt:
         return None  # paired again (or outdated) meanwhile: this answer is no longer wanted
     return pairing

@@ -23,7 +23,7 @@ from leagues.services.match_cards import (
     match_cards_auto_confirm,
 )
 from leagues.services.policy import event_policy_set
-from leagues.services.results import result_record, round_sheet_save
+from leagues.services.results import event_lock, result_record, round_sheet_save
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import team_match
 
@@ -172,7 +172,8 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
     """A secretary saves the round sheet while another enters board 2's result alone: one waits for the other
     and each ends as a user expects (the lone result saved; the sheet saved, or refused because board 2 changed
     meanwhile, with nothing of it half-saved), never a database error (it was a deadlock: the sheet held the
-    event's row and waited for board 2, the lone result held board 2 and waited for the event's row)."""
+    event's row and waited for board 2, the lone result held board 2 and waited for the event's row; both now
+    lock the event's row first, issue 35)."""
     import threading
     import time
 
@@ -183,9 +184,10 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
     board_two_held, sheet_sent = threading.Event(), threading.Event()
     outcomes: dict[str, object] = {}
 
-    def lone_result():  # as result_record does it: board 2's row locked, then the event's row changed
+    def lone_result():  # as result_record does it: the event's row locked, then board 2's, then the result saved
         try:
             with transaction.atomic():
+                event_lock(event.pk)
                 Game.objects.select_for_update().get(pk=games[1].pk)
                 board_two_held.set()
                 sheet_sent.wait(5)
