@@ -22,6 +22,7 @@ ROUTES = {
     "leagues.tasks.round_pairing_compute": "pairing",
     "leagues.tasks.trf_import_run": "pairing",
     "leagues.tasks.event_fide_check": "pairing",
+    "leagues.tasks.export_build": "pairing",
     "leagues.tasks.send_notification": "email",
     "leagues.tasks.send_email": "email",
     "leagues.tasks.follow_digest": "email",

@@ -24,6 +24,7 @@ WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
 RENDER_PASS_TASK = "leagues.tasks.event_pages_render"
 FIDE_CHECK_TASK = "leagues.tasks.event_fide_check"
+EXPORT_BUILD_TASK = "leagues.tasks.export_build"
 PENDING_TTL = 120  # seconds; a lost marker only delays coalescing, the sweep still catches the event
 HEARTBEAT_TTL = 3600
 
@@ -86,6 +87,12 @@ def enqueue_trf_import(job_id: int) -> None:
 def enqueue_fide_check(event_id: int) -> None:
     """Send the check of an event by FIDE's tools to a worker (after a recompute stored new standings)."""
     _send(FIDE_CHECK_TASK, event_id)
+
+
+def enqueue_export_build(scope: str, ident: str, kind: str) -> None:
+    """Send the build of an open-data download to a worker (a 2,000-player event's Chess-JSON takes seconds: no
+    request builds it; leagues/services/export_cache.py)."""
+    _send(EXPORT_BUILD_TASK, scope, ident, kind)
 
 
 def enqueue_webhook_fan_out(event_id: int, items: list) -> None:

@@ -796,6 +796,10 @@ _PER_ANSWER = {
     "x-ratelimit-limit",
     "x-ratelimit-remaining",
     "x-ratelimit-reset",
+    # an open-data download's: when its copy was built, whether it is the previous one (leagues/services/export_cache)
+    "x-export-built",
+    "x-export-stale",
+    "retry-after",
 }
 _NOT_ON_304 = {"content-type", "content-disposition"}
 
@@ -928,6 +932,9 @@ class CachedPageMiddleware:
             headers = route.headers
         for header, value in headers:
             response.headers[header] = value
+        if page is not None:
+            for header, value in page[3].items():  # the stored page's own (an open-data download's build time)
+                response.headers[header] = value
         response["ETag"] = etag
         response["Last-Modified"] = _last_modified(stamp)
         if page is not None and len(page) > 4 and page[4] is not None:

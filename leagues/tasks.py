@@ -10,7 +10,7 @@ from django.core.mail import EmailMessage
 
 from . import broker, notifications, page_cache
 from .recompute import LockBusy, renew_lost_pages, stale_event_ids, standings_recompute_event
-from .services import follows
+from .services import export_cache, follows
 from .services.disputes import match_cards_remind as remind
 from .services.fide_check import event_fide_check as fide_check
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
@@ -61,6 +61,15 @@ def event_pages_render(slug: str) -> int:
 def event_fide_check(event_id: int) -> None:
     """Check the event with FIDE's pairing and tie-break checkers and keep the verdict (after each round)."""
     fide_check(event_id=event_id)
+
+
+@shared_task
+def export_build(scope: str, ident: str, kind: str) -> bool:
+    """Build one open-data download of an event or season and keep it in the page cache (its readers got the
+    previous copy, or 503 with Retry-After, meanwhile)."""
+    built = export_cache.export_build(scope, ident, kind)
+    broker.record_heartbeat()
+    return built
 
 
 @shared_task(acks_late=True)

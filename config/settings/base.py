@@ -237,6 +237,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "600/minute"),
         "user": env_str("API_USER_RATE", "3000/minute"),
+        # the open-data downloads (export.trf, export.json, CSV, XLSX, a season's zip) per address, whoever asks
+        "export": env_str("API_EXPORT_RATE", "60/minute"),
     },
 }
 # API tokens (knox): shown once, stored as SHA-512 digests; expiry is chosen per token
@@ -247,7 +249,16 @@ CORS_URLS_REGEX = r"^/api/(v1|schema)/"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
 CORS_ALLOW_CREDENTIALS = False
-CORS_EXPOSE_HEADERS = ["ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Link"]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Link",
+    "Retry-After",
+    "X-Export-Built",
+    "X-Export-Stale",
+]
 # webhooks: receivers on private, loopback or link-local addresses are refused unless this is on
 WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False)
 # the whole of one delivery (connecting, sending, the receiver's answer), whatever the receiver does

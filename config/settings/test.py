@@ -45,7 +45,10 @@ STORAGES = {
 # (databases 13 and 9 are two end-to-end tests' own)
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
 REDIS_URL = os.environ.get("TEST_REDIS_URL", f"redis://127.0.0.1:6379/{15 - _PROCESS}")
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"}}  # noqa: F405
+REST_FRAMEWORK = {  # noqa: F405
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute", "export": "100000/minute"},
+}
 
 
 def _redis_answers(url: str) -> bool:

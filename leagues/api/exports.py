@@ -1,110 +1,112 @@
-"""Open data downloads of every public event and a season's bundle (read-only, anonymous, CORS-readable)."""
+"""Open data downloads of every public event and a season's bundle (read-only, anonymous, CORS-readable), served from
+the page cache and built by a worker (leagues/services/export_cache.py), under their own lower rate per address."""
 
-import json
-
-from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
-from ..models import Event, Season
-from ..services.exports import (
-    crosstable_table,
-    csv_text,
-    event_chess_json,
-    season_bundle,
-    standings_table,
-    xlsx_bytes,
-)
-from ..services.trf import event_export_trf
+from ..models import Season
+from ..services.export_cache import XLSX, event_export, season_export
 from .serializers import ErrorSerializer
+from .throttling import AnonThrottle, ExportThrottle, UserThrottle
 
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-def _download(body, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _public_event(slug: str) -> Event:
-    event = Event.objects.public().filter(slug=slug).select_related("league").first()
-    if event is None:
-        raise NotFound()
-    return event
+BEING_BUILT = OpenApiResponse(
+    ErrorSerializer,
+    description="No copy of this download is built yet (the first request after the site started, or after the"
+    " cache was emptied): a worker builds it. Ask again after `Retry-After` seconds (`code: export_being_built`).",
+)
+THROTTLED = OpenApiResponse(
+    ErrorSerializer,
+    description="Too many downloads from this address (a lower rate than other reads): wait `Retry-After` seconds.",
+)
 
 
-def _binary(media_type: str, description: str):
+def _schema(media_type: str, description: str, kind=OpenApiTypes.BINARY):
     return extend_schema(
+        description="Served from a copy renewed with every result and new standings. While a newer copy is being"
+        " built, the previous one is sent, marked `X-Export-Stale: true` with `Retry-After`; `X-Export-Built` says"
+        " when the copy sent was built.",
         responses={
-            (200, media_type): OpenApiResponse(OpenApiTypes.BINARY, description=description),
+            (200, media_type): OpenApiResponse(kind, description=description),
             304: OpenApiResponse(description="Not modified"),
             404: ErrorSerializer,
-        }
+            429: THROTTLED,
+            503: BEING_BUILT,
+        },
     )
 
 
-class TrfExport(APIView):
+class _EventExport(APIView):
+    kind = ""
+    throttle_classes = [AnonThrottle, UserThrottle, ExportThrottle]
+
+    def get(self, request, slug):
+        response = event_export(request, slug=slug, kind=self.kind)
+        if response is None:
+            raise NotFound()
+        return response
+
+
+class TrfExport(_EventExport):
     """Open data downloads of one public event: TRF, Chess-JSON, standings and crosstable as CSV and XLSX."""
 
-    @_binary("text/plain", "The event as a TRF file (the tournament report format FIDE rates from).")
+    kind = "trf"
+
+    @_schema("text/plain", "The event as a TRF file (the tournament report format FIDE rates from).")
     def get(self, request, slug):
-        event = _public_event(slug)
-        return _download(event_export_trf(event=event), "text/plain; charset=utf-8", f"{slug}.trf")
+        return super().get(request, slug)
 
 
-class ChessJsonExport(APIView):
-    @extend_schema(
-        responses={
-            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The event in Chess-JSON (FIDE TEC)."),
-            304: OpenApiResponse(description="Not modified"),
-            404: ErrorSerializer,
-        }
-    )
+class ChessJsonExport(_EventExport):
+    kind = "json"
+
+    @_schema("application/json", "The event in Chess-JSON (FIDE TEC).", OpenApiTypes.OBJECT)
     def get(self, request, slug):
-        event = _public_event(slug)
-        return _download(json.dumps(event_chess_json(event=event)), "application/json", f"{slug}.json")
+        return super().get(request, slug)
 
 
-class StandingsCsv(APIView):
-    @_binary("text/csv", "The standings: rank, number, name, points and each tiebreak in order.")
+class StandingsCsv(_EventExport):
+    kind = "standings-csv"
+
+    @_schema("text/csv", "The standings: rank, number, name, points and each tiebreak in order.")
     def get(self, request, slug):
-        event = _public_event(slug)
-        body = csv_text(standings_table(event=event), event.name)
-        return _download(body, "text/csv; charset=utf-8", f"{slug}-standings.csv")
+        return super().get(request, slug)
 
 
-class StandingsXlsx(APIView):
-    @_binary(XLSX, "The standings as a spreadsheet.")
+class StandingsXlsx(_EventExport):
+    kind = "standings-xlsx"
+
+    @_schema(XLSX, "The standings as a spreadsheet.")
     def get(self, request, slug):
-        event = _public_event(slug)
-        return _download(xlsx_bytes({"Standings": standings_table(event=event)}), XLSX, f"{slug}-standings.xlsx")
+        return super().get(request, slug)
 
 
-class CrosstableCsv(APIView):
-    @_binary("text/csv", "The crosstable: each round as opponent number, colour and score.")
+class CrosstableCsv(_EventExport):
+    kind = "crosstable-csv"
+
+    @_schema("text/csv", "The crosstable: each round as opponent number, colour and score.")
     def get(self, request, slug):
-        event = _public_event(slug)
-        body = csv_text(crosstable_table(event=event), event.name)
-        return _download(body, "text/csv; charset=utf-8", f"{slug}-crosstable.csv")
+        return super().get(request, slug)
 
 
-class CrosstableXlsx(APIView):
-    @_binary(XLSX, "The crosstable as a spreadsheet.")
+class CrosstableXlsx(_EventExport):
+    kind = "crosstable-xlsx"
+
+    @_schema(XLSX, "The crosstable as a spreadsheet.")
     def get(self, request, slug):
-        event = _public_event(slug)
-        return _download(xlsx_bytes({"Crosstable": crosstable_table(event=event)}), XLSX, f"{slug}-crosstable.xlsx")
+        return super().get(request, slug)
 
 
 class SeasonBundle(APIView):
     """Every public event of one season in one zip, with a manifest."""
 
-    @_binary("application/zip", "Every public event of the season: TRF, Chess-JSON, standings and crosstable.")
+    throttle_classes = [AnonThrottle, UserThrottle, ExportThrottle]
+
+    @_schema("application/zip", "Every public event of the season: TRF, Chess-JSON, standings and crosstable.")
     def get(self, request, pk):
         season = Season.objects.filter(pk=int(pk) if pk.isascii() and pk.isdigit() and len(pk) < 10 else 0)
         season = season.select_related("league").first()
         if season is None:
             raise NotFound()
-        return _download(season_bundle(season=season), "application/zip", f"{season.league.slug}-{season.slug}.zip")
+        return season_export(request, season=season)

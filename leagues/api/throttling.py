@@ -1,7 +1,7 @@
 """API throttles counted per client across every web process and host (leagues/rate_limits.py, in Redis),
 failing open when Redis does not answer. The client is the address the configured proxies report."""
 
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from .. import rate_limits
 
@@ -41,3 +41,14 @@ class UserThrottle(SharedCounter, UserRateThrottle):
     def get_cache_key(self, request, view):
         # an anonymous client is counted by AnonThrottle (the tighter limit): one Redis round trip, not two
         return super().get_cache_key(request, view) if request.user and request.user.is_authenticated else None
+
+
+class ExportThrottle(SharedCounter, SimpleRateThrottle):
+    """The open-data downloads per address, whoever asks (a token's user too): a download costs more than a page (a
+    big event's file is megabytes, and each new copy a worker's build), so it has its own, lower rate (settings
+    API_EXPORT_RATE), counted besides the client's rate for every request."""
+
+    scope = "export"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
