@@ -26,7 +26,6 @@ from ..services.setup import (
     club_save,
     entry_rating_set,
     entry_register,
-    entry_remove,
     event_save,
     event_status_set,
     league_create,
@@ -243,8 +242,8 @@ def event_status(request, slug):
 def entries(request, slug):
     event = _event(request, slug)
     action = request.POST.get("action", "") if request.method == "POST" else ""
-    if action in ("rating", "remove") and not event.is_team:
-        return _entry_change(request, event, action)
+    if action == "rating" and not event.is_team:
+        return _entry_rating(request, event)
     if event.is_team:
         form = TeamForm(request.POST or None, event=event)
         if request.method == "POST" and form.is_valid():
@@ -286,20 +285,16 @@ def entries(request, slug):
     )
 
 
-def _entry_change(request, event: Event, action: str):
-    """A registered player's rating at start corrected, or the player taken off the event before round 1
-    (the start numbers follow); a refusal is a message and nothing changes."""
+def _entry_rating(request, event: Event):
+    """A registered player's rating at start corrected; a refusal is a message and nothing changes. Taking a player
+    off the event is the confirmation page's (leagues/manage/removals.py), which the list's "Remove" leads to."""
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=request.POST.get("entry"), event=event)
     try:
-        if action == "remove":
-            entry_remove(entry=entry, user=request.user)
-            messages.success(request, _("%(player)s is no longer registered.") % {"player": entry.name})
-        else:
-            form = EntryRatingForm(request.POST)
-            if not form.is_valid():
-                raise ServiceError(form.errors["rating"][0])
-            entry_rating_set(entry=entry, user=request.user, rating=form.cleaned_data["rating"])
-            messages.success(request, _("The rating of %(player)s is saved.") % {"player": entry.name})
+        form = EntryRatingForm(request.POST)
+        if not form.is_valid():
+            raise ServiceError(form.errors["rating"][0])
+        entry_rating_set(entry=entry, user=request.user, rating=form.cleaned_data["rating"])
+        messages.success(request, _("The rating of %(player)s is saved.") % {"player": entry.name})
     except PermissionDenied:
         raise DjangoPermissionDenied from None
     except ServiceError as exc:

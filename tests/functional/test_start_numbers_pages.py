@@ -99,6 +99,9 @@ def test_the_players_page_corrects_a_rating_and_takes_a_player_off_before_round_
     assert "Ensure this value is less than or equal to 3500." in refused.content.decode()
     assert Entry.objects.get(pk=entry.pk).rating == 2500
     top = Entry.objects.get(event=event, rating=2380)
-    assert client.post(url, {"action": "remove", "entry": top.pk}).status_code == 302
+    # "Remove" leads to the confirmation page (issue #33), whose Delete takes the player off
+    confirm = f"/en/manage/leagues/{event.league.slug}/remove/entry/{top.pk}/"
+    assert f'href="{confirm}"' in page
+    assert client.post(confirm, {"action": "delete"}).status_code == 302
     assert not Entry.objects.filter(pk=top.pk).exists()
     assert _ranking(event) == [2500, 2290, 2210, 2050, 1845]

@@ -174,3 +174,29 @@ def test_the_api_refuses_to_delete_what_has_results_and_archives_it():
     results_only = APIClient()
     results_only.credentials(HTTP_AUTHORIZATION=f"Bearer {results_key}")
     assert results_only.post(f"/api/v1/events/{event.slug}/restore/").status_code == 403
+
+
+def test_the_entries_lists_remove_asks_for_a_confirmation_first(client):
+    """The organiser's entries list offers "Remove" as a link to the confirmation page: opening it, or posting the
+    list's old one-click removal, takes nobody off; the confirmation's Delete does, and is logged."""
+    event = EventFactory(status="published")
+    kept, removed = (
+        EntryFactory(event=event, start_number=n, player=PlayerFactory(name=name), rating=2000 - n)
+        for n, name in ((1, "Kept, Karl"), (2, "Removed, Rita"))
+    )
+    client.force_login(organiser_of(event.league))
+    entries = f"/en/manage/events/{event.slug}/entries/"
+    confirm = _remove_url(event.league, "entry", removed.pk)
+    page = client.get(entries).content.decode()
+    assert f'href="{confirm}"' in page and 'aria-label="Remove Removed, Rita"' in page
+    assert 'name="action" value="remove"' not in page  # no button that removes at once
+    client.post(entries, {"action": "remove", "entry": removed.pk})
+    assert Entry.objects.filter(pk=removed.pk).exists()
+    asked = client.get(confirm).content.decode()
+    assert "Removed, Rita</bdi> has no results. Deleting it cannot be undone." in asked
+    assert Entry.objects.filter(pk=removed.pk).exists()
+    done = client.post(confirm, {"action": "delete"}, follow=True)
+    assert done.redirect_chain[-1][0] == entries
+    assert "Removed, Rita is deleted." in done.content.decode()
+    assert list(Entry.objects.filter(event=event).values_list("pk", flat=True)) == [kept.pk]
+    assert SetupChange.objects.filter(subject=SetupChange.Subject.ENTRY, action=SetupChange.Action.DELETED).exists()
