@@ -1,5 +1,7 @@
-"""A game's page (its moves as a list a screen reader reads move by move, following a live board) and the PGN
-downloads of a game, a round, a match, an event and a season. Every read keeps the event's transmission delay."""
+"""A game's page (its moves as a list a screen reader reads move by move, following a live board, and a board to
+step through them: lichess-pgn-viewer, vendored in static/vendor/, started by static/game-viewer.js from the page's
+PGN) and the PGN downloads of a game, a round, a match, an event and a season. Every read keeps the event's
+transmission delay: the board gets the same moves as the list."""
 
 import io
 
@@ -63,12 +65,16 @@ def game_page(request, slug, pk):
     newest = next(iter(game.pgn_versions.all()), None)
     finished = game_finished(game, newest)
     delay = event.transmission.delay_minutes if hasattr(event, "transmission") else 0
+    moves = _move_list(shown)
+    pgn = game_pgn(game, shown) if moves else ""
     context = _event_context(
         event,
         round=game.round,
         game=game,
         headers=game_headers(game),
-        moves=_move_list(shown),
+        moves=moves,
+        pgn=pgn,
+        clocks="[%clk" in pgn,
         difference=result_difference(game, shown.result) if shown and shown.result != "*" else "",
         delay=delay if not finished else 0,
         live=not finished,

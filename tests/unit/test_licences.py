@@ -87,3 +87,41 @@ def test_the_check_notices_an_incompatible_licence():
     assert not spdx_terms("SSPL-1.0") <= COMPATIBLE
     assert not spdx_terms("MIT OR Commons-Clause") <= COMPATIBLE
     assert spdx_terms("Apache-2.0 OR BSD-2-Clause") <= COMPATIBLE
+
+
+VENDOR = ROOT / "static" / "vendor"
+
+
+def vendored() -> dict[str, dict]:
+    """The rows of docs/dependencies.md's table of browser code vendored in static/vendor/."""
+    text = (ROOT / "docs/dependencies.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([@a-z0-9/.-]+)` \| ([0-9][^|]*) \| ([^|]+) \| ([^|]*) \|", text, re.M)
+    return {
+        name: {
+            "version": version.strip(),
+            "licence": licence.strip(),
+            "bundled": re.findall(r"`([@a-z0-9/.-]+)` [0-9][^ ]* \(([^)]+)\)", bundled),
+        }
+        for name, version, licence, bundled in rows
+    }
+
+
+def test_every_vendored_browser_package_is_listed_with_its_version_and_a_compatible_licence():
+    import json
+
+    listed = vendored()
+    folders = {path.name for path in VENDOR.iterdir() if path.is_dir()}
+    assert folders, "the game page's board is vendored in static/vendor/"
+    assert folders == listed.keys(), "give each folder of static/vendor/ its row in docs/dependencies.md"
+    for name, row in listed.items():
+        folder = VENDOR / name
+        package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        assert (package["name"], package["version"], package["license"]) == (name, row["version"], row["licence"])
+        licence_text = (folder / "LICENSE").read_text(encoding="utf-8")
+        if row["licence"].startswith("GPL-3.0"):
+            assert "GNU GENERAL PUBLIC LICENSE" in licence_text and "Version 3, 29 June 2007" in licence_text
+        licences = [row["licence"], *(licence for _bundled, licence in row["bundled"])]
+        assert all(spdx_terms(licence) <= COMPATIBLE for licence in licences), (name, licences)
+        for bundled, licence in row["bundled"]:  # a bundled package under another licence has its own text here
+            if licence != row["licence"]:
+                assert (folder / f"LICENSE.{bundled.lstrip('@').replace('/', '-')}").exists(), bundled
