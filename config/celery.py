@@ -21,6 +21,7 @@ ROUTES = {
     "leagues.tasks.match_cards_auto_confirm": "recompute",
     "leagues.tasks.round_pairing_compute": "pairing",
     "leagues.tasks.trf_import_run": "pairing",
+    "leagues.tasks.pgn_import_run": "pairing",
     "leagues.tasks.event_fide_check": "pairing",
     "leagues.tasks.export_build": "pairing",
     "leagues.tasks.send_notification": "email",

@@ -19,6 +19,7 @@ from .redis_outage import guarded
 RECOMPUTE_TASK = "leagues.tasks.standings_recompute"
 PAIRING_TASK = "leagues.tasks.round_pairing_compute"
 TRF_IMPORT_TASK = "leagues.tasks.trf_import_run"
+PGN_IMPORT_TASK = "leagues.tasks.pgn_import_run"
 WEBHOOK_FAN_OUT_TASK = "leagues.tasks.webhooks_fan_out"
 WEBHOOK_DELIVERY_TASK = "leagues.tasks.webhook_deliver"
 WEBHOOK_PAUSED_TASK = "leagues.tasks.webhook_paused_email"
@@ -82,6 +83,11 @@ def enqueue_pairing(pairing_id: int, attempt: int) -> None:
 def enqueue_trf_import(job_id: int) -> None:
     """Send a big TRF import to a worker (a 2,000-player file takes seconds: no request waits for it)."""
     _send(TRF_IMPORT_TASK, job_id)
+
+
+def enqueue_pgn_import(job_id: int) -> None:
+    """Send a big PGN file of an event to a worker (2,000 games take seconds to read: no request waits for it)."""
+    _send(PGN_IMPORT_TASK, job_id)
 
 
 def enqueue_fide_check(event_id: int) -> None:

@@ -14,6 +14,7 @@ from .services import export_cache, follows
 from .services.disputes import match_cards_remind as remind
 from .services.fide_check import event_fide_check as fide_check
 from .services.match_cards import match_cards_auto_confirm as auto_confirm
+from .services.pgn_jobs import pgn_job_run
 from .services.round_pairings import pairing_compute
 from .services.trf_jobs import import_job_run
 from .services.webhooks import SubscriptionBusy, webhook_attempt, webhook_next_try_in, webhook_paused_message
@@ -83,6 +84,13 @@ def round_pairing_compute(pairing_id: int, attempt: int) -> None:
 def trf_import_run(job_id: int) -> None:
     """Import a big TRF file in one transaction; a job already ended is left alone (delivered twice: once)."""
     import_job_run(job_id=job_id)
+    broker.record_heartbeat()
+
+
+@shared_task(acks_late=True)
+def pgn_import_run(job_id: int) -> None:
+    """Read and match a big PGN file of an event, and attach its games once confirmed, in one transaction."""
+    pgn_job_run(job_id=job_id)
     broker.record_heartbeat()
 
 

@@ -172,6 +172,12 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 # 1 s, 2,000 × 11 (22,000) imported by the task in about 3.7 s; 4,000 keeps a confirmation within a second or
 # two on a busy machine, and every bigger file off the request.
 TRF_IMPORT_IN_REQUEST_MAX = env_int("TRF_IMPORT_IN_REQUEST_MAX", 4000)
+# A PGN text of an event's games longer than this (characters) is read, matched to the boards and attached by a
+# worker, the page following its progress (leagues/services/pgn_jobs.py); a shorter one is read in the request (twice:
+# the preview, then the attach). Measured on the 2-core machine under load 10-13 (tests/pgn_event.py's open): 200,000
+# characters (about 450 games with their moves) read by python-chess in 1.1 to 4 s, a 2,000-game file (900,000) in
+# 7 to 15 s, which no request should wait for.
+PGN_ATTACH_IN_REQUEST_MAX_CHARS = env_int("PGN_ATTACH_IN_REQUEST_MAX_CHARS", 200_000)
 # The most boards of a round a signed-in user's round sheet may send (a result and a version each): Django
 # reads at most 1,000 fields of a form (DATA_UPLOAD_MAX_NUMBER_FIELDS, kept for every other form and for anonymous
 # visitors), a 1,000-player open's sheet has 1,002 (leagues/manage/big_forms.py). 1,500 boards: a 3,000-player open.

@@ -61,7 +61,13 @@ class TrfExport(_EventExport):
 class ChessJsonExport(_EventExport):
     kind = "json"
 
-    @_schema("application/json", "The event in Chess-JSON (FIDE TEC).", OpenApiTypes.OBJECT)
+    @_schema(
+        "application/json",
+        "The event in Chess-JSON (FIDE TEC): its players, its games and matches by round, each game with its PGN"
+        " (`pgn`), the same text as the game's own PGN download: while a game is played under the event's"
+        " transmission delay, its moves as they were that many minutes ago.",
+        OpenApiTypes.OBJECT,
+    )
     def get(self, request, slug):
         return super().get(request, slug)
 

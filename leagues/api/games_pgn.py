@@ -1,5 +1,6 @@
-"""The moves of games in the API: one game's PGN (read, and written by a live board with PUT), and the PGN of a
-round, a match, an event and a season. Every read keeps the event's transmission delay."""
+"""The moves of games in the API: one game's PGN (read, and written by a live board with PUT), the PGN of a round,
+a match, an event and a season, and a PGN of the event's games attached to its boards (POST; a big one by a worker,
+followed at /pgn-imports/{id}/). Every read keeps the event's transmission delay."""
 
 import re
 
@@ -16,17 +17,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..errors import Conflict
-from ..models import Game, Scope, Season
+from ..models import Event, Game, GamePgn, PgnImportJob, Scope, Season
 from ..services.games import (
     game_pgn,
     games_pgn,
     games_with_moves,
+    pgn_attach,
     pgn_etag,
+    pgn_preview,
     pgn_put,
     public_games,
     result_difference,
     shown_moves,
 )
+from ..services.pgn_jobs import pgn_job_for, pgn_job_progress, pgn_job_queue, pgn_runs_in_worker
 from .auth import TokenScope
 from .serializers import ErrorSerializer
 
@@ -160,11 +164,145 @@ def _games_or_404(games):
     return games
 
 
+class PgnAttachSerializer(serializers.Serializer):
+    pgn = serializers.CharField(trim_whitespace=False, help_text="The PGN of any number of the event's games.")
+    decisions = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True),
+        required=False,
+        help_text="A game of the file that matches no board (its number in the file, from 1, as a string) → the id"
+        " of the game (board) to attach it to, or null to leave it out.",
+    )
+    check = serializers.BooleanField(
+        default=False, help_text="Only say which boards the games go to and which wait for a decision; attach none."
+    )
+
+
+class MatchedGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The game's place in the file, from 1.")
+    game = serializers.IntegerField(help_text="The game (board) of the site it goes to.")
+    difference = serializers.CharField(help_text="How the moves' result differs from the recorded one, or empty.")
+
+
+class WaitingGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The game's place in the file, from 1.")
+    round = serializers.IntegerField(allow_null=True, help_text="The round its Round header names, if any.")
+    white = serializers.CharField()
+    black = serializers.CharField()
+    reason = serializers.CharField(help_text="Why no board was chosen for it.")
+
+
+class PgnAttachedSerializer(serializers.Serializer):
+    attached = serializers.IntegerField(help_text="How many games' moves were attached (each a new version).")
+    games = serializers.ListField(child=serializers.IntegerField(), help_text="The games (boards) given moves.")
+    matched = MatchedGameSerializer(many=True, help_text="With `check`: the games matched to a board.")
+    unmatched = WaitingGameSerializer(many=True, help_text="With `check`: the games waiting for a decision.")
+
+
+class PgnImportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=PgnImportJob.Status.choices)
+    progress = serializers.IntegerField(help_text="Percent done.")
+    games = serializers.IntegerField(help_text="Games read in the file.")
+    matched = serializers.IntegerField(help_text="Games of the file matched to a board.")
+    attached = serializers.IntegerField(help_text="Games whose moves were attached (status done).")
+    unmatched = WaitingGameSerializer(many=True, help_text="Games waiting for a decision (status checked).")
+    problem = serializers.CharField(help_text="Why nothing was attached (status failed).")
+
+
+def _import_data(job: PgnImportJob) -> dict:
+    progress = pgn_job_progress(job)
+    fields = ("games", "matched", "attached", "unmatched", "problem")
+    return {"id": job.pk, "status": progress["status"], "progress": progress["progress"]} | {
+        name: getattr(job, name) for name in fields
+    }
+
+
 class EventPgnView(APIView):
+    parser_classes = [JSONParser, PgnParser]
+    required_scope = Scope.RESULTS
+
+    def get_permissions(self):
+        if self.request.method == "POST":
+            return [IsAuthenticated(), TokenScope()]
+        return super().get_permissions()
+
     @_pgn_schema("Every game of the event as PGN.")
     def get(self, request, slug):
         games = _games_or_404(public_games().filter(round__event__slug=slug))
         return _pgn_answer(request, games_pgn(games), f"{slug}.pgn")
+
+    @extend_schema(
+        request={"application/json": PgnAttachSerializer, PGN_TYPE: OpenApiTypes.STR},
+        responses={
+            200: OpenApiResponse(PgnAttachedSerializer, description="Attached (with `check`: nothing, the plan)."),
+            202: OpenApiResponse(PgnImportSerializer, description="A big file, handed to a worker: follow Location."),
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def post(self, request, slug):
+        """Attach a PGN of the event's games to its boards (the results scope, within your roles): each game goes to
+        the board of its players (FIDE ids, else names), the round and board settling several. A game matching no
+        board refuses the whole file (`decision_needed`) unless `decisions` names its board or leaves it out; an
+        illegal move refuses it naming the move; nothing is half attached. A file longer than the site's threshold
+        is read by a worker: the answer is 202 with the import's address (`Location`), whose `status` ends `done`,
+        `checked` (games waiting for a decision: send the file again with `decisions`) or `failed`."""
+        event = Event.objects.filter(slug=slug).first()
+        if event is None:
+            raise NotFound()
+        body = PgnAttachSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        text, check = body.validated_data["pgn"], body.validated_data["check"]
+        decisions = {}
+        for number, game in body.validated_data.get("decisions", {}).items():
+            if not str(number).isdecimal():
+                raise ValidationError({"decisions": [_("Name each game by its number in the file.")]})
+            decisions[int(number)] = game
+        games = Game.objects.filter(round__event=event)
+        if pgn_runs_in_worker(text):
+            job = pgn_job_queue(
+                event=event,
+                user=request.user,
+                text=text,
+                source=GamePgn.Source.API,
+                confirmed=not check,
+                decisions=decisions,
+            )
+            address = f"/api/v1/pgn-imports/{job.pk}/"
+            return Response(_import_data(job), status=202, headers={"Location": address})
+        if check:
+            plan = pgn_preview(games=games, text=text, user=request.user)
+            matched = [
+                {"number": m.file_game.number, "game": m.game.pk, "difference": m.difference} for m in plan.matched
+            ]
+            unmatched = [
+                {
+                    "number": u.file_game.number,
+                    "round": u.file_game.round,
+                    "white": u.file_game.white,
+                    "black": u.file_game.black,
+                    "reason": u.reason,
+                }
+                for u in plan.unmatched
+            ]
+            return Response({"attached": 0, "games": [], "matched": matched, "unmatched": unmatched})
+        saved = pgn_attach(games=games, text=text, user=request.user, decisions=decisions, source=GamePgn.Source.API)
+        attached = [version.game_id for version in saved]
+        return Response({"attached": len(attached), "games": attached, "matched": [], "unmatched": []})
+
+
+class PgnImportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: PgnImportSerializer, 404: ErrorSerializer})
+    def get(self, request, pk):
+        """A big PGN file of an event sent with POST: the worker's progress, then what it attached, which games wait
+        for a decision, or why nothing was attached."""
+        job = pgn_job_for(user=request.user, job_id=pk)
+        if job is None:
+            raise NotFound()
+        return Response(_import_data(job))
 
 
 class RoundPgnView(APIView):
@@ -194,6 +332,7 @@ class SeasonPgnView(APIView):
 urlpatterns = [
     path("games/<int:pk>/pgn/", GamePgnView.as_view(), name="game-pgn"),
     path("events/<slug:slug>/games.pgn", EventPgnView.as_view(), name="event-pgn"),
+    path("pgn-imports/<int:pk>/", PgnImportView.as_view(), name="pgn-import"),
     path("events/<slug:slug>/rounds/<int:number>/games.pgn", RoundPgnView.as_view(), name="round-pgn"),
     path("matches/<int:pk>/games.pgn", MatchPgnView.as_view(), name="match-pgn"),
     path("seasons/<int:pk>/games.pgn", SeasonPgnView.as_view(), name="season-pgn"),

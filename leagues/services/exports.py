@@ -1,11 +1,13 @@
 """Open data: every public event as TRF, as Chess-JSON (FIDE TEC's JSON format for chess data, made from
-the event's TRF by gacrux's own converter, so what gacrux reads is what it wrote), its standings and
-crosstable as CSV and XLSX, and a season's events in one zip."""
+the event's TRF by gacrux's own converter, so what gacrux reads is what it wrote, each game with its PGN as
+readers may see it now), its standings and crosstable as CSV and XLSX, and a season's events in one zip."""
 
 import csv
 import io
 import json
 import zipfile
+from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -15,23 +17,59 @@ from openpyxl.cell import WriteOnlyCell
 
 from .. import selectors
 from ..errors import ServiceError
-from ..models import Event, Season
+from ..models import Event, Game, Season
 from ..text import csv_cell, one_line
+from .games import game_pgn, games_with_moves, shown_moves
+from .standings import team_player_numbers
 from .trf import event_export_trf
 
 #: a table of cells (text, numbers, None) for CSV and XLSX, header row first
 Table = list[list[Any]]
 
 
-def event_chess_json(*, event: Event) -> dict[str, Any]:
-    """The event in Chess-JSON ("filetype": "Event"): profiles, competitors, games and matches by round."""
+def event_chess_json(*, event: Event, now: datetime | None = None) -> dict[str, Any]:
+    """The event in Chess-JSON ("filetype": "Event"): profiles, competitors, games and matches by round; each game
+    carries its PGN ("pgn") as its download gives it `now`: a game played under the event's transmission delay
+    has the moves of that many minutes ago, never newer."""
     reader = trf2json()
     reader.parse_file(event_export_trf(event=event), 0)
     data = reader.chessjson
     if data["status"]["code"] >= 400:
         raise ServiceError("; ".join(map(str, data["status"]["error"])), code="export_failed")
     plain: dict[str, Any] = json.loads(json.dumps(data, default=_number))
+    for tournament in plain.get("event", {}).get("tournaments", []):
+        _add_pgn(event, tournament.get("gameList") or [], now)
     return plain
+
+
+def _add_pgn(event: Event, game_list: list[dict[str, Any]], now: datetime | None) -> None:
+    """Each Chess-JSON game of the list gets the PGN of the site's game it is: the same round, white and black
+    (an individual event's numbers are start numbers; a team event's, its players' numbers in the TRF)."""
+    games = list(games_with_moves(Game.objects.filter(round__event=event)))
+    key: Callable[[Game], tuple[int, int | None, int | None]]
+    if event.is_team:
+        entries = list(
+            event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
+        )
+        board_games = list(Game.objects.filter(round__event=event).order_by("round__number", "board"))  # as the TRF
+        _members, number = team_player_numbers(board_games, entries)
+
+        def key(game: Game) -> tuple[int, int | None, int | None]:
+            white, black = game.white_player_id, game.black_player_id
+            return game.round.number, number.get(white) if white else None, number.get(black) if black else None
+
+    else:
+
+        def key(game: Game) -> tuple[int, int | None, int | None]:
+            white, black = game.white, game.black
+            return game.round.number, white.start_number if white else None, black.start_number if black else None
+
+    by_key: dict[tuple[Any, ...], Game] = {key(game): game for game in games}
+    for item in game_list:
+        white, black = item.get("white") or {}, item.get("black") or {}
+        game = by_key.get((item.get("round"), white.get("cid"), black.get("cid")))
+        if game is not None:
+            item["pgn"] = game_pgn(game, shown_moves(game, now))
 
 
 def _number(value: object) -> int | float:

@@ -11,6 +11,7 @@ readers of an event with a transmission delay see the version that had arrived t
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -40,6 +41,9 @@ BOARD_RELATIONS = (
     "black_player",
 )
 PGN_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: a long job's report of its step: (step, done, total)
+Progress = Callable[[str, int, int], None]
+PROGRESS_EVERY = 50  # games read or saved between two reports
 # the site's result as PGN writes it; anything else (no result yet, unknown, double forfeit) is "*"
 SITE_RESULT_PGN: dict[str, str] = {
     Result.WHITE_WINS: "1-0",
@@ -69,6 +73,12 @@ class FileGame:
     def black(self) -> str:
         return self.headers.get("Black", "?")
 
+    @property
+    def round(self) -> int | None:
+        """The round its Round header names ("3", "3.1" and lichess's "3.12" are round 3), or None."""
+        found = re.match(r"\s*(\d+)(?:\.\d+)?\s*$", self.headers.get("Round", ""))
+        return int(found.group(1)) if found else None
+
 
 @dataclass
 class Matched:
@@ -81,6 +91,7 @@ class Matched:
 class Unmatched:
     file_game: FileGame
     reason: str
+    choices: list[Game] = field(default_factory=list)  # the boards a decision may choose from (its round's, if any)
 
 
 @dataclass
@@ -145,13 +156,17 @@ def _end_games_without_moves(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pgn_read(text: str) -> list[FileGame]:
-    """Every game of a PGN text; raises ServiceError for an empty or too long text or an illegal move."""
+def pgn_read(text: str, progress: Progress | None = None) -> list[FileGame]:
+    """Every game of a PGN text; raises ServiceError for an empty or too long text or an illegal move. `progress`
+    is told ("reading", characters read, characters) as the games are read."""
     if len(text) > PGN_MAX_CHARS:
         raise ServiceError(_("The PGN is too long to read at once."), code="pgn_too_long")
-    stream = io.StringIO(_end_games_without_moves(text.lstrip("\ufeff")))
+    prepared = _end_games_without_moves(text.lstrip("\ufeff"))
+    stream = io.StringIO(prepared)
     games: list[FileGame] = []
     while True:
+        if progress is not None and len(games) % PROGRESS_EVERY == 0:
+            progress("reading", stream.tell(), len(prepared))
         try:
             parsed = chess.pgn.read_game(stream, Visitor=_Builder)
         except ValueError as error:
@@ -208,9 +223,36 @@ def _same_player(player: Player | None, name: str, fide_id: str) -> bool:
     return _name_key(player.name) == _name_key(name)
 
 
-def _plays(game: Game, white: tuple[str, str], black: tuple[str, str]) -> bool:
-    white_player, black_player = players_of(game)
-    return _same_player(white_player, *white) and _same_player(black_player, *black)
+class _Seats:
+    """The boards by who sits at them, so each game of a 2,000-game file finds its board at once: the same answer
+    as asking every board _same_player for both colours."""
+
+    def __init__(self, boards: list[Game]) -> None:
+        self.order = {game.pk: n for n, game in enumerate(boards)}
+        self.by_id: list[dict[int, set[int]]] = [{}, {}]  # per colour: FIDE id → boards
+        self.by_name: list[dict[tuple[str, ...], set[int]]] = [{}, {}]  # name → boards
+        self.by_name_no_id: list[dict[tuple[str, ...], set[int]]] = [{}, {}]  # name → boards, player without FIDE id
+        self.games = {game.pk: game for game in boards}
+        for game in boards:
+            for side, player in enumerate(players_of(game)):
+                if player is None:
+                    continue
+                key = _name_key(player.name)
+                self.by_name[side].setdefault(key, set()).add(game.pk)
+                if player.fide_id:
+                    self.by_id[side].setdefault(player.fide_id, set()).add(game.pk)
+                else:
+                    self.by_name_no_id[side].setdefault(key, set()).add(game.pk)
+
+    def _side(self, side: int, name: str, fide_id: str) -> set[int]:
+        key = _name_key(name)
+        if fide_id.strip().isdecimal():
+            return self.by_id[side].get(int(fide_id), set()) | self.by_name_no_id[side].get(key, set())
+        return self.by_name[side].get(key, set())
+
+    def playing(self, white: tuple[str, str], black: tuple[str, str]) -> list[Game]:
+        found = self._side(0, *white) & self._side(1, *black)
+        return [self.games[pk] for pk in sorted(found, key=self.order.__getitem__)]
 
 
 def _unnamed(file_game: FileGame) -> bool:
@@ -235,17 +277,23 @@ def result_difference(game: Game, moves_result: str) -> str:
 
 
 def pgn_plan(boards: list[Game], file_games: list[FileGame]) -> PgnPlan:
-    """Match each game of the file to a board by its players (FIDE id, else name), the board number settling
-    several; a board takes one game of the file."""
+    """Match each game of the file to a board by its players (FIDE id, else name), the round and then the board
+    number settling several; a board takes one game of the file."""
     plan = PgnPlan(boards=boards)
+    seats = _Seats(boards)
+    by_round: dict[int, list[Game]] = {}
+    for game in boards:
+        by_round.setdefault(game.round.number, []).append(game)
     taken: dict[int, int] = {}
     for file_game in file_games:
         h = file_game.headers
         white = (h.get("White", ""), h.get("WhiteFideId", ""))
         black = (h.get("Black", ""), h.get("BlackFideId", ""))
-        candidates = [game for game in boards if _plays(game, white, black)]
+        candidates = seats.playing(white, black)
         if not candidates and len(boards) == 1 and len(file_games) == 1 and _unnamed(file_game):
             candidates = boards  # the moves of one game, pasted for that game without its headers
+        if len(candidates) > 1 and file_game.round is not None:
+            candidates = [game for game in candidates if game.round.number == file_game.round]
         board = h.get("Board", "").strip()
         if len(candidates) > 1 and board.isdecimal():
             candidates = [game for game in candidates if game.board == int(board)]
@@ -261,19 +309,22 @@ def pgn_plan(boards: list[Game], file_games: list[FileGame]) -> PgnPlan:
             }
         elif candidates:
             reason = _("Several boards have these players; choose one.")
-        elif reversed_colours := [game for game in boards if _plays(game, black, white)]:
+        elif reversed_colours := seats.playing(black, white):
             reason = _("These players are on board %(board)s with the colours reversed.") % {
                 "board": reversed_colours[0].board
             }
         else:
             reason = _("No board has these players.")
-        plan.unmatched.append(Unmatched(file_game, reason))
+        choices = by_round.get(file_game.round, boards) if file_game.round is not None else boards
+        plan.unmatched.append(Unmatched(file_game, reason, choices))
     return plan
 
 
-def _boards(games: QuerySet[Game], user: AnyUser) -> list[Game]:
-    """The games (no byes) of a round, a match or one game that `user` may attach moves to."""
-    boards = [game for game in games.select_related(*BOARD_RELATIONS).order_by("match_id", "board") if not game.is_bye]
+def attach_boards(games: QuerySet[Game], user: AnyUser) -> list[Game]:
+    """The games (no byes) of an event, a round, a match or one game that `user` may attach moves to, in the order
+    of the rounds and their boards."""
+    ordered = games.select_related(*BOARD_RELATIONS).order_by("round__number", "match_id", "board")
+    boards = [game for game in ordered if not game.is_bye]
     if not boards:
         raise NotFound(_("There are no games to attach moves to."), code="no_games")
     allowed = [game for game in boards if can_attach_moves(user, game)]
@@ -284,7 +335,7 @@ def _boards(games: QuerySet[Game], user: AnyUser) -> list[Game]:
 
 def pgn_preview(*, games: QuerySet[Game], text: str, user: AnyUser) -> PgnPlan:
     """What attaching `text` to these games would do; changes nothing."""
-    return pgn_plan(_boards(games, user), pgn_read(text))
+    return pgn_plan(attach_boards(games, user), pgn_read(text))
 
 
 def pgn_attach(
@@ -297,49 +348,63 @@ def pgn_attach(
 ) -> list[GamePgn]:
     """Attach the games of `text` to the boards they match, and each unmatched game to the board its decision
     names (file game number → game id, None to leave it out). One transaction: all of it or nothing."""
-    decisions = decisions or {}
     file_games = pgn_read(text)
     with transaction.atomic():
-        boards = _boards(games.select_for_update(of=("self",)), user)
-        plan = pgn_plan(boards, file_games)
-        by_id = {game.pk: game for game in boards}
-        chosen = [(m.file_game, m.game) for m in plan.matched]
-        for waiting in plan.unmatched:
-            number = waiting.file_game.number
-            if number not in decisions:
-                raise ServiceError(
-                    _("Game %(number)s of the file (%(white)s – %(black)s) needs a decision: %(reason)s")
-                    % {
-                        "number": number,
-                        "white": waiting.file_game.white,
-                        "black": waiting.file_game.black,
-                        "reason": waiting.reason,
-                    },
-                    code="decision_needed",
-                )
-            game_id = decisions[number]
-            if game_id is None:
-                continue
-            if game_id not in by_id:
-                raise ServiceError(_("Choose one of the boards listed."), code="unknown_board")
-            chosen.append((waiting.file_game, by_id[game_id]))
-        seen: set[int] = set()
-        for _file_game, game in chosen:
-            if game.pk in seen:
-                raise ServiceError(
-                    _("Two games of the file are attached to board %(board)s.") % {"board": game.board},
-                    code="board_twice",
-                )
-            seen.add(game.pk)
-        return [_save(game, file_game, user, source) for file_game, game in chosen]
+        plan = pgn_plan(attach_boards(games.select_for_update(of=("self",)), user), file_games)
+        return attach_planned(plan, decisions or {}, user, source)
+
+
+def attach_planned(
+    plan: PgnPlan, decisions: dict[int, int | None], user: AnyUser, source: str, progress: Progress | None = None
+) -> list[GamePgn]:
+    """Save the moves of a plan made inside the caller's transaction (its boards locked): the matched games and
+    the decided ones; a game without a decision refuses it all. `progress` is told ("saving", done, total)."""
+    by_id = {game.pk: game for game in plan.boards}
+    chosen = [(m.file_game, m.game) for m in plan.matched]
+    for waiting in plan.unmatched:
+        number = waiting.file_game.number
+        if number not in decisions:
+            raise ServiceError(
+                _("Game %(number)s of the file (%(white)s – %(black)s) needs a decision: %(reason)s")
+                % {
+                    "number": number,
+                    "white": waiting.file_game.white,
+                    "black": waiting.file_game.black,
+                    "reason": waiting.reason,
+                },
+                code="decision_needed",
+            )
+        game_id = decisions[number]
+        if game_id is None:
+            continue
+        if game_id not in by_id:
+            raise ServiceError(_("Choose one of the boards listed."), code="unknown_board")
+        chosen.append((waiting.file_game, by_id[game_id]))
+    seen: set[int] = set()
+    for _file_game, game in chosen:
+        if game.pk in seen:
+            raise ServiceError(
+                _("Two games of the file are attached to board %(board)s.") % {"board": game.board},
+                code="board_twice",
+            )
+        seen.add(game.pk)
+    newest = {
+        version.game_id: version
+        for version in GamePgn.objects.filter(game__in=seen).order_by("game_id", "-version").distinct("game_id")
+    }
+    saved = []
+    for done, (file_game, game) in enumerate(chosen):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress("saving", done, len(chosen))
+        saved.append(_save(game, file_game, user, source, newest.get(game.pk)))
+    return saved
 
 
 def _newest(game: Game) -> GamePgn | None:
     return GamePgn.objects.filter(game=game).order_by("-version").first()
 
 
-def _save(game: Game, file_game: FileGame, user: AnyUser, source: str) -> GamePgn:
-    newest = _newest(game)
+def _save(game: Game, file_game: FileGame, user: AnyUser, source: str, newest: GamePgn | None) -> GamePgn:
     if newest and (newest.movetext, newest.result, newest.start_fen) == (
         file_game.movetext,
         file_game.result,
@@ -388,7 +453,7 @@ def pgn_put(*, game_id: int, text: str, user: AnyUser, expected_version: int | N
         )
         if not same and expected_version is not None and expected_version != (newest.version if newest else 0):
             raise Conflict(_("Someone changed these moves meanwhile."), current=newest)
-        return _save(game, file_game, user, GamePgn.Source.API)
+        return _save(game, file_game, user, GamePgn.Source.API, newest)
 
 
 def transmission_delay(event: Event) -> int:

@@ -112,8 +112,9 @@ def with_registry(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, An
     return [{**row, **registry.get(row.get("start_number"), {})} for row in rows]
 
 
-def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -> Tournament:
-    """Board games as a crosstable of players, plus each team's members in board order (TRF 310)."""
+def team_player_numbers(games: list[Game], entries: list[Entry]) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Each team entry's players (its roster in board order, then who played for it off the roster) and each
+    player's number in the event's TRF (entries in start-number order, their players in that order)."""
     members: dict[int, list[int]] = {}
     for e in entries:
         assert e.team is not None  # a team event's entries are teams
@@ -126,6 +127,12 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
                 members[entry_id].append(player_id)
                 player_team[player_id] = entry_id
     number = {p: n for n, p in enumerate((p for e in entries for p in members[e.id]), start=1)}
+    return members, number
+
+
+def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -> Tournament:
+    """Board games as a crosstable of players, plus each team's members in board order (TRF 310)."""
+    members, number = team_player_numbers(games, entries)
     blocks: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     last_round = 0
     for game in games:

@@ -1,0 +1,85 @@
+"""An open played on the site and its games as a PGN file written by python-chess (issue #34): the big PGN files
+of the tests come from the boards of a real event, each game's headers from the site's data as a broadcast would
+write them (some names first-name first, FIDE ids for half of the players) and legal moves played by a seeded
+random mover."""
+
+import random
+
+import chess
+import chess.pgn
+
+from leagues.models import Entry, Event, Game, Player, Result, Round
+from leagues.services.games import game_headers, games_with_moves, site_result_pgn
+from tests.factories import EventFactory, SeasonFactory
+
+GIVEN = ["Anna", "Boris", "Chen", "Dilnoza", "Elif", "Fabiano", "Giorgos", "Hanna", "Ingrid", "Javokhir"]
+FAMILY = ["Aronian", "Berg", "Costa", "Demir", "Eriksen", "Fischer", "Galanis", "Hansen", "Ivanova", "Jensen"]
+RESULTS = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+
+
+def played_open(players: int = 400, rounds: int = 10, seed: int = 34) -> Event:
+    """A running open of `players` (even) entries and `rounds` rounds, every board paired (circle method) and
+    played; half of the players have a FIDE id."""
+    draw = random.Random(seed)
+    season = SeasonFactory()
+    event = EventFactory(
+        league=season.league, season=season, rounds_count=rounds, status=Event.Status.RUNNING, results_version=1
+    )
+    people = Player.objects.bulk_create(
+        Player(
+            name=f"{FAMILY[n % 10]}{n // 10}, {GIVEN[(n * 7) % 10]}",
+            fide_id=91_000_000 + n if n % 2 else None,
+            rating=2600 - n,
+        )
+        for n in range(players)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, start_number=n, player=person, rating=person.rating)
+        for n, person in enumerate(people, start=1)
+    )
+    rounds_made = Round.objects.bulk_create(Round(event=event, number=n) for n in range(1, rounds + 1))
+    circle, games = entries[:], []
+    for rnd in rounds_made:
+        for board in range(1, players // 2 + 1):
+            white, black = circle[board - 1], circle[-board]
+            if (rnd.number + board) % 2:
+                white, black = black, white
+            games.append(Game(round=rnd, board=board, white=white, black=black, result=draw.choice(RESULTS)))
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    Game.objects.bulk_create(games)
+    return event
+
+
+def _random_games(draw: random.Random, count: int, plies: tuple[int, int]) -> list[str]:
+    """`count` games of random legal moves, as PGN movetext without the result."""
+    out = []
+    for _game in range(count):
+        board, written = chess.Board(), chess.pgn.Game()
+        node: chess.pgn.GameNode = written
+        for _ply in range(draw.randint(*plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = draw.choice(moves)
+            node = node.add_variation(move)
+            board.push(move)
+        out.append(written.accept(chess.pgn.StringExporter(headers=False)).rsplit(" ", 1)[0])
+    return out
+
+
+def event_pgn(event: Event, seed: int = 34, plies: tuple[int, int] = (20, 60)) -> str:
+    """Every board of the event as one PGN file: the site's headers (an even board's names first-name first, no
+    FIDE id header for a player without one), the result recorded, and one of 60 games of random legal moves
+    played by python-chess."""
+    draw = random.Random(seed)
+    pool = _random_games(draw, 60, plies)
+    out = []
+    for game in games_with_moves(Game.objects.filter(round__event=event)):
+        headers = game_headers(game)
+        for colour in ("White", "Black"):
+            if game.board % 2 == 0 and ", " in headers[colour]:
+                family, given = headers[colour].split(", ", 1)
+                headers[colour] = f"{given} {family}"
+        tags = "".join(f'[{name} "{value}"]\n' for name, value in headers.items())
+        out.append(f"{tags}\n{draw.choice(pool)} {site_result_pgn(game)}\n")
+    return "\n".join(out)
