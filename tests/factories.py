@@ -46,6 +46,7 @@ from leagues.models import (
     WebhookSubscription,
 )
 from leagues.models.audit import SettingChange
+from leagues.models.registration import FeeRecord, Registration, RegistrationSettings
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -441,6 +442,41 @@ class FollowNoticeFactory(factory.django.DjangoModelFactory):
     event = factory.SelfAttribute("game.round.event")
     kind = FollowNotice.Kind.RESULT
     round_number = factory.SelfAttribute("game.round.number")
+
+
+class RegistrationSettingsFactory(factory.django.DjangoModelFactory):
+    """An individual event open for registration, without limit or fee."""
+
+    class Meta:
+        model = RegistrationSettings
+
+    event = factory.SubFactory(EventFactory, status=Event.Status.PUBLISHED)
+    is_open = True
+
+
+class RegistrationFactory(factory.django.DjangoModelFactory):
+    """A player's registration waiting for the organiser's decision."""
+
+    class Meta:
+        model = Registration
+
+    event = factory.SubFactory(EventFactory, status=Event.Status.PUBLISHED)
+    name = factory.Sequence(lambda n: f"Registered, Player {n}")
+    birth_year = 1990
+    key = factory.LazyAttribute(lambda r: f"name:{r.name.casefold()}|{r.birth_year}")
+    email = factory.Sequence(lambda n: f"entrant{n}@example.org")
+    language = "en"
+
+
+class FeeRecordFactory(factory.django.DjangoModelFactory):
+    """An entry fee due (15.00 in minor units)."""
+
+    class Meta:
+        model = FeeRecord
+
+    registration = factory.SubFactory(RegistrationFactory)
+    kind = FeeRecord.Kind.DUE
+    amount = 1500
 
 
 def swiss_event(players=4, rounds=5, club=None, **kwargs):

@@ -286,6 +286,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ResultCodeEnum": "leagues.models.Result",
         "EventKindEnum": "leagues.models.Event.Kind",  # the events read and the event created (POST) share it
+        "RegistrationStatusEnum": "leagues.models.Registration.Status",
+        "RegistrationActionEnum": "leagues.api.registration.BULK_ACTIONS",
     },
 }
 

@@ -1,7 +1,18 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from . import bulk_entry, event_settings, events, exports, games_pgn, removals, tokens, views, webhooks
+from . import (
+    bulk_entry,
+    event_settings,
+    events,
+    exports,
+    games_pgn,
+    registration,
+    removals,
+    tokens,
+    views,
+    webhooks,
+)
 
 router = DefaultRouter()
 router.register("leagues", views.LeagueViewSet)
@@ -32,6 +43,7 @@ urlpatterns = [
     path("", include(event_settings.urlpatterns)),
     path("", include(removals.urlpatterns)),
     path("", include(bulk_entry.urlpatterns)),
+    path("", include(registration.urlpatterns)),
     path("", include(router.urls)),
     re_path(r"^.*$", views.unknown_route),  # anything else under the API: a JSON 404, not the site's page
 ]

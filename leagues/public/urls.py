@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import calendar, follows, games, pairings, prizes, views
+from . import calendar, follows, games, pairings, prizes, registration, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -28,4 +28,5 @@ urlpatterns = [
     path("players/<int:pk>/games.ics", calendar.player_games_ics, name="player-ics"),
     path("", include(games.urlpatterns)),
     path("", include(follows.urlpatterns)),
+    path("", include(registration.urlpatterns)),
 ]

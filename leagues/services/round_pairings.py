@@ -50,6 +50,8 @@ from ..models import (
     Game,
     PairingChange,
     PairingSettings,
+    Registration,
+    RegistrationSettings,
     Result,
     ResultChange,
     Round,
@@ -141,6 +143,11 @@ def pairable_round_problem(event: Event, round_number: int) -> str | None:
         }
     if round_number > last + 1:
         return _("Round %(last)s must be paired first.") % {"last": last + 1}
+    if round_number == 1 and no_shows_waiting(event):
+        return _(
+            "The check-in has closed: confirm first that the players who did not check in are withdrawn (on the "
+            "registration page)."
+        )
     pending = (
         Game.objects.filter(round__event=event, round__number__lt=round_number, result=Result.PENDING)
         .order_by("round__number")
@@ -152,6 +159,22 @@ def pairable_round_problem(event: Event, round_number: int) -> str | None:
             "number": pending
         }
     return None
+
+
+def no_shows_waiting(event: Event) -> bool:
+    """The check-in (services.registration) has closed and accepted players who did not check in wait for the
+    organiser to confirm their withdrawal: round 1 is not paired before, so its pairing never includes them."""
+    if not RegistrationSettings.objects.filter(
+        event=event, checkin_closes_at__lte=timezone.now(), no_shows_withdrawn_at__isnull=True
+    ).exists():
+        return False
+    return Registration.objects.filter(
+        event=event,
+        status=Registration.Status.ACCEPTED,
+        checked_in_at__isnull=True,
+        entry__isnull=False,
+        entry__withdrawn_after_round__isnull=True,
+    ).exists()
 
 
 def _entries(event: Event) -> list[Entry]:

@@ -1,0 +1,273 @@
+"""REST API v1: online registration for an individual event, with the service of the pages
+(leagues/services/registration.py). Anyone registers (``POST .../registrations/``: the same player again answers
+the registration they have, 200 instead of 201); the organiser (organiser scope) reads and sets the registration
+settings, lists the registrations, decides in bulk (accept, refuse, waiting list, withdraw), checks players in,
+records entry fees, and confirms the withdrawal of the players who did not check in."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..models import Event, FeeRecord, Registration, Scope
+from ..permissions import can_manage_event
+from ..services.registration import (
+    checkin_set,
+    fee_amount,
+    fee_lines,
+    fees_record,
+    no_shows,
+    no_shows_withdraw,
+    registration_settings_save,
+    registration_submit,
+    registrations_decide,
+    registrations_of,
+    settings_of,
+)
+from .serializers import ErrorSerializer
+
+#: what the organiser does with the chosen registrations (the page's actions)
+BULK_ACTIONS = ("accept", "refuse", "wait", "withdraw", "checkin", "checkin_undo", "paid", "refunded")
+
+
+class RegistrationSettingsSerializer(serializers.Serializer):
+    is_open = serializers.BooleanField(required=False)
+    deadline = serializers.DateTimeField(required=False, allow_null=True)
+    limit = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=9999)
+    waiting_list = serializers.BooleanField(required=False)
+    fee = serializers.DecimalField(
+        required=False,
+        allow_null=True,
+        max_digits=9,
+        decimal_places=2,
+        min_value=0,
+        help_text=gettext_lazy("In the league's currency, e.g. 15.00."),
+    )
+    checkin_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class RegisterSerializer(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+    fide_id = serializers.CharField(required=False, allow_blank=True, max_length=20)
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    federation = serializers.CharField(required=False, allow_blank=True, max_length=3)
+    birth_year = serializers.CharField(required=False, allow_blank=True, max_length=4)
+    club = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    language = serializers.CharField(required=False, allow_blank=True, max_length=10)
+
+
+class RegistrationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Registration.Status.choices)
+
+
+class RegistrationRowSerializer(RegistrationSerializer):
+    fide_id = serializers.IntegerField(allow_null=True)
+    federation = serializers.CharField()
+    birth_year = serializers.IntegerField(allow_null=True)
+    club = serializers.CharField()
+    email = serializers.CharField()
+    registered_at = serializers.DateTimeField()
+    start_number = serializers.IntegerField(allow_null=True)
+    checked_in_at = serializers.DateTimeField(allow_null=True)
+    fee_owed = serializers.DecimalField(max_digits=11, decimal_places=2)
+
+
+class BulkSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(), allow_empty=False, max_length=10000)
+    action = serializers.ChoiceField(choices=BULK_ACTIONS)
+    amount = serializers.DecimalField(
+        required=False, max_digits=9, decimal_places=2, min_value=0, help_text=gettext_lazy("Empty: the event's fee.")
+    )
+
+
+class DoneSerializer(serializers.Serializer):
+    done = serializers.IntegerField()
+
+
+class NoShowsSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(), allow_empty=True, max_length=10000)
+
+
+def _event(slug: str, request) -> Event:
+    event = get_object_or_404(Event.objects.select_related("league"), slug=slug)
+    if not can_manage_event(request.user, event):
+        raise PermissionDenied()
+    return event
+
+
+def _settings(event: Event) -> dict:
+    found = settings_of(event)
+    return {
+        "is_open": found.is_open,
+        "deadline": found.deadline,
+        "limit": found.limit,
+        "waiting_list": found.waiting_list,
+        "fee": fee_amount(event, found.fee),
+        "checkin_closes_at": found.checkin_closes_at,
+    }
+
+
+def _row(event: Event, registration: Registration, owed) -> dict:
+    return {
+        "id": registration.pk,
+        "name": registration.name,
+        "status": registration.status,
+        "fide_id": registration.fide_id,
+        "federation": registration.federation,
+        "birth_year": registration.birth_year,
+        "club": registration.club,
+        "email": registration.email,
+        "registered_at": registration.created_at,
+        "start_number": registration.entry.start_number if registration.entry else None,
+        "checked_in_at": registration.checked_in_at,
+        "fee_owed": fee_amount(event, owed),
+    }
+
+
+class RegistrationSettingsView(APIView):
+    required_scope = Scope.ORGANISER
+    read_scope = Scope.ORGANISER
+
+    @extend_schema(
+        responses={200: RegistrationSettingsSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="event_registration_settings",
+    )
+    def get(self, request, slug):
+        """The event's registration settings."""
+        event = _event(slug, request)
+        return Response(RegistrationSettingsSerializer(_settings(event)).data)
+
+    @extend_schema(
+        request=RegistrationSettingsSerializer,
+        responses={
+            200: RegistrationSettingsSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        operation_id="event_registration_settings_save",
+    )
+    def patch(self, request, slug):
+        """Open or close registration; set its deadline, limit, waiting list, entry fee and check-in closing time."""
+        event = _event(slug, request)
+        given = RegistrationSettingsSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        registration_settings_save(event=event, user=request.user, fields=dict(given.validated_data))
+        return Response(RegistrationSettingsSerializer(_settings(event)).data)
+
+
+class RegistrationsView(APIView):
+    required_scope = Scope.ORGANISER
+    read_scope = Scope.ORGANISER
+
+    def get_permissions(self):
+        if self.request.method == "POST":
+            return [AllowAny()]  # anyone registers; a token or session adds nothing
+        return super().get_permissions()
+
+    @extend_schema(
+        responses={200: RegistrationRowSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="event_registrations",
+    )
+    def get(self, request, slug):
+        """Every registration of the event, oldest first (the organiser's and the arbiter's)."""
+        event = _event(slug, request)
+        lines = fee_lines(event)
+        rows = [_row(event, r, lines[r.pk].balance) for r in registrations_of(event)]
+        return Response(RegistrationRowSerializer(rows, many=True).data)
+
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={
+            201: RegistrationSerializer,
+            200: RegistrationSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        operation_id="event_register",
+    )
+    def post(self, request, slug):
+        """Register for the event: a FIDE id, or name, federation, birth year and club; an e-mail address. The same
+        player registering again gets 200 and the registration they have."""
+        event = get_object_or_404(
+            Event.objects.select_related("league").exclude(status=Event.Status.DRAFT),
+            slug=slug,
+            kind=Event.Kind.INDIVIDUAL,
+        )
+        given = RegisterSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = dict(given.validated_data)
+        language = data.pop("language", "") or request.LANGUAGE_CODE
+        registration, created = registration_submit(event=event, language=language, **data)
+        answer = {"id": registration.pk, "name": registration.name, "status": registration.status}
+        return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class RegistrationsBulkView(APIView):
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=BulkSerializer,
+        responses={200: DoneSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="event_registrations_bulk",
+    )
+    def post(self, request, slug):
+        """Accept, refuse, move to the waiting list, withdraw, check in (or undo), or record the entry fee paid or
+        refunded, for every chosen registration or none."""
+        event = _event(slug, request)
+        given = BulkSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        ids, action = given.validated_data["ids"], given.validated_data["action"]
+        if action in ("checkin", "checkin_undo"):
+            done = checkin_set(event=event, user=request.user, ids=ids, checked_in=action == "checkin")
+        elif action in ("paid", "refunded"):
+            kind = FeeRecord.Kind.PAID if action == "paid" else FeeRecord.Kind.REFUNDED
+            done = fees_record(
+                event=event, user=request.user, ids=ids, kind=kind, amount=given.validated_data.get("amount")
+            )
+        else:
+            done = len(registrations_decide(event=event, user=request.user, ids=ids, decision=action))
+        return Response({"done": done})
+
+
+class NoShowsView(APIView):
+    required_scope = Scope.ORGANISER
+    read_scope = Scope.ORGANISER
+
+    @extend_schema(
+        responses={200: NoShowsSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="event_no_shows",
+    )
+    def get(self, request, slug):
+        """The accepted players who have not checked in."""
+        event = _event(slug, request)
+        return Response({"ids": [r.pk for r in no_shows(event)]})
+
+    @extend_schema(
+        request=NoShowsSerializer,
+        responses={200: DoneSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 409: ErrorSerializer},
+        operation_id="event_no_shows_withdraw",
+    )
+    def post(self, request, slug):
+        """Confirm the list of players who did not check in (as GET gave it): each is withdrawn from round 1 on.
+        After the check-in's closing time; 409 when someone checked in meanwhile."""
+        event = _event(slug, request)
+        given = NoShowsSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        withdrawn = no_shows_withdraw(event=event, user=request.user, ids=given.validated_data["ids"])
+        return Response({"done": len(withdrawn)})
+
+
+urlpatterns = [
+    path("events/<slug:slug>/registration/", RegistrationSettingsView.as_view(), name="event-registration"),
+    path("events/<slug:slug>/registrations/", RegistrationsView.as_view(), name="event-registrations"),
+    path("events/<slug:slug>/registrations/bulk/", RegistrationsBulkView.as_view(), name="event-registrations-bulk"),
+    path("events/<slug:slug>/registrations/no-shows/", NoShowsView.as_view(), name="event-no-shows"),
+]

@@ -1,0 +1,44 @@
+"""Players register themselves for an event on its public page (leagues/services/registration.py): a FIDE id, or
+name, federation, birth year and club, and an e-mail address. Like the follow form it is exempt from CSRF and sets
+no cookie: all a page elsewhere posting it can do is register someone, and that person is told by e-mail."""
+
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from ..errors import ServiceError
+from ..models import Event
+from ..services.registration import closed_reason, places_taken, registration_submit, settings_of
+
+FIELDS = ("fide_id", "name", "federation", "birth_year", "club", "email")
+
+
+@csrf_exempt
+def register(request, slug):
+    event = Event.objects.select_related("league").filter(slug=slug).exclude(status=Event.Status.DRAFT).first()
+    if event is None or event.is_team:
+        raise Http404
+    found = settings_of(event)
+    context = {
+        "event": event,
+        "closed": closed_reason(event, found),
+        "settings": found,
+        "places_left": None if found.limit is None else max(found.limit - places_taken(event), 0),
+        "action": reverse("leagues:event-register", args=[slug]),
+        "values": {},
+    }
+    if request.method != "POST":
+        return render(request, "leagues/register.html", context)
+    values = {name: request.POST.get(name, "") for name in FIELDS}
+    try:
+        registration, created = registration_submit(event=event, language=request.LANGUAGE_CODE, **values)
+    except ServiceError as exc:
+        context |= {"error": exc.message, "field": getattr(exc, "field", ""), "values": values}
+        return render(request, "leagues/register.html", context, status=exc.status)
+    return render(
+        request, "leagues/register.html", {**context, "registration": registration, "created": created, "done": True}
+    )
+
+
+urlpatterns = [path("events/<slug:slug>/register/", register, name="event-register")]

@@ -1,0 +1,686 @@
+"""Players register themselves for an individual event: the organiser opens registration (deadline, limit of
+players, waiting list, entry fee), players register on the event's page or through the API, the organiser accepts,
+refuses or moves them to the waiting list in bulk, keeps the entry fees' ledger and the check-in on the day.
+
+Doors: the public form (leagues/public/registration.py), the organiser's pages (leagues/manage/registration.py) and
+the API (leagues/api/registration.py) all call this module; roles come from leagues/permissions.py.
+
+- A registration is matched against the player registry by FIDE id, else by name and birth year. The same player
+  registers once: a repeated request (a double click, a retry) answers the registration already made, and sends
+  no second e-mail.
+- While the places (pending and accepted registrations) reach the limit, new registrations go to the waiting list
+  (or are refused when the event keeps none). Accepting more than the limit is refused.
+- An accepted registration becomes an entry through ``setup.entry_register`` (a Swiss event's start numbers follow
+  the initial ranking until round 1 is published); a player new to the registry joins it through
+  ``setup.player_save``. A withdrawal frees the place: the page offers the first on the waiting list.
+- The entrant is e-mailed (on the "email" queue, after the commit) in the language they registered in: on
+  registering (or being put on the waiting list), on acceptance, refusal, and being moved to the waiting list.
+- Entry fees are a ledger: due when accepted, paid, refunded, each line with who recorded it and when.
+- Check-in: after the closing time the accepted players who did not check in are withdrawn from round 1 once the
+  organiser confirms the list (``round_pairings.round_withdraw``); until then round 1 is not paired
+  (``round_pairings.pairable_round_problem`` reads :func:`no_shows_unconfirmed`).
+
+Every function checks before it writes and writes in one transaction: a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import Count, QuerySet, Sum
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+
+from ..errors import Conflict, NotFound, PermissionDenied, ServiceError
+from ..models import (
+    CURRENCIES,
+    Club,
+    ClubMembership,
+    Entry,
+    Event,
+    FeeRecord,
+    Player,
+    Registration,
+    RegistrationSettings,
+)
+from ..notifications import SEND_EMAIL, _plain_text, _send_task
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
+from ..text import csv_cell, has_control_characters, one_line
+from .federations import FIDE_FEDERATIONS
+from .players import players_of_league
+from .round_pairings import no_shows_waiting, round_withdraw
+from .setup import FieldError, minor_units, player_save, round_one_published
+from .setup import entry_register as setup_entry_register
+from .setup import entry_remove as setup_entry_remove
+from .setup import entry_withdraw as setup_entry_withdraw
+
+Status = Registration.Status
+#: the registrations that hold a place (the limit counts them)
+HOLDING_A_PLACE = (Status.PENDING, Status.ACCEPTED)
+#: what the organiser may decide in bulk, and from which states
+DECISIONS: dict[str, tuple[str, ...]] = {
+    "accept": (Status.PENDING, Status.WAITING, Status.REFUSED),
+    "refuse": (Status.PENDING, Status.WAITING),
+    "wait": (Status.PENDING, Status.REFUSED),
+    "withdraw": (Status.PENDING, Status.WAITING, Status.ACCEPTED),
+}
+FIRST_BIRTH_YEAR = 1900
+
+
+def _organiser(user: AnyUser, event: Event) -> None:
+    if not is_league_organiser(user, event.league_id):
+        raise PermissionDenied(_("Only the league's organisers may manage the registration."))
+
+
+def _manager(user: AnyUser, event: Event) -> None:
+    if not can_manage_event(user, event):
+        raise PermissionDenied(_("Only the league's organiser or the event's arbiter may run the check-in."))
+
+
+def settings_of(event: Event) -> RegistrationSettings:
+    """The event's registration settings (closed, unsaved, when the organiser never opened it)."""
+    found = RegistrationSettings.objects.filter(event=event).first()
+    return found if found is not None else RegistrationSettings(event=event)
+
+
+def _locked_settings(event: Event) -> RegistrationSettings:
+    found, _created = RegistrationSettings.objects.select_for_update().get_or_create(event=event)
+    return found
+
+
+def fee_amount(event: Event, amount: int) -> Decimal:
+    """Minor units as the league's currency writes them (e.g. 1500 → 15.00)."""
+    decimals = CURRENCIES.get(event.league.currency, ("", 2))[1]
+    return Decimal(amount).scaleb(-decimals)
+
+
+# ------------------------------------------------------------------------------------------ the organiser's settings
+
+SETTINGS_FIELDS = {"is_open", "deadline", "limit", "waiting_list", "fee", "checkin_closes_at"}
+
+
+def registration_settings_save(*, event: Event, user: AnyUser, fields: dict[str, Any]) -> RegistrationSettings:
+    """Open or close registration and set its deadline, limit, waiting list, entry fee (in the league's currency,
+    e.g. Decimal("15.00")) and the check-in's closing time."""
+    _organiser(user, event)
+    unknown = set(fields) - SETTINGS_FIELDS
+    if unknown:
+        raise ServiceError(_("“%(field)s” cannot be set here.") % {"field": sorted(unknown)[0]}, code="unknown_field")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().select_related("league").get(pk=event.pk)
+        if event.is_team:
+            raise ServiceError(_("Players register themselves for individual events only."), code="team_event")
+        if event.status == Event.Status.FINISHED:
+            raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+        found = _locked_settings(event)
+        for name, value in fields.items():
+            if name == "fee":
+                value = value or Decimal(0)
+                if Decimal(value) < 0:
+                    raise FieldError("fee", _("The entry fee cannot be negative."))
+                value = minor_units(Decimal(value), event.league.currency)
+            if name == "limit" and value is not None and value < 1:
+                raise FieldError("limit", _("The limit is at least one player."))
+            setattr(found, name, value)
+        if found.is_open and event.status == Event.Status.DRAFT:
+            raise FieldError("is_open", _("Publish the event first: players register on its public page."))
+        found.save()
+        return found
+
+
+# ------------------------------------------------------------------------------------------ registering
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+def closed_reason(event: Event, found: RegistrationSettings | None = None) -> str | None:
+    """Why nobody may register now (None: registration is open)."""
+    found = found if found is not None else settings_of(event)
+    if event.is_team or event.status in (Event.Status.DRAFT, Event.Status.FINISHED) or not found.is_open:
+        return _("Registration for this event is not open.")
+    if found.deadline is not None and _now() > found.deadline:
+        return _("Registration closed on %(deadline)s.") % {
+            "deadline": formats.date_format(timezone.localtime(found.deadline), "DATETIME_FORMAT")
+        }
+    if round_one_published(event):
+        return _("Round 1 is published: registration is closed.")
+    return None
+
+
+def _folded(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+@dataclass
+class Typed:
+    """What the player typed, checked."""
+
+    email: str
+    fide_id: int | None
+    name: str
+    federation: str
+    birth_year: int | None
+    club: str
+
+
+def _checked(
+    event: Event, *, email: str, fide_id: Any, name: str, federation: str, birth_year: Any, club: str
+) -> tuple[Typed, Player | None]:
+    email = (email or "").strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise FieldError("email", _("Enter a valid e-mail address."), code="bad_email") from None
+    name, federation, club = " ".join((name or "").split()), (federation or "").strip().upper(), (club or "").strip()
+    for field, value in (("name", name), ("club", club)):
+        if has_control_characters(value) or len(value) > 200:
+            raise FieldError(
+                field, _("Use letters, digits and punctuation only (no line breaks or control characters).")
+            )
+    fide = _whole_number(fide_id, "fide_id", _("A FIDE id is a number."))
+    year = _whole_number(birth_year, "birth_year", _("A birth year is a number such as 1990."))
+    if year is not None and not FIRST_BIRTH_YEAR <= year <= _now().year:
+        raise FieldError("birth_year", _("A birth year is a number such as 1990."))
+    if federation and federation not in FIDE_FEDERATIONS:
+        raise FieldError("federation", _("“%(value)s” is not a FIDE federation code.") % {"value": federation})
+    player = None
+    if fide is not None:
+        player = Player.objects.filter(fide_id=fide).first()
+        if player is None and not name:
+            raise FieldError("name", _("This FIDE id is not in our registry: give your name too."))
+    elif not name:
+        raise FieldError("fide_id", _("Give your FIDE id, or your name."), code="no_player")
+    elif year is None:
+        raise FieldError("birth_year", _("Without a FIDE id, give your birth year too."))
+    else:
+        player = Player.objects.filter(name__iexact=name, birth_year=year, fide_id__isnull=True).order_by("pk").first()
+    if club and _club(event, club) is None:
+        raise FieldError("club", _("No club of the league is called “%(value)s”.") % {"value": club})
+    if player is not None:
+        name = player.name
+    return Typed(email, fide, name, federation, year, club), player
+
+
+def _whole_number(value: Any, field: str, message: str) -> int | None:
+    if value in (None, ""):
+        return None
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise FieldError(field, message)
+    return int(text)
+
+
+def _club(event: Event, text: str) -> Club | None:
+    wanted = text.casefold()
+    for club in Club.objects.filter(leagues=event.league_id):
+        if wanted in (club.name.casefold(), club.short_name.casefold(), club.slug.casefold()):
+            return club
+    return None
+
+
+def _key(typed: Typed, player: Player | None) -> str:
+    if player is not None and player.fide_id:
+        return f"fide:{player.fide_id}"
+    if typed.fide_id is not None:
+        return f"fide:{typed.fide_id}"
+    if player is not None:
+        return f"player:{player.pk}"
+    return f"name:{_folded(typed.name)}|{typed.birth_year}"
+
+
+def registration_submit(
+    *,
+    event: Event,
+    language: str,
+    email: str,
+    fide_id: Any = None,
+    name: str = "",
+    federation: str = "",
+    birth_year: Any = None,
+    club: str = "",
+) -> tuple[Registration, bool]:
+    """A player registers (anyone, without an account). Returns the registration and whether it is new: the same
+    player registering again gets the registration they have, nothing is sent twice. Raises FieldError /
+    ServiceError (``registration_closed``, ``full``, ``entered_already``); then nothing changed."""
+    language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    event = Event.objects.select_related("league").get(pk=event.pk)
+    reason = closed_reason(event)
+    if reason:
+        raise ServiceError(reason, code="registration_closed")
+    typed, player = _checked(
+        event, email=email, fide_id=fide_id, name=name, federation=federation, birth_year=birth_year, club=club
+    )
+    key = _key(typed, player)
+    try:
+        with transaction.atomic():
+            found = _locked_settings(event)  # one registration at a time: the limit counts every one before
+            reason = closed_reason(event, found)
+            if reason:
+                raise ServiceError(reason, code="registration_closed")
+            existing = Registration.objects.filter(event=event, key=key).first()
+            if existing is not None:
+                return existing, False
+            if player is not None and Entry.objects.filter(event=event, player=player).exists():
+                raise ServiceError(
+                    _("%(player)s is entered in this event already.") % {"player": player.public_name},
+                    code="entered_already",
+                )
+            holding = Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
+            status = Status.PENDING
+            if found.limit is not None and holding >= found.limit:
+                if not found.waiting_list:
+                    raise ServiceError(_("The event is full."), code="full")
+                status = Status.WAITING
+            registration = Registration.objects.create(
+                event=event,
+                key=key,
+                player=player,
+                fide_id=typed.fide_id,
+                name=typed.name,
+                federation=typed.federation or (player.federation if player else ""),
+                birth_year=typed.birth_year or (player.birth_year if player else None),
+                club=typed.club,
+                email=typed.email,
+                language=language,
+                status=status,
+            )
+            _tell_after_commit(registration.pk, "registered")
+            return registration, True
+    except IntegrityError:  # the same registration made at the same moment by another request
+        return Registration.objects.get(event=event, key=key), False
+
+
+# ------------------------------------------------------------------------------------------ the organiser decides
+
+
+def registrations_of(event: Event) -> QuerySet[Registration]:
+    return Registration.objects.filter(event=event).select_related("entry", "player").order_by("created_at", "pk")
+
+
+def places_taken(event: Event) -> int:
+    return Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
+
+
+def first_waiting(event: Event) -> Registration | None:
+    """The first on the waiting list: who is offered a place that became free."""
+    return Registration.objects.filter(event=event, status=Status.WAITING).order_by("created_at", "pk").first()
+
+
+def place_free(event: Event) -> bool:
+    found = settings_of(event)
+    return found.limit is None or Registration.objects.filter(event=event, status=Status.ACCEPTED).count() < found.limit
+
+
+def registrations_decide(*, event: Event, user: AnyUser, ids: Iterable[int], decision: str) -> list[Registration]:
+    """Accept, refuse, move to the waiting list or withdraw the chosen registrations, all or none. Accepting makes
+    each an entry (and a fee due); accepting past the limit is refused (``limit_reached``)."""
+    _organiser(user, event)
+    if decision not in DECISIONS:
+        raise ServiceError(_("Choose what to do with the chosen registrations."), code="bad_decision")
+    ids = sorted(set(ids))
+    if not ids:
+        raise ServiceError(_("Choose at least one registration."), code="nothing_chosen")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().select_related("league").get(pk=event.pk)
+        if event.status == Event.Status.FINISHED:
+            raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+        found = _locked_settings(event)
+        chosen = list(Registration.objects.select_for_update().filter(event=event, pk__in=ids).order_by("created_at"))
+        if len(chosen) != len(ids):
+            raise NotFound(_("There is no such registration."), code="unknown_registration")
+        for registration in chosen:
+            if registration.status not in DECISIONS[decision]:
+                raise ServiceError(
+                    _("%(name)s is %(status)s: this cannot be done.")
+                    % {"name": registration.name, "status": registration.get_status_display()},
+                    code="bad_state",
+                )
+        if decision == "accept" and found.limit is not None:
+            accepted = Registration.objects.filter(event=event, status=Status.ACCEPTED).count()
+            if accepted + len(chosen) > found.limit:
+                raise ServiceError(
+                    _("Only %(free)s of the %(limit)s places are free: accept fewer players.")
+                    % {"free": max(found.limit - accepted, 0), "limit": found.limit},
+                    code="limit_reached",
+                )
+        now = timezone.now()
+        for registration in chosen:
+            if decision == "accept":
+                _accept(event, found, registration, user)
+            elif decision == "withdraw":
+                _withdraw(event, registration, user)
+            registration.status = {
+                "accept": Status.ACCEPTED,
+                "refuse": Status.REFUSED,
+                "wait": Status.WAITING,
+                "withdraw": Status.WITHDRAWN,
+            }[decision]
+            registration.decided_at, registration.decided_by = now, acting_user(user)
+            registration.save()
+            if decision != "withdraw":
+                _tell_after_commit(
+                    registration.pk, {"accept": "accepted", "refuse": "refused", "wait": "waiting"}[decision]
+                )
+        return chosen
+
+
+def _accept(event: Event, found: RegistrationSettings, registration: Registration, user: AnyUser) -> None:
+    league = event.league
+    club = _club(event, registration.club) if registration.club else None
+    player = registration.player
+    if player is None:
+        player = player_save(
+            league=league,
+            user=user,
+            club=club,
+            fields={
+                "name": registration.name,
+                "fide_id": registration.fide_id,
+                "federation": registration.federation,
+                "birth_year": registration.birth_year,
+            },
+        )
+    else:
+        league.players.add(player)
+        if club is not None:
+            ClubMembership.objects.get_or_create(player=player, club=club)
+    if not players_of_league(league).filter(pk=player.pk).exists():
+        league.players.add(player)
+    try:
+        entry = setup_entry_register(event=event, user=user, player=player, rating=player.rating)
+    except FieldError as exc:
+        raise ServiceError(f"{registration.name}: {exc.message}", code=exc.code) from None
+    registration.player, registration.entry = player, entry
+    if found.fee and not registration.fees.filter(kind=FeeRecord.Kind.DUE).exists():
+        FeeRecord.objects.create(
+            registration=registration, kind=FeeRecord.Kind.DUE, amount=found.fee, recorded_by=acting_user(user)
+        )
+
+
+def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
+    """The player's entry leaves the event: taken off before round 1 is published, withdrawn afterwards."""
+    entry = registration.entry
+    if entry is None:
+        return
+    if not round_one_published(event):
+        registration.entry = None
+        registration.save(update_fields=["entry"])
+        setup_entry_remove(entry=entry, user=user)
+    elif entry.withdrawn_after_round is None:
+        last = entry.event.rounds.filter(games__isnull=False).order_by("-number").values_list("number", flat=True)
+        setup_entry_withdraw(entry=entry, user=user, after_round=last.first() or 0)
+
+
+# ------------------------------------------------------------------------------------------ entry fees
+
+
+@dataclass
+class FeeLine:
+    registration: Registration
+    due: int
+    paid: int
+    refunded: int
+
+    @property
+    def balance(self) -> int:
+        """What the player still owes (negative: what the organiser owes back)."""
+        return self.due - self.paid + self.refunded
+
+
+def fees_record(*, event: Event, user: AnyUser, ids: Iterable[int], kind: str, amount: Decimal | None = None) -> int:
+    """Record that the chosen players paid (or were refunded) their entry fee, by this user now: the event's fee
+    unless `amount` (in the league's currency) is given. A refund is at most what was paid. Returns the lines
+    written."""
+    _organiser(user, event)
+    if kind not in (FeeRecord.Kind.PAID, FeeRecord.Kind.REFUNDED):
+        raise ServiceError(_("Choose what to do with the chosen registrations."), code="bad_decision")
+    ids = sorted(set(ids))
+    if not ids:
+        raise ServiceError(_("Choose at least one registration."), code="nothing_chosen")
+    with transaction.atomic():
+        event = Event.objects.select_related("league").get(pk=event.pk)
+        found = _locked_settings(event)
+        minor = found.fee if amount is None else minor_units(Decimal(amount), event.league.currency)
+        if minor <= 0:
+            raise FieldError("amount", _("The event has no entry fee: give the amount."), code="no_fee")
+        chosen = list(Registration.objects.select_for_update().filter(event=event, pk__in=ids))
+        if len(chosen) != len(ids):
+            raise NotFound(_("There is no such registration."), code="unknown_registration")
+        for registration in chosen:
+            if kind == FeeRecord.Kind.REFUNDED:
+                line = _fee_line(registration)
+                if line.paid - line.refunded < minor:
+                    raise ServiceError(
+                        _("%(name)s has not paid what would be refunded.") % {"name": registration.name},
+                        code="refund_too_high",
+                    )
+            FeeRecord.objects.create(registration=registration, kind=kind, amount=minor, recorded_by=acting_user(user))
+        return len(chosen)
+
+
+def _fee_line(registration: Registration) -> FeeLine:
+    sums = {
+        row["kind"]: row["total"] for row in registration.fees.values("kind").annotate(total=Sum("amount")).order_by()
+    }
+    return FeeLine(
+        registration,
+        sums.get(FeeRecord.Kind.DUE, 0),
+        sums.get(FeeRecord.Kind.PAID, 0),
+        sums.get(FeeRecord.Kind.REFUNDED, 0),
+    )
+
+
+def fee_lines(event: Event) -> dict[int, FeeLine]:
+    """Registration id → its due, paid and refunded totals."""
+    totals: dict[int, dict[str, int]] = {}
+    for row in (
+        FeeRecord.objects.filter(registration__event=event)
+        .values("registration_id", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        totals.setdefault(row["registration_id"], {})[row["kind"]] = row["total"]
+    lines = {}
+    for registration in registrations_of(event):
+        t = totals.get(registration.pk, {})
+        lines[registration.pk] = FeeLine(registration, t.get("due", 0), t.get("paid", 0), t.get("refunded", 0))
+    return lines
+
+
+def _csv(rows: Sequence[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for row in rows:
+        writer.writerow([csv_cell(one_line(c) if isinstance(c, str) else c) for c in row])
+    return out.getvalue()
+
+
+def fee_ledger_csv(*, event: Event, user: AnyUser) -> str:
+    """Every line of the entry fees' ledger: when, who, what, how much, recorded by whom."""
+    _organiser(user, event)
+    header: list[object] = [_("Date"), _("Name"), _("E-mail"), _("Kind"), _("Amount"), _("Currency"), _("Recorded by")]
+    rows: list[list[object]] = [header]
+    records = FeeRecord.objects.filter(registration__event=event).select_related("registration", "recorded_by")
+    for record in records.order_by("recorded_at", "pk"):
+        rows.append(
+            [
+                timezone.localtime(record.recorded_at).strftime("%Y-%m-%d %H:%M"),
+                record.registration.name,
+                record.registration.email,
+                record.get_kind_display(),
+                str(fee_amount(event, record.amount)),
+                event.league.currency,
+                record.recorded_by.get_username() if record.recorded_by else "",
+            ]
+        )
+    return _csv(rows)
+
+
+def registrations_csv(*, event: Event, user: AnyUser) -> str:
+    """The registrations and entries: start number, name, FIDE id, federation, birth year, club, e-mail, status,
+    checked in, fee balance."""
+    _organiser(user, event)
+    lines = fee_lines(event)
+    header: list[object] = [
+        _("Start number"),
+        _("Name"),
+        _("FIDE id"),
+        _("Federation"),
+        _("Birth year"),
+        _("Club"),
+        _("E-mail"),
+        _("Status"),
+        _("Checked in"),
+        _("Fee owed"),
+    ]
+    rows: list[list[object]] = [header]
+    for registration in sorted(
+        registrations_of(event), key=lambda r: (r.entry.start_number if r.entry else 10**6, r.created_at, r.pk)
+    ):
+        rows.append(
+            [
+                registration.entry.start_number if registration.entry else "",
+                registration.name,
+                registration.fide_id or (registration.player.fide_id if registration.player else "") or "",
+                registration.federation,
+                registration.birth_year or "",
+                registration.club,
+                registration.email,
+                registration.get_status_display(),
+                _("yes") if registration.checked_in_at else "",
+                str(fee_amount(event, lines[registration.pk].balance)),
+            ]
+        )
+    return _csv(rows)
+
+
+# ------------------------------------------------------------------------------------------ check-in
+
+
+def checkin_set(*, event: Event, user: AnyUser, ids: Iterable[int], checked_in: bool = True) -> int:
+    """Check the chosen accepted players in (or undo it). Returns how many changed."""
+    _manager(user, event)
+    ids = sorted(set(ids))
+    if not ids:
+        raise ServiceError(_("Choose at least one registration."), code="nothing_chosen")
+    with transaction.atomic():
+        chosen = list(Registration.objects.select_for_update().filter(event=event, pk__in=ids))
+        if len(chosen) != len(ids):
+            raise NotFound(_("There is no such registration."), code="unknown_registration")
+        for registration in chosen:
+            if registration.status != Status.ACCEPTED:
+                raise ServiceError(
+                    _("%(name)s is %(status)s: this cannot be done.")
+                    % {"name": registration.name, "status": registration.get_status_display()},
+                    code="bad_state",
+                )
+        changed = [r.pk for r in chosen if (r.checked_in_at is None) == checked_in]
+        Registration.objects.filter(pk__in=changed).update(checked_in_at=timezone.now() if checked_in else None)
+        return len(changed)
+
+
+def no_shows(event: Event) -> list[Registration]:
+    """The accepted players with an entry still in the event who have not checked in."""
+    return list(
+        Registration.objects.filter(
+            event=event,
+            status=Status.ACCEPTED,
+            checked_in_at__isnull=True,
+            entry__isnull=False,
+            entry__withdrawn_after_round__isnull=True,
+        )
+        .select_related("entry")
+        .order_by("entry__start_number")
+    )
+
+
+def checkin_closed(event: Event) -> bool:
+    found = settings_of(event)
+    return found.checkin_closes_at is not None and _now() >= found.checkin_closes_at
+
+
+def no_shows_unconfirmed(event: Event) -> bool:
+    """Check-in has closed and players who did not check in wait for the organiser's confirmation: round 1 is not
+    paired before (the pairing service asks the same question)."""
+    return not round_one_published(event) and no_shows_waiting(event)
+
+
+def no_shows_withdraw(*, event: Event, user: AnyUser, ids: Iterable[int]) -> list[Registration]:
+    """The organiser confirms the list of players who did not check in (`ids`, as the page showed it): each is
+    withdrawn from round 1 on, then round 1 may be paired. Refused (``checkin_open``, ``stale``, ``round_paired``)
+    with nothing changed."""
+    _manager(user, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        found = _locked_settings(event)
+        if found.checkin_closes_at is None or _now() < found.checkin_closes_at:
+            raise ServiceError(_("The check-in is still open."), code="checkin_open")
+        if round_one_published(event):
+            raise ServiceError(_("Round 1 is published: registration is closed."), code="round_paired")
+        missing = no_shows(event)
+        if sorted(r.pk for r in missing) != sorted(set(ids)):
+            raise Conflict(
+                _("Someone checked in meanwhile: look at the list again before confirming."),
+                current=[r.pk for r in missing],
+            )
+        for registration in missing:
+            assert registration.entry is not None  # no_shows() has entries only
+            round_withdraw(entry=registration.entry, round_number=1, user=user, reason=_("did not check in"))
+        found.no_shows_withdrawn_at = timezone.now()
+        found.save(update_fields=["no_shows_withdrawn_at"])
+        return missing
+
+
+# ------------------------------------------------------------------------------------------ e-mails
+
+#: the e-mail written for each news: a template under templates/emails/
+KINDS = ("registered", "accepted", "refused", "waiting")
+
+
+def _tell_after_commit(registration_id: int, kind: str) -> None:
+    transaction.on_commit(lambda: _send_task(SEND_EMAIL, message=registration_message(registration_id, kind)))
+
+
+def registration_message(registration_id: int, kind: str) -> dict[str, object]:
+    """The e-mail telling the entrant about their registration, in the language they registered in."""
+    registration = Registration.objects.select_related("event__league", "entry").get(pk=registration_id)
+    event = registration.event
+    found = settings_of(event)
+    with translation.override(registration.language):
+        context = {
+            "registration": registration,
+            "name": registration.name,
+            "event": event,
+            "kind": kind,
+            "waiting": registration.status == Status.WAITING,
+            "fee": fee_amount(event, found.fee) if found.fee else None,
+            "currency": event.league.currency,
+            "checkin_closes_at": found.checkin_closes_at and timezone.localtime(found.checkin_closes_at),
+            "event_url": settings.SITE_URL + reverse("leagues:event-standings", args=[event.slug]),
+        }
+        subject = _plain_text(f"emails/registration_{kind}_subject.txt", context).strip()
+        body = _plain_text(f"emails/registration_{kind}.txt", context)
+    return {"to": [registration.email], "subject": " ".join(subject.split()), "body": body}
+
+
+def registrations_count(event: Event) -> dict[str, int]:
+    """How many registrations are in each state."""
+    counts = {status: 0 for status in Status.values}
+    for row in Registration.objects.filter(event=event).values("status").annotate(n=Count("pk")).order_by():
+        counts[row["status"]] = row["n"]
+    return counts
