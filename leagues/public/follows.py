@@ -1,4 +1,5 @@
 """Following a player or a team (leagues/services/follows.py): the form, the confirmation link and unsubscribing.
+Opening either link (a GET, as mail scanners and link previews do) changes nothing: the page asks with a button.
 
 With an account one click follows (a form with the CSRF token, on a page answered privately). Without one the
 form takes an e-mail address and is exempt from CSRF: all it can do is send that address a confirmation link, so a
@@ -8,11 +9,12 @@ page elsewhere posting it achieves nothing a visitor could not, and the public p
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from ..errors import ServiceError
 from ..models import Entry, Event, Player
-from ..services.follows import follow_confirm, follow_start, follow_stop, followed_name
+from ..services.follows import follow_confirm, follow_start, follow_stop, follow_to_confirm, followed_name
 
 
 def _player(pk: int) -> Player:
@@ -87,16 +89,26 @@ def follow_team(request, slug, number):
     )
 
 
+@never_cache  # the page carries a CSRF token and names the follow: no cache keeps it
+@csrf_protect
 def confirm(request, token):
+    """Opening the e-mail's link (GET) confirms nothing: mail scanners and link previews open links too. It shows
+    whom the follow is of and a button; the button's POST, with the CSRF token, confirms."""
     try:
-        follow = follow_confirm(token=token)
+        follow = follow_confirm(token=token) if request.method == "POST" else follow_to_confirm(token=token)
     except ServiceError as exc:
         return render(request, "leagues/follow_link.html", {"error": exc.message}, status=exc.status)
-    return render(request, "leagues/follow_link.html", {"confirmed": True, "name": followed_name(follow)})
+    name = followed_name(follow)
+    if request.method != "POST" and follow.confirmed_at is None:
+        return render(request, "leagues/follow_link.html", {"ask_confirm": True, "name": name})
+    return render(request, "leagues/follow_link.html", {"confirmed": True, "name": name})
 
 
+@never_cache
 @csrf_exempt  # the one-click unsubscribe of mail clients (RFC 8058) posts without a token; the signed link is the key
 def stop(request, token):
+    """Opening the link (GET) stops nothing, it shows a button; any POST to the link stops (RFC 8058's
+    List-Unsubscribe-Post: "List-Unsubscribe=One-Click", sent by mail clients without a token)."""
     if request.method != "POST":
         return render(request, "leagues/follow_link.html", {"ask_stop": True})
     try:

@@ -115,11 +115,19 @@ def _follow_of(token: str, salt: str, max_age: int | None = None) -> Follow | No
     return Follow.objects.filter(pk=pk, email=email).first() if isinstance(pk, int) else None
 
 
-def follow_confirm(*, token: str) -> Follow:
-    """The follower opened the confirmation link: from now on they are sent the news."""
+def follow_to_confirm(*, token: str) -> Follow:
+    """The follow a confirmation link names, read only: opening the link (a GET, which mail scanners and link
+    previews make too) shows a page whose button confirms (:func:`follow_confirm`, a POST). Raises ServiceError
+    for a link that is not valid or has expired."""
     follow = _follow_of(token, CONFIRM_SALT, max_age=CONFIRM_DAYS * 86400)
     if follow is None:
         raise ServiceError(_("This link is not valid."), code="bad_link")
+    return follow
+
+
+def follow_confirm(*, token: str) -> Follow:
+    """The follower pressed the confirmation page's button: from now on they are sent the news."""
+    follow = follow_to_confirm(token=token)
     if follow.confirmed_at is None:
         Follow.objects.filter(pk=follow.pk, confirmed_at__isnull=True).update(confirmed_at=timezone.now())
         follow.refresh_from_db()

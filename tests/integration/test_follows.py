@@ -11,8 +11,9 @@ from email.parser import BytesParser
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.test import Client
 
-from leagues.models import Event, Game, Result, Round
+from leagues.models import Event, Follow, Game, Result, Round
 from leagues.services.results import result_record, round_sheet_save
 from leagues.services.round_pairings import pairing_publish, round_pair
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
@@ -75,13 +76,20 @@ def _link(body, path):
     return re.search(rf"http://league\.example(/\w\w/follow/{path}/\S+/)", body).group(1)
 
 
+def _confirm(client, body):
+    """Open the e-mail's link, then press the page's button (opening it alone confirms nothing)."""
+    link = _link(body, "confirm")
+    assert client.get(link).status_code == 200
+    assert client.post(link).status_code == 200
+
+
 def test_a_follower_by_email_confirms_then_gets_the_pairing_in_their_language(smtp, client):
     event, user, (anna, elif_, *_rest) = _event()
     _follow_by_email(client, anna, "fan@example.org", "nb")
     ((recipients, subject, body),) = smtp.wait_for(1)  # the confirmation only
     assert recipients == "fan@example.org" and "Berg, Anna" in subject
     assert not subject.startswith("Confirm")  # written in Norwegian
-    assert client.get(_link(body, "confirm")).status_code == 200
+    _confirm(client, body)
 
     _publish(event, user)
     news = to(smtp.wait_for(2), "fan@example.org")[1:]
@@ -119,7 +127,7 @@ def test_nothing_before_confirming_and_nothing_after_unsubscribing(smtp, client)
     confirmations = smtp.wait_for(3)
     for address in ("leaver@example.org", "stayer@example.org"):
         ((_subject, body),) = to(confirmations, address)
-        client.get(_link(body, "confirm"))
+        _confirm(client, body)
     _publish(event, user)
     messages = smtp.wait_for(5)
     ((_subject, body),) = to(messages, "leaver@example.org")[1:]
@@ -139,7 +147,7 @@ def test_nothing_for_a_draft_event(smtp, client):
     event, user, (anna, *_rest) = _event(status=Event.Status.DRAFT)
     _follow_by_email(client, anna, "fan@example.org", "en")
     ((_r, _s, body),) = smtp.wait_for(1)
-    client.get(_link(body, "confirm"))
+    _confirm(client, body)
     _publish(event, user)  # the draft's pairing: nothing
     Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
     game = _game_of(event, anna)
@@ -157,7 +165,7 @@ def test_several_results_at_once_make_one_digest(smtp, client):
     for player in (anna, elif_):  # a club follows two of its players from one address
         _follow_by_email(client, player, "club@example.org", "en")
     for _subject, body in to(smtp.wait_for(2), "club@example.org"):
-        client.get(_link(body, "confirm"))
+        _confirm(client, body)
     _publish(event, user)
     pairing_news = to(smtp.wait_for(3), "club@example.org")[2:]
     assert len(pairing_news) == 1  # both players' pairings in one e-mail
@@ -217,3 +225,52 @@ def test_the_follow_form_sends_one_confirmation_an_hour_to_an_address(smtp, clie
         "Confirm that you follow Berg, Anna",
         "Confirm that you follow Demir, Elif",
     ]
+
+
+def test_opening_the_confirmation_link_confirms_nothing_its_button_does(smtp):
+    """A mail scanner or a link preview opens (GET) every link of an e-mail: that follows no one. The page names the
+    player and has a button whose POST, with the page's CSRF token, confirms; a POST without the token is refused."""
+    event, user, (anna, *_rest) = _event()
+    browser = Client(enforce_csrf_checks=True)
+    _follow_by_email(browser, anna, "fan@example.org", "en")  # the form by address is free of CSRF
+    ((_recipients, _subject, body),) = smtp.wait_for(1)
+    assert "open this link and press the button on the page" in body
+    link = _link(body, "confirm")
+    scanner = Client(enforce_csrf_checks=True)
+    for _ in range(2):
+        page = scanner.get(link)
+        assert page.status_code == 200 and "no-store" in page["Cache-Control"]
+    html = page.content.decode()
+    assert "Confirm that you want an e-mail when the pairings of <bdi>Berg, Anna</bdi> are published" in html
+    assert 'method="post"' in html and 'name="csrfmiddlewaretoken"' in html
+    assert Follow.objects.get(email="fan@example.org").confirmed_at is None
+    assert scanner.post(link).status_code == 403  # no token: a page elsewhere cannot confirm
+    assert Follow.objects.get(email="fan@example.org").confirmed_at is None
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    done = scanner.post(link, {"csrfmiddlewaretoken": token})
+    assert done.status_code == 200 and "Confirmed: you follow Berg, Anna." in done.content.decode()
+    assert Follow.objects.get(email="fan@example.org").confirmed_at is not None
+    again = scanner.get(link).content.decode()  # opened once more: it says so, no button
+    assert "Confirmed: you follow Berg, Anna." in again and 'method="post"' not in again
+    _publish(event, user)
+    assert len(to(smtp.wait_for(2), "fan@example.org")) == 2  # the pairing is sent now
+
+
+def test_opening_the_unsubscribe_link_stops_nothing_a_one_click_post_does(smtp, client):
+    """The unsubscribe link opened (GET) asks with a button and changes nothing; RFC 8058's one-click POST of a mail
+    client (List-Unsubscribe-Post, no CSRF token) stops the e-mails."""
+    event, user, (anna, *_rest) = _event()
+    _follow_by_email(client, anna, "fan@example.org", "en")
+    ((_r, _s, body),) = smtp.wait_for(1)
+    _confirm(client, body)
+    _publish(event, user)
+    ((_subject, news),) = to(smtp.wait_for(2), "fan@example.org")[1:]
+    stop = _link(news, "stop")
+    assert str(raw_messages(smtp)[-1]["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
+    mail_client = Client(enforce_csrf_checks=True)
+    page = mail_client.get(stop)
+    assert page.status_code == 200 and 'method="post"' in page.content.decode()
+    assert Follow.objects.filter(email="fan@example.org").exists()
+    one_click = mail_client.post(stop, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded")
+    assert one_click.status_code == 200 and "You no longer follow Berg, Anna" in one_click.content.decode()
+    assert not Follow.objects.filter(email="fan@example.org").exists()
