@@ -1,6 +1,8 @@
 """Requests per second of the standings of a 1,000-player event — the HTML page and the JSON API, each in
 full from the page cache and as a 304 to If-None-Match, the HTML page also gzip-encoded as browsers ask for it
-(wrk itself asks for no encoding) — and of a 40-player page, next to a bare Django view,
+(wrk itself asks for no encoding) — and of a 40-player page, next to a bare Django view, and the open-data downloads
+of the same event from their kept copy (Chess-JSON and the standings CSV, issue 35: an uncached Chess-JSON of a
+2,000-player event cost 18.7 s of CPU), with the cost of a cached download against a cached page as a ratio,
 on one gunicorn as production runs it (`gunicorn -c config/gunicorn.py`: gthread, WEB_CONCURRENCY processes ×
 WEB_THREADS threads; production settings: pooled PostgreSQL connections, Redis page cache) in the same run
 (not a test), with requests per second and latency percentiles (p50, p90, p99: wrk --latency; the median of
@@ -39,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 FEDERATIONS = ("NOR", "GRE", "TUR", "ISR", "ENG")
 BROWSER_ENCODINGS = "gzip, deflate, br"  # what Chromium and Firefox send
 SHARES = ("50", "90", "99")  # latency percentiles reported
+EXPORTS = ("json", "standings-csv")  # the downloads measured from their kept copies
 
 
 def setup_events() -> None:
@@ -63,6 +66,13 @@ def setup_events() -> None:
 
     for slug in ("bench-1000", "bench-40"):  # the events are new: pages cached from an earlier run are not theirs
         event_pages_changed(slug=slug)
+    # the downloads' copies, as the pairing worker builds them after a change (the web processes never do)
+    from leagues.services.export_cache import export_build
+
+    for kind in EXPORTS:
+        started = time.perf_counter()
+        export_build("event", "bench-1000", kind)
+        print(f"built the 1,000-player {kind} in {time.perf_counter() - started:.1f} s (a worker's build)")
 
 
 def setup_event(league, slug: str, trf: bytes) -> None:
@@ -148,6 +158,7 @@ def main() -> None:
         "DEBUG": "false",
         "SECURE_SSL_REDIRECT": "false",
         "API_ANON_RATE": "100000000/minute",
+        "API_EXPORT_RATE": "100000000/minute",
         "CACHE_URL": CACHE_URL,
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",  # production settings require a broker
         "WEB_CONCURRENCY": str(args.workers),
@@ -177,6 +188,10 @@ def main() -> None:
         html_size, html_etag = validators(html)
         gzip_size, _ = validators(html, BROWSER_ENCODINGS)
         json_size, json_etag = validators(json_url)
+        export_url, csv_url = f"{base}/api/v1/events/{slug}/export.json", f"{base}/api/v1/events/{slug}/standings.csv"
+        export_size, export_etag = validators(export_url)
+        export_gzip_size, _ = validators(export_url, "gzip")
+        csv_size, _ = validators(csv_url)
 
         endpoints = [
             ("bare Django view (/ping)", f"{base}/ping", None),
@@ -190,6 +205,14 @@ def main() -> None:
             (f"standings JSON, 1,000 players, full body ({json_size // 1024} KiB)", json_url, None),
             ("standings JSON, 1,000 players, If-None-Match → 304", json_url, f"If-None-Match: {json_etag}"),
             ("standings page (HTML), 40 players", f"{base}/en/events/bench-40/", None),
+            (f"export.json (Chess-JSON), 1,000 players, kept copy ({export_size // 1024} KiB)", export_url, None),
+            (
+                f"export.json (Chess-JSON), 1,000 players, kept copy, gzip ({export_gzip_size // 1024} KiB)",
+                export_url,
+                "Accept-Encoding: gzip",
+            ),
+            ("export.json, 1,000 players, If-None-Match → 304", export_url, f"If-None-Match: {export_etag}"),
+            (f"standings.csv, 1,000 players, kept copy ({csv_size // 1024} KiB)", csv_url, None),
         ]
         # the machine is shared: each endpoint is measured in `rounds` slices, interleaved with the others, so
         # a change of the others' load falls on every endpoint alike
@@ -231,6 +254,13 @@ def main() -> None:
         shares = " | ".join(f"{latency[share]:.1f}" for share in SHARES)
         print(f"| {name} | {rps:,.0f} | {rps / bare:.2f} | {shares} | {load:.2f} | {note} |")
     html_full, html_gzip, html_304, json_full, json_304 = (rows[i][1] for i in (1, 2, 3, 4, 5))
+    export_full, export_gzip, export_304, csv_full = (rows[i][1] for i in (7, 8, 9, 10))
+    print(
+        "cost of a cached download against a cached page (requests/s of the page ÷ requests/s of the download, same"
+        f" run): export.json {json_full / export_full:.2f}× the standings JSON, gzip {html_gzip / export_gzip:.2f}×"
+        f" the HTML standings as browsers ask, 304 {json_304 / export_304:.2f}× the standings JSON's 304,"
+        f" standings.csv {json_full / csv_full:.2f}× the standings JSON"
+    )
     print(f"goal 304 ≥ full body: HTML {html_304 / html_full:.2f}×, JSON {json_304 / json_full:.2f}×")
     print(
         f"goal 1,000-player HTML standings ≥ 0.8 of the bare view: {html_gzip / bare:.2f} gzip as browsers ask,"
