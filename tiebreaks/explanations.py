@@ -261,6 +261,8 @@ def _element_text(
         )
     if reason == R.OPPONENT_RATING:
         return _("Round %(round)s: %(opponent)s is rated %(value)s.") % params
+    if reason == R.OPPONENT_RATING_IN_ROUND:
+        return _("Round %(round)s: %(opponent)s was rated %(value)s in that round (a newer rating list).") % params
     if reason == R.OPPONENT_VALUE:
         return _("Round %(round)s: %(opponent)s has %(value)s.") % params
     if reason == R.OPPONENT_VALUE_UNDEFINED:

@@ -33,6 +33,19 @@ class EventSettingsSerializer(serializers.Serializer):
     baku_acceleration = serializers.BooleanField(required=False)
     rule_set = serializers.CharField(max_length=20, required=False)
     tiebreak_criteria = serializers.ListField(child=serializers.CharField(max_length=30), required=False)
+    tiebreak_ratings = serializers.ChoiceField(
+        choices=Event.TiebreakRatings.values,
+        required=False,
+        help_text=gettext_lazy(
+            "Which rating the rating-based tie-breaks read: first (the rating at the start, FIDE's rule unless "
+            "the regulations say otherwise) or round (each opponent's rating in the round they met)."
+        ),
+    )
+    rating_method = serializers.ChoiceField(
+        choices=Event.RatingMethod.values,
+        required=False,
+        help_text=gettext_lazy("Which of a player's ratings the event takes from the registry (TRF record 172)."),
+    )
     reason = serializers.CharField(
         max_length=300, required=False, allow_blank=True, write_only=True, help_text=REASON_HELP
     )
@@ -92,6 +105,8 @@ def _settings_data(event: Event) -> dict:
         "baku_acceleration": event.baku_acceleration,
         "rule_set": event.rule_set,
         "tiebreak_criteria": event.tiebreak_criteria,
+        "tiebreak_ratings": event.tiebreak_ratings,
+        "rating_method": event.rating_method,
     }
 
 
@@ -116,7 +131,7 @@ class EventSettingsView(APIView):
         given.is_valid(raise_exception=True)
         data = dict(given.validated_data)
         reason = data.pop("reason", "")
-        policy = {key: data.pop(key) for key in ("rule_set", "tiebreak_criteria") if key in data}
+        policy = {key: data.pop(key) for key in ("rule_set", "tiebreak_criteria", "tiebreak_ratings") if key in data}
         with transaction.atomic():  # all of it or nothing
             if data:
                 event_save(
@@ -132,6 +147,7 @@ class EventSettingsView(APIView):
                     event_id=event.pk,
                     rule_set=policy.get("rule_set", event.rule_set),
                     criteria=policy.get("tiebreak_criteria", event.tiebreak_criteria),
+                    tiebreak_ratings=policy.get("tiebreak_ratings"),
                     user=request.user,
                     reason=reason,
                     source=ResultChange.Source.API,

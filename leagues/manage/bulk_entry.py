@@ -1,5 +1,6 @@
 """Entering a list of players in an individual event: paste or upload, read the preview with every problem named
-by its line, then confirm; nothing is saved before (leagues/services/bulk_entry.py reads, checks and writes)."""
+by its line, then confirm; nothing is saved before (leagues/services/bulk_entry.py reads, checks and writes). The
+same for a newer rating list during the event: the players' ratings from a round on."""
 
 import base64
 import binascii
@@ -15,8 +16,14 @@ from django.utils.translation import gettext_lazy
 from ..errors import PermissionDenied, ServiceError
 from ..models import Event
 from ..permissions import is_league_organiser
-from ..services.bulk_entry import bulk_entry_confirm, bulk_entry_preview
-from ..services.setup import round_one_published
+from ..services.bulk_entry import (
+    bulk_entry_confirm,
+    bulk_entry_preview,
+    ratings_refresh_confirm,
+    ratings_refresh_preview,
+)
+from ..services.setup import FieldError, round_one_published
+from .setup_forms import DATE
 
 #: the biggest list accepted (a 2,000-player list in CSV is about 150 kB)
 MAX_UPLOAD = 2 * 1024 * 1024
@@ -117,3 +124,95 @@ def _carried(text: str) -> bytes:
         return base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
         raise ServiceError(_("Paste a list or choose a file."), code="no_list") from None
+
+
+class RatingsRefreshForm(forms.Form):
+    """A newer rating list (FIDE's monthly list, or a national one) for the event's players."""
+
+    players = forms.CharField(
+        label=gettext_lazy("Paste the newer list"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "dir": "auto"}),
+        help_text=gettext_lazy(
+            "The first line naming the columns, with at least the name or the FIDE id, and the rating. Players "
+            "are found by FIDE id, else by name; players of the list who are not in the event are skipped."
+        ),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Or upload a file"),
+        required=False,
+        help_text=gettext_lazy(
+            "CSV (UTF-8 or Windows/Latin-1), a spreadsheet (.xlsx), or FIDE's rating list as downloaded (TXT)."
+        ),
+    )
+    list_date = forms.DateField(
+        label=gettext_lazy("Date of the rating list"),
+        required=False,
+        widget=DATE,
+        help_text=gettext_lazy("Without a round below: from the first round played on or after this date."),
+    )
+    from_round = forms.IntegerField(label=gettext_lazy("From round"), required=False, min_value=2)
+
+    content = BulkEntryForm.content
+
+
+@login_required
+def ratings_refresh(request, slug):
+    """Read a newer rating list during the event (a league's season): preview whose rating changes from which
+    round, then confirm (leagues/services/bulk_entry.py)."""
+    event = get_object_or_404(Event.objects.select_related("league"), slug=slug)
+    if not is_league_organiser(request.user, event.league_id):
+        raise DjangoPermissionDenied
+    if event.is_team:
+        messages.error(request, _("Players of a team event play in its teams' rosters."))
+        return redirect("manage:entries", slug=event.slug)
+    form = RatingsRefreshForm(request.POST or None, request.FILES or None)
+    preview, content, status = None, "", 200
+    try:
+        if request.method == "POST" and request.POST.get("action") == "confirm" and form.is_valid():
+            data = _carried(request.POST.get("content", ""))
+            when = {"from_round": form.cleaned_data["from_round"], "list_date": form.cleaned_data["list_date"]}
+            try:
+                done = ratings_refresh_confirm(event=event, user=request.user, content=data, **when)
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+                preview = ratings_refresh_preview(event=event, user=request.user, content=data, **when)
+                content, status = request.POST.get("content", ""), 400
+            else:
+                messages.success(
+                    request,
+                    _("%(count)s ratings changed from round %(round)s.")
+                    % {"count": len(done.changes), "round": done.from_round},
+                )
+                return redirect("manage:entries", slug=event.slug)
+        elif request.method == "POST" and form.is_valid():
+            data = form.content()
+            if not data.strip():
+                form.add_error("players", _("Paste a list or choose a file."))
+                status = 400
+            else:
+                preview = ratings_refresh_preview(
+                    event=event,
+                    user=request.user,
+                    content=data,
+                    from_round=form.cleaned_data["from_round"],
+                    list_date=form.cleaned_data["list_date"],
+                )
+                content = base64.b64encode(data).decode("ascii")
+                status = 200 if preview.ok else 400
+        elif request.method == "POST":
+            status = 400
+    except PermissionDenied:
+        raise DjangoPermissionDenied from None
+    except FieldError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        status = 400
+    except ServiceError as exc:
+        form.add_error(None, exc.message)
+        status = 400
+    return render(
+        request,
+        "leagues/manage/ratings_refresh.html",
+        {"event": event, "form": form, "preview": preview, "content": content},
+        status=status,
+    )

@@ -184,6 +184,16 @@ class PolicyForm(forms.Form):
         max_length=300,
         help_text=_("Criteria in order, separated by commas, e.g. BH/C1, BH, SB."),
     )
+    tiebreak_ratings = forms.ChoiceField(
+        label=_("Ratings in rating-based tie-breaks"),
+        choices=Event.TiebreakRatings.choices,
+        initial=Event.TiebreakRatings.FIRST,
+        required=False,
+        help_text=_(
+            "FIDE uses each player's first rating unless the event's regulations say otherwise; with the rating "
+            "of each round, an opponent counts with the rating they had in the round you met."
+        ),
+    )
     reason = forms.CharField(
         label=_("Reason for the change"),
         required=False,

@@ -80,6 +80,7 @@ class EventForm(forms.ModelForm):
             "match_points_loss",
             "board_one_white_for_home",
             "baku_acceleration",
+            "rating_method",
         ]
         widgets = {"starts_on": DATE}
         help_texts = {

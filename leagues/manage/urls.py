@@ -26,6 +26,7 @@ urlpatterns = [
     path("events/<slug:slug>/status/", setup_views.event_status, name="event-status"),
     path("events/<slug:slug>/entries/", setup_views.entries, name="entries"),
     path("events/<slug:slug>/entries/list/", bulk_entry.bulk_entry, name="bulk-entry"),
+    path("events/<slug:slug>/entries/ratings/", bulk_entry.ratings_refresh, name="ratings-refresh"),
     *(path(route, view, name=name) for route, view, name in registration.urlpatterns_registration),
     path("events/<slug:slug>/teams/<int:team_id>/roster/", setup_views.roster, name="roster"),
     path("events/<slug:slug>/prizes/", setup_views.prizes, name="prizes"),

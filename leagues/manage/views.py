@@ -303,7 +303,11 @@ def policy(request, slug):
     event = get_object_or_404(Event, slug=slug)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
-    initial = {"rule_set": event.rule_set, "criteria": ", ".join(event.tiebreak_criteria)}
+    initial = {
+        "rule_set": event.rule_set,
+        "criteria": ", ".join(event.tiebreak_criteria),
+        "tiebreak_ratings": event.tiebreak_ratings,
+    }
     form = PolicyForm(request.POST or None, initial=initial)
     status = 200
     if request.method == "POST":
@@ -317,6 +321,7 @@ def policy(request, slug):
                     criteria=form.cleaned_data["criteria"],
                     user=request.user,
                     reason=form.cleaned_data["reason"],
+                    tiebreak_ratings=form.cleaned_data["tiebreak_ratings"] or None,
                 ),
                 _("Tiebreak policy saved."),
             )

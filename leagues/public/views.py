@@ -397,8 +397,12 @@ def _render_player(request, slug, number):
         )
     record = event_record(entry.player, event)
     changes = {g.round: signed(g.change) for g in record.games if g.change is not None} if record else {}
+    by_round = {g.round: g for g in record.games} if record else {}
     for round_row in round_rows:
         round_row["change"] = changes.get(round_row["number"], "")
+        played_game = by_round.get(round_row["number"])  # the ratings of that round (a newer list may apply)
+        round_row["own_rating"] = played_game.own_rating if played_game else None
+        round_row["opponent_rating"] = played_game.opponent_rating if played_game else None
     explained = _explained_for(standings, number)
     row = standings.row_of(number)
     tied = [r for r in table if row and r["points"] == row["points"] and r["number"] != number]
@@ -420,6 +424,9 @@ def _render_player(request, slug, number):
         rating_result=record.result if record else None,
         rating_change=signed(record.result.change) if record and record.result else "",
         rating_k=k_explained(record.k) if record and record.k else "",
+        # a newer rating list applied during the event: the ratings of each round are shown
+        rating_changes=record.rating_changes if record else [],
+        ratings_per_round=bool(record and (record.rating_changes or any(g.newer_list for g in record.games))),
     )
     if played:
         max_points = event.points_win * played

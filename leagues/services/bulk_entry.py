@@ -4,6 +4,10 @@ until the organiser confirms. The confirmation checks the list again and enters 
 through the registry (services.setup.player_save) and the entry service (services.setup.entry_register), so the
 start numbers follow the initial ranking as they do for a player entered by hand.
 
+A newer rating list read during a season (``ratings_refresh_preview`` / ``ratings_refresh_confirm``) gives the
+event's players their newer ratings from a round on (``EntryRating``): the ratings per round of FIDE's 2026
+checklist.
+
 Players are matched against the registry so that nobody is made twice: by FIDE id, else by name and birth year
 (else, without a birth year, by name among the league's own players)."""
 
@@ -25,11 +29,14 @@ from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Club, ClubMembership, Entry, Event, League, Player, ResultChange, SetupChange
+from ..models import Club, ClubMembership, Entry, EntryRating, Event, League, Player, ResultChange, SetupChange
+from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, is_league_organiser
 from ..text import has_control_characters
 from .federations import FIDE_FEDERATIONS
 from .players import players_of_league
+from .ratings import rating_by_method, rating_in_round
+from .results import event_results_changed
 from .setup import LATE_BYES, MAX_RATING, FieldError, entry_register, initial_ranking, player_save
 
 #: the longest list read at once (a big open has a few hundred players)
@@ -429,7 +436,7 @@ def bulk_entry_confirm(
                 league.players.add(player)
                 if row.club is not None:
                     ClubMembership.objects.get_or_create(player=player, club=row.club)
-            rating = row.rating if row.rating is not None else player.rating
+            rating = row.rating if row.rating is not None else rating_by_method(player, event.rating_method)
             pending.append(Entry(event=event, player=player, rating=rating, start_number=index))
         entries = [
             entry_register(event=event, user=user, player=player, rating=entry.rating, late_bye=late_bye)
@@ -463,3 +470,154 @@ def _new_player_fields(row: ListRow) -> dict[str, object]:
         "sex": row.sex,
         "title": row.title,
     }
+
+
+# ------------------------------------------------------------------------------------------ ratings from a newer list
+
+
+@dataclass
+class RatingChange:
+    """One entry whose rating a newer list changes from a round on."""
+
+    line: int
+    entry: Entry
+    before: int | None  # the rating the entry has in that round until now
+    after: int | None
+
+
+@dataclass
+class RatingRefresh:
+    """A newer rating list read against the event's entries: what changes from which round; nothing is saved until
+    the organiser confirms."""
+
+    from_round: int
+    list_date: date | None
+    changes: list[RatingChange] = field(default_factory=list)
+    unchanged: int = 0  # entries on the list whose rating stays
+    not_entered: int = 0  # lines naming no player of the event (a whole federation's list, say)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _from_round(event: Event, from_round: int | None, list_date: date | None) -> int:
+    """The round the newer ratings apply from: the one given, else the first round played on or after the list's
+    date."""
+    if from_round is None and list_date is not None:
+        dated = event.rounds.filter(date__gte=list_date).order_by("number").values_list("number", flat=True).first()
+        if dated is None:
+            raise FieldError("list_date", _("No round of the event is played on or after the list's date."))
+        from_round = dated
+    if from_round is None:
+        raise FieldError("from_round", _("Name the round the newer ratings apply from, or the list's date."))
+    if not 2 <= from_round <= event.rounds_count:
+        raise FieldError(
+            "from_round",
+            _("A newer rating applies from round 2 to round %(last)s; round 1 uses the rating at start.")
+            % {"last": event.rounds_count},
+        )
+    return from_round
+
+
+def _refresh_read(event: Event, content: bytes, from_round: int, list_date: date | None) -> RatingRefresh:
+    read = read_player_list(content)
+    refresh = RatingRefresh(from_round=from_round, list_date=list_date, problems=list(read.problems))
+    for row in read.lines_with_problems:
+        refresh.problems.append(_line_problem(row))
+    entries = list(
+        event.entries.filter(player__isnull=False).select_related("player").prefetch_related("round_ratings")
+    )
+    by_fide_id = {e.player.fide_id: e for e in entries if e.player is not None and e.player.fide_id}
+    by_name: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.player is not None:
+            by_name.setdefault(e.player.name.casefold(), []).append(e)
+    seen: dict[int, int] = {}
+    for row in read.rows:
+        if row.problems:
+            continue
+        entry = by_fide_id.get(row.fide_id) if row.fide_id else None
+        if entry is None and not row.fide_id:
+            named = by_name.get(row.name.casefold(), [])
+            entry = named[0] if len(named) == 1 else None
+        if entry is None:
+            refresh.not_entered += 1
+            continue
+        if entry.pk in seen:
+            refresh.problems.append(
+                _("line %(line)s: %(player)s is on line %(first)s already.")
+                % {"line": row.line, "player": entry.name, "first": seen[entry.pk]}
+            )
+            continue
+        seen[entry.pk] = row.line
+        if row.rating is None:  # the list gives no rating: the player keeps the one they have
+            refresh.unchanged += 1
+            continue
+        changes = [(r.from_round, r.rating) for r in entry.round_ratings.all()]
+        before = rating_in_round(entry.rating, changes, from_round)
+        if before == row.rating:
+            refresh.unchanged += 1
+        else:
+            refresh.changes.append(RatingChange(line=row.line, entry=entry, before=before, after=row.rating))
+    return refresh
+
+
+def ratings_refresh_preview(
+    *, event: Event, user: AnyUser, content: bytes, from_round: int | None = None, list_date: date | None = None
+) -> RatingRefresh:
+    """A newer rating list read against the event's players (by FIDE id, else by name): whose rating changes from
+    which round (given, or the first round on or after the list's date). Nothing is saved."""
+    _allowed(event, user)
+    _individual(event)
+    return _refresh_read(event, content, _from_round(event, from_round, list_date), list_date)
+
+
+def ratings_refresh_confirm(
+    *,
+    event: Event,
+    user: AnyUser,
+    content: bytes,
+    from_round: int | None = None,
+    list_date: date | None = None,
+    source: str = ResultChange.Source.FORM,
+) -> RatingRefresh:
+    """Every rating the newer list changes, from that round on, or none (``list_has_problems``). Round 1 and the
+    rounds before keep the ratings they had: the player pages, the rating-based tie-breaks (when the event reads
+    the rating of each round) and the rating report show each round's rating."""
+    _allowed(event, user)
+    _individual(event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().select_related("league").get(pk=event.pk)
+        refresh = _refresh_read(event, content, _from_round(event, from_round, list_date), list_date)
+        if not refresh.ok:
+            raise ServiceError(
+                _("Nothing was changed: %(problem)s") % {"problem": refresh.problems[0]}, code="list_has_problems"
+            )
+        for change in refresh.changes:
+            EntryRating.objects.update_or_create(
+                entry=change.entry,
+                from_round=refresh.from_round,
+                defaults={"rating": change.after, "list_date": list_date},
+            )
+        if refresh.changes:
+            SetupChange.objects.create(
+                league=event.league,
+                user=user if isinstance(user, User) else None,
+                subject=SetupChange.Subject.ENTRY,
+                action=SetupChange.Action.RATED,
+                name=_("%(count)s ratings from round %(round)s")
+                % {"count": len(refresh.changes), "round": refresh.from_round},
+                event_name=event.name,
+                source=source,
+            )
+            event_pages_changed_after_commit(event_id=event.pk)
+            if event.results_version:  # the standings read the ratings (and the rating of each round, if chosen)
+                event_results_changed(event_id=event.pk)
+        return refresh
+
+
+def _individual(event: Event) -> None:
+    if event.is_team:
+        raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")

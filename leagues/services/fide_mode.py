@@ -30,6 +30,7 @@ from ..models import Event, Game, PairingSettings, Result, ResultChange
 from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, is_league_organiser
+from .ratings import rating_comment_lines
 from .results import event_results_changed
 
 Points = Decimal | Fraction | int
@@ -318,8 +319,9 @@ def fide_mode_leave(
 
 
 def trf_comment_lines(event: Event) -> list[str]:
-    """The TRF export's ``###`` lines: leaving FIDE mode and every setting changed after the start."""
-    lines = []
+    """The TRF export's ``###`` lines: leaving FIDE mode and every setting changed after the start; the ratings
+    TRF-26 cannot hold (services.ratings.rating_comment_lines)."""
+    lines = rating_comment_lines(event)
     for change in event.setting_changes.order_by("at", "id").select_related("user"):
         who = change.user.get_username() if change.user else "-"
         when = change.at.strftime("%Y-%m-%d %H:%M UTC")

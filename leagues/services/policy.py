@@ -24,14 +24,20 @@ def event_policy_set(
     user: AnyUser,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
+    tiebreak_ratings: str | None = None,
 ) -> Event:
-    """Choose the event's tiebreak rule set and order. Locked from the first result (C.07 4.1): a later
+    """Choose the event's tiebreak rule set and order, and which rating the rating-based criteria read
+    (``tiebreak_ratings``: the first rating, C.07 2026's rule unless the regulations say otherwise, or the
+    rating of each round; None: unchanged). Locked from the first result (C.07 4.1): a later
     change needs an organiser and a reason, and is logged publicly. From the event's start (round 1
     published) a change is also a hard warning in the settings' audit (services.fide_mode)."""
     with transaction.atomic():
         event: Event = Event.objects.select_for_update().get(pk=event_id)
         if not can_manage_event(user, event):
             raise PermissionDenied(_("Only the league's organiser or the arbiter may set the tiebreak policy."))
+        ratings = event.tiebreak_ratings if tiebreak_ratings is None else tiebreak_ratings
+        if ratings not in Event.TiebreakRatings.values:
+            raise ServiceError(_("Choose which rating the rating-based tie-breaks read."), code="bad_tiebreak_policy")
         try:
             compute_standings_check(event, rule_set, criteria)
         except EngineError as exc:
@@ -58,18 +64,27 @@ def event_policy_set(
         setting_change_checked(
             event,
             setting=SettingChange.Setting.TIEBREAKS,
-            before=f"{event.rule_set}: {', '.join(event.tiebreak_criteria)}",
-            after=f"{rule_set}: {', '.join(criteria)}",
+            before=_policy_text(event.rule_set, event.tiebreak_criteria, event.tiebreak_ratings),
+            after=_policy_text(rule_set, criteria, ratings),
             user=user,
             reason=reason,
             source=source,
             reason_required=event.policy_locked,  # free until the first game's result, yet recorded (C.07 4.1)
         )
         event.rule_set, event.tiebreak_criteria = rule_set, list(criteria)
-        event.save(update_fields=["rule_set", "tiebreak_criteria"])
+        event.tiebreak_ratings = ratings
+        event.save(update_fields=["rule_set", "tiebreak_criteria", "tiebreak_ratings"])
         if event.results_version:
             event_results_changed(event_id=event.pk)  # the standings (byes, results) follow the new policy
         return event
+
+
+def _policy_text(rule_set: str, criteria: list[str], ratings: str) -> str:
+    """The policy as the settings' audit records it (the rating of each round named only when chosen)."""
+    text = f"{rule_set}: {', '.join(criteria)}"
+    if ratings == Event.TiebreakRatings.ROUND:
+        text += " (" + str(Event.TiebreakRatings.ROUND.label) + ")"
+    return text
 
 
 def event_type(event: Event) -> str:

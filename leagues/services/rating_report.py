@@ -1,5 +1,9 @@
 """The FIDE rating report of an individual event: what a federation's rating officer needs, and what is missing.
 
+Each player's rating at the start and, when a newer rating list applied during the event (a league's season),
+the rating from each later round on (FIDE's 2026 checklist: ratings per round). TRF-26 holds one rating per
+player (columns 49-52: the one at the start), so the report's TRF names the newer ones in ``###`` lines.
+
 Organisers only (it shows birth years and sex, which public pages never show)."""
 
 import dataclasses
@@ -13,6 +17,7 @@ from tiebreaks.trf import write_trf
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game
 from ..permissions import AnyUser, event_arbiters, is_league_organiser
+from .ratings import rating_comment_lines
 from .standings import tournament_for
 
 #: the report's TRF: the sex and title fields as TRF writes them
@@ -37,7 +42,9 @@ def rating_report(*, event: Event, user: AnyUser) -> RatingReport:
     if event.is_team:
         raise ServiceError(_("The rating report is made for individual events."), code="team_event")
     report = RatingReport(event=event)
-    report.rows = list(event.entries.select_related("player").order_by("start_number"))
+    report.rows = list(
+        event.entries.select_related("player").prefetch_related("round_ratings").order_by("start_number")
+    )
     dates = dict(event.rounds.values_list("number", "date"))
     report.rounds = [(number, dates.get(number)) for number in range(1, event.rounds_count + 1)]
     report.arbiters = sorted(arbiter.get_full_name() or arbiter.get_username() for arbiter in event_arbiters(event))
@@ -100,7 +107,7 @@ def rating_report_trf(*, event: Event, user: AnyUser) -> str:
                 birth=f"{player.birth_date:%Y/%m/%d}" if player.birth_date else str(player.birth_year or ""),
             )
         participants.append(participant)
-    extra = []
+    extra = list(rating_comment_lines(event))
     if report.arbiters:
         extra.append("102 " + "; ".join(report.arbiters))
     if any(date for _number, date in report.rounds):  # 132: each round's date above its column of results

@@ -2,7 +2,9 @@
 the profile. The arithmetic is FIDE's (tiebreaks.engine.rating_change); this module says which games count.
 
 Rated: a game played over the board (1-0, ½-½, 0-1; never a forfeit or a bye) against a rated opponent, by a
-rated player, the ratings at the start of the event. K (tiebreaks.engine.rating_change.development_coefficient):
+rated player, each with the rating of that round: the rating at the start of the event until a newer rating list
+applied (an individual event's ``EntryRating`` rows, FIDE's 2026 checklist: ratings per round).
+K (tiebreaks.engine.rating_change.development_coefficient):
 the K the registry copied from FIDE's list when it has one; else 40 for a new player (fewer than 30 games on
 FIDE's list, the registry's `fide_games`), 10 from 2400 (and for GM and IM titles, which need 2400), 40 up to
 the year of the 18th birthday below 2300 (the birth year stays private: only K shows it), else 20; limited to
@@ -26,7 +28,7 @@ from tiebreaks.engine.rating_change import (
     game_change,
 )
 
-from ..models import TRF_CODES, Entry, Event, Game, Player, Result
+from ..models import TRF_CODES, Entry, EntryRating, Event, Game, Player, Result
 
 SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
 POINTS_2400 = {Player.Title.GM, Player.Title.IM}
@@ -41,9 +43,11 @@ class PlayedGame:
     colour: str  # "w" / "b"
     opponent_name: str
     opponent_entry: Entry | None  # individual events: the opponent's entry (for the link)
-    opponent_rating: int | None
+    opponent_rating: int | None  # the opponent's rating in that round
     code: str  # the player's TRF code: 1 = 0 + - ...
     change: Fraction | None = None  # rating change of this game (rated games only)
+    own_rating: int | None = None  # the player's rating in that round
+    newer_list: bool = False  # the player's or the opponent's rating in that round is from a newer list
 
     @property
     def symbol(self) -> str:
@@ -59,9 +63,48 @@ class EventRecord:
     team_name: str
     games: list[PlayedGame] = field(default_factory=list)
     points: Decimal = Decimal(0)
-    rating: int | None = None
+    rating: int | None = None  # at the start of the event
+    rating_changes: list[tuple[int, int | None]] = field(default_factory=list)  # (from round, rating): newer lists
     result: EventRating | None = None
     k: DevelopmentCoefficient | None = None  # the K of `result`, and why
+
+
+def rating_by_method(player: Player, method: str) -> int | None:
+    """The player's rating an event takes from the registry under its rating method (TRF-26 record 172): FIDE,
+    national (NRO), FIDE else national (FIDON), national else FIDE (NIDOF), the higher (HBFN) or the lower
+    (LBFN) of the two; None: unrated under that method."""
+    fide, national = player.rating or None, player.rating_national or None
+    if method == Event.RatingMethod.NRO:
+        return national
+    if method == Event.RatingMethod.FIDON:
+        return fide if fide is not None else national
+    if method == Event.RatingMethod.NIDOF:
+        return national if national is not None else fide
+    if method in (Event.RatingMethod.HBFN, Event.RatingMethod.LBFN):
+        known = [r for r in (fide, national) if r is not None]
+        if not known:
+            return None
+        return max(known) if method == Event.RatingMethod.HBFN else min(known)
+    return fide
+
+
+def rating_comment_lines(event: Event) -> list[str]:
+    """What TRF-26 cannot hold, as ``###`` lines of the event's TRF files: the rating method when it is not FIDE's,
+    the rating the rating-based tie-breaks read when it is each round's, and every newer rating from a round on
+    (start number, round, rating, the list's date)."""
+    lines = []
+    if event.rating_method != Event.RatingMethod.FIDE:
+        lines.append(f"### rating method: {event.rating_method}")
+    if event.tiebreak_ratings == Event.TiebreakRatings.ROUND:
+        lines.append("### rating-based tie-breaks: rating of each round")
+    for number, from_round, rating, list_date in (
+        EntryRating.objects.filter(entry__event=event)
+        .order_by("entry__start_number", "from_round")
+        .values_list("entry__start_number", "from_round", "rating", "list_date")
+    ):
+        listed = f" (list of {list_date:%Y-%m-%d})" if list_date else ""
+        lines.append(f"### rating from round {from_round}: {number:4d} {rating or 0:4d}{listed}")
+    return lines
 
 
 def _k(player: Player, rating: int, year: int | None, games: int) -> DevelopmentCoefficient:
@@ -89,7 +132,7 @@ def player_events(player: Player) -> list[EventRecord]:
     entries = {
         e.event_id: e for e in Entry.objects.filter(player=player, event__status__in=_PUBLIC).select_related("event")
     }
-    games = (
+    games = list(
         Game.objects.filter(round__event__status__in=_PUBLIC)
         .filter(Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player))
         .exclude(result=Result.PENDING)
@@ -105,13 +148,19 @@ def player_events(player: Player) -> list[EventRecord]:
         )
         .order_by("round__event__starts_on", "round__event_id", "round__number")
     )
+    entry_ids = {e.pk for e in entries.values()} | {
+        side for g in games if not g.match_id for side in (g.white_id, g.black_id) if side is not None
+    }
+    newer = newer_ratings_of(entry_ids)
     records: dict[int, EventRecord] = {}
     for event_id, entry in entries.items():
-        records[event_id] = EventRecord(event=entry.event, entry=entry, team_name="", rating=entry.rating)
+        records[event_id] = EventRecord(
+            event=entry.event, entry=entry, team_name="", rating=entry.rating, rating_changes=newer.get(entry.pk, [])
+        )
     for game in games:
         event = game.round.event
         record = records.setdefault(event.pk, EventRecord(event=event, entry=None, team_name="", rating=player.rating))
-        record.games.append(_played(game, player))
+        record.games.append(_played(game, player, newer))
         if not record.team_name and game.match_id:
             side = game.white if game.white_player_id == player.pk else game.black
             record.team_name = side.team.name if side is not None and side.team is not None else ""
@@ -124,18 +173,55 @@ def player_events(player: Player) -> list[EventRecord]:
 _PUBLIC = [Event.Status.PUBLISHED, Event.Status.RUNNING, Event.Status.FINISHED]
 
 
-def _played(game: Game, player: Player) -> PlayedGame:
+def newer_ratings_of(entry_ids: set[int]) -> dict[int, list[tuple[int, int | None]]]:
+    """The entries' newer ratings, (from round, rating) in round order (entries without one left out)."""
+    out: dict[int, list[tuple[int, int | None]]] = {}
+    for entry_id, from_round, rating in (
+        EntryRating.objects.filter(entry_id__in=entry_ids)
+        .order_by("entry_id", "from_round")
+        .values_list("entry_id", "from_round", "rating")
+    ):
+        out.setdefault(entry_id, []).append((from_round, rating))
+    return out
+
+
+def rating_in_round(first: int | None, changes: list[tuple[int, int | None]], number: int) -> int | None:
+    """The rating in round `number`: the last newer rating from that round or before, else `first`."""
+    rating = first
+    for from_round, newer in changes:
+        if from_round > number:
+            break
+        rating = newer
+    return rating
+
+
+def _played(game: Game, player: Player, newer: dict[int, list[tuple[int, int | None]]]) -> PlayedGame:
     white_code, black_code = TRF_CODES[game.result]
+    number = game.round.number
+    own_rating: int | None
+    changed = False
     if game.match_id:  # team event: the board's players
         is_white = game.white_player_id == player.pk
         opponent = game.black_player if is_white else game.white_player
         opponent_entry = None
         opponent_rating = opponent.rating if opponent else None
+        own_rating = player.rating
     else:
         is_white = game.white is not None and game.white.player_id == player.pk
+        own_entry = game.white if is_white else game.black
         opponent_entry = game.black if is_white else game.white
         opponent = opponent_entry.player if opponent_entry is not None else None
-        opponent_rating = opponent_entry.rating if opponent_entry is not None else None
+        opponent_rating = own_rating = None
+        for entry, is_own in ((opponent_entry, False), (own_entry, True)):
+            if entry is None:
+                continue
+            changes = newer.get(entry.pk, [])
+            value = rating_in_round(entry.rating, changes, number)
+            changed = changed or value != entry.rating
+            if is_own:
+                own_rating = value
+            else:
+                opponent_rating = value
     return PlayedGame(
         game=game,
         round=game.round.number,
@@ -144,18 +230,27 @@ def _played(game: Game, player: Player) -> PlayedGame:
         opponent_entry=opponent_entry,
         opponent_rating=opponent_rating if opponent else None,
         code=(white_code if is_white else black_code) or "",
+        own_rating=own_rating,
+        newer_list=changed,
     )
 
 
 def _rate(record: EventRecord, player: Player) -> None:
     event = record.event
     record.points = sum((_points(g.code, event) for g in record.games), Decimal(0))
-    rated = [g for g in record.games if g.code in SCORES and g.opponent_rating and g.opponent_name]
+    rated = [g for g in record.games if g.code in SCORES and g.opponent_rating and g.opponent_name and g.own_rating]
     if record.rating is None or not rated:
         return
     year = event.starts_on.year if event.starts_on else None
     record.k = _k(player, record.rating, year, len(rated))
-    rated_games = [RatedGame(cast(int, g.opponent_rating), SCORES[g.code]) for g in rated]
+    rated_games = [
+        RatedGame(
+            cast(int, g.opponent_rating),
+            SCORES[g.code],
+            own_rating=g.own_rating if g.own_rating != record.rating else None,
+        )
+        for g in rated
+    ]
     record.result = event_rating(record.rating, rated_games, record.k.k)
     for played, rated_game in zip(rated, rated_games, strict=True):
         played.change = game_change(record.rating, rated_game, record.k.k)

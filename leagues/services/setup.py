@@ -54,6 +54,7 @@ from .fide_mode import event_scoring_checked, event_settings_changed
 from .players import players_of_league
 from .policy import compute_standings_check, default_tiebreak_order
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
+from .ratings import rating_by_method
 from .results import event_results_changed, finished_event_override, result_record
 from .webhooks import event_finished
 
@@ -182,6 +183,7 @@ EVENT_FIELDS = {
     "primary_score",
     "board_one_white_for_home",
     "baku_acceleration",
+    "rating_method",
 }
 #: chosen when the event is created; later on the tiebreak policy page (services.policy: locked from the first
 #: game's result, then changed only by the organiser with a reason shown publicly)
@@ -476,9 +478,9 @@ def entry_register(
         if Entry.objects.filter(event=event, player=player).exists():
             raise FieldError("player", _("%(player)s is registered already.") % {"player": player.name})
         number = (Entry.objects.filter(event=event).aggregate(n=Max("start_number"))["n"] or 0) + 1
-        entry = Entry.objects.create(
-            event=event, start_number=number, player=player, rating=rating if rating is not None else player.rating
-        )
+        if rating is None:
+            rating = rating_by_method(player, event.rating_method)
+        entry = Entry.objects.create(event=event, start_number=number, player=player, rating=rating)
         late = round_one_published(event)
         for rnd in _published_rounds(event):
             board = (rnd.games.aggregate(b=Max("board"))["b"] or 0) + 1

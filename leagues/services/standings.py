@@ -11,7 +11,7 @@ from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tourn
 from tiebreaks.engine.ranking import Standings
 from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
-from ..models import TRF_CODES, Entry, Event, Game, PairingSettings, Player, Result
+from ..models import TRF_CODES, Entry, EntryRating, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
 from .team_swiss import team_bye_records, team_pairing_records
 
@@ -29,7 +29,40 @@ def scoring_for(event: Event) -> Scoring:
 
 def tournament_for(event: Event, games: Iterable[Game], entries: Iterable[Entry]) -> Tournament:
     """Build the engine's crosstable from the event's games (pairings and byes)."""
-    return crosstable_for(event, map(_game_row, games), ((e.id, e.start_number, e.name, e.rating) for e in entries))
+    changes = ratings_from_rounds(event)
+    return crosstable_for(
+        event,
+        map(_game_row, games),
+        ((e.id, e.start_number, e.name, e.rating, changes.get(e.id, ())) for e in entries),
+    )
+
+
+def ratings_from_rounds(event: Event) -> dict[int, tuple[tuple[int, int | None], ...]]:
+    """Each entry's newer ratings, (from round, rating) in round order, when a newer rating list applied during
+    the event (entries without one are left out)."""
+    out: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for entry_id, from_round, rating in EntryRating.objects.filter(entry__event=event).values_list(
+        "entry_id", "from_round", "rating"
+    ):
+        out[entry_id].append((from_round, rating))
+    return {entry_id: tuple(sorted(changes)) for entry_id, changes in out.items()}
+
+
+def ratings_by_round(
+    first: int | None, changes: Sequence[tuple[int, int | None]], rounds: int
+) -> tuple[int | None, ...]:
+    """The rating in each of `rounds` rounds (index 0 = round 1): `first` until the first change, then each
+    change from its round on; () when nothing changed."""
+    if not changes:
+        return ()
+    out: list[int | None] = []
+    current = first
+    pending = list(changes)
+    for number in range(1, rounds + 1):
+        while pending and pending[0][0] <= number:
+            current = pending.pop(0)[1]
+        out.append(current)
+    return tuple(out)
 
 
 def _game_row(g: Game) -> tuple[Any, ...]:
@@ -39,8 +72,8 @@ def _game_row(g: Game) -> tuple[Any, ...]:
 
 def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterable[Sequence[Any]]) -> Tournament:
     """The engine's crosstable from plain values: games as (round number, result, white entry id, black entry id
-    or None, white start number, black start number) in round order, entries as (id, start number, name, rating)
-    in start-number order."""
+    or None, white start number, black start number) in round order, entries as (id, start number, name, rating,
+    newer ratings as (from round, rating)) in start-number order."""
     blocks: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     last_round = 0
     for number, result, white_id, black_id, white_no, black_no in games:
@@ -56,10 +89,18 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
         blocks[black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
     unplayed = RoundEntry(code="Z")
     participants = []
-    for entry_id, start_number, name, rating in entries:
+    for entry_id, start_number, name, rating, changes in entries:
         played = blocks.get(entry_id, {})
         rounds = tuple(played.get(r, unplayed) for r in range(1, last_round + 1))
-        participants.append(Participant(start_number=start_number, name=name, rating=rating, rounds=rounds))
+        participants.append(
+            Participant(
+                start_number=start_number,
+                name=name,
+                rating=rating,
+                rounds=rounds,
+                round_ratings=ratings_by_round(rating, changes, max(event.rounds_count, last_round)),
+            )
+        )
     return Tournament(
         participants=participants,
         total_rounds=event.rounds_count,
@@ -75,6 +116,7 @@ def _compute(event: Event, tournament: Tournament) -> Standings:
         list(event.tiebreak_criteria),
         rules=event.rule_set,
         unrated_rating=event.unrated_rating,
+        ratings_per_round=event.tiebreak_ratings == Event.TiebreakRatings.ROUND,
     )
 
 
@@ -212,8 +254,9 @@ def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tupl
             "round__number", "result", "white_id", "black_id", "white__start_number", "black__start_number"
         )
     )
+    changes = ratings_from_rounds(event)
     entries = [
-        (entry_id, number, initials(name) if anonymised else name, rating)
+        (entry_id, number, initials(name) if anonymised else name, rating, changes.get(entry_id, ()))
         for entry_id, number, name, anonymised, rating in event.entries.order_by("start_number").values_list(
             "id", "start_number", "player__name", "player__anonymised", "rating"
         )

@@ -50,11 +50,15 @@ class Context:
         rules: RuleSet,
         *,
         unrated_rating: int | None = None,
+        ratings_per_round: bool = False,
     ) -> None:
         self.tournament = tournament
         self.rules = rules
         self.ct = Crosstable(tournament)
         self.unrated_rating = unrated_rating
+        #: rating-based criteria read each opponent's rating in the round they met (the event's regulations say
+        #: so), not the first rating (C.07 2026, note to Article 10)
+        self.ratings_per_round = ratings_per_round
         self._a16: Article16 | None = None
         self._fore: Context | None = None
         self.cache: dict[Any, Any] = {}
@@ -79,6 +83,7 @@ class Context:
             f.rules = self.rules
             f.ct = self.ct.fore_view()
             f.unrated_rating = self.unrated_rating
+            f.ratings_per_round = self.ratings_per_round
             f._a16 = None
             f._fore = f
             f.cache = {}

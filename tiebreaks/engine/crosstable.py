@@ -36,6 +36,7 @@ class Crosstable:
         self.start_numbers = [p.start_number for p in participants]
         self.names = [p.name for p in participants]
         self.ratings = [p.rating if p.rating else None for p in participants]
+        self.round_ratings = [p.round_ratings for p in participants]
         self.index: dict[int, int] = {}
         for i, sn in enumerate(self.start_numbers):
             if sn in self.index:

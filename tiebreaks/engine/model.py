@@ -64,8 +64,12 @@ class RoundEntry:
 class Participant:
     start_number: int
     name: str
-    rating: int | None = None  # None: unrated
+    rating: int | None = None  # None: unrated; the rating at the start of the event (the first rating)
     rounds: tuple[RoundEntry, ...] = ()  # index 0 = round 1
+    #: the rating in each round when a newer rating list applied during the event (index 0 = round 1; a
+    #: round beyond its end keeps its last value; None or 0: unrated in that round); () = ``rating`` throughout.
+    #: Read only when the computation is asked for ratings per round (``compute_standings(ratings_per_round=)``)
+    round_ratings: tuple[int | None, ...] = ()
     sex: str = ""
     title: str = ""
     federation: str = ""

@@ -378,12 +378,23 @@ def _normalise(criteria: Iterable[str | Criterion] | str, notes: list[Note]) -> 
     return out
 
 
+def _unrated(ctx: Context) -> list[int]:
+    """Start numbers of the participants without a rating (in some round, when ratings per round are read)."""
+    ct = ctx.ct
+    return [
+        sn
+        for sn, first, by_round in zip(ct.start_numbers, ct.ratings, ct.round_ratings, strict=True)
+        if first is None or (ctx.ratings_per_round and not all(by_round))
+    ]
+
+
 def compute_standings(
     tournament: Tournament,
     criteria: Sequence[str | Criterion] | str,
     *,
     rules: str = "fide-2026",
     unrated_rating: int | None = None,
+    ratings_per_round: bool = False,
     allow_buchholz_in_round_robin: bool = False,
     explain: bool = False,
 ) -> Standings:
@@ -392,6 +403,10 @@ def compute_standings(
     Raises :class:`UnknownCriterion` for an unknown code and :class:`CriterionNotAllowed` for a
     criterion the rules forbid (e.g. BH/AOB/FB with pre-determined pairings unless
     ``allow_buchholz_in_round_robin``; the override is recorded in ``notes``).
+
+    Rating-based criteria read every participant's first rating (``Participant.rating``), as C.07 (2026)
+    says unless the regulations say otherwise; with ``ratings_per_round`` they read each opponent's rating
+    in the round they met (``Participant.round_ratings``).
     """
     # The computation allocates many small lists and tuples and frees nothing until it ends:
     # pausing the cyclic garbage collector meanwhile saves a fifth of the time and keeps it
@@ -405,6 +420,7 @@ def compute_standings(
             criteria,
             rules=rules,
             unrated_rating=unrated_rating,
+            ratings_per_round=ratings_per_round,
             allow_buchholz_in_round_robin=allow_buchholz_in_round_robin,
             explain=explain,
         )
@@ -419,6 +435,7 @@ def _compute_standings(
     *,
     rules: str,
     unrated_rating: int | None,
+    ratings_per_round: bool,
     allow_buchholz_in_round_robin: bool,
     explain: bool,
 ) -> Standings:
@@ -444,7 +461,7 @@ def _compute_standings(
             seen.add(crit.code)
     crits = unique
 
-    ctx = Context(tournament, rule_set, unrated_rating=unrated_rating)
+    ctx = Context(tournament, rule_set, unrated_rating=unrated_rating, ratings_per_round=ratings_per_round)
     ct = ctx.ct
     n = ct.n_players
     computed: dict[str, Computed] = {}
@@ -459,7 +476,7 @@ def _compute_standings(
                     R.CRITERION_SKIPPED_UNRATED,
                     crit.code,
                     "10",
-                    {"unrated": [sn for sn, r in zip(ct.start_numbers, ct.ratings, strict=True) if r is None]},
+                    {"unrated": _unrated(ctx)},
                 )
             )
 

@@ -13,6 +13,12 @@ for their own performance.
   +-800) reaches the OTB points; zero points: lowest opponent rating - 800.
 * APRO / APPO = mean TPR / PTP of the OTB opponents (undefined ones skipped), rounded half up.
 * RTNG = own rating (``/R``: lowest first).
+
+Which rating: the first one (``Participant.rating``, the rating at the start), as C.07 (2026, note to
+Article 10) says unless the regulations say otherwise. When the event's regulations say otherwise
+(``Context.ratings_per_round``), ARO, TPR, PTP and through them APRO and APPO read each opponent's rating
+in the round they met (``Participant.round_ratings``); RTNG stays the own first rating. FIDE's checker
+knows one rating per player, so it agrees with the first rating only.
 """
 
 from __future__ import annotations
@@ -57,6 +63,47 @@ def _games(ctx: Context) -> list[list[tuple[int, int, int]]]:
         ]
 
     result: list[list[tuple[int, int, int]]] = ctx.memo("otb-games", build)
+    return result
+
+
+def rating_in_round(ctx: Context, i: int, r: int) -> int | None:
+    """Participant ``i``'s rating in round ``r`` (0 = round 1) as the criteria read it: the first rating
+    unless ratings per round are asked for; None = unrated."""
+    first = ctx.ct.ratings[i]
+    if not ctx.ratings_per_round:
+        return first
+    by_round = ctx.ct.round_ratings[i]
+    if not by_round:
+        return first
+    return by_round[min(r, len(by_round) - 1)] or None
+
+
+def _opponent_ratings(ctx: Context, crit: Criterion) -> list[list[int]] | None:
+    """Per participant, in the order of :func:`_games`: each opponent's rating in the round they met (the
+    first rating unless ratings per round are asked for); None when an unrated one has no announced rating."""
+    fallback = crit.unrated_rating if crit.unrated_rating is not None else ctx.unrated_rating
+
+    def build() -> list[list[int]] | None:
+        ratings = _ratings(ctx, crit)
+        if ratings is None:
+            return None
+        games = _games(ctx)
+        if not ctx.ratings_per_round:
+            return [[ratings[o] for _, o, _ in g] for g in games]
+        out: list[list[int]] = []
+        for g in games:
+            row: list[int] = []
+            for r, o, _ in g:
+                v = rating_in_round(ctx, o, r)
+                if v is None:
+                    if fallback is None:
+                        return None
+                    v = fallback
+                row.append(v)
+            out.append(row)
+        return out
+
+    result: list[list[int]] | None = ctx.memo(("opp-ratings", fallback), build)
     return result
 
 
@@ -145,12 +192,11 @@ def _ptp(opp_ratings: list[int], halves: int) -> int | None:
 
 def _per_player(ctx: Context, crit: Criterion, name: str) -> list[int | None] | None:
     def build() -> list[int | None] | None:
-        ratings = _ratings(ctx, crit)
-        if ratings is None:
+        opp_ratings = _opponent_ratings(ctx, crit)
+        if opp_ratings is None:
             return None
         out: list[int | None] = []
-        for games in _games(ctx):
-            opp = [ratings[o] for _, o, _ in games]
+        for games, opp in zip(_games(ctx), opp_ratings, strict=True):
             halves = sum([h for _, _, h in games])
             out.append(performance_rating(opp, halves) if name == "TPR" else _ptp(opp, halves))
         return out
@@ -165,7 +211,8 @@ def compute_rating(ctx: Context, crit: Criterion) -> Computed:
     have no announced rating; forfeits never count."""
     ct = ctx.ct
     ratings = _ratings(ctx, crit)
-    if ratings is None:
+    opp_ratings = _opponent_ratings(ctx, crit)
+    if ratings is None or opp_ratings is None:
         return Computed([None] * ct.n_players, 1, reason=R.UNDEFINED_UNRATED_PLAYERS)
     name = crit.name
     if name == "RTNG":
@@ -175,7 +222,7 @@ def compute_rating(ctx: Context, crit: Criterion) -> Computed:
     games = _games(ctx)
     if name == "ARO":
         low, high = crit.cut + crit.median, crit.median
-        return Computed([_aro([ratings[o] for _, o, _ in g], low, high) for g in games], 1)
+        return Computed([_aro(list(opp), low, high) for opp in opp_ratings], 1)
     # APRO / APPO
     source = _per_player(ctx, crit, "TPR" if name == "APRO" else "PTP") or []
     nums: list[int | None] = []
@@ -189,8 +236,10 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
     ct = ctx.ct
     sn = ct.start_numbers[i]
     ratings = _ratings(ctx, crit)
-    if ratings is None:
+    all_opp_ratings = _opponent_ratings(ctx, crit)
+    if ratings is None or all_opp_ratings is None:
         return Trace(sn, crit.code, None, reason=R.UNDEFINED_UNRATED_PLAYERS)
+    opp_ratings = all_opp_ratings[i]
     value = ctx.memo(("computed", crit.code), lambda: compute_rating(ctx, crit)).nums[i]
     if crit.name == "RTNG":
         v = Fraction(ratings[i])
@@ -204,13 +253,15 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
     if crit.name in ("ARO", "TPR", "PTP"):
         removed: dict[int, str] = {}
         if crit.name == "ARO" and (crit.cut or crit.median):
-            order = sorted(range(len(games)), key=lambda j: (ratings[games[j][1]], j))
+            order = sorted(range(len(games)), key=lambda j: (opp_ratings[j], j))
             for j in order[: crit.cut + crit.median]:
                 removed[j] = R.CUT_LOWEST
             for j in order[len(order) - crit.median :] if crit.median else []:
                 removed.setdefault(j, R.MEDIAN_HIGHEST)
         for j, (r, o, h) in enumerate(games):
-            v = Fraction(ratings[o])
+            v = Fraction(opp_ratings[j])
+            # a rating other than the first (a newer list, read when the regulations ask for ratings per round)
+            newer = ctx.ratings_per_round and opp_ratings[j] != ratings[o]
             elements.append(
                 TraceElement(
                     r + 1,
@@ -218,7 +269,7 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
                     False,
                     v,
                     v,
-                    R.OPPONENT_RATING,
+                    R.OPPONENT_RATING_IN_ROUND if newer else R.OPPONENT_RATING,
                     "10.1",
                     points=Fraction(h, 2),
                     removed=removed.get(j),
@@ -232,7 +283,7 @@ def explain_rating(ctx: Context, crit: Criterion, i: int) -> Trace:
         details = {"points": Fraction(halves, 2), "games": len(games)}
         if crit.name == "TPR":
             pct = (100 * halves + len(games)) // (2 * len(games))
-            details.update(percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro([ratings[o] for _, o, _ in games], 0, 0))
+            details.update(percentage=pct, dp=DP_BY_PERCENT[pct], aro=_aro(list(opp_ratings), 0, 0))
             rounding = "aro_plus_dp"
         elif crit.name == "PTP":
             rounding = "lowest_rating_reaching_points"

@@ -29,10 +29,13 @@ PERIOD_LIMIT = 700  # 8.3.3: K x n
 
 @dataclass(frozen=True)
 class RatedGame:
-    """One game over the board: the opponent's rating and the player's score (1, 1/2 or 0)."""
+    """One game over the board: the opponent's rating and the player's score (1, 1/2 or 0); `own_rating`: the
+    player's rating when the game was played, when a newer list applied during the event (None: the rating the
+    caller gives, the one at the start)."""
 
     opponent_rating: int
     score: Fraction
+    own_rating: int | None = None
 
 
 def k_factor(
@@ -128,7 +131,8 @@ def expected_score(rating: int, opponent_rating: int) -> Fraction:
 
 def game_change(rating: int, game: RatedGame, k: int) -> Fraction:
     """K x delta R of one game."""
-    return k * (game.score - expected_score(rating, game.opponent_rating))
+    own = rating if game.own_rating is None else game.own_rating
+    return k * (game.score - expected_score(own, game.opponent_rating))
 
 
 def rating_change(rating: int, games: list[RatedGame], k: int) -> Fraction:
@@ -161,7 +165,10 @@ def event_rating(rating: int | None, games: list[RatedGame], k: int) -> EventRat
     `k` is the player's K for the event's rating period (`period_k` applied by the caller)."""
     if rating is None or not games:
         return None
-    expected = sum((expected_score(rating, g.opponent_rating) for g in games), Fraction(0))
+    expected = sum(
+        (expected_score(rating if g.own_rating is None else g.own_rating, g.opponent_rating) for g in games),
+        Fraction(0),
+    )
     score = sum((g.score for g in games), Fraction(0))
     halves = int(score * 2)
     return EventRating(

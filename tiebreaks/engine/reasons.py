@@ -43,6 +43,7 @@ STANDARD_POINTS = "standard_points"
 OPPONENT_QUALIFIES = "opponent_qualifies"  # Koya: the opponent's score reaches the limit (9.2)
 OPPONENT_BELOW_LIMIT = "opponent_below_limit"  # Koya: the opponent's score is below the limit (9.2)
 OPPONENT_RATING = "opponent_rating"  # the rating of an opponent met over the board (Art. 10)
+OPPONENT_RATING_IN_ROUND = "opponent_rating_in_round"  # that opponent's rating in that round, from a newer list
 OPPONENT_VALUE = "opponent_value"  # an opponent's own tie-break value, averaged (AOB, APRO, APPO)
 OPPONENT_VALUE_UNDEFINED = "opponent_value_undefined"  # the opponent's value is undefined and is skipped
 OWN_RATING = "own_rating"  # the participant's own rating (RTNG, 10.6)

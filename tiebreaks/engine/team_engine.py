@@ -28,6 +28,7 @@ class TeamContext(Context):
         self.rules = rules
         self.ct = ct
         self.unrated_rating = None
+        self.ratings_per_round = False
         self._a16: Article16 | None = None
         self._fore: Context | None = None
         self.cache: dict[Any, Any] = {}

@@ -433,6 +433,7 @@ class TeamCrosstable(Crosstable):
         self.start_numbers = list(event.numbers)
         self.names = list(event.names)
         self.ratings = [None] * self.n_players
+        self.round_ratings: list[tuple[int | None, ...]] = [()] * self.n_players
         self.index = {n: i for i, n in enumerate(event.numbers)}
         self.k = event.k
         self.round_robin = bool(t.round_robin)
