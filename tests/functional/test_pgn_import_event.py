@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
@@ -211,3 +212,56 @@ def test_the_api_attaches_a_small_file_at_once_and_hands_a_big_one_to_a_worker(
     assert GamePgn.objects.filter(game__round__event=event).count() == 8  # the same moves again: no new version
     refused = APIClient().get(handed["Location"])
     assert refused.status_code in (401, 403)
+
+
+def test_a_real_latin_1_file_of_many_editions_goes_to_a_worker_which_attaches_the_1928_tournament(
+    client, django_capture_on_commit_callbacks
+):
+    """pychess's Dortmund file (ISO-8859-1, CRLF, 347 games of many editions, annotated): the site holds the 1928
+    tournament (ten players, nine rounds, names with accents); its 36 games are matched by name and round, the
+    other 311 are left out by the organiser's decisions."""
+    raw = (FIXTURES / "dortmund-pychess.pgn").read_bytes()
+    pgn = pgn_decode(raw)
+    assert len(pgn) > settings.PGN_ATTACH_IN_REQUEST_MAX_CHARS  # no lowered threshold: a real big file
+    event = EventFactory(rounds_count=9, status=Event.Status.RUNNING)
+    entries: dict[str, Entry] = {}
+    rounds = {n: Round.objects.create(event=event, number=n) for n in range(1, 10)}
+    boards: dict[int, int] = {}
+    for file_game in pgn_read(pgn):
+        if not file_game.headers["Date"].startswith("1928"):
+            continue
+        sides = []
+        for name in (file_game.white, file_game.black):
+            if name not in entries:
+                player = Player.objects.create(name=name, rating=2400)
+                entries[name] = Entry.objects.create(event=event, start_number=len(entries) + 1, player=player)
+            sides.append(entries[name])
+        number = int(file_game.headers["Round"])
+        boards[number] = boards.get(number, 0) + 1
+        Game.objects.create(
+            round=rounds[number],
+            board=boards[number],
+            white=sides[0],
+            black=sides[1],
+            result=SITE_RESULT[file_game.result],
+        )
+    assert {"Réti, Richard", "Sämisch, Friedrich", "Van Nüss, Alfred"} <= set(entries)
+    client.force_login(organiser_of(event.league))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            f"/en/manage/events/{event.slug}/moves/", {"pgn_file": SimpleUploadedFile("dortmund.pgn", raw)}
+        )
+    assert answer.status_code == 302
+    checked = text_of(client.get(answer.url).content.decode())
+    assert "347 games read; 36 matched to a board." in checked
+    assert "Moves ending otherwise than the recorded result" not in checked
+    waiting = PgnImportJob.objects.get().unmatched
+    assert len(waiting) == 311 and "Réti, Richard" in checked and "Sämisch, Friedrich" in checked
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(answer.url, {"attach": "1", **{f"decision_{item['number']}": "" for item in waiting}})
+    assert "The moves of 36 games were attached." in text_of(client.get(answer.url).content.decode())
+    first = GamePgn.objects.get(game__round__number=1, game__white__player__name="Colle, Edgar")
+    assert first.movetext.startswith("{ Games of the first master tournament in Dortmund")
+    assert GamePgn.objects.filter(game__round__event=event).count() == 36
