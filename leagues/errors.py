@@ -40,6 +40,12 @@ class Busy(ServiceError):
     status = 409
 
 
+class ConfirmationNeeded(ServiceError):
+    """The change is allowed but has a consequence the user must choose about first (sent again with the choice)."""
+
+    status = 409
+
+
 #: PostgreSQL's codes for a transaction given up because of another one: serialization failure, deadlock
 BUSY_SQLSTATES = frozenset({"40001", "40P01"})
 

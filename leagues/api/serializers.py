@@ -152,11 +152,18 @@ class TeamMatchSerializer(serializers.ModelSerializer):
         fields = ["id", "round", "home", "away", "status", "version", "dispute_reason", "games"]
 
 
+LATER_PAIRING_HELP = _(
+    "A correction after a later round was paired (answered 409 later_round_paired until chosen): keep that round "
+    "as paired, or unpair it (only while it has no results) to pair it again."
+)
+
+
 class ResultWriteSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=WRITABLE_RESULTS, help_text=_("A result code."))
     reason = serializers.CharField(
         required=False, allow_blank=True, max_length=300, help_text=_("Required when correcting a result.")
     )
+    later_pairing = serializers.ChoiceField(choices=["keep", "unpair"], required=False, help_text=LATER_PAIRING_HELP)
 
 
 class BoardResultSerializer(serializers.Serializer):
@@ -171,6 +178,7 @@ class MatchCardSerializer(serializers.Serializer):
     )
     boards = BoardResultSerializer(many=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    later_pairing = serializers.ChoiceField(choices=["keep", "unpair"], required=False, help_text=LATER_PAIRING_HELP)
 
 
 class CardVersionSerializer(serializers.Serializer):

@@ -205,6 +205,7 @@ class GameViewSet(FilteredReadOnly):
             400: s.ErrorSerializer,
             403: s.ErrorSerializer,
             404: s.ErrorSerializer,
+            409: s.ErrorSerializer,
             412: s.ErrorSerializer,
             422: s.ErrorSerializer,
         },
@@ -234,6 +235,7 @@ class GameViewSet(FilteredReadOnly):
                     source=ResultChange.Source.API,
                     expected_version=expected,
                     reason=body.validated_data.get("reason", ""),
+                    later_pairing=body.validated_data.get("later_pairing", ""),
                 )
                 data = s.GameSerializer(game).data
                 if key:
@@ -401,6 +403,7 @@ class TeamMatchViewSet(FilteredReadOnly):
                 expected_version=data["version"],
                 reason=data.get("reason", ""),
                 source=ResultChange.Source.API,
+                later_pairing=data.get("later_pairing", ""),
             )
         )
 

@@ -24,6 +24,16 @@ class ResultsForm(forms.Form):
         max_length=300,
         help_text=_("Needed when you change a result that was already entered."),
     )
+    # asked when a correction comes after the next round was paired (services.results.result_record)
+    later_pairing = forms.ChoiceField(
+        label=_("The next round is paired already"),
+        choices=[
+            ("keep", _("Keep the next round as it is paired")),
+            ("unpair", _("Unpair the next round and pair it again (only while it has no results)")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
     def __init__(self, *args, games, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,6 +102,7 @@ class MatchCardForm(forms.Form):
     """A team match card: each board's two players (from the clubs' rosters) and its result."""
 
     reason = ResultsForm.base_fields["reason"]
+    later_pairing = ResultsForm.base_fields["later_pairing"]
 
     def __init__(self, *args, match, games, home_choices, away_choices, **kwargs):
         super().__init__(*args, **kwargs)

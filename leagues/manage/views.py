@@ -19,7 +19,7 @@ from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
 from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
 
-from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, PermissionDenied, ServiceError
+from ..errors import DEFAULT_PERMISSION_MESSAGE, ConfirmationNeeded, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, ImportJob, League, Player, Result, ResultChange, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser, secretary_club_ids
 from ..selectors import corrections_visible_to
@@ -71,7 +71,7 @@ def _save(request, action, success_message):
         return 403
     except ServiceError as exc:
         messages.error(request, exc.message)
-        return 400
+        return 409 if isinstance(exc, ConfirmationNeeded) else 400
     messages.success(request, success_message)
     return None
 
@@ -103,13 +103,13 @@ def round_sheet(request, slug, number):
     data = request.POST.copy() if request.method == "POST" else None
     form = ResultsForm(data, games=editable)
     status = 200
+    refusal: dict = {}
     if request.method == "POST":
         posted = {key.split("_", 1)[1] for key in request.POST if key.startswith("result_")}
         if not editable or posted - {str(g.pk) for g in editable}:
             messages.error(request, DEFAULT_PERMISSION_MESSAGE)
             status = 403
         elif form.is_valid():
-            refusal = {}
 
             def save():
                 try:
@@ -119,10 +119,11 @@ def round_sheet(request, slug, number):
                         results=form.results(),
                         user=request.user,
                         reason=form.cleaned_data["reason"],
+                        later_pairing=form.cleaned_data["later_pairing"],
                     )
                 except ServiceError as exc:
                     game = exc.current if isinstance(exc.current, Game) else None
-                    refusal["game"] = game
+                    refusal["game"], refusal["code"] = game, exc.code
                     if game is not None:
                         exc.message = _("Board %(board)s: %(problem)s") % {"board": game.board, "problem": exc.message}
                     raise
@@ -131,6 +132,8 @@ def round_sheet(request, slug, number):
             if status is None:
                 return redirect("manage:round-sheet", slug=slug, number=number)
             game = refusal.get("game")
+            if refusal.get("code") == "later_round_paired":  # a correction after the next round's pairing: ask
+                game = None  # the board keeps the correction typed; the organiser chooses and saves again
             if game is not None:  # the refused board shows what is stored now; the others keep what was typed
                 data[f"result_{game.pk}"], data[f"version_{game.pk}"] = game.result, game.version
                 form = ResultsForm(data, games=editable)
@@ -140,9 +143,22 @@ def round_sheet(request, slug, number):
     return render(
         request,
         "leagues/manage/round_sheet.html",
-        {"event": event, "number": number, "form": form, "games": games, "editable": {g.pk for g in editable}},
+        {
+            "event": event,
+            "number": number,
+            "form": form,
+            "games": games,
+            "editable": {g.pk for g in editable},
+            "ask_later_pairing": _asks_later_pairing(request, refusal),
+        },
         status=status,
     )
+
+
+def _asks_later_pairing(request, refusal) -> bool:
+    """The choice about the next round's pairing is shown once a correction was refused for it (and kept while
+    the form is sent again)."""
+    return refusal.get("code") == "later_round_paired" or "later_pairing" in request.POST
 
 
 @login_required
@@ -159,22 +175,28 @@ def match_card(request, match_id):
         raise DjangoPermissionDenied
     form = card_form(match, request.POST if request.method == "POST" else None)
     status = 200
+    refusal: dict = {}
     if request.method == "POST":
         if "edit" not in actions:
             raise DjangoPermissionDenied
         if form.is_valid():
-            status = _save(
-                request,
-                lambda: match_card_submit(
-                    match_id=match.pk,
-                    results=form.results(),
-                    lineup=form.lineup(),
-                    user=request.user,
-                    expected_version=_posted_card_version(request),
-                    reason=form.cleaned_data["reason"],
-                ),
-                _("Match card saved."),
-            )
+
+            def submit():
+                try:
+                    match_card_submit(
+                        match_id=match.pk,
+                        results=form.results(),
+                        lineup=form.lineup(),
+                        user=request.user,
+                        expected_version=_posted_card_version(request),
+                        reason=form.cleaned_data["reason"],
+                        later_pairing=form.cleaned_data["later_pairing"],
+                    )
+                except ServiceError as exc:
+                    refusal["code"] = exc.code
+                    raise
+
+            status = _save(request, submit, _("Match card saved."))
             if status is None:
                 return redirect("manage:match-card", match_id=match.pk)
             match = card_of(match_id)  # what is stored now; the form keeps what was typed
@@ -197,6 +219,7 @@ def match_card(request, match_id):
             "warnings": _warnings(match, form.lineup() if form.is_bound and form.is_valid() else None),
             "confirms_on": _confirms_on(match),
             "card_version": match.version,
+            "ask_later_pairing": _asks_later_pairing(request, refusal),
         },
         status=status,
     )

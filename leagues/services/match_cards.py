@@ -33,6 +33,7 @@ def match_card_submit(
     source: str = ResultChange.Source.FORM,
     lineup: dict[int, tuple[int | None, int | None]] | None = None,
     notify: bool = True,
+    later_pairing: str = "",
 ) -> TeamMatch:
     """One club's secretary (or an organiser) submits a card; the other club then confirms or disputes.
 
@@ -78,6 +79,7 @@ def match_card_submit(
                     expected_version=version,
                     reason=reason.strip(),
                     card=match,
+                    later_pairing=later_pairing,
                 )
         match.status = TeamMatch.Status.CONFIRMED if manager else TeamMatch.Status.SUBMITTED
         match.submitted_by, match.submitted_at = acting_user(user), timezone.now()

@@ -11,7 +11,14 @@ from django.utils.translation import gettext as _
 
 from ..after_commit import once_after_commit
 from ..broker import enqueue_recompute
-from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
+from ..errors import (
+    DEFAULT_PERMISSION_MESSAGE,
+    ConfirmationNeeded,
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+)
 from ..models import (
     BYE_RESULTS,
     GAME_RESULTS,
@@ -22,6 +29,7 @@ from ..models import (
     Player,
     Result,
     ResultChange,
+    RoundPairing,
     Team,
     TeamMatch,
 )
@@ -91,8 +99,13 @@ def result_record(
     expected_version: int | None = None,
     reason: str = "",
     card: TeamMatch | None = None,
+    later_pairing: str = "",
 ) -> Game:
     """Record or correct the result of one game (or bye) and audit it.
+
+    A correction in a Swiss event whose next round is paired already (from the standings before it) is refused
+    with ConfirmationNeeded ``later_round_paired`` unless `later_pairing` says what to do with that round: "keep"
+    (its pairing stays as it is) or "unpair" (its boards go and it is paired again; only while it has no result).
 
     A board of a team match changes only through its match card: `card` is the TeamMatch whose
     workflow (services.match_cards) makes this change; any other door is refused.
@@ -134,6 +147,8 @@ def result_record(
             return game
         if game.result and not reason:
             raise ServiceError(_("A correction needs a reason."), code="reason_required")
+        if game.result and source != ResultChange.Source.IMPORT:  # an import brings its later rounds' pairings
+            _later_rounds_decided(event, game.round.number, later_pairing)
         change = ResultChange.objects.create(
             game=game,
             user=acting_user(user),
@@ -154,6 +169,64 @@ def result_record(
         results_changed([change])  # its webhooks, after the commit
         results_changed_followers([change])  # their followers' e-mails, after the commit
     return game
+
+
+def _paired_later(event: Event, round_number: int) -> QuerySet[Game]:
+    """The published boards (and pairing-allocated byes) of the event's rounds after `round_number`."""
+    return Game.objects.filter(round__event=event, round__number__gt=round_number).filter(
+        Q(black__isnull=False) | Q(result=Result.PAIRING_BYE)
+    )
+
+
+def later_round_paired(event: Event, round_number: int) -> int | None:
+    """The first round after `round_number` whose pairing was made from the standings (a Swiss event), if any."""
+    if event.is_round_robin:
+        return None  # a round robin's pairings follow its table, not the standings
+    return _paired_later(event, round_number).order_by("round__number").values_list("round__number", flat=True).first()
+
+
+def _later_rounds_decided(event: Event, round_number: int, later_pairing: str) -> None:
+    """A correction of `round_number` when a later round is paired: refused until the user chose what happens to
+    that round's pairing (made from other standings); "unpair" takes its boards away (it is paired again)."""
+    later = later_round_paired(event, round_number)
+    if later is None:
+        return
+    boards = _paired_later(event, round_number)
+    played = boards.filter(black__isnull=False).exclude(result=Result.PENDING).exists()
+    unpairable = not played and not boards.filter(round__number__gt=later).exists()
+    if later_pairing == "keep":
+        return
+    if later_pairing == "unpair" and unpairable:
+        TeamMatch.objects.filter(round__event=event, round__number=later).delete()  # a team Swiss: its matches
+        had_pab = boards.filter(result=Result.PAIRING_BYE).exists()
+        boards.delete()
+        RoundPairing.objects.filter(round__event=event, round__number=later).update(
+            status=RoundPairing.Status.FAILED,
+            boards=[],
+            pab=None,
+            problem=_("A result of round %(number)s was corrected after this pairing; pair the round again.")
+            % {"number": round_number},
+        )
+        if had_pab:
+            event_results_changed(event_id=event.pk)
+        return
+    if later_pairing == "unpair":
+        raise ServiceError(
+            _("Round %(number)s has results already; it can no longer be paired again.") % {"number": later},
+            code="later_round_played",
+        )
+    if unpairable:
+        message = _(
+            "Round %(later)s was paired from the standings before this correction, so its pairing may differ from "
+            "what the corrected standings give. Choose: keep round %(later)s as it is paired, or unpair it (it has "
+            "no results yet) and pair it again."
+        )
+    else:
+        message = _(
+            "Round %(later)s was paired from the standings before this correction, so its pairing may differ from "
+            "what the corrected standings give. It has results already, so it stays as it is: confirm to keep it."
+        )
+    raise ConfirmationNeeded(message % {"later": later}, code="later_round_paired")
 
 
 def finished_event_override(event: Event, user: AnyUser, reason: str, subject: str) -> None:
@@ -231,8 +304,10 @@ def round_sheet_save(
     user: AnyUser,
     reason: str = "",
     source: str = ResultChange.Source.FORM,
+    later_pairing: str = "",
 ) -> list[Game]:
-    """Record a round's results at once. `results` maps game id → (result code, version the user saw).
+    """Record a round's results at once. `results` maps game id → (result code, version the user saw);
+    `later_pairing` as in `result_record`.
 
     A game not in this round, a stale version or any refused result refuses the whole sheet."""
     with transaction.atomic():
@@ -262,7 +337,13 @@ def round_sheet_save(
             try:
                 saved.append(
                     result_record(
-                        game_id=game_id, result=code, user=user, source=source, expected_version=version, reason=reason
+                        game_id=game_id,
+                        result=code,
+                        user=user,
+                        source=source,
+                        expected_version=version,
+                        reason=reason,
+                        later_pairing=later_pairing,
                     )
                 )
             except ServiceError as exc:
