@@ -9,7 +9,7 @@ import chess
 import chess.pgn
 
 from leagues.models import Entry, Event, Game, Player, Result, Round
-from leagues.services.games import game_headers, games_with_moves, site_result_pgn
+from leagues.services.games import game_headers, games_with_moves, pgn_read, site_result_pgn
 from tests.factories import EventFactory, SeasonFactory
 
 GIVEN = ["Anna", "Boris", "Chen", "Dilnoza", "Elif", "Fabiano", "Giorgos", "Hanna", "Ingrid", "Javokhir"]
@@ -83,3 +83,32 @@ def event_pgn(event: Event, seed: int = 34, plies: tuple[int, int] = (20, 60)) -
         tags = "".join(f'[{name} "{value}"]\n' for name, value in headers.items())
         out.append(f"{tags}\n{draw.choice(pool)} {site_result_pgn(game)}\n")
     return "\n".join(out)
+
+
+SITE_RESULT = {"1-0": Result.WHITE_WINS, "0-1": Result.BLACK_WINS, "1/2-1/2": Result.DRAW, "*": Result.PENDING}
+
+
+def event_from_pgn(text: str, **event_fields) -> Event:
+    """The event a real PGN file records, as the site would hold it: its players (names as in the file, FIDE ids
+    when given), each game in the round its Round header names (else its place in the file) on the next board,
+    the file's results."""
+    event = EventFactory(status=Event.Status.RUNNING, **event_fields)
+    entries: dict[str, Entry] = {}
+    rounds: dict[int, Round] = {}
+    games = []
+    for file_game in pgn_read(text):
+        sides = []
+        for colour in ("White", "Black"):
+            name, fide_id = file_game.headers[colour], file_game.headers.get(f"{colour}FideId", "")
+            if name not in entries:
+                player = Player.objects.create(name=name, fide_id=int(fide_id) if fide_id.isdecimal() else None)
+                entries[name] = Entry.objects.create(event=event, start_number=len(entries) + 1, player=player)
+            sides.append(entries[name])
+        number = file_game.round or file_game.number
+        rnd = rounds.get(number) or rounds.setdefault(number, Round.objects.create(event=event, number=number))
+        board = sum(1 for game in games if game.round_id == rnd.pk) + 1
+        games.append(Game(round=rnd, board=board, white=sides[0], black=sides[1], result=SITE_RESULT[file_game.result]))
+    Game.objects.bulk_create(games)
+    Event.objects.filter(pk=event.pk).update(rounds_count=max(rounds))
+    event.refresh_from_db()
+    return event

@@ -7,6 +7,7 @@ import io
 import json
 import zipfile
 from datetime import timedelta
+from pathlib import Path
 
 import chess.pgn
 import pytest
@@ -14,7 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.models import Event, Game, GamePgn, Result
-from leagues.services.games import pgn_attach, pgn_put, transmission_delay_set
+from leagues.services.games import game_headers, pgn_attach, pgn_decode, pgn_put, transmission_delay_set
 from tests.factories import (
     EntryFactory,
     EventFactory,
@@ -25,6 +26,9 @@ from tests.factories import (
     organiser_of,
 )
 from tests.helpers import played_division
+from tests.pgn_event import event_from_pgn
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pgn"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,3 +118,51 @@ def test_a_team_events_boards_carry_their_pgn_in_the_chess_json_export():
         read = read_one(text)
         assert read.headers["WhiteTeam"] and read.headers["BlackTeam"]
         assert [m.uci() for m in read.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_downloads_of_an_event_and_a_season_round_trip_real_annotated_files_through_python_chess_with_no_loss():
+    """Two real files attached to two events of a season: the first 36 games of pychess's Dortmund file (the 1928
+    tournament: Latin-1, CRLF, comments and NAGs) and the 1997 Kasparov–Deep Blue match. Every download of the
+    events and the season (site and API) reads back through python-chess as the site's headers and the very
+    moves, comments and NAGs stored."""
+    season = SeasonFactory()
+    dortmund = pgn_decode((FIXTURES / "dortmund-pychess.pgn").read_bytes())
+    dortmund_1928 = dortmund[: dortmund.rindex("[Event ", 0, dortmund.index('[Date "1973'))]
+    match = pgn_decode((FIXTURES / "kasparov-deep-blue-1997.pgn").read_bytes())
+    events = []
+    for text in (dortmund_1928, match):
+        event = event_from_pgn(text, league=season.league, season=season)
+        boards = Game.objects.filter(round__event=event)
+        by_round = {game.round.number: game.pk for game in boards.select_related("round")}  # a match: one board
+        decisions = by_round if text is match else {}  # the match's file names no round: the organiser decides
+        pgn_attach(games=boards, text=text, user=organiser_of(event.league), decisions=decisions)
+        events.append(event)
+    stored = {
+        (v.game.round.event.name, v.game.round.number, v.game.board): v
+        for v in GamePgn.objects.select_related("game__round__event")
+    }
+    assert len(stored) == 36 + 6
+    sites = {event.slug: f"/en/events/{event.slug}/games.pgn" for event in events}
+    apis = {event.slug: f"/api/v1/events/{event.slug}/games.pgn" for event in events}
+    season_downloads = [
+        f"/en/leagues/{season.league.slug}/seasons/{season.slug}/games.pgn",
+        f"/api/v1/seasons/{season.pk}/games.pgn",
+    ]
+    client = APIClient()
+    for address in [*sites.values(), *apis.values(), *season_downloads]:
+        answer = client.get(address)
+        assert answer.status_code == 200, address
+        stream, read = io.StringIO(answer.content.decode()), []
+        while (game := chess.pgn.read_game(stream)) is not None:
+            assert not game.errors, address
+            read.append(game)
+        first_event = address in (sites[events[0].slug], apis[events[0].slug])
+        expected = 42 if address in season_downloads else (36 if first_event else 6)
+        assert len(read) == expected, address
+        for game in read:
+            version = stored[(game.headers["Event"], int(game.headers["Round"]), int(game.headers["Board"]))]
+            assert dict(game.headers) == game_headers(version.game), address
+            game.headers["Result"] = "*"
+            assert game.accept(chess.pgn.StringExporter(headers=False, columns=None)) == version.movetext, address
+    colle = stored[(events[0].name, 1, 1)].movetext
+    assert colle.startswith("{ Games of the first master tournament in Dortmund") and "$5" in colle
