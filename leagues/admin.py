@@ -130,6 +130,21 @@ class PlayerAdmin(admin.ModelAdmin):
 class EventAdminForm(forms.ModelForm):
     """The scoring as every other door checks it (services.fide_mode)."""
 
+    #: chosen on the event's pages; a form that does not send them keeps the event's (new: FIDE's rating, the first)
+    OPTIONAL = ("rating_method", "tiebreak_ratings")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.OPTIONAL:
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def clean_rating_method(self):
+        return self.cleaned_data.get("rating_method") or self.instance.rating_method
+
+    def clean_tiebreak_ratings(self):
+        return self.cleaned_data.get("tiebreak_ratings") or self.instance.tiebreak_ratings
+
     def clean(self):
         data = super().clean()
         fide_mode = self.instance.fide_mode if self.instance.pk else True

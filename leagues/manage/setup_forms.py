@@ -94,6 +94,7 @@ class EventForm(forms.ModelForm):
         self.instance.league = league
         self.fields["season"].queryset = Season.objects.filter(league=league)
         self.fields["rounds_count"].min_value = 1
+        self.fields["rating_method"].required = False  # not sent: the event's (FIDE's rating for a new one)
         self._tiebreak_fields()
         if self.instance.pk:  # a change of the scoring or the acceleration after the start needs one (issue #31)
             self.fields["reason"] = forms.CharField(
@@ -164,6 +165,9 @@ class EventForm(forms.ModelForm):
 
     def clean_rule_set(self):
         return self.cleaned_data["rule_set"] or self.instance.rule_set
+
+    def clean_rating_method(self):
+        return self.cleaned_data["rating_method"] or self.instance.rating_method
 
     def clean_tiebreak_criteria(self):
         return [code.strip() for code in self.cleaned_data["tiebreak_criteria"].split(",") if code.strip()]
