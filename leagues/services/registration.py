@@ -77,6 +77,8 @@ DECISIONS: dict[str, tuple[str, ...]] = {
     "withdraw": (Status.PENDING, Status.WAITING, Status.ACCEPTED),
 }
 FIRST_BIRTH_YEAR = 1900
+#: registrations of one event with the same e-mail address (a parent registers their children)
+REGISTRATIONS_PER_ADDRESS = 6
 
 
 def _organiser(user: AnyUser, event: Event) -> None:
@@ -234,12 +236,10 @@ def _club(event: Event, text: str) -> Club | None:
 
 
 def _key(typed: Typed, player: Player | None) -> str:
-    if player is not None and player.fide_id:
-        return f"fide:{player.fide_id}"
-    if typed.fide_id is not None:
-        return f"fide:{typed.fide_id}"
-    if player is not None:
-        return f"player:{player.pk}"
+    """The same player, however the name was typed: the FIDE id, else the name and birth year folded."""
+    fide_id = player.fide_id if player is not None and player.fide_id else typed.fide_id
+    if fide_id is not None:
+        return f"fide:{fide_id}"
     return f"name:{_folded(typed.name)}|{typed.birth_year}"
 
 
@@ -279,6 +279,15 @@ def registration_submit(
                 raise ServiceError(
                     _("%(player)s is entered in this event already.") % {"player": player.public_name},
                     code="entered_already",
+                )
+            # the form sends an e-mail to the address it is given: one address registers a family, not a crowd
+            by_address = Registration.objects.filter(event=event, email__iexact=typed.email).count()
+            if by_address >= REGISTRATIONS_PER_ADDRESS:
+                raise FieldError(
+                    "email",
+                    _("%(count)s players have registered with this e-mail address already: ask the organiser.")
+                    % {"count": by_address},
+                    code="too_many_by_address",
                 )
             holding = Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
             status = Status.PENDING

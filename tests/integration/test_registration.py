@@ -332,3 +332,17 @@ def test_players_not_checked_in_are_withdrawn_before_round_one_after_one_confirm
     for game in Game.objects.filter(round__event=event, round__number=1, black__isnull=False):
         paired |= {game.white_id, game.black_id}
     assert len(paired) == 4 and not paired & withdrawn
+
+
+def test_one_address_registers_a_family_not_a_crowd(client, event, organiser, mailoutbox):
+    _open(event, organiser)
+    for n in range(1, 7):
+        assert _register(client, event, **_person(n, email="parent@example.org")).status_code == 200
+    answer = _register(client, event, **_person(7, email="Parent@example.org"))
+    assert answer.status_code == 400
+    assert "6 players have registered with this e-mail address already" in answer.content.decode()
+    assert Registration.objects.count() == 6 and len(mailoutbox) == 6
+    # a retry of one of the six still answers its registration
+    assert (
+        "is registered already" in _register(client, event, **_person(3, email="parent@example.org")).content.decode()
+    )
