@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from django.db.models import Count, F, Func, JSONField, Prefetch, Q
+from django.db.models import Count, Exists, F, Func, JSONField, OuterRef, Prefetch, Q
 
 from tiebreaks.engine.compact import expand, is_compact
 from tiebreaks.explanations import fmt
@@ -23,6 +23,7 @@ from .models import (
     Entry,
     Event,
     Game,
+    GamePgn,
     League,
     PairingSettings,
     Player,
@@ -288,6 +289,7 @@ class RoundCell:
     opponent: Entry | None = None
     colour: str = ""  # "w" / "b" / ""
     game: Game | None = None
+    moves: bool = False  # the game has moves (a PGN): its result links to the game's page
 
     @property
     def symbol(self) -> str:
@@ -324,6 +326,7 @@ def individual_rounds(
     games = (
         Game.objects.filter(round__event=event)
         .only("round_id", "white_id", "black_id", "result")
+        .annotate(has_moves=Exists(GamePgn.objects.filter(game=OuterRef("pk"))))
         .order_by("round__number", "board")
     )
     if of_entry is not None:
@@ -342,13 +345,19 @@ def individual_rounds(
             cells[game.white_id][number] = RoundCell(number, white_code, game.result, points(white_code), game=game)
             continue
         black = entry_of[game.black_id]
+        moves = game.has_moves
         cells[game.white_id][number] = RoundCell(
-            number, white_code, game.result, points(white_code), opponent=black, colour="w", game=game
+            number, white_code, game.result, points(white_code), opponent=black, colour="w", game=game, moves=moves
         )
         cells[game.black_id][number] = RoundCell(
-            number, black_code, game.result, points(black_code), opponent=white, colour="b", game=game
+            number, black_code, game.result, points(black_code), opponent=white, colour="b", game=game, moves=moves
         )
     return rounds, cells
+
+
+def game_ids_with_moves(game_ids: Iterable[int]) -> set[int]:
+    """Which of these games have moves (a PGN): their results link to the games' pages."""
+    return set(GamePgn.objects.filter(game_id__in=list(game_ids)).values_list("game_id", flat=True).distinct())
 
 
 def round_points(event: Event) -> dict[int, dict[int, Decimal]]:

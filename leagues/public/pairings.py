@@ -4,6 +4,7 @@ the pairings of the next round (the round page shows the results)."""
 from django.http import Http404
 from django.shortcuts import render
 
+from .. import selectors
 from ..models import RoundPairing
 from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
 from . import table_rows
@@ -42,7 +43,12 @@ def _render_pairings(request, slug, number):
         active="pairings",
         number=number,
         boards=boards,
-        board_rows=table_rows.published_pairing_rows(boards, slug=event.slug),
+        board_rows=table_rows.published_pairing_rows(
+            boards,
+            slug=event.slug,
+            round_number=number,
+            with_moves=frozenset(selectors.game_ids_with_moves(r.game.pk for r in boards if r.game is not None)),
+        ),
         pab=[r for r in rows if r.black is None],
         pairing=pairing,
         changes=changes_by_hand(pairing) if pairing and pairing.changed_by_hand else [],

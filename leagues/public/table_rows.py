@@ -59,11 +59,13 @@ def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     opponents: dict[int, tuple[str, str]] = {}  # entry id -> its page and escaped name, for an opponent's cell
     # the link's name says whom and which round, beginning with the number it shows (WCAG 2.5.3)
     named = escape(_("%(number)s %(name)s, round %(round)s"))
+    # a result whose game has moves links to the game's page, named by the result it shows and the round
+    games = (game_url_prefix(slug), escape(_("%(result)s, the game of round %(round)s")))
     out = []
     for line in lines:
         entry = line["entry"]
         cells = "".join(
-            _wallchart_cell(cell, opponents, links.player_url, bye, colours, named) for cell in line["cells"]
+            _wallchart_cell(cell, opponents, links.player_url, bye, colours, named, games) for cell in line["cells"]
         )
         tiebreaks = "".join(f'<td class="num tb" dir="ltr">{escape(value)}</td>' for value in line["tiebreaks"])
         out.append(
@@ -80,7 +82,20 @@ def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
-def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: str, colours: dict, named: str) -> str:
+def game_url_prefix(slug: str) -> str:
+    """The address of the event's game pages without the game's number: one reverse() for a whole table."""
+    return reverse("leagues:game", args=[slug, 0]).removesuffix("0/")
+
+
+def game_link(prefix: str, game_id: int, shown: str, label: str) -> str:
+    """A result (escaped already) linking to its game's page; `label`, if any, is the link's name."""
+    named = f' aria-label="{label}"' if label else ""
+    return f'<a href="{prefix}{game_id}/"{named}>{shown}</a>'
+
+
+def _wallchart_cell(
+    cell: RoundCell | None, opponents: dict, player_url, bye: str, colours: dict, named: str, games: tuple[str, str]
+) -> str:
     if cell is None:
         return '<td class="num wall"><span class="muted">·</span></td>'
     symbol = escape(cell.symbol)
@@ -96,6 +111,9 @@ def _wallchart_cell(cell: RoundCell | None, opponents: dict, player_url, bye: st
     label = named % {"number": number, "name": name, "round": cell.round}
     link = f'<a href="{url}" title="{name}" aria-label="{label}">{number}</a>'
     colour_name, colour_letter = colours["w"] if cell.colour == "w" else colours["b"]
+    if cell.moves and cell.game is not None and symbol:
+        prefix, game_named = games
+        symbol = game_link(prefix, cell.game.pk, symbol, game_named % {"result": symbol, "round": cell.round})
     return (
         f'<td class="num wall"><bdi dir="ltr">{link}'
         f'<span class="colour colour-{escape(cell.colour)}" title="{colour_name}">{colour_letter}</span>'
@@ -172,19 +190,25 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
-def published_pairing_rows(boards: list, *, slug: str) -> SafeString:
+def published_pairing_rows(
+    boards: list, *, slug: str, round_number: int = 0, with_moves: frozenset[int] = frozenset()
+) -> SafeString:
     """The published pairings' boards: board; White's number, name, rating and points before the round; the result
     (a dash before it is played); Black's points before the round, name, rating and number. On a phone only the
-    board, the names and the result are shown (the others are "opt"), so a board reads in one row."""
+    board, the names and the result are shown (the others are "opt"), so a board reads in one row. The result of a
+    game in `with_moves` links to the game's page."""
     links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
     words = {value for value, label in Result.choices if " " in str(label)}  # "white wins by forfeit" may wrap
+    prefix, game_named = game_url_prefix(slug), escape(_("%(result)s, the game of round %(round)s"))
     out = []
     for row in boards:
         white, black = row.white, row.black
         game_result = row.game.result if row.game is not None else ""
         result = results.get(game_result, escape(game_result)) if game_result else escape(row.score) or "–"
         result_class = "result words" if game_result in words else "result"
+        if row.game is not None and row.game.pk in with_moves:  # its moves: a link to the game's page
+            result = game_link(prefix, row.game.pk, result, game_named % {"result": result, "round": round_number})
         out.append(
             f'<tr>\n    <td class="num"><bdi dir="ltr">{row.number}</bdi></td>\n'
             f'    <td class="num opt"><bdi dir="ltr">{white.entry.start_number}</bdi></td>'
@@ -207,7 +231,7 @@ def pairing_rows(games: list, *, slug: str) -> SafeString:
     results = {value: escape(label) for value, label in Result.choices}
     words = {value for value, label in Result.choices if " " in str(label)}  # "white wins by forfeit" may wrap
     not_played = f'<span class="muted">{escape(_("not played yet"))}</span>'
-    game_url = reverse("leagues:game", args=[slug, 0]).removesuffix("0/")  # the game's page: its moves
+    game_url = game_url_prefix(slug)  # the game's page: its moves
     out = []
     for game in games:
         result = results.get(game.result, escape(game.result)) if game.result else not_played

@@ -221,31 +221,35 @@ def _team_grid(event: Event, order: list[Entry], place_of: dict) -> list[dict]:
         if not card.finished:
             continue
         home, away = card.match.home_id, card.match.away_id
-        scores.setdefault((home, away), []).append(f"{fmt(card.home_points)}–{fmt(card.away_points)}")
-        scores.setdefault((away, home), []).append(f"{fmt(card.away_points)}–{fmt(card.home_points)}")
+        scores.setdefault((home, away), []).append({"symbol": f"{fmt(card.home_points)}–{fmt(card.away_points)}"})
+        scores.setdefault((away, home), []).append({"symbol": f"{fmt(card.away_points)}–{fmt(card.home_points)}"})
     return [
         {
             "entry": entry,
             "place": place_of.get(entry.start_number, ""),
-            "cells": [None if other == entry else " ".join(scores.get((entry.id, other.id), [])) for other in order],
+            "cells": [None if other == entry else scores.get((entry.id, other.id), []) for other in order],
         }
         for entry in order
     ]
 
 
 def _round_robin_grid(cells: dict, order: list[Entry], place_of: dict) -> list[dict]:
-    """Round-robin grid of an individual event: each cell the result(s) of the row player."""
-    results: dict[tuple[int, int], list[str]] = {}
+    """Round-robin grid of an individual event: each cell the result(s) of the row player, each linking to its game's
+    page when the game has moves."""
+    results: dict[tuple[int, int], list[dict]] = {}
     for entry in order:
         for cell in cells[entry.id].values():
-            if cell.opponent is not None:
-                results.setdefault((entry.id, cell.opponent.id), []).append(cell.symbol)
+            if cell.opponent is not None and cell.symbol:
+                game = cell.game.pk if cell.moves and cell.game is not None else None
+                results.setdefault((entry.id, cell.opponent.id), []).append(
+                    {"symbol": cell.symbol, "game": game, "round": cell.round}
+                )
     return [
         {
             "entry": entry,
             "place": place_of.get(entry.start_number, ""),
             "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
-            "cells": [None if other == entry else " ".join(results.get((entry.id, other.id), [])) for other in order],
+            "cells": [None if other == entry else results.get((entry.id, other.id), []) for other in order],
         }
         for entry in order
     ]
