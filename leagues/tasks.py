@@ -37,10 +37,11 @@ def standings_recompute(self, event_id: int) -> None:
 
 @shared_task
 def standings_sweep() -> int:
-    """Enqueue every event whose snapshot is older than its results, and renew the pages of snapshots whose worker
-    died before renewing them (also a worker heartbeat)."""
+    """Enqueue every event whose snapshot is older than its results, renew the pages of snapshots whose worker
+    died before renewing them and the downloads whose held-back moves are due (also a worker heartbeat)."""
     broker.record_heartbeat()
     renew_lost_pages()
+    export_cache.renew_revealed()
     ids = stale_event_ids()
     for event_id in ids:
         standings_recompute.delay(event_id)

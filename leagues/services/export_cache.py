@@ -12,7 +12,11 @@ queue, where the other long jobs of a big event wait, never the recomputes') and
 - `503 Service Unavailable` with `Retry-After` (`code: export_being_built`): `curl --retry`, wget and HTTP
   libraries wait and ask again, where a 202 would be saved as the file.
 
-Every copy says when it was built (`X-Export-Built`). Without a broker (tasks run in the process: development, the
+Every copy says when it was built (`X-Export-Built`). A game played under a transmission delay shows in the
+Chess-JSON (and the season's zip) only the moves that arrived that many minutes ago: a copy built while some moves
+are still held back records when the first of them is due, and the sweep (every minute) renews the event's stamp
+then (`renew_revealed`), so the held-back moves reach the next copy without waiting for the next result. Without a
+broker (tasks run in the process: development, the
 demo, the tests) the build runs in the request that asked for it, and its answer is the new copy."""
 
 import gzip
@@ -22,16 +26,17 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from hashlib import sha1
+from typing import Any
 
 from django.core.cache import cache as django_cache
+from django.db.models import Min
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.translation import ngettext
 
 from .. import broker, page_cache, selectors
-from ..models import Event, Season
+from ..models import Event, GamePgn, Season, Transmission
 from .exports import crosstable_table, csv_text, event_chess_json, season_bundle, standings_table, xlsx_bytes
 from .trf import event_export_trf
 
@@ -243,7 +248,10 @@ def export_build(scope_kind: str, ident: str, kind: str) -> bool:
             stamp = _season_stamp(season) if season else None
             if stamp is None or season is None:
                 return False
+            events = list(Event.objects.public().filter(season=season).values_list("pk", "slug"))
             body: str | bytes = season_bundle(season=season)
+            for event_id, slug in events:
+                _note_held_back_moves(event_id, slug)
             content_type, filename = "application/zip", f"{season.league.slug}-{season.slug}.zip"
         else:
             export = EVENT_EXPORTS[kind]
@@ -253,6 +261,8 @@ def export_build(scope_kind: str, ident: str, kind: str) -> bool:
             if stamp is None or event is None:
                 return False
             body = export.build(event)
+            if kind == "json":
+                _note_held_back_moves(event.pk, event.slug)
             content_type, filename = export.content_type, export.filename.format(slug=ident)
         took = time.perf_counter() - started
         _keep(scope, name, stamp, body.encode() if isinstance(body, str) else body, content_type, filename, took)
@@ -280,3 +290,45 @@ def _keep(scope: str, name: str, stamp: str, body: bytes, content_type: str, fil
         store.set(_seconds_key(scope, name), took, page_cache.TTL)
     except Exception:
         log.warning("page cache unreachable; export %s of %s not kept", name, scope, exc_info=True)
+
+
+REVEALS = "export-reveals"  # a sorted set of the page cache: event slug -> when its held-back moves are due
+
+
+def _note_held_back_moves(event_id: int, slug: str) -> None:
+    """The copy just built holds back moves of a game under the event's transmission delay: remember when the first
+    of them is due (the sweep then renews the event's stamp: renew_revealed)."""
+    delay = Transmission.objects.filter(event_id=event_id).values_list("delay_minutes", flat=True).first()
+    if not delay:
+        return
+    since = datetime.now(UTC) - timedelta(minutes=delay)
+    first = GamePgn.objects.filter(game__round__event_id=event_id, updated_at__gt=since).aggregate(at=Min("updated_at"))
+    if first["at"] is None:
+        return
+    due = (first["at"] + timedelta(minutes=delay)).timestamp()
+    store = _store()
+    if not isinstance(store, page_cache._RedisStore):
+        return  # one process without Redis (development): the copy waits for the event's next change
+    try:
+        store.client.zadd(f"{store.prefix}:{REVEALS}", {slug: due}, lt=True)  # added, or made earlier
+    except Exception:
+        log.warning("page cache unreachable; held-back moves of %s not noted", slug, exc_info=True)
+
+
+def renew_revealed(now: datetime | None = None) -> list[str]:
+    """The events whose held-back moves are due by `now` get a new stamp (their downloads are built again, with the
+    moves readers may now see); their slugs. Called by the sweep."""
+    store = _store()
+    if not isinstance(store, page_cache._RedisStore):
+        return []
+    key, moment = f"{store.prefix}:{REVEALS}", (now or datetime.now(UTC)).timestamp()
+    try:
+        found = store.client.zrangebyscore(key, 0, moment)
+        due = [slug.decode() if isinstance(slug, bytes) else str(slug) for slug in found]
+        renewed = [slug for slug in due if store.client.zrem(key, slug)]  # one sweep renews each
+    except Exception:
+        log.warning("page cache unreachable; held-back moves not looked for", exc_info=True)
+        return []
+    for slug in renewed:
+        page_cache.event_pages_changed(slug=slug)
+    return renewed

@@ -2,15 +2,21 @@
 their own, lower rate per address."""
 
 import csv
+import json
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 from celery import current_app
+from django.db.models import F
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues import tasks
+from leagues import page_cache, tasks
 from leagues.api.throttling import AnonThrottle, ExportThrottle, UserThrottle
-from leagues.models import Result, Season
+from leagues.models import Event, GamePgn, Result, Season
+from leagues.services import export_cache
+from leagues.services.games import pgn_put, transmission_delay_set
 from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
 
@@ -140,3 +146,32 @@ def test_a_draft_event_has_no_downloads():
     event.status = event.Status.DRAFT
     event.save()
     assert client.get(url).status_code == 404
+
+
+def test_moves_held_back_by_the_transmission_delay_reach_the_chess_json_when_due_without_a_new_result():
+    """The kept Chess-JSON of a game under a 15-minute delay shows the moves of 15 minutes ago; when the held-back
+    moves are due, the sweep renews the copy, though nothing of the event changed meanwhile."""
+    event, entries, games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    transmission_delay_set(event=event, minutes=15, user=organiser)
+    live = games[0]
+    now = timezone.now()
+    for number, (moves, minutes_ago) in enumerate((("1. d4", 40), ("1. d4 Nf6", 5)), 1):
+        pgn_put(game_id=live.pk, text=f"{moves} *", user=organiser)
+        GamePgn.objects.filter(game=live, version=number).update(updated_at=now - timedelta(minutes=minutes_ago))
+    Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+    page_cache.event_pages_changed(slug=event.slug)  # the versions' times were set behind the site's back
+    client, url = APIClient(), f"/api/v1/events/{event.slug}/export.json"
+
+    def moves_shown():
+        (tournament,) = json.loads(client.get(url).content)["event"]["tournaments"]
+        white = live.white.start_number
+        (game,) = [g for g in tournament["gameList"] if g["round"] == 1 and g["white"]["cid"] == white]
+        return game["pgn"].split("\n\n", 1)[1].split()
+
+    assert "Nf6" not in moves_shown()  # arrived 5 minutes ago: 10 more to wait
+    # ten minutes later (the version's time moved back instead of the clock forward), nothing else changed
+    GamePgn.objects.filter(game=live, version=2).update(updated_at=now - timedelta(minutes=16))
+    assert "Nf6" not in moves_shown()  # not due yet by the clock: the copy is kept
+    assert export_cache.renew_revealed(now=now + timedelta(minutes=11)) == [event.slug]
+    assert "Nf6" in moves_shown()
