@@ -293,7 +293,7 @@ class EventPgnView(APIView):
 
 
 class PgnImportView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, TokenScope]
 
     @extend_schema(responses={200: PgnImportSerializer, 404: ErrorSerializer})
     def get(self, request, pk):
