@@ -269,6 +269,9 @@ CORS_EXPOSE_HEADERS = [
 WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False)
 # the whole of one delivery (connecting, sending, the receiver's answer), whatever the receiver does
 WEBHOOKS_TIMEOUT_SECONDS = env_int("WEBHOOKS_TIMEOUT_SECONDS", 5)
+# the name servers that look up the receivers' names (comma-separated "address" or "address:port"); empty: the
+# servers of /etc/resolv.conf. The lookup counts in the delivery's time above.
+WEBHOOKS_DNS_SERVERS = env_list("WEBHOOKS_DNS_SERVERS", [])
 # deliveries to one subscription under way at once, across every worker (more wait their turn)
 WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION = env_int("WEBHOOKS_CONCURRENCY_PER_SUBSCRIPTION", 2)
 WEBHOOKS_RETRY_SECONDS = env_int("WEBHOOKS_RETRY_SECONDS", 30)

@@ -12,7 +12,9 @@ way at once: a slow or failing receiver holds up only its own deliveries, never 
 subscriber or another queue's work. Every retry sends the same body under the same delivery id.
 
 Receivers on private, loopback or link-local addresses are refused (at subscription and again at every
-delivery, connecting to the very address that was checked) unless WEBHOOKS_ALLOW_PRIVATE_ADDRESSES.
+delivery, connecting to the very address that was checked) unless WEBHOOKS_ALLOW_PRIVATE_ADDRESSES. The
+receiver's name is looked up by dnspython within the same deadline as the rest of the delivery (the system's
+resolver could take as long as it likes): the servers of /etc/resolv.conf, or WEBHOOKS_DNS_SERVERS.
 """
 
 import hashlib
@@ -29,6 +31,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+import dns.exception
+import dns.resolver
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -97,19 +101,59 @@ def public_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return carried is None or carried.is_global
 
 
-def checked_addresses(url: str) -> list[str]:
-    """The addresses `url`'s host resolves to, each one allowed as a target; raises UnsafeTarget."""
+def _resolver() -> dns.resolver.Resolver:
+    """The resolver of the receivers' names: WEBHOOKS_DNS_SERVERS ("address" or "address:port" each), else the
+    servers of /etc/resolv.conf."""
+    servers = settings.WEBHOOKS_DNS_SERVERS
+    resolver = dns.resolver.Resolver(configure=not servers)
+    if servers:
+        pairs = [server.rpartition(":") if server.count(":") == 1 else ("", "", server) for server in servers]
+        resolver.nameservers = [address or port for address, _sep, port in pairs]
+        resolver.nameserver_ports = {address: int(port) for address, _sep, port in pairs if address}
+    return resolver
+
+
+def resolved(host: str, deadline: float) -> list[str]:
+    """The addresses of `host` (A and AAAA records), looked up before `deadline` (time.monotonic()): raises
+    TimeoutError when the name servers have not answered by then, UnsafeTarget when the name is not known."""
+    try:
+        ipaddress.ip_address(host.split("%")[0])
+        return [host]  # an address: nothing to look up
+    except ValueError:
+        pass
+    name = host.rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):  # always the loopback (RFC 6761), never asked
+        return ["127.0.0.1", "::1"]
+    resolver, addresses = _resolver(), set()
+    for record in ("A", "AAAA"):
+        try:
+            answer = resolver.resolve(name, record, lifetime=_time_left(deadline))
+        except (dns.resolver.NoAnswer, dns.resolver.NoNameservers):
+            continue
+        except dns.resolver.NXDOMAIN:
+            break
+        except dns.exception.Timeout:
+            raise TimeoutError("timed out looking up the receiver's address") from None
+        except (dns.exception.DNSException, UnicodeError, ValueError):
+            break
+        addresses |= {rdata.to_text() for rdata in answer}
+    if not addresses:
+        raise UnsafeTarget(_("The host %(host)s is not known.") % {"host": host})
+    return sorted(addresses)
+
+
+def checked_addresses(url: str, deadline: float | None = None) -> list[str]:
+    """The addresses `url`'s host resolves to (before `deadline`, else within WEBHOOKS_TIMEOUT_SECONDS), each one
+    allowed as a target; raises UnsafeTarget, or TimeoutError when the name servers do not answer in time."""
     parts = urlsplit(url)
     allow_private = settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES
     if parts.scheme != "https" and not (allow_private and parts.scheme == "http"):
         raise UnsafeTarget(_("A webhook URL must start with https://."))
     if not parts.hostname:
         raise UnsafeTarget(_("A webhook URL needs a host name."))
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
-    except (socket.gaierror, UnicodeError, ValueError):
-        raise UnsafeTarget(_("The host %(host)s is not known.") % {"host": parts.hostname}) from None
-    addresses = sorted({str(info[4][0]) for info in infos})
+    if deadline is None:
+        deadline = time.monotonic() + settings.WEBHOOKS_TIMEOUT_SECONDS
+    addresses = resolved(parts.hostname, deadline)
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%")[0])
         if not public_address(ip) and not allow_private:
@@ -167,7 +211,12 @@ def webhook_subscribe(
     target = _target_of(league=league, club=club, event=event)
     if not _may_subscribe(user, target):
         raise PermissionDenied(_("Only the organisers (or the club's secretaries) may subscribe here."))
-    checked_addresses(url)
+    try:
+        checked_addresses(url)
+    except TimeoutError:
+        raise UnsafeTarget(
+            _("The host %(host)s could not be looked up in time; try again.") % {"host": urlsplit(url).hostname}
+        ) from None
     return WebhookSubscription.objects.create(
         owner=user, url=url, events=events, secret=f"whsec_{secrets.token_hex(24)}", **target
     )
@@ -366,7 +415,7 @@ def _post(url: str, body: bytes, headers: dict[str, str], deadline: float) -> in
     `deadline` (time.monotonic()): a receiver that answers a byte at a time is cut there like one that never
     answers. The rest of the answer is not read."""
     parts = urlsplit(url)
-    address = checked_addresses(url)[0]
+    address = checked_addresses(url, deadline)[0]  # the name looked up within the deadline too
     assert parts.hostname is not None  # checked_addresses refuses a URL without a host
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
