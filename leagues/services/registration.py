@@ -59,7 +59,6 @@ from ..notifications import SEND_EMAIL, _plain_text, _send_task
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..text import csv_cell, has_control_characters, one_line
 from .federations import FIDE_FEDERATIONS
-from .players import players_of_league
 from .round_pairings import no_shows_waiting, round_withdraw
 from .setup import FieldError, minor_units, player_save, round_one_published
 from .setup import entry_register as setup_entry_register
@@ -213,6 +212,9 @@ def _checked(
         player = Player.objects.filter(name__iexact=name, birth_year=year, fide_id__isnull=True).order_by("pk").first()
     if club and _club(event, club) is None:
         raise FieldError("club", _("No club of the league is called “%(value)s”.") % {"value": club})
+    if not club and not event.league.players_without_club:
+        if player is None or not player.clubs.filter(leagues=event.league_id).exists():
+            raise FieldError("club", _("The league enters players of its clubs only: name the club."))
     if player is not None:
         name = player.name
     return Typed(email, fide, name, federation, year, club), player
@@ -392,27 +394,25 @@ def _accept(event: Event, found: RegistrationSettings, registration: Registratio
     league = event.league
     club = _club(event, registration.club) if registration.club else None
     player = registration.player
-    if player is None:
-        player = player_save(
-            league=league,
-            user=user,
-            club=club,
-            fields={
-                "name": registration.name,
-                "fide_id": registration.fide_id,
-                "federation": registration.federation,
-                "birth_year": registration.birth_year,
-            },
-        )
-    else:
-        league.players.add(player)
-        if club is not None:
-            ClubMembership.objects.get_or_create(player=player, club=club)
-    if not players_of_league(league).filter(pk=player.pk).exists():
-        league.players.add(player)
     try:
+        if player is None:
+            player = player_save(
+                league=league,
+                user=user,
+                club=club,
+                fields={
+                    "name": registration.name,
+                    "fide_id": registration.fide_id,
+                    "federation": registration.federation,
+                    "birth_year": registration.birth_year,
+                },
+            )
+        else:
+            league.players.add(player)
+            if club is not None:
+                ClubMembership.objects.get_or_create(player=player, club=club)
         entry = setup_entry_register(event=event, user=user, player=player, rating=player.rating)
-    except FieldError as exc:
+    except FieldError as exc:  # the registry or the entry refused this one: name whom, nothing is saved
         raise ServiceError(f"{registration.name}: {exc.message}", code=exc.code) from None
     registration.player, registration.entry = player, entry
     if found.fee and not registration.fees.filter(kind=FeeRecord.Kind.DUE).exists():

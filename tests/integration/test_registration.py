@@ -16,7 +16,7 @@ from leagues.models import Entry, Event, FeeRecord, Game, Registration, Registra
 from leagues.services.registration import registration_settings_save
 from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
-from tests.factories import EventFactory, PlayerFactory, UserFactory, organiser_of
+from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -346,3 +346,20 @@ def test_one_address_registers_a_family_not_a_crowd(client, event, organiser, ma
     assert (
         "is registered already" in _register(client, event, **_person(3, email="parent@example.org")).content.decode()
     )
+
+
+def test_a_league_of_clubs_asks_for_the_club_and_the_accepted_player_joins_it(client, event, organiser):
+    event.league.players_without_club = False
+    event.league.save()
+    club = ClubFactory(name="Fjord SK", short_name="FSK")
+    event.league.clubs.add(club)
+    _open(event, organiser)
+    refused = _register(client, event, **_person(1))
+    assert refused.status_code == 400
+    assert "The league enters players of its clubs only: name the club." in refused.content.decode()
+    assert not Registration.objects.exists()
+    _register(client, event, **_person(1, club="fsk"))
+    client.force_login(organiser)
+    _bulk(client, event, "accept", Registration.objects.all())
+    entry = Entry.objects.select_related("player").get(event=event)
+    assert list(entry.player.clubs.all()) == [club]
