@@ -363,3 +363,13 @@ def test_a_league_of_clubs_asks_for_the_club_and_the_accepted_player_joins_it(cl
     _bulk(client, event, "accept", Registration.objects.all())
     entry = Entry.objects.select_related("player").get(event=event)
     assert list(entry.player.clubs.all()) == [club]
+
+
+def test_the_form_and_the_organisers_page_read_in_hebrew_right_to_left(client, event, organiser):
+    _open(event, organiser, limit=10)
+    _register(client, event, "he", **_person(1))
+    form = client.get(f"/he/events/{event.slug}/register/").content.decode()
+    assert 'dir="rtl"' in form and "הרשמה ל" in form and "נותרו 9 מקומות." in form
+    client.force_login(organiser)
+    page = client.get(f"/he/manage/events/{event.slug}/registration/").content.decode()
+    assert 'dir="rtl"' in page and "הרשמה ורישום הגעה" in page and "Player, Number 1" in page
