@@ -10,6 +10,7 @@ from .imports import ImportJob, PgnImportJob
 from .league import Club, ClubMembership, League, Player, Season
 from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
+from .proposals import PlayerProposal
 from .registration import FeeRecord, Registration, RegistrationSettings
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
@@ -45,6 +46,7 @@ __all__ = [
     "PairingChange",
     "PairingSettings",
     "Player",
+    "PlayerProposal",
     "Prize",
     "PrizeAllocation",
     "PrizeAward",
