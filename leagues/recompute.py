@@ -3,7 +3,6 @@
 import json
 import logging
 import time
-import zlib
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -21,6 +20,7 @@ from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_result, snapshot_fields
 from .services.webhooks import standings_updated
+from .session_locks import session_lock
 
 log = logging.getLogger("leagues.recompute")
 
@@ -32,19 +32,10 @@ class LockBusy(Exception):
 @contextmanager
 def event_lock(event_id: int):
     """A per-event PostgreSQL advisory lock, so recomputes of one event never run concurrently."""
-    if connection.vendor != "postgresql":
-        yield
-        return
-    key = zlib.crc32(f"standings:{event_id}".encode())
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        if not cursor.fetchone()[0]:
+    with session_lock(f"standings:{event_id}") as held:
+        if not held:
             raise LockBusy(event_id)
-    try:
         yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 def _read_consistently(event_id: int):

@@ -60,6 +60,7 @@ from ..models import (
 from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
+from ..session_locks import session_lock
 from .fide_mode import event_scoring_checked, pairs_text, setting_change_checked, shown
 from .follows import pairings_published_followers
 from .results import event_results_changed, result_record
@@ -350,7 +351,16 @@ def _claim(pairing_id: int, attempt: int) -> RoundPairing | None:
 
 def pairing_compute(*, pairing_id: int, attempt: int) -> None:
     """The worker's part: pair the round with the engine and store the boards for the preview. A failure
-    is stored as the pairing's problem; nothing is published."""
+    is stored as the pairing's problem; nothing is published. A pairing the broker hands out again while it is
+    still being computed (a big open takes longer than the broker's visibility timeout) is left to the process
+    computing it; one whose process died is computed again."""
+    with session_lock(f"pairing:{pairing_id}") as held:
+        if not held:
+            return
+        _pairing_compute(pairing_id, attempt)
+
+
+def _pairing_compute(pairing_id: int, attempt: int) -> None:
     with transaction.atomic():
         pairing = _claim(pairing_id, attempt)
         if pairing is None or pairing.status not in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING):

@@ -10,7 +10,8 @@ hide in a function-local import):
 - the doors of leagues (public, manage, api, admin, management commands) import no other door, and no
   module of leagues imports a door; only the wiring does (config/urls.py, leagues/apps.py);
 - services import only models, permissions, selectors, errors, broker, after_commit, page_cache,
-  notifications, text and other services: never a door, tasks.py or recompute.py (they send tasks by name);
+  notifications, text, session_locks and other services: never a door, tasks.py or recompute.py (they send
+  tasks by name);
 - models import nothing of leagues but other models; permissions only models and errors, selectors also
   permissions;
 - only leagues/apps.py and the management commands import tasks.py.
@@ -155,6 +156,7 @@ SERVICES_MAY_IMPORT = (
     "leagues.page_cache",
     "leagues.notifications",
     "leagues.text",
+    "leagues.session_locks",
 )
 # permissions.py reads roles from the models; selectors.py may ask it whose rows a user sees
 READERS_MAY_IMPORT = {
