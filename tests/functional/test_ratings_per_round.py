@@ -137,6 +137,7 @@ def test_first_rating_by_default_the_page_shows_each_rounds_rating(client, leagu
     standings = client.get(f"/api/v1/events/{league.slug}/standings/").json()
     values = {row["start_number"]: row["values"] for row in standings["rows"]}
     assert values[1]["ARO"] in (1500, "1500") and values[3]["ARO"] in (1600, "1600")
+    assert "in the round they met" not in text_of(client.get(f"/en/events/{league.slug}/").content.decode())
     b_page = text_of(player_page(client, league, 2))
     assert "Rating 1700 from round 3 (a newer rating list)" in b_page
 
@@ -158,6 +159,8 @@ def test_rating_of_each_round_when_the_regulations_say_so(client, league):
     standings = client.get(f"/api/v1/events/{league.slug}/standings/").json()
     values = {row["start_number"]: row["values"] for row in standings["rows"]}
     assert str(values[1]["ARO"]) == "1533" and str(values[1]["TPR"]) == "1806" and str(values[3]["ARO"]) == "1617"
+    shown = text_of(client.get(f"/en/events/{league.slug}/").content.decode())
+    assert "read each opponent's rating in the round they met, as the event's regulations say" in shown
 
 
 def test_the_rating_report_and_its_trf_name_the_newer_ratings(client, league):
