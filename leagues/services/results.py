@@ -272,7 +272,7 @@ def results_record_new(*, event: Event, games: list[Game], user: AnyUser, source
     for game in games:
         if game.result not in Result.values:
             raise ServiceError(_("“%(code)s” is not a result code.") % {"code": game.result}, code="bad_result_code")
-        if game.match_id is not None:
+        if game.match_id is not None and source != ResultChange.Source.IMPORT:  # an import: confirmed match cards
             raise ServiceError(
                 _("This game is a board of a team match; its result is entered on the match card."),
                 code="match_card_required",

@@ -13,7 +13,7 @@ from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
 from ..models import TRF_CODES, Entry, EntryRating, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
-from .team_swiss import team_bye_records, team_pairing_records
+from .team_swiss import team_board_records, team_bye_records, team_pairing_records
 
 
 def scoring_for(event: Event) -> Scoring:
@@ -185,10 +185,12 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
         white_code, black_code = TRF_CODES[game.result]
         assert black_code is not None  # a board is a game, never a bye
         white, black = game.white_player_id, game.black_player_id
+        opponent_of_white = number[black] if black else None  # a board the other team left empty: no opponent,
+        opponent_of_black = number[white] if white else None  # so no colour (as TRF writes "0000 - +")
         if white:
-            blocks[white][r] = RoundEntry(code=white_code, opponent=number.get(black) if black else None, colour="w")
+            blocks[white][r] = RoundEntry(code=white_code, opponent=opponent_of_white, colour="w" if black else None)
         if black:
-            blocks[black][r] = RoundEntry(code=black_code, opponent=number.get(white) if white else None, colour="b")
+            blocks[black][r] = RoundEntry(code=black_code, opponent=opponent_of_black, colour="b" if white else None)
     people = {
         player.pk: (player.public_name, player.rating)
         for player in Player.objects.filter(pk__in=number).only("pk", "name", "rating", "anonymised")
@@ -217,7 +219,11 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
         teams=[
             Team(number=e.start_number, name=e.name, members=tuple(number[p] for p in members[e.id])) for e in entries
         ],
-        extra_records=(*team_pairing_records(event), *team_bye_records(event, games)),
+        extra_records=(
+            *team_pairing_records(event),
+            *team_bye_records(event, games),
+            *team_board_records(games, number, members, {e.id: e.start_number for e in entries}),
+        ),
     )
 
 

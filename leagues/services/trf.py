@@ -2,7 +2,7 @@
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -19,6 +19,7 @@ from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament, last_paired_round
+from tiebreaks.engine.team import primary_from_event_type
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
 from tiebreaks.trf.dates import file_edition
@@ -28,10 +29,12 @@ from ..models import Entry, Event, Game, League, PairingSettings, Player, Result
 from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
 from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_problems
+from .players import registry_blanks_offered
 from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
+from .trf_teams import team_event_fill, team_plan
 
 PAIR_RESULTS = {
     ("1", "0"): Result.WHITE_WINS,
@@ -165,6 +168,13 @@ class ImportPreview:
     scoring: Scoring | None = None
     # what is imported but worth a look, as (line number or None, message): FIDE ids given to two players
     warnings: list[tuple[int | None, str]] = field(default_factory=list)
+    # a team file (records 013/310): its teams as (team number, name, players), boards per match, the team
+    # matches and team byes it creates, and the primary score ("MP" or "GP")
+    teams: list[tuple[int, str, int]] = field(default_factory=list)
+    boards: int = 0
+    matches: int = 0
+    team_byes: int = 0
+    primary: str = ""
 
     @property
     def ok(self) -> bool:
@@ -208,7 +218,8 @@ def import_preview(
     preview.total_rounds = tournament.total_rounds
     preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
     preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
-    preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
+    if not tournament.teams:
+        preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
     if event is None:  # an update adds no players and keeps the event's rule edition
         preview.other_leagues = players_of_other_leagues(tournament, league)
         try:
@@ -225,11 +236,24 @@ def import_preview(
             _check_update(tournament, event)
         elif problem := tiebreak_list_problem(data, tournament, system, preview.edition):
             preview.problems.append(problem)
+        if tournament.teams:
+            _team_preview(preview, tournament)
     except ServiceError as exc:
         preview.problems.append((None, exc.message))
-    if not preview.problems:
+    if not preview.problems and not tournament.teams:
         _check_pairings(preview, data, preview.system)
     return preview
+
+
+def _team_preview(preview: ImportPreview, tournament: Tournament) -> None:
+    """What a team file creates (trf_teams.team_plan); raises ServiceError for what a team event cannot keep."""
+    plan = team_plan(tournament)
+    preview.teams = [(team.number, team.name, len(team.members)) for team in plan.teams]
+    preview.boards = plan.boards
+    preview.matches = len(plan.matches)
+    preview.team_byes = len(plan.byes)
+    preview.results = plan.results
+    preview.primary = plan.primary
 
 
 #: the import preview replays the pairings of files up to this many players (bigger ones would keep the
@@ -329,6 +353,20 @@ def event_import_trf(
             code="bad_tiebreak_policy",
         )
     scoring = tournament.scoring
+    plan = team_plan(tournament) if tournament.teams else None
+    team_fields: dict[str, Any] = {}
+    if plan is not None:
+        win, draw, loss = plan.match_points
+        team_fields = {
+            "kind": Event.Kind.TEAM,
+            "boards": plan.boards,
+            "match_points_win": _decimal(win),
+            "match_points_draw": _decimal(draw),
+            "match_points_loss": _decimal(loss),
+            "primary_score": (
+                Event.PrimaryScore.GAME_POINTS if plan.primary == "GP" else Event.PrimaryScore.MATCH_POINTS
+            ),
+        }
     with transaction.atomic():
         event = Event.objects.create(
             league=league,
@@ -344,14 +382,26 @@ def event_import_trf(
             points_draw=_decimal(scoring.draw),
             points_loss=_decimal(scoring.loss),
             tiebreak_criteria=criteria,
-            baku_acceleration=system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
+            baku_acceleration=not plan and system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
+            **team_fields,
         )
         if scoring.pab is not None:  # BBU, or P of record 162: the pairing-allocated bye's value
             PairingSettings.objects.create(event=event, pab_points=_decimal(scoring.pab))
         imported_event_mode(event, scoring, user)
+        if plan is not None:
+            year = int(edition.start_date[:4]) if edition.start_date else None
+            players = _players_from_trf(tournament, year, report)
+            registry_blanks_offered(league=league, user=user, blanks=_registry_blanks(tournament, players, year))
+            report("games", 0, 1)
+            team_event_fill(event=event, league=league, tournament=tournament, plan=plan, players=players, user=user)
+            return event
         entries = _entries_from_trf(
             event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
         )
+        # a stored player's blank fields: written if no other league keeps the player, else proposed to them
+        year = int(edition.start_date[:4]) if edition.start_date else None
+        entered = {number: entry.player for number, entry in entries.items()}
+        registry_blanks_offered(league=league, user=user, blanks=_registry_blanks(tournament, entered, year))
         report("games", 0, 1)
         rounds = {}
         boards: dict[int, int] = {}
@@ -413,10 +463,24 @@ PLAYERS_PER_BATCH = 250
 def _entries_from_trf(
     event: Event, tournament: Tournament, this_year: int | None, report: "Progress"
 ) -> dict[int, Entry]:
-    """The event's entries by start number, with their players: the stored one of each FIDE id (blank fields
-    filled from the file), else a new one; saved a batch at a time (a 2,000-player file in a few statements).
-    A FIDE id the file gives to a second player is that player's no more: a new player without one (the preview
-    warned, repeated_fide_id_warnings)."""
+    """The event's entries by start number, with their players (_players_from_trf)."""
+    players = _players_from_trf(tournament, this_year, report)
+    entries: dict[int, Entry] = {}
+    participants = tournament.participants
+    for start in range(0, len(participants), PLAYERS_PER_BATCH):
+        batch = [
+            Entry(event=event, start_number=p.start_number, rating=p.rating, player=players[p.start_number])
+            for p in participants[start : start + PLAYERS_PER_BATCH]
+        ]
+        entries.update((entry.start_number, entry) for entry in Entry.objects.bulk_create(batch))
+    return entries
+
+
+def _players_from_trf(tournament: Tournament, this_year: int | None, report: "Progress") -> dict[int, Player]:
+    """The players of the file by start number: the stored one of each FIDE id (blank fields filled from the
+    file), else a new one; saved a batch at a time (a 2,000-player file in a few statements). A FIDE id the file
+    gives to a second player is that player's no more: a new player without one (the preview warned,
+    repeated_fide_id_warnings)."""
     participants = tournament.participants
     taken: set[int] = set()
     year = this_year or datetime.date.today().year
@@ -424,10 +488,10 @@ def _entries_from_trf(
         player.fide_id: player
         for player in Player.objects.filter(fide_id__in=[f for f in map(_fide_id, participants) if f])
     }
-    entries: dict[int, Entry] = {}
+    players: dict[int, Player] = {}
     for start in range(0, len(participants), PLAYERS_PER_BATCH):
         report("players", start, len(participants))
-        new_players, batch = [], []
+        new_players = []
         for p in participants[start : start + PLAYERS_PER_BATCH]:
             fields, fide_id = _registry_fields(p, year), _fide_id(p)
             if fide_id in taken:
@@ -438,16 +502,28 @@ def _entries_from_trf(
             if player is None:
                 player = Player(name=p.name, fide_id=fide_id, **fields)
                 new_players.append(player)
-            else:
-                missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
-                if missing:
-                    Player.objects.filter(pk=player.pk).update(**missing)
-            batch.append((Entry(event=event, start_number=p.start_number, rating=p.rating), player))
-        Player.objects.bulk_create(new_players)
-        for entry, player in batch:
-            entry.player = player  # the players of this batch have their ids now
-        entries.update((entry.start_number, entry) for entry in Entry.objects.bulk_create(e for e, _p in batch))
-    return entries
+            # a stored player's blank fields are not written here: the caller offers them (_registry_blanks)
+            players[p.start_number] = player
+        Player.objects.bulk_create(new_players)  # the players of this batch have their ids now
+    return players
+
+
+def _registry_blanks(
+    tournament: Tournament, players: Mapping[int, Player | None], this_year: int | None
+) -> dict[int, dict[str, Any]]:
+    """Player id → the registry fields the file has that a stored player of it lacks (a new player was saved
+    with the file's fields already)."""
+    year = this_year or datetime.date.today().year
+    blanks: dict[int, dict[str, Any]] = {}
+    for p in tournament.participants:
+        player = players.get(p.start_number)
+        if player is None or player.pk is None:
+            continue
+        fields = _registry_fields(p, year)
+        missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
+        if missing:
+            blanks.setdefault(player.pk, missing)
+    return blanks
 
 
 def players_of_other_leagues(tournament: Tournament, league: League | None) -> list[tuple[int, str, Player]]:
@@ -477,6 +553,10 @@ def _system_and_criteria(tournament: Tournament, system: str | None, event: Even
     if system not in Event.System.values:
         raise ServiceError(_("Unknown pairing system “%(system)s”.") % {"system": system}, code="bad_system")
     kind = "swiss" if system == Event.System.SWISS else "round_robin"
+    if tournament.teams:  # a team event lists its primary score first (202's PTS is the primary score)
+        primary = primary_from_event_type(tournament.event_type)
+        listed = tournament.tiebreaks or recommended_criteria(f"team_{kind}", tournament.total_rounds)
+        return system, [f"{primary}TS" if c.upper() == "PTS" else c for c in listed]
     return system, [c for c in (tournament.tiebreaks or recommended_criteria(kind)) if c.upper() != "PTS"]
 
 
@@ -642,7 +722,9 @@ def tiebreak_list_problem(
     reasons = []
     for rules in editions:
         try:
-            compute_standings_check(Event(system=system, rounds_count=tournament.total_rounds), rules, criteria)
+            kind = Event.Kind.TEAM if tournament.teams else Event.Kind.INDIVIDUAL
+            checked = Event(kind=kind, system=system, rounds_count=tournament.total_rounds)
+            compute_standings_check(checked, rules, criteria)
             return None
         except EngineError as exc:
             reasons.append(str(exc))
@@ -655,9 +737,11 @@ def tiebreak_list_problem(
 def _check_importable(tournament: Tournament, event: Event | None) -> None:
     """What the file may say but the league cannot store; raises ServiceError."""
     if tournament.teams:
-        raise ServiceError(
-            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
-        )
+        if event is not None:  # an update of a team event: not yet
+            raise ServiceError(
+                _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+            )
+        return
     for _number, _white, _black, _result in _games(tournament):
         pass  # _games raises for a result that cannot be stored
 

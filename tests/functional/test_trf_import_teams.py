@@ -1,0 +1,110 @@
+"""Issue 30: a team tournament's TRF file imported through the site's door (preview, then confirm) becomes a
+team event whose team standings are the command line's on the same file, and whose TRF export, read by the
+command line, gives them again. FIDE's TRF-26 team sample (50 teams of 4 boards, 14 rounds: boards out of
+order and left empty, team byes, a pairing-allocated bye, forfeited matches) and a real team league exported
+by the Irish Chess Union (013 records, no line-ups)."""
+
+import hashlib
+import html
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from leagues.models import Event
+from leagues.recompute import standings_recompute_event
+from leagues.services.trf import event_export_trf
+from tests.factories import LeagueFactory, organiser_of
+from tests.paths import REPO, TESTS, TRF_SAMPLES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+FIDE_SAMPLE = TRF_SAMPLES / "fide-trf26-sample-team.trf"
+ARMSTRONG = TESTS / "fixtures" / "real-trf" / "icu-armstrong_2011.trf"
+
+
+@pytest.fixture
+def page(client):
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    return client, league, f"/en/manage/leagues/{league.slug}/import/"
+
+
+def upload(client, url, data):
+    response = client.post(url, {"name": "Team cup", "slug": "team-cup", "file": SimpleUploadedFile("t.trf", data)})
+    return response, html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
+
+
+def confirm(client, url, data, **fields):
+    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest(), **fields})
+
+
+def cli_rows(path, rules, criteria):
+    out = subprocess.run(
+        [sys.executable, "-m", "tiebreaks", "standings", str(path), "--rules", rules, "--criteria", ",".join(criteria)]
+        + ["--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    ).stdout
+    return {row["team_number"]: (row["rank"], row["points"], row["values"]) for row in json.loads(out)["rows"]}
+
+
+def imported(client, url, data):
+    response = confirm(client, url, data)
+    assert response.status_code == 302, html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))[:3000]
+    event = Event.objects.get(slug="team-cup")
+    standings_recompute_event(event.pk)
+    event.refresh_from_db()
+    return event
+
+
+def site_rows(event):
+    return {row["team_number"]: (row["rank"], row["points"], row["values"]) for row in event.snapshot.rows}
+
+
+@pytest.mark.parametrize("path", [FIDE_SAMPLE, ARMSTRONG], ids=["fide-sample", "armstrong"])
+def test_a_team_file_becomes_a_team_event_with_the_command_lines_team_standings(page, path, tmp_path):
+    client, league, url = page
+    data = path.read_bytes()
+    response, body = upload(client, url, data)
+    assert response.status_code == 200, body[-1500:]
+    lines = data.splitlines()
+    teams = sum(1 for line in lines if line[:3] == b"310") or sum(1 for line in lines if line[:3] == b"013")
+    assert f"Teams{teams}" in body
+    assert "Primary scorematch points" in body
+    event = imported(client, url, data)
+    assert event.is_team
+    expected = cli_rows(path, event.rule_set, event.tiebreak_criteria)
+    assert site_rows(event) == expected
+
+    exported = tmp_path / "export.trf"  # the site's export, read by the command line, ranks the teams alike
+    exported.write_text(event_export_trf(event=event), encoding="utf-8")
+    assert cli_rows(exported, event.rule_set, event.tiebreak_criteria) == expected
+
+
+def test_the_preview_shows_what_a_team_file_creates(page):
+    client, league, url = page
+    response, body = upload(client, url, FIDE_SAMPLE.read_bytes())
+    assert response.status_code == 200
+    # 50 teams of four boards, over 14 rounds
+    assert "Teams50" in body and "Boards per match4" in body
+    assert "Matches284" in body  # 50 teams x 14 rounds / 2, less 132 rounds of teams without a match
+    assert "1India5" in body  # team 1 with its five players
+
+
+def test_a_team_bye_the_site_cannot_count_as_the_file_does_is_refused_at_preview_with_its_round(page):
+    client, league, url = page
+    # the pairing-allocated byes of record 320 worth a won match (2 match points, 4 game points) instead of a draw
+    data = FIDE_SAMPLE.read_bytes().replace(b"320  1.0  2.0", b"320  2.0  4.0")
+    response, body = upload(client, url, data)
+    assert response.status_code == 400
+    assert (
+        "Round 3: the pairing-allocated bye of team 50 is worth 2 match points and 4 game points; a team event "
+        "counts it as a drawn match with a draw on every board (1 and 2)." in body
+    )
+    assert confirm(client, url, data).status_code == 400
+    assert not Event.objects.filter(slug="team-cup").exists()
