@@ -240,7 +240,7 @@ def export_build(scope_kind: str, ident: str, kind: str) -> bool:
         scope, name = _season_scope(int(ident)), _name("bundle")
     else:
         scope, name = ident, _name(kind)
-    started = time.perf_counter()
+    started, failed = time.perf_counter(), False
     try:
         if scope_kind == "season":
             for slug in Event.objects.filter(season=season).values_list("slug", flat=True) if season else ():
@@ -268,8 +268,14 @@ def export_build(scope_kind: str, ident: str, kind: str) -> bool:
         _keep(scope, name, stamp, body.encode() if isinstance(body, str) else body, content_type, filename, took)
         log.info("export built scope=%s export=%s duration_ms=%s", scope, name, round(took * 1000))
         return True
+    except Exception:
+        # the place stays taken until QUEUED_TTL: a download whose build fails is not built again by every reader
+        log.exception("export not built scope=%s export=%s", scope, name)
+        failed = True
+        raise
     finally:
-        _release(_queued_key(scope, name))
+        if not failed:
+            _release(_queued_key(scope, name))
 
 
 def _keep(scope: str, name: str, stamp: str, body: bytes, content_type: str, filename: str, took: float) -> None:
