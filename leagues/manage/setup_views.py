@@ -13,12 +13,12 @@ from django.views.decorators.http import require_POST
 from tiebreaks.money import money
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, League, Role, Team, TeamMatch
+from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, event_arbiters, is_league_organiser
 from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
-from ..services.players import players_of_league
+from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
@@ -426,6 +426,25 @@ def players(request, slug, player_id=None):
     league = _league(request, slug)
     in_league = players_of_league(league)
     player = get_object_or_404(in_league, pk=player_id) if player_id else None
+    if request.method == "POST" and "proposal" in request.POST:  # another league's proposed change: decided here
+        try:
+            proposal = player_proposal_decide(
+                proposal_id=int(request.POST["proposal"]) if request.POST["proposal"].isdigit() else 0,
+                accept=request.POST.get("decision") == "accept",
+                user=request.user,
+            )
+        except PermissionDenied:
+            raise DjangoPermissionDenied from None
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _("The change is accepted.")
+                if proposal.status == proposal.Status.ACCEPTED
+                else _("The change is declined; nothing was written."),
+            )
+        return redirect("manage:players", slug=league.slug)
     form = PlayerForm(request.POST or None, instance=player, league=league)
     if request.method == "POST" and form.is_valid():
         fields = form.service_fields()
@@ -445,6 +464,10 @@ def players(request, slug, player_id=None):
             "form": form,
             "player": player,
             "players": in_league.prefetch_related("clubs").order_by("name"),
+            "proposals": [
+                (proposal, Player._meta.get_field(proposal.field).verbose_name)
+                for proposal in player_proposals_for(league)
+            ],
         },
         status=400 if form.errors else 200,
     )

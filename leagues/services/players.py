@@ -1,13 +1,27 @@
-"""The player registry's rules: who may show a player by initials only, and that it reaches every page at once."""
+"""The player registry's rules: who may show a player by initials only, and that it reaches every page at once;
+a player kept by several leagues changes through another league's file only when a league keeping it accepts."""
+
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..errors import NotFound, PermissionDenied
-from ..models import League, Player, ResultChange, StandingsSnapshot
+from ..errors import NotFound, PermissionDenied, ServiceError
+from ..models import (
+    ClubMembership,
+    Entry,
+    League,
+    Player,
+    PlayerProposal,
+    ResultChange,
+    StandingsSnapshot,
+    TeamMember,
+)
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import AnyUser, is_league_organiser
+from ..permissions import AnyUser, acting_user, is_league_organiser
 from .prizes import prizes_recompute
 
 
@@ -72,3 +86,86 @@ def _rename_in_corrections(event_id: int, start_number: int, before: str, name: 
             m["name"] = name
         if moved:
             change.save(update_fields=["standings_impact"])
+
+
+def leagues_keeping(player_ids: Iterable[int]) -> dict[int, set[int]]:
+    """Player id → the leagues that keep the player: those whose registry has it (a member of one of their clubs,
+    or registered by the league itself) and those whose events it played in."""
+    ids = list(player_ids)
+    pairs = [
+        *ClubMembership.objects.filter(player_id__in=ids).values_list("player_id", "club__leagues"),
+        *League.players.through.objects.filter(player_id__in=ids).values_list("player_id", "league_id"),
+        *Entry.objects.filter(player_id__in=ids).values_list("player_id", "event__league_id"),
+        *TeamMember.objects.filter(player_id__in=ids).values_list("player_id", "team__event__league_id"),
+    ]
+    keeping: dict[int, set[int]] = {player_id: set() for player_id in ids}
+    for player_id, league_id in pairs:
+        if league_id is not None:
+            keeping[player_id].add(league_id)
+    return keeping
+
+
+def registry_blanks_offered(*, league: League, user: AnyUser, blanks: dict[int, dict[str, Any]]) -> int:
+    """Blank registry fields of stored players that `league` has values for (its TRF file): written for a player
+    no other league keeps; for a player another league keeps too they are proposals, written only when an
+    organiser of a league keeping it accepts them (`player_proposal_decide`). Returns the number of proposals."""
+    blanks = {player_id: fields for player_id, fields in blanks.items() if fields}
+    keeping = leagues_keeping(blanks)
+    proposals = []
+    for player_id, fields in blanks.items():
+        if keeping[player_id] - {league.pk}:
+            proposals += [
+                PlayerProposal(
+                    player_id=player_id,
+                    league=league,
+                    field=name,
+                    value=str(value)[:200],
+                    proposed_by=acting_user(user),
+                )
+                for name, value in sorted(fields.items())
+            ]
+        else:
+            Player.objects.filter(pk=player_id).update(**fields)
+    PlayerProposal.objects.bulk_create(proposals, ignore_conflicts=True)  # the same proposal waiting: once
+    return len(proposals)
+
+
+def player_proposals_for(league: League) -> QuerySet[PlayerProposal]:
+    """The proposals of other leagues waiting for a decision about players `league` keeps."""
+    return (
+        PlayerProposal.objects.filter(status=PlayerProposal.Status.PENDING, player__in=players_kept_by(league))
+        .exclude(league=league)
+        .select_related("player", "league")
+    )
+
+
+def players_kept_by(league: League) -> QuerySet[Player]:
+    """The players `league` keeps: its registry and the players of its events."""
+    return Player.objects.filter(
+        Q(pk__in=players_of_league(league).values("pk"))
+        | Q(entry__event__league=league)
+        | Q(teammember__team__event__league=league)
+    ).distinct()
+
+
+def player_proposal_decide(*, proposal_id: int, accept: bool, user: AnyUser) -> PlayerProposal:
+    """An organiser of a league keeping the player (not the league that proposed) accepts the proposal, which
+    writes the field, or declines it, which writes nothing. Raises NotFound, PermissionDenied or ServiceError."""
+    with transaction.atomic():
+        proposal = PlayerProposal.objects.select_for_update().filter(pk=proposal_id).first()
+        if proposal is None:
+            raise NotFound(_("No such proposal."))
+        deciders = leagues_keeping([proposal.player_id])[proposal.player_id] - {proposal.league_id}
+        if not any(is_league_organiser(user, league_id) for league_id in deciders):
+            raise PermissionDenied(_("Only an organiser of a league that keeps this player may decide."))
+        if proposal.status != PlayerProposal.Status.PENDING:
+            raise ServiceError(_("This proposal was decided already."), code="proposal_decided")
+        if accept:
+            player = Player.objects.select_for_update().get(pk=proposal.player_id)
+            field = Player._meta.get_field(proposal.field)
+            setattr(player, proposal.field, field.to_python(proposal.value))  # type: ignore[union-attr]
+            player.save(update_fields=[proposal.field])
+        proposal.status = PlayerProposal.Status.ACCEPTED if accept else PlayerProposal.Status.DECLINED
+        proposal.decided_by, proposal.decided_at = acting_user(user), timezone.now()
+        proposal.save(update_fields=["status", "decided_by", "decided_at"])
+        return proposal
