@@ -66,6 +66,13 @@
       chessground: { animation: { enabled: !reduced }, coordinates: true },
     });
     if (flipped) viewer.flip();
+    // the viewer's list of moves scrolls: reachable by keyboard, named (the page's own list stays the text)
+    var moves = viewer.div.querySelector(".lpv__moves");
+    if (moves) {
+      moves.setAttribute("tabindex", "0");
+      moves.setAttribute("role", "group");
+      moves.setAttribute("aria-label", section.dataset.movesLabel);
+    }
     var toPath = viewer.toPath; // every step (keys, buttons, a move clicked) goes through it
     viewer.toPath = function (path, focus) {
       toPath(path, focus);

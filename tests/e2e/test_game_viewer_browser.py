@@ -193,3 +193,19 @@ def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_th
     wait(browser, lambda d: shown(d) == placement(boards[40]) and current_move(d) == "Be5", timeout=75)
     assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 40
     assert policy_kept(browser)
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 1280), ("he", 390)])
+def test_the_board_passes_axe_wcag21_aa(browser, live_server, lang, width):
+    from tests.e2e.test_accessibility import axe_violations, load_axe_into_every_page, set_width
+
+    event, game = game_with_players()
+    pgn_attach(games=Game.objects.filter(pk=game.pk), text=TEXT, user=organiser_of(event.league))
+    browser.set_script_timeout(60)
+    load_axe_into_every_page(browser)
+    set_width(browser, width)
+    open_game(browser, f"{live_server.url}/{lang}/events/{event.slug}/games/{game.pk}/")
+    browser.find_element("css selector", '.game-viewer-controls button[data-go="last"]').click()
+    see(browser, positions()[-1], "a2")
+    failures = [(v["id"], [node["target"] for node in v["nodes"]][:3]) for v in axe_violations(browser)]
+    assert failures == [], failures
