@@ -222,7 +222,7 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
         extra_records=(
             *team_pairing_records(event),
             *team_bye_records(event, games),
-            *team_board_records(games, number, members, {e.id: e.start_number for e in entries}),
+            *team_board_records(games, number, members, {e.id: e.start_number for e in entries}, event.boards),
         ),
     )
 

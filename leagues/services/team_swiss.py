@@ -190,26 +190,26 @@ def team_bye_records(event: Event, games: list[Game]) -> list[str]:
 
 
 def team_board_records(
-    games: list[Game], number: dict[int, int], members: dict[int, list[int]], starts: dict[int, int]
+    games: list[Game], number: dict[int, int], members: dict[int, list[int]], starts: dict[int, int], boards: int
 ) -> list[str]:
     """TRF-26 records of what a match's boards say beyond the players' games (trf-format §7.5, §7.6): 300 a
     team's board order in a round when it is not its roster's (a player out of order, or a board left empty),
     330 a forfeited match (one team, or both, fielded nobody: the other wins every board it had a player on).
     `number`: player id -> start number in the file; `members`: team entry id -> its players in board order;
-    `starts`: team entry id -> team number."""
+    `starts`: team entry id -> team number; `boards`: boards per match (a 300 record lists every board)."""
     by_match: dict[int, list[Game]] = defaultdict(list)
     for game in games:
         if game.match_id is not None:
             by_match[game.match_id].append(game)
     lineups, forfeits = [], []
-    for boards in by_match.values():
-        match = boards[0].match
+    for played in by_match.values():
+        match = played[0].match
         assert match is not None  # grouped by it
-        r = boards[0].round.number
-        if any(g.result in (Result.PENDING, Result.UNKNOWN) for g in boards):
+        r = played[0].round.number
+        if any(g.result in (Result.PENDING, Result.UNKNOWN) for g in played):
             continue  # not played yet: its boards say nothing yet
         seated: dict[int, dict[int, int]] = {match.home_id: {}, match.away_id: {}}  # entry -> board -> player
-        for g in boards:
+        for g in played:
             for entry_id, player_id in ((g.white_id, g.white_player_id), (g.black_id, g.black_player_id)):
                 if entry_id in seated and player_id:
                     seated[entry_id][g.board] = player_id
@@ -224,7 +224,7 @@ def team_board_records(
             by_roster = sorted(seats.values(), key=lambda player_id: order.get(player_id, len(order)))
             if sorted(seats) == list(range(1, len(seats) + 1)) and [seats[b] for b in sorted(seats)] == by_roster:
                 continue  # the boards follow the roster: no record needed
-            players = "".join(f" {number[seats[b]] if b in seats else 0:4d}" for b in range(1, max(seats) + 1))
+            players = "".join(f" {number[seats[b]] if b in seats else 0:4d}" for b in range(1, max(boards, *seats) + 1))
             lineups.append((r, f"300 {r:3d} {starts[entry]:3d} {starts[other]:3d}{players}"))
     return [record for _r, record in sorted(lineups)] + [record for _r, record in sorted(forfeits)]
 

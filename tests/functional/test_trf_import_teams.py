@@ -18,7 +18,10 @@ from leagues.models import Event
 from leagues.recompute import standings_recompute_event
 from leagues.services.trf import event_export_trf
 from tests.factories import LeagueFactory, organiser_of
+from tests.golden.checker import checker_values
 from tests.paths import REPO, TESTS, TRF_SAMPLES
+from tiebreaks.engine.team import compute_team_standings
+from tiebreaks.trf import read_trf
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FIDE_SAMPLE = TRF_SAMPLES / "fide-trf26-sample-team.trf"
@@ -108,3 +111,23 @@ def test_a_team_bye_the_site_cannot_count_as_the_file_does_is_refused_at_preview
     )
     assert confirm(client, url, data).status_code == 400
     assert not Event.objects.filter(slug="team-cup").exists()
+
+
+@pytest.mark.parametrize("path", [FIDE_SAMPLE, ARMSTRONG], ids=["fide-sample", "armstrong"])
+def test_fides_checker_reads_the_sites_team_export_and_counts_the_boards_as_the_site_does(page, path, tmp_path):
+    """Board count (BC), top board results and bottom board elimination read every board: the export's 300
+    records (boards out of order, a board left empty, listing every board) and 330 records (forfeited matches)
+    must carry them. The checker refuses the Armstrong league as published (no line-ups); it reads the export."""
+    client, league, url = page
+    data = path.read_bytes()
+    upload(client, url, data)
+    event = imported(client, url, data)
+    exported = tmp_path / "export.trf"
+    exported.write_text(event_export_trf(event=event), encoding="utf-8")
+    t = read_trf(exported.read_bytes())
+    criteria = ["GPTS", "BC", "TBR", "BBE", "EMGSB", "BH:MP"]
+    ours = compute_team_standings(t, criteria, primary="MP")
+    rounds = max(max((r for r, e in enumerate(p.rounds, 1) if e.opponent), default=0) for p in t.participants)
+    checker = checker_values(exported, ["MPTS", *criteria], rounds=rounds)
+    assert {row.team_number: [row.points, *(row.values[c] for c in criteria)] for row in ours.rows} == checker
+    assert len(checker) == len(event.entries.all())
