@@ -57,6 +57,18 @@ class Event(models.Model):
     points_win = models.DecimalField(_("points for a win"), max_digits=4, decimal_places=2, default=Decimal("1"))
     points_draw = models.DecimalField(_("points for a draw"), max_digits=4, decimal_places=2, default=Decimal("0.5"))
     points_loss = models.DecimalField(_("points for a loss"), max_digits=4, decimal_places=2, default=Decimal("0"))
+    # what an imported TRF file gives (162's A and X, JaVaFo's BBZ/BBF): FIDE counts 0 and a draw
+    points_absence = models.DecimalField(
+        _("points for a zero-point bye or a forfeit loss"), max_digits=4, decimal_places=2, default=Decimal("0")
+    )
+    points_unknown = models.DecimalField(
+        _("points for a result not known"),
+        max_digits=4,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Empty: a draw."),
+    )
     match_points_win = models.DecimalField(_("match points for a win"), max_digits=4, decimal_places=2, default=2)
     match_points_draw = models.DecimalField(_("match points for a draw"), max_digits=4, decimal_places=2, default=1)
     match_points_loss = models.DecimalField(_("match points for a loss"), max_digits=4, decimal_places=2, default=0)
