@@ -19,6 +19,7 @@ from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
 from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
+from ..services.results import later_round_paired
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
@@ -581,6 +582,7 @@ def dispute(request, match_id):
                 results=card.results(),
                 lineup=card.lineup(),
                 expected_version=int(request.POST.get("card_version", -1)),
+                later_pairing=card.cleaned_data["later_pairing"],
             ),
             _("Dispute settled; both clubs are told."),
         ):
@@ -589,6 +591,14 @@ def dispute(request, match_id):
     return render(
         request,
         "leagues/manage/dispute.html",
-        {"match": match, "form": form, "card": card, "rows": rows, "card_version": match.version},
+        {
+            "match": match,
+            "form": form,
+            "card": card,
+            "rows": rows,
+            "card_version": match.version,
+            # the next round paired already: a correction asks what becomes of it (services.results)
+            "ask_later_pairing": later_round_paired(match.round.event, match.round.number) is not None,
+        },
         status=400 if form.errors else 200,
     )

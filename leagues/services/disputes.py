@@ -26,6 +26,7 @@ def match_card_settle(
     results: dict[int, tuple[str, int]] | None = None,
     lineup: dict[int, tuple[int | None, int | None]] | None = None,
     expected_version: int,
+    later_pairing: str = "",
 ) -> TeamMatch:
     """The organiser (or the event's arbiter) decides a disputed card: the results as decided, the card
     confirmed, the decision kept on the card for both clubs. Refused without a decision. In a finished event
@@ -51,6 +52,7 @@ def match_card_settle(
             reason=reason[:300],
             source=ResultChange.Source.FORM,
             notify=False,
+            later_pairing=later_pairing,  # a correction after the next round was paired (services.results)
         )
         match.refresh_from_db()
         match.decision, match.settled_by, match.settled_at = decision.strip(), acting_user(user), timezone.now()

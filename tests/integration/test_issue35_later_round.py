@@ -147,9 +147,8 @@ def test_a_correction_before_the_next_round_is_paired_asks_nothing(django_captur
     assert answer.status_code == 200
 
 
-def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds_matches(
-    django_capture_on_commit_callbacks,
-):
+def _team_swiss_round_two_paired(django_capture_on_commit_callbacks):
+    """A team Swiss of four teams: round 1's cards confirmed (white won every board), round 2 paired."""
     from leagues.models import Event, TeamMatch
     from leagues.services.match_cards import match_card_submit
     from tests.factories import TeamFactory, TeamMemberFactory
@@ -169,6 +168,15 @@ def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds
             for match in TeamMatch.objects.filter(round__event=event, round__number=1):
                 results = {g.pk: (Result.WHITE_WINS, g.version) for g in match.games.all()}
                 match_card_submit(match_id=match.pk, results=results, user=user, expected_version=match.version)
+    return event, user
+
+
+def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds_matches(
+    django_capture_on_commit_callbacks,
+):
+    from leagues.models import TeamMatch
+
+    event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
     match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
     board = match.games.order_by("board").first()
     body = {
@@ -187,3 +195,55 @@ def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds
     assert Game.objects.get(pk=board.pk).result == Result.DRAW
     assert not TeamMatch.objects.filter(round__event=event, round__number=2).exists()
     assert _boards(event, 2) == []
+
+
+def _card_form(match, results):
+    data = {"card_version": match.version, "reason": "wrong card"}
+    for game in match.games.all():
+        home_white = game.white_id == match.home_id
+        home, away = (
+            (game.white_player_id, game.black_player_id) if home_white else (game.black_player_id, game.white_player_id)
+        )
+        data |= {f"home_{game.pk}": home, f"away_{game.pk}": away, f"version_{game.pk}": game.version}
+        data[f"result_{game.pk}"] = results.get(game.board, game.result)
+    return data
+
+
+def test_the_match_card_page_asks_and_keeps_the_next_round_on_request(client, django_capture_on_commit_callbacks):
+    from leagues.models import TeamMatch
+
+    event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
+    match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
+    round_two = _boards(event, 2)
+    client.force_login(user)
+    url = f"/en/manage/matches/{match.pk}/"
+    form = _card_form(match, {1: Result.DRAW})
+    asked = client.post(url, form)
+    assert asked.status_code == 409
+    text = text_of(asked.content.decode())
+    assert "Round 2 was paired from the standings before this correction" in text
+    assert "Keep the next round as it is paired" in text
+    assert match.games.get(board=1).result == Result.WHITE_WINS
+
+    assert client.post(url, form | {"later_pairing": "keep"}).status_code == 302
+    assert match.games.get(board=1).result == Result.DRAW
+    assert _boards(event, 2) == round_two
+
+
+def test_settling_a_dispute_after_the_next_round_was_paired_offers_the_choice(
+    client, django_capture_on_commit_callbacks
+):
+    from leagues.models import TeamMatch
+
+    event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
+    match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
+    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.DISPUTED, dispute_reason="board 1 was a draw")
+    match.refresh_from_db()
+    client.force_login(user)
+    url = f"/en/manage/matches/{match.pk}/settle/"
+    page = text_of(client.get(url).content.decode())
+    assert "The next round is paired already" in page
+    form = _card_form(match, {1: Result.DRAW}) | {"decision": "Board 1 was drawn."}
+    assert client.post(url, form | {"later_pairing": "unpair"}).status_code == 302
+    assert match.games.get(board=1).result == Result.DRAW
+    assert not TeamMatch.objects.filter(round__event=event, round__number=2).exists()
