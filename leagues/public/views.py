@@ -651,6 +651,8 @@ def player_profile(request, pk):
         {
             "player": player,
             "records": [_record_context(record) for record in records],
+            # the games with moves: their results link to the games' pages
+            "with_moves": selectors.game_ids_with_moves(g.game.pk for record in records for g in record.games),
             "memberships": memberships,
             "may_anonymise": may_anonymise,
             "ratings": [

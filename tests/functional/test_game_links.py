@@ -60,3 +60,10 @@ def test_a_players_rounds_and_the_published_pairings_link_the_game_with_moves(cl
     assert [(pk, label) for pk, label, _text in game_links(pairings, event.slug)] == [
         (str(game.pk), "½-½, the game of round 1")
     ]
+
+
+def test_a_players_profile_links_the_game_with_moves(client):
+    event, entries = played_swiss(6, rounds=2)
+    game = with_moves(event, round_number=2, board=1)  # board 1: White wins
+    html = client.get(f"/en/players/{game.white.player_id}/").content.decode()
+    assert game_links(html, event.slug) == [(str(game.pk), "1, the game of round 2", "1")]
