@@ -124,7 +124,9 @@ def test_update_adds_the_new_rounds_and_corrects_differing_results_with_a_reason
     game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
     right = game.result
     wrong = "0-1" if right != "0-1" else "1-0"
-    result_record(game_id=game.pk, result=wrong, user=user, reason="typo")
+    result_record(
+        game_id=game.pk, result=wrong, user=user, reason="typo", later_pairing="keep"
+    )  # rounds 2-3 stay paired
     untouched = {g.pk: (g.result, g.version) for g in Game.objects.filter(round__event=event).exclude(pk=game.pk)}
 
     updated = event_import_trf(
@@ -177,7 +179,7 @@ def test_update_that_fails_half_way_saves_nothing():
     gold, event, user = _imported_after(3)
     first = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).first()
     wrong = "0-1" if first.result != "0-1" else "1-0"
-    result_record(game_id=first.pk, result=wrong, user=user, reason="typo")
+    result_record(game_id=first.pk, result=wrong, user=user, reason="typo", later_pairing="keep")
     game = Game.objects.filter(round__event=event, round__number=2, black__isnull=False).first()
     Game.objects.filter(pk=game.pk).update(white=game.black, black=game.white)  # colours swapped in the event
     changes_before = ResultChange.objects.count()
