@@ -172,6 +172,9 @@ def test_on_a_phone_the_board_fits_and_its_buttons_step(browser, live_server):
     see(browser, boards[4], "d6")
     browser.find_element("css selector", '.game-viewer-controls button[data-go="last"]').click()
     see(browser, boards[-1], "a2")
+    browser.find_element("css selector", ".game-viewer-controls button[data-flip]").click()  # Black at the bottom
+    turned = boards[-1].transform(chess.flip_vertical).transform(chess.flip_horizontal)
+    wait(browser, lambda d: shown(d) == placement(turned))
 
 
 def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_the_game(browser, live_server):
