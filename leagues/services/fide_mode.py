@@ -156,7 +156,10 @@ def trf_scoring_problems(scoring: Scoring) -> list[str]:
 
 
 def fide_mode_fits(scoring: Scoring) -> bool:
-    """Whether an event with this file's scoring can be in FIDE mode (an imported event starts in it if so)."""
+    """Whether an event with this file's scoring can be in FIDE mode (an imported event starts in it if so): a
+    zero-point bye and a forfeit loss worth 0 and a result not known worth a draw, as FIDE's rules count them."""
+    if scoring.absence or scoring.unknown_points != scoring.draw:
+        return False
     return not scoring_problems(
         win=scoring.win, draw=scoring.draw, loss=scoring.loss, pab=scoring.pab_points, fide_mode=True
     )

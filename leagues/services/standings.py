@@ -23,7 +23,9 @@ def scoring_for(event: Event) -> Scoring:
         win=Fraction(event.points_win),
         draw=Fraction(event.points_draw),
         loss=Fraction(event.points_loss),
+        absence=Fraction(event.points_absence),
         pab=None if pab is None else Fraction(pab),
+        unknown=None if event.points_unknown is None else Fraction(event.points_unknown),
     )
 
 

@@ -381,6 +381,8 @@ def event_import_trf(
             points_win=_decimal(scoring.win),
             points_draw=_decimal(scoring.draw),
             points_loss=_decimal(scoring.loss),
+            points_absence=_decimal(scoring.absence),
+            points_unknown=None if scoring.unknown is None else _decimal(scoring.unknown),
             tiebreak_criteria=criteria,
             baku_acceleration=not plan and system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
             **team_fields,
@@ -597,32 +599,44 @@ SCORING_RECORDS = ("162", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU")
 
 
 def _scoring_problems(data: bytes, scoring: Scoring) -> list[tuple[int | None, str]]:
-    """The file's scoring values an event cannot keep: other than 0 for a zero-point bye or a forfeit loss, a
-    result not known worth other than a draw, or a value with more than two decimals or from 100 up."""
+    """The file's scoring values an event cannot keep: a zero-point bye (BBZ) and a forfeit loss (BBF) of
+    different values (the engine counts both as one absence value, 162's A), or a value with more than two
+    decimals or outside 0 to 100."""
     line = _record_line(data, SCORING_RECORDS)
     problems: list[tuple[int | None, str]] = []
-    if scoring.absence:
+    javafo = _javafo_values(data)
+    if "BBZ" in javafo and "BBF" in javafo and javafo["BBZ"][1] != javafo["BBF"][1]:
         problems.append(
             (
-                line,
-                _("The file gives %(points)s points for a zero-point bye or a forfeit loss; an event counts them 0.")
-                % {"points": _decimal(scoring.absence)},
+                javafo["BBF"][0],
+                _(
+                    "The file gives %(zero)s points for a zero-point bye (BBZ) but %(forfeit)s for a forfeit loss "
+                    "(BBF); the site counts both alike."
+                )
+                % {"zero": _points_text(javafo["BBZ"][1]), "forfeit": _points_text(javafo["BBF"][1])},
             )
         )
-    if scoring.unknown is not None and scoring.unknown != scoring.draw:
-        problems.append(
-            (
-                line,
-                _("The file gives %(points)s points for a result not known; an event counts it as a draw.")
-                % {"points": _decimal(scoring.unknown)},
-            )
-        )
-    for value in (scoring.win, scoring.draw, scoring.loss, scoring.pab_points):
+    values = [scoring.win, scoring.draw, scoring.loss, scoring.pab_points, scoring.absence, scoring.unknown_points]
+    for value in values:
         if (value * 100).denominator != 1 or not 0 <= value < 100:
             problems.append((line, _("The scoring value %(points)s cannot be stored.") % {"points": float(value)}))
             break
     problems.extend((line, message) for message in trf_scoring_problems(scoring))  # every door's one check
     return problems
+
+
+def _javafo_values(data: bytes) -> dict[str, tuple[int, Fraction]]:
+    """JaVaFo's BBZ and BBF records that give a number: tag -> (line, value)."""
+    found: dict[str, tuple[int, Fraction]] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tag = raw.lstrip(b"\xef\xbb\xbf")[:3].upper()
+        if tag in (b"BBZ", b"BBF"):
+            try:
+                value = Fraction(raw[4:].decode("ascii", "replace").strip().replace(",", "."))
+            except ValueError:
+                continue  # the reader refused it already
+            found.setdefault(tag.decode(), (number, value))
+    return found
 
 
 def _record_line(data: bytes, tags: tuple[str, ...]) -> int | None:
@@ -644,13 +658,19 @@ def _player_lines(data: bytes) -> dict[int, int]:
 
 
 def scoring_text(scoring: Scoring) -> str:
-    """A game scoring as the import lists it: win 1, draw 0.5, loss 0, pairing-allocated bye 0.5."""
-    return _("win %(win)s, draw %(draw)s, loss %(loss)s, pairing-allocated bye %(pab)s") % {
+    """A game scoring as the import lists it: win 1, draw 0.5, loss 0, pairing-allocated bye 0.5; then, when the
+    file gives them other values than FIDE's, the zero-point bye and forfeit loss, and a result not known."""
+    text = _("win %(win)s, draw %(draw)s, loss %(loss)s, pairing-allocated bye %(pab)s") % {
         "win": _points_text(scoring.win),
         "draw": _points_text(scoring.draw),
         "loss": _points_text(scoring.loss),
         "pab": _points_text(scoring.pab_points),
     }
+    if scoring.absence:
+        text += _(", zero-point bye and forfeit loss %(points)s") % {"points": _points_text(scoring.absence)}
+    if scoring.unknown_points != scoring.draw:
+        text += _(", result not known %(points)s") % {"points": _points_text(scoring.unknown_points)}
+    return text
 
 
 def _points_text(value: Fraction) -> str:
@@ -663,8 +683,9 @@ def scoring_differs_warnings(data: bytes, scoring: Scoring, event: Event) -> lis
     event keeps its scoring (it is fixed from the first result), so its points may differ from the file's."""
     line = _record_line(data, SCORING_RECORDS)
     stored = scoring_for(event)
-    values = (scoring.win, scoring.draw, scoring.loss, scoring.pab_points)
-    if line is None or values == (stored.win, stored.draw, stored.loss, stored.pab_points):
+    values = (scoring.win, scoring.draw, scoring.loss, scoring.pab_points, scoring.absence, scoring.unknown_points)
+    kept = (stored.win, stored.draw, stored.loss, stored.pab_points, stored.absence, stored.unknown_points)
+    if line is None or values == kept:
         return []
     return [
         (

@@ -173,16 +173,45 @@ def test_a_file_updating_an_event_of_another_scoring_is_imported_with_a_warning_
     )
 
 
-def test_a_zero_point_bye_worth_points_is_refused_with_its_line_and_nothing_is_imported(page):
+@pytest.mark.parametrize("name", TORNELO)
+def test_a_zero_point_bye_worth_points_is_kept_listed_in_the_scoring_and_counted_as_the_command_line_does(
+    page, name, tmp_path
+):
     client, league, url = page
-    # BBZ 0.5: a zero-point bye (and a forfeit loss) worth ½, which an event cannot count
-    data = with_line(TORNELO["trf16"].read_bytes(), b"BBU", lambda line: line + b"\r\nBBZ 0.5")
-    line = data.split(b"\r\n").index(b"BBZ 0.5") + 1
+    # player 3's pairing-allocated bye of round 2 becomes a zero-point bye, which the file's scoring makes worth ½
+    # (JaVaFo's BBZ 0.5; TRF-26's A 0.5 in record 162, with X 0 for a result not known): his points column, 1.0,
+    # adds up only so
+    data = with_line(TORNELO[name].read_bytes(), b"001    3", lambda line: line.replace(b"0000 - U", b"0000 - Z"))
+    if name == "trf16":
+        data = with_line(data, b"BBU", lambda line: line + b"\r\nBBZ 0.5")
+    else:
+        data = with_line(data, b"162", lambda line: line.replace(b"A 0.0", b"A 0.5") + b"    X 0.0")
+    response, body = upload(client, url, data)
+    assert response.status_code == 200
+    assert "win 1, draw 0.5, loss 0, pairing-allocated bye 0.5, zero-point bye and forfeit loss 0.5" in body
+    assert ("result not known 0" in body) == (name == "trf26")
+
+    event = imported_event(client, url, data)
+    path = tmp_path / "file.trf"
+    path.write_bytes(data)
+    expected = cli_rows(path, event.rule_set, event.tiebreak_criteria)
+    rows = {row["start_number"]: row for row in event.snapshot.rows}
+    assert {n: (r["rank"], r["points"], r["values"]) for n, r in rows.items()} == {
+        n: (r["rank"], r["points"], r["values"]) for n, r in expected.items()
+    }
+    assert rows[3]["points"] == 1.0  # ½ for the draw of round 1 and ½ for the zero-point bye
+
+
+def test_a_zero_point_bye_and_a_forfeit_loss_of_different_values_are_refused_with_the_line(page):
+    client, league, url = page
+    # BBZ 0.5 and BBF 0: the engine counts a zero-point bye and a forfeit loss alike (162's A)
+    data = with_line(TORNELO["trf16"].read_bytes(), b"BBU", lambda line: line + b"\r\nBBZ 0.5\r\nBBF 0.0")
+    line = data.split(b"\r\n").index(b"BBF 0.0") + 1
     response, body = upload(client, url, data)
     assert response.status_code == 400
     assert (
-        f"Line {line}: The file gives 0.5 points for a zero-point bye or a forfeit loss; an event counts them 0."
-        in body
+        f"Line {line}: The file gives 0.5 points for a zero-point bye (BBZ) but 0 for a forfeit loss (BBF); the "
+        "site counts both alike." in body
     )
     assert confirm(client, url, data).status_code == 400
     assert not Event.objects.filter(slug="club-rapid").exists()
