@@ -90,6 +90,21 @@ class TeamPlan:
         return sum(1 for m in self.matches for b in m.boards if b.result) + len(self.byes)
 
 
+def _check_team_names(teams: list[Team]) -> None:
+    """Each team of the file a name of its own, as the site stores it (the preview refuses what the import would)."""
+    seen: set[str] = set()
+    for team in teams:
+        name = team.name[:200].strip()
+        if not name:
+            raise ServiceError(_("Team %(team)s of the file has no name.") % {"team": team.number}, code="bad_trf")
+        if name in seen:
+            raise ServiceError(
+                _("Two teams of the file are named %(name)s: each team needs a name of its own.") % {"name": name},
+                code="bad_trf",
+            )
+        seen.add(name)
+
+
 def team_plan(tournament: Tournament) -> TeamPlan:
     """The team event a team file describes; raises ServiceError for what a team event cannot keep."""
     try:
@@ -106,6 +121,7 @@ def team_plan(tournament: Tournament) -> TeamPlan:
         primary=primary_from_event_type(tournament.event_type),
         match_points=(scoring.win, scoring.draw, scoring.loss),
     )
+    _check_team_names(plan.teams)
     index = derived.index
     draw_gp = tournament.scoring.draw * derived.boards
     done: set[tuple[int, int]] = set()

@@ -1,14 +1,17 @@
 """Fuzz the live API with schemathesis (positive and negative data): no 5xx, every response valid."""
 
 import os
+import re
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
-from leagues.models import Event, Role
+from leagues.models import Event, Role, Scope
 from leagues.services.tokens import api_token_create
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -48,6 +51,31 @@ def test_live_api_survives_fuzzing_with_a_secretarys_token(live_server):
     run = _schemathesis(live_server, token)
     Path(str(REPORT) + ".secretary").write_text(run.stdout + run.stderr)
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+
+
+def test_live_api_survives_stateful_fuzzing_with_a_long_lived_token_of_every_scope(live_server):
+    """A token of every scope that lives ten years, through schemathesis' stateful phase: sequences of calls where
+    one answer feeds the next (a webhook made, then read, changed, tested and deleted; a token made, then listed; an
+    event's settings read, then changed), along the links schemathesis infers from the schema and the answers. Never
+    a 5xx, every answer as documented. CI runs the stateful phase alone, 20 scenarios (the other runs above fuzz each
+    operation); SCHEMATHESIS_PHASES (e.g. fuzzing,stateful), SCHEMATHESIS_STATEFUL_EXAMPLES and SCHEMATHESIS_MAX_TIME
+    (seconds, repeating until spent) make a longer run."""
+    call_command("load_demo", stdout=open(os.devnull, "w"))
+    _, token = api_token_create(
+        user=_organiser(), name="fuzz", scopes=list(Scope.values), expires_at=timezone.now() + timedelta(days=3650)
+    )
+    extra = [
+        "--phases",
+        os.environ.get("SCHEMATHESIS_PHASES", "stateful"),
+        "--max-examples",
+        os.environ.get("SCHEMATHESIS_STATEFUL_EXAMPLES", "20"),
+    ]
+    if os.environ.get("SCHEMATHESIS_MAX_TIME"):
+        extra += ["--max-time", os.environ["SCHEMATHESIS_MAX_TIME"]]
+    run = _schemathesis(live_server, token, *extra)
+    Path(str(REPORT) + ".stateful").write_text(run.stdout + run.stderr)
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+    assert re.search(r"Stateful \(in ", run.stdout), "the stateful phase did not run"
 
 
 def _schemathesis(live_server, token, *extra):
