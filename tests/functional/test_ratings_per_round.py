@@ -17,8 +17,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from leagues.models import EntryRating, Event, Result, SetupChange
+from leagues.services.fide_check import event_fide_check
 from leagues.services.setup import entry_register
 from leagues.services.tokens import api_token_create
+from leagues.services.trf import event_export_trf
+from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 from tests.functional.conftest import publish_results, record
 from tests.helpers import section, text_of
@@ -194,3 +197,26 @@ def test_the_rating_method_chooses_the_registry_rating_of_a_new_entry(client, le
     league.refresh_from_db()
     entry = entry_register(event=league, user=organiser_of(league.league), player=player)
     assert entry.rating == 1850
+
+
+@pytest.mark.django_db(transaction=True)  # the check reads the event in a transaction of its own
+def test_fides_checker_agrees_with_the_first_rating_and_skips_the_rating_of_each_round(client, league):
+    """The site's check with FIDE's own tie-break checker (gacrux, one rating per player: the TRF's, at the start)
+    compares ARO and TPR under FIDE's rule; under the rating of each round it leaves them out, since the checker
+    computes something else, rather than reporting a difference that is the regulations' choice."""
+    refresh(client, league)
+    publish_results(league)
+    first = event_fide_check(event_id=league.pk)
+    assert first is not None and first.tiebreaks_ok is True  # ARO 1500 / TPR 1773 for A, as the checker says
+    Event.objects.filter(pk=league.pk).update(tiebreak_ratings=Event.TiebreakRatings.ROUND)
+    league.refresh_from_db()
+    publish_results(league)
+    per_round = event_fide_check(event_id=league.pk)
+    assert per_round is not None and per_round.tiebreaks_ok is True
+    assert not [d for d in per_round.differences if d.get("criterion") in ("ARO", "TPR")]
+    # what the checker computes from the export is the first rating's value, not the site's 1533
+    fide = fide_tiebreaks(
+        event_export_trf(event=league), ["PTS", "ARO"], rounds=3, rule_set="fide-2026", round_robin=True
+    )
+    site = {row["start_number"]: row["values"]["ARO"] for row in league.snapshot.rows}
+    assert (fide[1][1], site[1]) == (1500, 1533)
