@@ -367,3 +367,12 @@ def test_cr_only_line_ends():
     assert b"\n" not in data
     t = _read(REAL / "bbpairings-issue_7.trf")
     assert len(t.participants) == data.count(b"\r001 ") and t.name.startswith("AutoTest Tournament")
+
+
+@pytest.mark.parametrize("after", [3, 8])
+def test_fides_team_sample_after_an_earlier_round_has_the_checkers_values(after: int):
+    """Standings after round 3 or 8 (the command line's --after-round): the records 240 and 330 of later rounds
+    wait for their round (they were refused: "record 330: round 4 does not exist")."""
+    t = replace(_read(FIDE_SAMPLE), rounds_computed=after)
+    checker = checker_values(FIDE_SAMPLE, ["MPTS", *TEAM_CRITERIA], rounds=after)
+    assert _differences(_team_values(t), checker) == []

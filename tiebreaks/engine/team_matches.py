@@ -349,7 +349,7 @@ def _read_240(tournament: Tournament, numbers: set[int], k: int) -> dict[tuple[i
         kind = _240_KINDS.get(line[4:5].strip().upper())
         if kind is None:
             raise EngineError(f"record 240: bye type {line[4:5]!r} is not F, H or Z ({line.strip()!r})")
-        rnd = _team_field(line[6:9], "round", line, set(range(1, max(k, 1) + 1)) | {0})
+        rnd = _team_field(line[6:9], "round", line, set(range(1000)))  # a later round than k: not yet computed
         for pos in range(10, len(line), 5):
             team = _team_field(line[pos : pos + 4], "team", line, numbers)
             if team and rnd and rnd <= k:
@@ -408,11 +408,13 @@ def _read_330(tournament: Tournament, numbers: set[int], k: int) -> dict[tuple[i
         code = _330_TYPES.get(line[4:6].upper())
         if code is None:
             raise EngineError(f"record 330: unknown type {line[4:6]!r} ({line.strip()!r})")
-        rnd = _team_field(line[7:10], "round", line, set(range(1, k + 1)) or {0})
+        rnd = _team_field(line[7:10], "round", line, set(range(1, 1000)))
         white = _team_field(line[11:14], "team", line, numbers)
         black = _team_field(line[15:18], "team", line, numbers)
         if not (rnd and white and black) or white == black:
             raise EngineError(f"record 330 needs a round and two different teams ({line.strip()!r})")
+        if rnd > k:  # a round after the ones computed (standings after an earlier round)
+            continue
         for team in (white, black):
             out[(team, rnd - 1)] = (white, black, code)
     return out
