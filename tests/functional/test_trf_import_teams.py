@@ -84,6 +84,19 @@ def test_a_team_file_becomes_a_team_event_with_the_command_lines_team_standings(
     expected = cli_rows(path, event.rule_set, event.tiebreak_criteria)
     assert site_rows(event) == expected
 
+    first = min(expected, key=lambda number: expected[number][0])
+    name = event.entries.get(start_number=first).team.name
+    standings = html.unescape(client.get(f"/en/events/{event.slug}/").content.decode())
+    assert name in standings
+    for page_url in (  # the public pages of the matches: a forfeited match, boards left empty, team byes
+        f"/en/events/{event.slug}/crosstable/",
+        f"/en/events/{event.slug}/rounds/6/",
+        f"/en/events/{event.slug}/rounds/{event.rounds_count}/",
+        f"/en/events/{event.slug}/teams/{first}/",
+        f"/en/events/{event.slug}/boards/",
+    ):
+        assert client.get(page_url).status_code == 200, page_url
+
     exported = tmp_path / "export.trf"  # the site's export, read by the command line, ranks the teams alike
     exported.write_text(event_export_trf(event=event), encoding="utf-8")
     assert cli_rows(exported, event.rule_set, event.tiebreak_criteria) == expected
