@@ -20,7 +20,7 @@ from leagues.models import Event, Player
 from leagues.recompute import standings_recompute_event
 from leagues.services.fide_mode import fide_mode_leave
 from leagues.services.round_pairings import pairing_settings_save
-from leagues.services.trf import event_import_trf
+from leagues.services.trf import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.paths import REPO, TESTS
 
@@ -200,6 +200,12 @@ def test_a_zero_point_bye_worth_points_is_kept_listed_in_the_scoring_and_counted
         n: (r["rank"], r["points"], r["values"]) for n, r in expected.items()
     }
     assert rows[3]["points"] == 1.0  # ½ for the draw of round 1 and ½ for the zero-point bye
+    exported = tmp_path / "export.trf"  # the export's record 162 carries the value: read back alike
+    exported.write_text(event_export_trf(event=event), encoding="utf-8")
+    back = cli_rows(exported, event.rule_set, event.tiebreak_criteria)
+    assert {n: (r["points"], r["values"]) for n, r in back.items()} == {
+        n: (r["points"], r["values"]) for n, r in expected.items()
+    }
 
 
 def test_a_zero_point_bye_and_a_forfeit_loss_of_different_values_are_refused_with_the_line(page):
