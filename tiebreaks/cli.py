@@ -95,6 +95,12 @@ def _build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--round-robin", action="store_true", help="pre-determined pairings (Art. 15.2)")
         sub.add_argument(
+            "--ratings-per-round",
+            action="store_true",
+            help="rating-based criteria read each opponent's rating in the round they met, from the file's "
+            "'### rating from round' lines (default: the first rating, FIDE's rule, unless the file says so)",
+        )
+        sub.add_argument(
             "--unrated-rating",
             type=int,
             metavar="R",
@@ -116,7 +122,7 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_FLAGS = {"--json": "json", "--round-robin": "round_robin"}
+_FLAGS = {"--json": "json", "--round-robin": "round_robin", "--ratings-per-round": "ratings_per_round"}
 _VALUES = {
     "--rules": "rules",
     "--criteria": "criteria",
@@ -141,6 +147,7 @@ def _parse_simple(argv: list[str]) -> SimpleNamespace | None:
         "rules": None,
         "criteria": None,
         "round_robin": False,
+        "ratings_per_round": False,
         "unrated_rating": None,
         "after_round": None,
         "json": False,
@@ -279,7 +286,7 @@ def run(argv: list[str]) -> str:
     args = _parse_simple(argv) or _build_parser().parse_args(argv)
 
     from tiebreaks import engine
-    from tiebreaks.trf import apply_national_ratings
+    from tiebreaks.trf import apply_national_ratings, apply_round_ratings, ratings_per_round_chosen
 
     if args.rules is not None and args.rules not in engine.RULE_SETS:
         raise BadInput(f"unknown rule set {args.rules!r} (known: {', '.join(sorted(engine.RULE_SETS))})")
@@ -287,6 +294,9 @@ def run(argv: list[str]) -> str:
     edition = _edition(args, tournament, notes)
     args.rules = edition["rules"]
     tournament = apply_national_ratings(tournament)
+    ratings_per_round = args.ratings_per_round or ratings_per_round_chosen(tournament)
+    if ratings_per_round:
+        tournament = apply_round_ratings(tournament)
     if args.round_robin:
         tournament = replace(tournament, round_robin=True)
     if args.after_round is not None:
@@ -312,6 +322,7 @@ def run(argv: list[str]) -> str:
         criteria,
         rules=args.rules,
         unrated_rating=args.unrated_rating,
+        ratings_per_round=ratings_per_round,
         explain=args.command == "explain",
     )
     if args.command == "standings" and args.json:

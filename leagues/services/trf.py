@@ -23,9 +23,22 @@ from tiebreaks.engine.team import primary_from_event_type
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
 from tiebreaks.trf.codes import UNPAIRED_AS_BYE, parse_birth
 from tiebreaks.trf.dates import file_edition
+from tiebreaks.trf.read import ratings_per_round_chosen, round_rating_records
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Entry, Event, Game, League, PairingSettings, Player, Result, ResultChange, Round, Season
+from ..models import (
+    Entry,
+    EntryRating,
+    Event,
+    Game,
+    League,
+    PairingSettings,
+    Player,
+    Result,
+    ResultChange,
+    Round,
+    Season,
+)
 from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
 from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_problems
@@ -400,6 +413,7 @@ def event_import_trf(
         entries = _entries_from_trf(
             event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
         )
+        _round_ratings_from_trf(event, tournament, entries)
         # a stored player's blank fields: written if no other league keeps the player, else proposed to them
         year = int(edition.start_date[:4]) if edition.start_date else None
         entered = {number: entry.player for number, entry in entries.items()}
@@ -428,6 +442,28 @@ def event_import_trf(
                 _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
             ) from None
         return event
+
+
+def _round_ratings_from_trf(event: Event, tournament: Tournament, entries: Mapping[int, Entry]) -> None:
+    """What the site's own TRF files say in ``###`` lines (TRF-26 holds one rating per player): each newer rating
+    from a round on, and the regulations' choice of the rating of each round for the rating-based tie-breaks."""
+    newer = {
+        (number, from_round): (rating, date)
+        for number, from_round, rating, date in round_rating_records(tournament)
+        if number in entries and from_round <= event.rounds_count
+    }
+    EntryRating.objects.bulk_create(
+        EntryRating(
+            entry=entries[number],
+            from_round=from_round,
+            rating=rating,
+            list_date=datetime.date.fromisoformat(date) if date else None,
+        )
+        for (number, from_round), (rating, date) in newer.items()
+    )
+    if ratings_per_round_chosen(tournament):
+        event.tiebreak_ratings = Event.TiebreakRatings.ROUND
+        event.save(update_fields=["tiebreak_ratings"])
 
 
 #: the steps of an import its progress names, in order: reading the file, saving the players (done of total),

@@ -20,7 +20,7 @@ from leagues.models import EntryRating, Event, Result, SetupChange
 from leagues.services.fide_check import event_fide_check
 from leagues.services.setup import entry_register
 from leagues.services.tokens import api_token_create
-from leagues.services.trf import event_export_trf
+from leagues.services.trf import event_export_trf, event_import_trf
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 from tests.functional.conftest import publish_results, record
@@ -220,3 +220,28 @@ def test_fides_checker_agrees_with_the_first_rating_and_skips_the_rating_of_each
     )
     site = {row["start_number"]: row["values"]["ARO"] for row in league.snapshot.rows}
     assert (fide[1][1], site[1]) == (1500, 1533)
+
+
+def test_the_sites_trf_keeps_the_newer_ratings_through_export_and_import(client, league):
+    """TRF-26 holds one rating per player: the export writes the first rating in the 001 records and the newer
+    ones (and the regulations' choice) in ``###`` lines, which the site's import reads back."""
+    refresh(client, league)
+    Event.objects.filter(pk=league.pk).update(tiebreak_ratings=Event.TiebreakRatings.ROUND)
+    league.refresh_from_db()
+    exported = event_export_trf(event=league)
+    assert "### rating-based tie-breaks: rating of each round" in exported.splitlines()
+    copy = event_import_trf(
+        league=league.league,
+        name="Winter League (copy)",
+        slug="winter-league-copy",
+        data=exported.encode(),
+        user=organiser_of(league.league),
+        start_date="2026-09-10",
+    )
+    assert copy.tiebreak_ratings == Event.TiebreakRatings.ROUND
+    newer = {
+        (r.entry.start_number, r.from_round, r.rating, r.list_date)
+        for r in EntryRating.objects.filter(entry__event=copy)
+    }
+    assert newer == {(2, 3, 1700, datetime.date(2026, 11, 1)), (4, 3, 1450, datetime.date(2026, 11, 1))}
+    assert {e.start_number: e.rating for e in copy.entries.all()} == {1: 1800, 2: 1600, 3: 1500, 4: 1400}

@@ -18,12 +18,24 @@ rounds). Every other record (022, 092, 102, 132, 172 with its national rating re
 team files, 250, 260, 299, 300, 320, 330, XXA, XXC, BBx, comments, unknown tags, ...) is kept
 verbatim in ``Tournament.extra_records`` and written back in the checker's record order.
 
+The site's own ``###`` lines for newer ratings during the event (TRF-26 holds one rating per player) are read
+by :func:`apply_round_ratings` and :func:`round_rating_records`.
+
 How real exporters' dialects are read, and what is refused: :mod:`.read`.
 """
 
 from .codes import TRFError, TRFNote
 from .problems import trf_problems
-from .read import apply_national_ratings, decode_trf, read_trf, read_trf_file, read_trf_with_notes
+from .read import (
+    apply_national_ratings,
+    apply_round_ratings,
+    decode_trf,
+    ratings_per_round_chosen,
+    read_trf,
+    read_trf_file,
+    read_trf_with_notes,
+    round_rating_records,
+)
 from .write import encode_trf, write_trf
 
 __all__ = [
@@ -37,4 +49,7 @@ __all__ = [
     "encode_trf",
     "decode_trf",
     "apply_national_ratings",
+    "apply_round_ratings",
+    "ratings_per_round_chosen",
+    "round_rating_records",
 ]

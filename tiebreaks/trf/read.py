@@ -920,3 +920,56 @@ def apply_national_ratings(tournament: Tournament) -> Tournament:
 
     participants = [replace(p, rating=choose(p.rating, national.get(p.start_number))) for p in tournament.participants]
     return replace(tournament, participants=participants)
+
+
+#: the ``###`` lines in which the site's TRF files name what TRF-26 cannot hold: a newer rating from a round on
+#: (start number, rating, the list's date) and the regulations' choice of the rating of each round for the
+#: rating-based tie-breaks (leagues.services.ratings.rating_comment_lines writes them)
+ROUND_RATING_LINE = re.compile(
+    r"^### rating from round (\d+):\s*(\d+)\s+(\d+)(?:\s+\(list of (\d{4}-\d{2}-\d{2})\))?\s*$", re.IGNORECASE
+)
+RATINGS_PER_ROUND_LINE = "### rating-based tie-breaks: rating of each round"
+
+
+def round_rating_records(tournament: Tournament) -> list[tuple[int, int, int | None, str]]:
+    """The newer ratings the file's ``###`` lines name: (start number, from round, rating or None for unrated,
+    the list's ISO date or "") in the file's order; round 1 or a start number without a 001 record is skipped."""
+    numbers = {p.start_number for p in tournament.participants}
+    out = []
+    for line in tournament.extra_records:
+        m = ROUND_RATING_LINE.match(line.rstrip())
+        if m is None:
+            continue
+        from_round, number, rating = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if from_round >= 2 and number in numbers:
+            out.append((number, from_round, rating or None, m.group(4) or ""))
+    return out
+
+
+def ratings_per_round_chosen(tournament: Tournament) -> bool:
+    """Whether the file says the rating-based tie-breaks read the rating of each round (not the first rating)."""
+    return any(line.rstrip().lower() == RATINGS_PER_ROUND_LINE for line in tournament.extra_records)
+
+
+def apply_round_ratings(tournament: Tournament) -> Tournament:
+    """The tournament with each participant's rating in every round (``Participant.round_ratings``) from the
+    file's ``###`` newer-rating lines; unchanged without them. The 001 rating stays the first rating."""
+    changes: dict[int, list[tuple[int, int | None]]] = {}
+    for number, from_round, rating, _date in round_rating_records(tournament):
+        changes.setdefault(number, []).append((from_round, rating))
+    if not changes:
+        return tournament
+    rounds = max([tournament.total_rounds, *(len(p.rounds) for p in tournament.participants)])
+    participants = []
+    for p in tournament.participants:
+        newer = sorted(changes.get(p.start_number, []))
+        if newer:
+            by_round: list[int | None] = []
+            current = p.rating
+            for number in range(1, rounds + 1):
+                while newer and newer[0][0] <= number:
+                    current = newer.pop(0)[1]
+                by_round.append(current)
+            p = replace(p, round_ratings=tuple(by_round))
+        participants.append(p)
+    return replace(tournament, participants=participants)

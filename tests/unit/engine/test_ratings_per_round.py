@@ -17,14 +17,22 @@ Worked by hand:
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from tests.golden.checker import checker_values
+from tiebreaks.cli import run as cli_run
 from tiebreaks.engine import compute_standings
 from tiebreaks.engine import reasons as R
-from tiebreaks.trf import write_trf
+from tiebreaks.trf import (
+    apply_round_ratings,
+    ratings_per_round_chosen,
+    read_trf,
+    round_rating_records,
+    write_trf,
+)
 
 from .builders import TournamentBuilder
 
@@ -100,3 +108,41 @@ def test_fide_checker_agrees_with_the_first_rating(tmp_path: Path):
         assert fide[row.start_number] == [row.values["ARO"], row.values["TPR"]]
     per_round = compute_standings(t, ["ARO"], ratings_per_round=True)
     assert fide[1][0] != next(r.values["ARO"] for r in per_round.rows if r.start_number == 1)
+
+
+def _file_with_newer_ratings(*, regulations: bool) -> str:
+    """The league as the site exports it: the first ratings in the 001 records, the newer ones in ``###`` lines."""
+    lines = ["### rating from round 3:    2 1700 (list of 2026-11-01)", "### rating from round 3:    4 1450"]
+    if regulations:
+        lines.append("### rating-based tie-breaks: rating of each round")
+    return write_trf(replace(league_first_ratings(), start_date="2026-09-01", extra_records=tuple(lines)))
+
+
+def league_first_ratings():
+    t = league()
+    t.participants = [replace(p, round_ratings=()) for p in t.participants]
+    return t
+
+
+def test_the_trf_reader_takes_the_newer_ratings_from_the_sites_comment_lines():
+    text = _file_with_newer_ratings(regulations=False)
+    tournament = read_trf(text)
+    assert round_rating_records(tournament) == [(2, 3, 1700, "2026-11-01"), (4, 3, 1450, "")]
+    assert not ratings_per_round_chosen(tournament)
+    by_round = {p.name: p.round_ratings for p in apply_round_ratings(tournament).participants}
+    assert by_round == {"A": (), "B": (1600, 1600, 1700), "C": (), "D": (1400, 1400, 1450)}
+    assert ratings_per_round_chosen(read_trf(_file_with_newer_ratings(regulations=True)))
+
+
+def test_the_command_line_reads_the_rating_of_each_round_when_asked_or_when_the_file_says_so(tmp_path: Path):
+    plain, chosen = tmp_path / "plain.trf", tmp_path / "chosen.trf"
+    plain.write_text(_file_with_newer_ratings(regulations=False), encoding="utf-8")
+    chosen.write_text(_file_with_newer_ratings(regulations=True), encoding="utf-8")
+
+    def aro_of_a(*args: str) -> object:
+        rows = json.loads(cli_run(["standings", *args, "--criteria", "ARO", "--json"]))["rows"]
+        return next(row["values"]["ARO"] for row in rows if row["start_number"] == 1)
+
+    assert aro_of_a(str(plain)) in (1500, "1500")  # FIDE's rule: the first rating
+    assert aro_of_a(str(plain), "--ratings-per-round") in (1533, "1533")
+    assert aro_of_a(str(chosen)) in (1533, "1533")
