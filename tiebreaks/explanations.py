@@ -271,6 +271,11 @@ def _element_text(
         return _("The player's own rating: %(value)s.") % params
     if reason == R.PAIRING_NUMBER:
         return _("The player's pairing number: %(value)s.") % params
+    if reason == R.LOT_DRAWN:
+        return _(
+            "Lot %(value)s in the drawing of lots with the published seed %(seed)s: players are ordered by the "
+            "SHA-256 hash of the seed, a hyphen and their pairing number (this player's: %(hash)s), lowest first."
+        ) % {**params, **_units({"seed": details.get("seed"), "hash": details.get("hash", "")[:16] + "…"}, isolated)}
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
         return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
     us = _us_sentence(reason, params)
@@ -386,6 +391,7 @@ def _trace_notes() -> dict[str, str]:
             "Not computed: unrated players take part and no rating was announced for them (Article 10)."
         ),
         R.UNDEFINED_NO_GAMES: _("Not defined: no game was played over the board."),
+        R.LOTS_NOT_DRAWN: _("The lots are not drawn yet: the organiser's tie-break list gives them no seed."),
         R.UNDEFINED_NOTHING_LEFT: _("Not defined: the cut removed every element."),
         R.DIRECT_ENCOUNTER_NOT_TIED: _(
             "Direct encounter is used only among players still tied at that point; this player was not (Article 6)."

@@ -67,6 +67,7 @@ _NAMES = {
     "APRO": (pgettext_lazy("tiebreak short name", "APRO"), _("Average performance rating of opponents"), "10.4"),
     "APPO": (pgettext_lazy("tiebreak short name", "APPO"), _("Average perfect performance of opponents"), "10.5"),
     "RTNG": (pgettext_lazy("tiebreak short name", "RTNG"), _("Rating"), "10.6"),
+    "LOT": (pgettext_lazy("tiebreak short name", "Lot"), _("Drawing of lots"), "4.2"),
     # team events (Articles 11-13)
     "MPTS": (pgettext_lazy("tiebreak short name", "MP"), _("Match points"), "11"),
     "GPTS": (pgettext_lazy("tiebreak short name", "GP"), _("Game points"), "11"),
@@ -103,6 +104,7 @@ _US_NAMES = {
 }
 
 _MODIFIED = re.compile(r"^(?P<name>[A-Z]+)/(?P<letter>[CM])(?P<count>\d+)$")
+_SEEDED_LOTS = re.compile(r"^LOT/S(?P<seed>\d+)$")
 
 
 def _pattern_long(code: str) -> str | None:
@@ -126,6 +128,10 @@ def criterion_name(code: str) -> CriterionName:
         short, long, article = _NAMES[key]
         return CriterionName(code, str(short), str(long), article)
     base = key.split("/", 1)[0]
+    seeded = _SEEDED_LOTS.match(key)
+    if seeded:  # the seed is part of what readers must see: it lets them repeat the drawing
+        short, _long, article = _NAMES["LOT"]
+        return CriterionName(code, str(short), _("Drawing of lots, seed %(seed)s") % {"seed": seeded["seed"]}, article)
     long_name = _pattern_long(key)
     if long_name is not None:
         return CriterionName(code, code.replace("/", "-"), long_name, _NAMES[base][2])

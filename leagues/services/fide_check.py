@@ -94,6 +94,9 @@ def _tiebreak_differences(event: Event, snapshot: StandingsSnapshot, trf: str, r
         # FIDE's checker knows one rating per player (the TRF's, at the start): the rating of each round, which
         # the event's regulations chose, is not what it computes, so those criteria are left out of the check
         criteria = [code for code in criteria if code.split("/")[0].split(":")[0].upper() not in RATING_CRITERIA]
+    # FIDE's checker has no seeded drawing of lots (its RND is a number the file would have to carry): the lots
+    # are repeatable by anyone from the published seed instead (tiebreaks/engine/lots.py)
+    criteria = [code for code in criteria if code.split("/")[0].upper() != "LOT"]
     try:
         fide = fide_tiebreaks(
             trf, ["PTS", *criteria], rounds=rounds, rule_set=snapshot.rules, round_robin=event.is_round_robin

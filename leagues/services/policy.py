@@ -1,10 +1,13 @@
 """An event's tiebreak policy: the rule set and the order of criteria, locked from the first result
 (C.07 4.1); a later change needs an organiser and a reason, and is logged publicly."""
 
+import secrets
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError, compute_standings, recommended_criteria
+from tiebreaks.engine.criteria import parse_criterion
 from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.team import parse_team_criterion
 
@@ -38,6 +41,7 @@ def event_policy_set(
         ratings = event.tiebreak_ratings if tiebreak_ratings is None else tiebreak_ratings
         if ratings not in Event.TiebreakRatings.values:
             raise ServiceError(_("Choose which rating the rating-based tie-breaks read."), code="bad_tiebreak_policy")
+        criteria = lots_seeded(event, criteria)
         try:
             compute_standings_check(event, rule_set, criteria)
         except EngineError as exc:
@@ -77,6 +81,25 @@ def event_policy_set(
         if event.results_version:
             event_results_changed(event_id=event.pk)  # the standings (byes, results) follow the new policy
         return event
+
+
+def _seed_of(code: str) -> int | None:
+    try:
+        criterion = parse_criterion(code)
+    except EngineError:
+        return None  # refused with the rest of the list
+    return criterion.seed if criterion.name == "LOT" else None
+
+
+def lots_seeded(event: Event, criteria: list[str]) -> list[str]:
+    """A drawing of lots asked for without a seed (``LOT``) gets one now: the event's own if its list has one
+    already, else a new one, drawn before anyone can know whom it favours and published with the list, so anyone
+    can repeat the drawing (tiebreaks/engine/lots.py). An organiser who drew a seed in public names it (LOT/S…)."""
+    if event.is_team:
+        return list(criteria)
+    kept = next((seed for seed in map(_seed_of, event.tiebreak_criteria) if seed is not None), None)
+    seed = kept if kept is not None else 100_000 + secrets.randbelow(900_000)
+    return [f"LOT/S{seed}" if code.strip().upper() == "LOT" else code for code in criteria]
 
 
 def _policy_text(rule_set: str, criteria: list[str], ratings: str) -> str:

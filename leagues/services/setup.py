@@ -52,7 +52,7 @@ from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .fide_mode import event_scoring_checked, event_settings_changed
 from .players import players_of_league
-from .policy import compute_standings_check, default_tiebreak_order
+from .policy import compute_standings_check, default_tiebreak_order, lots_seeded
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .ratings import rating_by_method
 from .results import event_results_changed, finished_event_override, result_record
@@ -272,7 +272,7 @@ def _tiebreak_order_checked(event: Event, *, new: bool, recommended: bool) -> No
     codes = [code.strip() for code in event.tiebreak_criteria if code.strip() and code.strip().upper() != "PTS"]
     if (new and not codes) or ((recommended or not codes) and not new and not event.policy_locked):
         codes = default_tiebreak_order(event)
-    event.tiebreak_criteria = codes
+    event.tiebreak_criteria = codes = lots_seeded(event, codes)
     try:
         compute_standings_check(event, event.rule_set, codes)
     except EngineError as exc:

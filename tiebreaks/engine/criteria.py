@@ -3,6 +3,7 @@
 A descriptor is ``NAME[/MOD]...``, case-insensitive: ``BH/C1``, ``BH/M2``, ``SB/C1``, ``PS/C1``,
 ``KS/L-1``, ``BH/P``, ``DE/P``, ``AOB/F``, ``TPN/R``, ``RTNG/R``, ``ARO/U1400``. The FIDE
 checker also accepts ``!`` and ``#`` as separators; so do we. ``BH/F`` is Fore Buchholz (``FB``).
+``LOT/S<seed>`` is the drawing of lots the list ends with (C.07 Article 4.2), repeatable from its published seed.
 
 >>> parse_criterion("bh/c1").code
 'BH/C1'
@@ -39,6 +40,7 @@ _CATALOGUE: dict[str, tuple[frozenset[str], bool, str]] = {
     "APRO": (frozenset({"U"}), True, "10.4"),
     "APPO": (frozenset({"U"}), True, "10.5"),
     "RTNG": (frozenset({"R", "U"}), True, "10.6"),
+    "LOT": (frozenset({"S"}), False, "4.2"),
 }
 #: the names of FIDE C.07 (2026); the rest of the catalogue is US Chess rule 34E
 FIDE_NAMES = frozenset(_CATALOGUE)
@@ -83,7 +85,7 @@ TEAM_CRITERIA = frozenset(
 RATING_CRITERIA = frozenset({"ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"})
 BUCHHOLZ_FAMILY = frozenset({"BH", "AOB", "FB"})
 
-_MOD_RE = re.compile(r"^(?:(C|M)(\d+)|L([+-]?)(\d+)|U(\d+)|(P|F|R))$")
+_MOD_RE = re.compile(r"^(?:(C|M)(\d+)|L([+-]?)(\d+)|U(\d+)|(P|F|R)|S(\d{1,9}))$")
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,8 @@ class Criterion:
 
     ``cut`` / ``median``: how many least / least-and-most significant values to remove;
     ``limit_half_points``: Koya limit offset in half points; ``forfeits_as_games``: ``/P``;
-    ``fore``: ``/F`` (AOB of Fore Buchholz); ``reverse``: ``/R``; ``unrated_rating``: ``/U<r>``.
+    ``fore``: ``/F`` (AOB of Fore Buchholz); ``reverse``: ``/R``; ``unrated_rating``: ``/U<r>``;
+    ``seed``: ``/S<seed>`` of the drawing of lots.
     """
 
     name: str
@@ -104,6 +107,7 @@ class Criterion:
     reverse: bool = False
     unrated_rating: int | None = None
     limit_unsigned: bool = False
+    seed: int | None = None
 
     @cached_property
     def code(self) -> str:
@@ -123,6 +127,8 @@ class Criterion:
             parts.append("R")
         if self.unrated_rating is not None:
             parts.append(f"U{self.unrated_rating}")
+        if self.seed is not None:
+            parts.append(f"S{self.seed}")
         return "/".join(parts)
 
     @property
@@ -167,6 +173,10 @@ def parse_criterion(code: str) -> Criterion:
             sign, value = m.group(3), int(m.group(4))
             fields["limit_half_points"] = -value if sign == "-" else value
             fields["limit_unsigned"] = sign == ""
+        elif m.group(7) is not None:
+            if "S" not in allowed:
+                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
+            fields["seed"] = int(m.group(7))
         elif m.group(5) is not None:
             if "U" not in allowed:
                 raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")

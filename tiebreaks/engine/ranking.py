@@ -442,6 +442,11 @@ def _compute_standings(
     rule_set = get_rule_set(rules)
     notes: list[Note] = []
     crits = _normalise(criteria, notes)
+    if any(crit.name == "LOT" for crit in crits[:-1]):
+        raise CriterionNotAllowed(
+            "the drawing of lots (LOT) ends the tie-break list (FIDE C.07, Article 4.2): a criterion after it "
+            "would never be used"
+        )
     for crit in crits:
         # the rule set's own policy: the names it offers and the modifiers it allows (BH/C1 is
         # refused under chess-caddy, SB/C1 under us-chess), one line naming the rule set

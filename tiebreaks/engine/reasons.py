@@ -48,6 +48,7 @@ OPPONENT_VALUE = "opponent_value"  # an opponent's own tie-break value, averaged
 OPPONENT_VALUE_UNDEFINED = "opponent_value_undefined"  # the opponent's value is undefined and is skipped
 OWN_RATING = "own_rating"  # the participant's own rating (RTNG, 10.6)
 PAIRING_NUMBER = "pairing_number"  # the participant's pairing (start) number (TPN, 7.8)
+LOT_DRAWN = "lot_drawn"  # the participant's lot in the seeded drawing of lots (LOT, 4.2)
 
 # --- Cuts and medians (Art. 14, 16.5) ---------------------------------------------------------
 CUT_LOWEST = "cut_lowest"  # removed as the least significant value (Cut / Median)
@@ -58,6 +59,7 @@ CUT_FIRST_ROUNDS = "cut_first_rounds"  # PS cut: the first running scores are dr
 # --- Why a value is undefined ----------------------------------------------------------------
 # unrated players present and no rating announced for them (Art. 10)
 UNDEFINED_UNRATED_PLAYERS = "undefined_unrated_players"
+LOTS_NOT_DRAWN = "lots_not_drawn"  # the drawing of lots has no seed yet (LOT without /S)
 UNDEFINED_NO_GAMES = "undefined_no_games"  # no game played over the board
 UNDEFINED_NOTHING_LEFT = "undefined_nothing_left"  # the cut removed every element
 

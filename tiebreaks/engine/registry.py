@@ -15,6 +15,7 @@ from .counts import compute_count, explain_count
 from .criteria import Criterion
 from .explain import Trace
 from .koya import compute_koya, explain_koya
+from .lots import compute_lots, explain_lots
 from .progressive import compute_progressive, explain_progressive
 from .rating import compute_rating, explain_rating
 from .rules import OpponentUnplayed
@@ -49,6 +50,7 @@ SCALAR_CRITERIA: dict[str, tuple[ComputeFn, ExplainFn]] = {
     "KS": (compute_koya, explain_koya),
     **{name: (compute_count, explain_count) for name in ("WIN", "WON", "BPG", "BWG", "REP", "STD", "TPN")},
     **{name: (compute_rating, explain_rating) for name in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")},
+    "LOT": (compute_lots, explain_lots),
     # US Chess rule 34E
     **{name: (compute_opponent_sum, explain_opponent_sum) for name in ("MM", "SOLK", "MED")},
     "CUM": (compute_cumulative, explain_cumulative),
@@ -58,6 +60,6 @@ SCALAR_CRITERIA: dict[str, tuple[ComputeFn, ExplainFn]] = {
 
 #: criteria whose values are whole numbers (printed without decimals)
 INTEGER_CRITERIA: frozenset[str] = frozenset(
-    {"WIN", "WON", "BPG", "BWG", "REP", "TPN", "DE", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG"}
+    {"WIN", "WON", "BPG", "BWG", "REP", "TPN", "DE", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG", "LOT"}
     | {"KASH", "BLK", "H2H"}
 )
