@@ -6,8 +6,8 @@ Two kinds of table. A narrow one (a round's boards, the published pairings, the 
 events and games, match cards, the team roster, prizes, board statistics) shows every cell it shows at all inside
 the screen, its key columns among them: board, White, result, Black; colour, opponent, result; points and rating
 change. A wide one (standings, crosstable) scrolls sideways inside its own wrapper, as a crosstable does, and its
-rank and name stay on the screen while it scrolls (sticky). Screenshots of each page go to ARTIFACTS_DIR
-(phone-<lang>-<page>.png)."""
+rank and name stay on the screen while it scrolls (sticky), and so do a team crosstable's match points, at the
+screen's end. Screenshots of each page go to ARTIFACTS_DIR (phone-<lang>-<page>.png)."""
 
 import re
 
@@ -65,11 +65,11 @@ WIDE = [
     (f"events/{OPEN}/", "table.standings", ["th.rank", "th.name", "th.points"]),
     (f"events/{TEAM}/", "table.standings", ["th.rank", "th.name", "th[data-sort=tb1]"]),
     (f"events/{OPEN}/crosstable/", "table.crosstable", ["th.rank", "th.name", "th.points"]),
-    (f"events/{TEAM}/crosstable/", "table.crosstable", ["th.rank", "th.name"]),
+    (f"events/{TEAM}/crosstable/", "table.crosstable", ["th.rank", "th.name", "th.sticky-end"]),
 ]
 
-# every table matching the selector: the key header cells not shown or not inside the screen, and the body cells
-# (shown ones) outside it, as "row,column: left..right"
+# every table matching the selector: the key header cells (and the first row's cells under them) not shown or not
+# inside the screen, and in a narrow table the body cells (shown ones) outside it, as "row,column: left..right"
 OFF_SCREEN = """
 const [selector, keys, narrow] = arguments, width = document.documentElement.clientWidth, out = [];
 const outside = el => {
@@ -82,6 +82,9 @@ for (const table of tables) {
   for (const key of keys) {
     const cell = table.querySelector('thead ' + key);
     if (!cell || outside(cell)) out.push('heading ' + key + (cell ? ' ' + cell.textContent.trim() : ' missing'));
+    // and the first row's cell of that column (a cell may stick where its heading does not)
+    const first = cell && table.tBodies[0].rows[0].cells[cell.cellIndex];
+    if (first && outside(first)) out.push('first row under ' + key + ' ' + first.textContent.trim());
   }
   if (!narrow) continue;
   [...table.tBodies[0].rows].forEach((row, r) => [...row.cells].forEach((cell, c) => {
@@ -97,7 +100,7 @@ const table = document.querySelector(arguments[0]), wrap = table.closest('.table
 wrap.scrollLeft = (getComputedStyle(wrap).direction === 'rtl' ? -1 : 1) * 5000;
 const row = table.tBodies[0].rows[0], width = document.documentElement.clientWidth;
 const cells = [row.cells[0], row.querySelector('th'), table.querySelector('thead th.rank'),
-  table.querySelector('thead th.name')];
+  table.querySelector('thead th.name'), ...table.querySelectorAll('.sticky-end')];
 return [wrap.scrollWidth > wrap.clientWidth, cells.filter(cell => { const b = cell.getBoundingClientRect();
   return b.width === 0 || b.left < -0.5 || b.right > width + 0.5; }).map(cell => cell.textContent.trim())];
 """
@@ -136,6 +139,7 @@ def test_every_public_table_fits_a_phone(browser, site, lang):  # noqa: F811
         failures += [f"{path} {table} {cell}" for cell in browser.execute_script(OFF_SCREEN, table, keys, False)]
         if not no_sideways_scrolling(browser):
             failures.append(f"{path}: the page scrolls sideways")
+        save_png(browser, shot_name(lang, path))
         scrolls, gone = browser.execute_script(STICKY, table)
         failures += [f"{path}: {name} leaves the screen when the table scrolls" for name in gone]
         if path.endswith("crosstable/"):
