@@ -1,7 +1,8 @@
 // Live refresh during a round: asks for the page again with its ETag (If-None-Match) every few seconds;
 // 304 changes nothing; a new page replaces only the regions marked data-live-region whose content changed,
-// so nothing flickers and the reader's scroll position, filters and sorting stay. Without JavaScript the
-// page reloads itself (a meta refresh inside noscript).
+// so nothing flickers and the reader's scroll position, filters and sorting stay. When the round is over, a
+// region the new page marks data-live-final instead (a game page's moves, with the game's last ones) replaces it
+// once, then the asking stops. Without JavaScript the page reloads itself (a meta refresh inside noscript).
 (function () {
   "use strict";
   var regions = document.querySelectorAll("[data-live-region]");
@@ -17,7 +18,9 @@
     var page = new DOMParser().parseFromString(html, "text/html");
     var changed = false;
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
-      var fresh = page.querySelector('[data-live-region="' + region.dataset.liveRegion + '"]');
+      var name = region.dataset.liveRegion;
+      var fresh =
+        page.querySelector('[data-live-region="' + name + '"]') || page.querySelector('[data-live-final="' + name + '"]');
       if (fresh && fresh.innerHTML !== region.innerHTML) {
         region.replaceWith(document.importNode(fresh, true));
         changed = true;

@@ -3,7 +3,7 @@ game (tests/fixtures/pgn/saric-vachier-lagrave-2022-clocks.pgn, a broadcast with
 the arrow keys, Home and End; the pieces on the screen are the position python-chess reaches after the same moves,
 the clocks are the PGN's, and nothing breaks the Content-Security-Policy. On the Hebrew page the board and its
 moves stay left to right; on a phone (390 px) the board fits the screen. During a live round the board shows only
-the moves the transmission delay lets through, and follows the game when more are let through.
+the moves the transmission delay lets through, and follows the game when more are let through, to its end.
 
 Drives Debian's Chromium through chromedriver (the `browser` fixture of tests/e2e/conftest.py)."""
 
@@ -195,6 +195,10 @@ def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_th
     newer.save(update_fields=["updated_at"])
     wait(browser, lambda d: shown(d) == placement(boards[40]) and current_move(d) == "Be5", timeout=75)
     assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 40
+
+    pgn_put(game_id=game.pk, text=TEXT, user=organiser)  # the game ends (0-1): no delay any more, every move
+    wait(browser, lambda d: shown(d) == placement(boards[-1]) and current_move(d) == "a2", timeout=75)
+    assert len(browser.find_elements("css selector", "ol.moves li")) == 62  # the list too, without a reload
     assert policy_kept(browser)
 
 
