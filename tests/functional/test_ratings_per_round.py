@@ -245,3 +245,13 @@ def test_the_sites_trf_keeps_the_newer_ratings_through_export_and_import(client,
     }
     assert newer == {(2, 3, 1700, datetime.date(2026, 11, 1)), (4, 3, 1450, datetime.date(2026, 11, 1))}
     assert {e.start_number: e.rating for e in copy.entries.all()} == {1: 1800, 2: 1600, 3: 1500, 4: 1400}
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_the_rating_guide_says_which_rating_counts_when_a_new_list_appears(client, lang):
+    shown = text_of(client.get(f"/{lang}/tiebreaks/rating/").content.decode())
+    expected = {
+        "en": "FIDE uses each player's first rating, the one at the start, unless the event's regulations say",
+        "nb": "bruker FIDE hver spillers første rating, den ved start, med mindre arrangementets reglement",
+    }
+    assert expected[lang] in shown
