@@ -19,6 +19,7 @@ from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
 from ..services.people import league_people, role_change, role_invite, role_remove
 from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
+from ..services.ratings import long_event_days
 from ..services.results import later_round_paired
 from ..services.setup import (
     TRANSITIONS,
@@ -220,6 +221,7 @@ def event(request, slug):
             "rounds": event.rounds.all(),
             "next_status": sorted(TRANSITIONS[event.status]) if organiser else [],
             "arbiters": event_arbiters(event),
+            "long_event_days": long_event_days(event),
         },
     )
 

@@ -259,3 +259,19 @@ def _rate(record: EventRecord, player: Player) -> None:
 def event_record(player: Player, event: Event) -> EventRecord | None:
     """The player's record of one event (the event's player page)."""
     return next((r for r in player_events(player) if r.event.pk == event.pk), None)
+
+
+#: FIDE publishes a rating list every month: an event longer than this may see a newer list before it ends
+LONG_EVENT_DAYS = 30
+
+
+def long_event_days(event: Event) -> int | None:
+    """How many days the event lasts, from its start date (or first round date) to its last round date, when
+    that is more than 30 (FIDE's 2026 checklist flags such events: ratings may change during them); else None."""
+    dates = [d for d in event.rounds.values_list("date", flat=True) if d is not None]
+    if event.starts_on is not None:
+        dates.append(event.starts_on)
+    if len(dates) < 2:
+        return None
+    days = (max(dates) - min(dates)).days + 1
+    return days if days > LONG_EVENT_DAYS else None
