@@ -353,8 +353,9 @@ def pairing_compute(*, pairing_id: int, attempt: int) -> None:
     """The worker's part: pair the round with the engine and store the boards for the preview. A failure
     is stored as the pairing's problem; nothing is published. A pairing the broker hands out again while it is
     still being computed (a big open takes longer than the broker's visibility timeout) is left to the process
-    computing it; one whose process died is computed again."""
-    with session_lock(f"pairing:{pairing_id}") as held:
+    computing it; one whose process died is computed again. The lock is the attempt's: the round paired again
+    meanwhile (a new attempt) is computed at once, the older attempt's answer then dropped."""
+    with session_lock(f"pairing:{pairing_id}:{attempt}") as held:
         if not held:
             return
         _pairing_compute(pairing_id, attempt)

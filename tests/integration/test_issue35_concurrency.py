@@ -234,3 +234,24 @@ def test_the_round_sheet_answers_a_deadlock_with_a_try_again_page_in_the_readers
     assert set(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("result", flat=True)) == {
         Result.WHITE_WINS
     }
+
+
+def test_three_pair_round_requests_at_once_on_the_pairing_page_each_pair_or_say_try_again():
+    from django.test import Client
+
+    event, user = _event()
+    url = f"/en/manage/events/{event.slug}/pairing/1/"
+
+    def pair(_client):
+        page = Client()
+        page.force_login(user)
+        return page.post(url, {"action": "pair"})
+
+    answers = _at_once(pair, pair, pair)
+    statuses = [a if isinstance(a, Exception) else a.status_code for a in answers]
+    assert all(s in (302, 409) for s in statuses), statuses
+    for answer in answers:
+        if answer.status_code == 409:
+            assert "Please try again" in text_of(answer.content.decode())
+    pairings = RoundPairing.objects.filter(round__event=event, round__number=1)
+    assert pairings.count() == 1 and pairings.get().status == RoundPairing.Status.READY

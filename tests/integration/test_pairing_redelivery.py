@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _lock_key(pairing):
-    return zlib.crc32(f"pairing:{pairing.pk}".encode())
+    return zlib.crc32(f"pairing:{pairing.pk}:{pairing.attempt}".encode())  # the attempt's (paired again: computed)
 
 
 def _wait_until_released(key, seconds=30):
