@@ -132,7 +132,8 @@ def leagues_with_events():
 def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
     """The event's standings, without the explanation traces (a 1,000-player open's are about 10 MB of JSON): a
     participant's are read on their own when asked for (`with_traces`, `trace`), as one key of the snapshot's."""
-    event = Event.objects.public().select_related("league", "season").get(slug=slug)
+    # the registration settings too: the standings page offers the entry form while registration is open
+    event = Event.objects.public().select_related("league", "season", "registration_settings").get(slug=slug)
     snapshot = StandingsSnapshot.objects.filter(event=event).defer("explanations").first()
     standings = EventStandings(event=event, snapshot=snapshot)
     if with_entries:
