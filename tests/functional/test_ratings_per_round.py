@@ -255,3 +255,30 @@ def test_the_rating_guide_says_which_rating_counts_when_a_new_list_appears(clien
         "nb": "bruker FIDE hver spillers første rating, den ved start, med mindre arrangementets reglement",
     }
     assert expected[lang] in shown
+
+
+def test_the_api_previews_and_saves_a_newer_rating_list(league):
+    api = APIClient()
+    _, key = api_token_create(user=organiser_of(league.league), name="ratings", scopes=["organiser"])
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    url = f"/api/v1/events/{league.slug}/ratings-list/"
+    preview = api.post(url, {"content": NOVEMBER_LIST, "list_date": "2026-11-01"}, format="json")
+    assert preview.status_code == 200, preview.content
+    body = preview.json()
+    assert (body["ok"], body["confirmed"], body["from_round"], body["unchanged"], body["not_entered"]) == (
+        True,
+        False,
+        3,
+        2,
+        1,
+    )
+    assert [(c["start_number"], c["before"], c["after"]) for c in body["changes"]] == [(2, 1600, 1700), (4, 1400, 1450)]
+    assert not EntryRating.objects.exists()
+    refused = api.post(url, {"content": NOVEMBER_LIST}, format="json")  # neither a round nor the list's date
+    assert refused.status_code == 400 and not EntryRating.objects.exists()
+    done = api.post(url, {"content": NOVEMBER_LIST, "from_round": 3, "confirm": True}, format="json")
+    assert done.status_code == 200 and done.json()["confirmed"] is True
+    assert sorted(EntryRating.objects.values_list("entry__start_number", "from_round", "rating")) == [
+        (2, 3, 1700),
+        (4, 3, 1450),
+    ]
