@@ -102,6 +102,9 @@ class SettingChange(models.Model):
         BAKU = "baku", _("Baku acceleration")
         WITHDRAWAL = "withdrawal", _("withdrawal")
         FIDE_MODE = "fide_mode", _("FIDE mode left")
+        HALF_BYES = "half_byes", _("limits on half-point byes")
+        BOARD_ORDER = "board_ord", _("board order within a score group")
+        BYE_ELIGIBILITY = "bye_elig", _("eligibility for the pairing-allocated bye")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="setting_changes", verbose_name=_("event"))
     user = models.ForeignKey(

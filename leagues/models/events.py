@@ -216,6 +216,8 @@ class Entry(models.Model):
     team = models.OneToOneField(Team, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("team"))
     rating = models.PositiveSmallIntegerField(_("rating at start"), null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
+    # the pairing never gives this player the pairing-allocated bye (FIDE 2026 checklist)
+    bye_ineligible = models.BooleanField(_("not eligible for the pairing-allocated bye"), default=False)
     club_display: Club | None  # the entry's club, set by selectors.entries_with_clubs (not a column)
 
     class Meta:

@@ -17,6 +17,14 @@ class PairingSettings(models.Model):
         WHITE = "w", _("white")
         BLACK = "b", _("black")
 
+    class BoardOrder(models.TextChoices):
+        """How a published round's boards are ordered within a score group (the higher score of a board's
+        two players; FIDE 2026 checklist)."""
+
+        SCORE = "score", _("by score (FIDE C.04.2: higher score, sum of scores, rank)")
+        SUM = "sum", _("by the sum of the two scores, then the lower start number")
+        TPN = "tpn", _("by the lower start number (TPN)")
+
     event = models.OneToOneField(
         Event, on_delete=models.CASCADE, related_name="pairing_settings", verbose_name=_("event")
     )
@@ -36,6 +44,11 @@ class PairingSettings(models.Model):
         _("points for the pairing-allocated bye"), max_digits=4, decimal_places=2, default=Decimal("1")
     )
     half_byes_allowed = models.PositiveSmallIntegerField(_("half-point byes a player may request"), default=2)
+    # a half-point bye asked for in one of the last N rounds is a warning the organiser confirms (0: none)
+    half_byes_not_last_rounds = models.PositiveSmallIntegerField(_("no half-point byes in the last rounds"), default=0)
+    board_order = models.CharField(
+        _("board order within a score group"), max_length=5, choices=BoardOrder.choices, default=BoardOrder.SCORE
+    )
     # pairs of start numbers who must never meet (same club, same family: TRF-26 260)
     forbidden_pairs = models.JSONField(_("forbidden pairs"), default=list, blank=True)
 
