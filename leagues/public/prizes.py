@@ -9,7 +9,7 @@ from tiebreaks.money import money
 from ..models import Event
 from ..prize_sentences import lines_with_text, method_sentences, prize_rows
 from ..services.prizes import prizes_for_event
-from .views import _cached
+from .views import _cached, _event_context
 
 
 def event_prizes(request, slug):
@@ -22,12 +22,7 @@ def _render_prizes(request, slug):
     except Event.DoesNotExist:
         raise Http404 from None
     event = prizes.event
-    context = {
-        "event": event,
-        "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
-        "active": "prizes",
-        "prizes": prizes,
-    }
+    context = _event_context(event, active="prizes", prizes=prizes)  # the event menu keeps its Prizes tab
     if prizes.fund is not None:
         currency = prizes.fund.currency
         context.update(

@@ -367,6 +367,16 @@ def event_player(request, slug, number):
     return _cached(request, slug, f"player-{number}", lambda: _render_player(request, slug, number), explained=True)
 
 
+def _round_place(places: list[int], number: int, played: int, row: dict | None):
+    """The place after a round: by points, and after the last round with results the standings' own place
+    (tiebreaks included), so the table's last line says what the page's headline says."""
+    if number > played:
+        return ""
+    if number == played and row is not None:
+        return row["place"]
+    return places[number - 1]
+
+
 def _render_player(request, slug, number):
     standings = _standings_or_404(slug, traces_of=(number,))
     event = standings.event
@@ -395,7 +405,7 @@ def _render_player(request, slug, number):
                 "number": number_,
                 "cell": cell,
                 "score": fmt(scores[number_ - 1]) if done else "",
-                "place": places[number_ - 1] if done else "",
+                "place": _round_place(places, number_, played, rank_of.get(number)),
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
@@ -591,10 +601,15 @@ def _render_boards(request, slug):
     stats = board_statistics(event=event)
     teams = dict(event.entries.values_list("pk", "team__name"))
     boards: dict = {}
+
+    def shown(stat) -> tuple:
+        # the points as every page writes them (2,5 or 2.5; a Fraction printed itself as 5/2)
+        return stat, teams.get(stat.entry_id, ""), fmt(Decimal(stat.points.numerator) / stat.points.denominator)
+
     for stat in stats:
         if stat.board is not None:
-            boards.setdefault(stat.board, []).append((stat, teams.get(stat.entry_id, "")))
-    overall = [(stat, teams.get(stat.entry_id, "")) for stat in stats if stat.board is None]
+            boards.setdefault(stat.board, []).append(shown(stat))
+    overall = [shown(stat) for stat in stats if stat.board is None]
     context = _event_context(event, active="boards", boards=sorted(boards.items()), overall=overall)
     return render(request, "leagues/boards.html", context)
 
@@ -617,7 +632,12 @@ def _render_standings_csv(slug):
     )
     writer = csv.writer(out)
     number = "team_number" if standings.event.is_team else "start_number"
-    writer.writerow(["rank", number, "name", "points", *standings.criteria])
+    writer.writerow(["rank", number, "name", "points", *standings.criteria, "withdrawn_after_round"])
+    withdrawn = dict(
+        standings.event.entries.filter(withdrawn_after_round__isnull=False).values_list(
+            "start_number", "withdrawn_after_round"
+        )
+    )
     for row in standings.rows:
         cells = [
             row["rank"],
@@ -625,6 +645,7 @@ def _render_standings_csv(slug):
             row["name"],
             row["points"],
             *("" if row["values"].get(code) is None else row["values"][code] for code in standings.criteria),
+            withdrawn.get(row.get(number), ""),
         ]
         writer.writerow([csv_cell(cell) for cell in cells])
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
