@@ -47,7 +47,7 @@ from .policy import compute_standings_check
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
-from .trf_teams import team_event_fill, team_plan
+from .trf_teams import team_event_fill, team_event_update, team_plan, team_update_checked
 
 PAIR_RESULTS = {
     ("1", "0"): Result.WHITE_WINS,
@@ -245,7 +245,9 @@ def import_preview(
         preview.system = system
         preview.tiebreaks = criteria
         _check_importable(tournament, event)
-        if event is not None:
+        if event is not None and tournament.teams:
+            team_update_checked(event, tournament)
+        elif event is not None:
             _check_update(tournament, event)
         elif problem := tiebreak_list_problem(data, tournament, system, preview.edition):
             preview.problems.append(problem)
@@ -343,6 +345,10 @@ def event_import_trf(
     _check_importable(tournament, event)
     if event is not None:
         report("games", 0, 1)
+        if tournament.teams:
+            with transaction.atomic():
+                event = Event.objects.select_for_update().get(pk=event.pk)
+                return team_event_update(event=event, tournament=tournament, user=user)
         return _update_event(event, tournament, user)
     others = players_of_other_leagues(tournament, league)
     if others and not same_players_confirmed:
@@ -794,10 +800,8 @@ def tiebreak_list_problem(
 def _check_importable(tournament: Tournament, event: Event | None) -> None:
     """What the file may say but the league cannot store; raises ServiceError."""
     if tournament.teams:
-        if event is not None:  # an update of a team event: not yet
-            raise ServiceError(
-                _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
-            )
+        if event is not None and not event.is_team:
+            raise ServiceError(_("The file has team records, but the event is not a team event."), code="team_trf")
         return
     for _number, _white, _black, _result in _games(tournament):
         pass  # _games raises for a result that cannot be stored
@@ -842,7 +846,7 @@ def _check_update(tournament: Tournament, event: Event) -> dict[int, Entry]:
         raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
     if event.is_team:
         raise ServiceError(
-            _("Team tournaments cannot be imported from TRF yet; enter the division instead."), code="team_trf"
+            _("The event is a team event, but the file has no team records (013 or 310)."), code="team_trf"
         )
     played_rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     if played_rounds > event.rounds_count:

@@ -248,7 +248,22 @@ def team_event_fill(
         saved = team_save(event=event, user=user, club=club, name=team.name[:200])
         roster_set(team=saved, user=user, players=[players[sn] for sn in team.members])
         entries[team.number] = Entry.objects.get(team=saved)
-    rounds: dict[int, Round] = {}
+    _matches_and_byes(event, plan, entries, players, user, after_round=0)
+    _check_same_standings(event, tournament, plan, {n: e.start_number for n, e in entries.items()})
+
+
+def _matches_and_byes(
+    event: Event,
+    plan: TeamPlan,
+    entries: dict[int, Entry],
+    players: dict[int, Player],
+    user: AnyUser,
+    *,
+    after_round: int,
+) -> None:
+    """Save the plan's matches (confirmed match cards, a game per board) and team byes of the rounds after
+    `after_round`, through results_record_new (audited as the import)."""
+    rounds: dict[int, Round] = {r.number: r for r in event.rounds.all()}
 
     def round_of(number: int) -> Round:
         if number not in rounds:
@@ -257,6 +272,8 @@ def team_event_fill(
 
     games = []
     for planned in plan.matches:
+        if planned.round <= after_round:
+            continue
         home, away = entries[planned.home], entries[planned.away]
         match = TeamMatch.objects.create(
             round=round_of(planned.round), home=home, away=away, status=TeamMatch.Status.CONFIRMED
@@ -276,10 +293,131 @@ def team_event_fill(
                 )
             )
     for number, team_number, result in plan.byes:
-        entry = entries[team_number]
-        games.append(Game(round=round_of(number), board=1000 + entry.start_number, white=entry, result=result))
-    results_record_new(event=event, games=games, user=user, source=ResultChange.Source.IMPORT)
+        if number > after_round:
+            entry = entries[team_number]
+            games.append(Game(round=round_of(number), board=1000 + entry.start_number, white=entry, result=result))
+    if games:
+        results_record_new(event=event, games=games, user=user, source=ResultChange.Source.IMPORT)
+
+
+def team_event_update(*, event: Event, tournament: Tournament, user: AnyUser) -> Event:
+    """Add a team file's later rounds to the team event imported from its earlier version (inside the import's
+    transaction): the same teams with the same players in the same order, the rounds the event has already
+    exactly as the file has them; then the site's standings must equal the file's. Raises ServiceError."""
+    plan, entries, players, done = team_update_checked(event, tournament)
+    _matches_and_byes(event, plan, entries, players, user, after_round=done)
     _check_same_standings(event, tournament, plan, {n: e.start_number for n, e in entries.items()})
+    return event
+
+
+def team_update_checked(
+    event: Event, tournament: Tournament
+) -> tuple[TeamPlan, dict[int, Entry], dict[int, Player], int]:
+    """What a team file adds to `event` (team_event_update): the plan, the event's entries and players by the
+    file's numbers, and the last round the event has; raises ServiceError for a file that changes the event."""
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its results can no longer change."), code="event_finished")
+    plan = team_plan(tournament)
+    entries, players = _same_teams(event, plan, tournament)
+    stored = _stored_rounds(event)
+    done = max(stored, default=0)
+    for number in range(1, done + 1):
+        if _planned_round(plan, number) != stored.get(number, set()):
+            raise ServiceError(
+                _(
+                    "Round %(round)s: the file's matches, boards or byes differ from the event's; an import adds the "
+                    "later rounds of a team event but does not change its rounds."
+                )
+                % {"round": number},
+                code="team_round_differs",
+            )
+    if plan.derived.k > event.rounds_count:
+        raise ServiceError(
+            _("The file has %(file)s rounds but the event only %(event)s.")
+            % {"file": plan.derived.k, "event": event.rounds_count},
+            code="too_many_rounds",
+        )
+    return plan, entries, players, done
+
+
+def _same_teams(event: Event, plan: TeamPlan, tournament: Tournament) -> tuple[dict[int, Entry], dict[int, Player]]:
+    """The event's team entries by the file's team number, and its players by the file's start number: the file
+    lists the event's teams in start-number order, with the rosters' players in board order (by name)."""
+    stored = list(event.entries.select_related("team").order_by("start_number"))
+    names = {p.start_number: p.name for p in tournament.participants}
+    if len(stored) != len(plan.teams):
+        raise ServiceError(
+            _("The file has %(file)s teams but the event %(event)s.") % {"file": len(plan.teams), "event": len(stored)},
+            code="participants_differ",
+        )
+    entries: dict[int, Entry] = {}
+    players: dict[int, Player] = {}
+    for entry, team in zip(stored, plan.teams, strict=True):
+        assert entry.team is not None  # a team event's entries are teams
+        roster = [m.player for m in entry.team.members.select_related("player").order_by("board_order")]
+        same = _same_name(entry.team.name, team.name) and len(roster) == len(team.members)
+        if not same or any(not _same_name(p.name, names[sn]) for p, sn in zip(roster, team.members, strict=False)):
+            raise ServiceError(
+                _("Team %(number)s is “%(file)s” with its players in the file but “%(event)s” in the event.")
+                % {"number": entry.start_number, "file": team.name, "event": entry.team.name},
+                code="participants_differ",
+            )
+        entries[team.number] = entry
+        players.update(zip(team.members, roster, strict=True))
+    return entries, players
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _stored_rounds(event: Event) -> dict[int, set[tuple[object, ...]]]:
+    """Each round of the event as a set: (team numbers, board, player names, result) of every board, (team, bye
+    result) of every team bye."""
+    out: dict[int, set[tuple[object, ...]]] = {}
+    games = Game.objects.filter(round__event=event).select_related(
+        "round", "white", "black", "white_player", "black_player"
+    )
+    for g in games:
+        assert g.white is not None  # every board and bye has a white side
+        if g.match_id is None:
+            item: tuple[object, ...] = ("bye", g.white.start_number, g.result)
+        else:
+            assert g.black is not None  # a board is between two teams
+            item = (
+                g.white.start_number,
+                g.black.start_number,
+                g.board,
+                g.white_player.name if g.white_player else "",
+                g.black_player.name if g.black_player else "",
+                g.result,
+            )
+        out.setdefault(g.round.number, set()).add(item)
+    return out
+
+
+def _planned_round(plan: TeamPlan, number: int) -> set[tuple[object, ...]]:
+    """A round of the plan in the shape of _stored_rounds (team numbers are the event's start numbers, in order)."""
+    start = {team.number: i for i, team in enumerate(plan.teams, start=1)}
+    names = {p.start_number: p.name for p in plan.derived.tournament.participants}
+    out: set[tuple[object, ...]] = set()
+    for m in plan.matches:
+        if m.round != number:
+            continue
+        for b in m.boards:
+            other = m.away if b.white_team == m.home else m.home
+            out.add(
+                (
+                    start[b.white_team],
+                    start[other],
+                    b.board,
+                    names.get(b.white or 0, ""),
+                    names.get(b.black or 0, ""),
+                    b.result,
+                )
+            )
+    out.update(("bye", start[team], result) for r, team, result in plan.byes if r == number)
+    return out
 
 
 def _check_same_standings(event: Event, tournament: Tournament, plan: TeamPlan, numbers: dict[int, int]) -> None:

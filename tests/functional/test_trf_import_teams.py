@@ -19,7 +19,7 @@ from leagues.recompute import standings_recompute_event
 from leagues.services.trf import event_export_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.golden.checker import checker_values
-from tests.paths import REPO, TESTS, TRF_SAMPLES
+from tests.paths import GOLDEN, REPO, TESTS, TRF_SAMPLES
 from tiebreaks.engine.team import compute_team_standings
 from tiebreaks.trf import read_trf
 
@@ -144,3 +144,56 @@ def test_fides_checker_reads_the_sites_team_export_and_counts_the_boards_as_the_
     checker = checker_values(exported, ["MPTS", *criteria], rounds=rounds)
     assert {row.team_number: [row.points, *(row.values[c] for c in criteria)] for row in ours.rows} == checker
     assert len(checker) == len(event.entries.all())
+
+
+GOLDEN_SWISS = json.loads((GOLDEN / "team" / "team-swiss-t08-b4-r05-s02000.json").read_text())["trf"].encode()
+
+
+def first_rounds(data: bytes, rounds: int) -> bytes:
+    """The file as it was after `rounds` rounds: each player's first round blocks and the points they add up to."""
+    out = []
+    for line in data.split(b"\n"):
+        if line.startswith(b"001"):
+            line = line[: 91 + 10 * rounds]
+            codes = [line[i + 9 : i + 10] for i in range(91, len(line), 10)]
+            points = sum(1 if c in (b"1", b"+") else 0.5 if c == b"=" else 0 for c in codes)
+            line = line[:80] + f"{points:4.1f}".encode() + line[84:]
+        out.append(line)
+    return b"\n".join(out)
+
+
+def test_a_later_team_file_adds_its_new_rounds_to_the_imported_team_event(page, tmp_path):
+    client, league, url = page
+    early = first_rounds(GOLDEN_SWISS, 3)
+    upload(client, url, early)
+    assert confirm(client, url, early).status_code == 302
+    event = Event.objects.get(slug="team-cup")
+    assert event.rounds.count() == 3
+
+    response, body = upload(client, url, GOLDEN_SWISS)  # the same address: the file updates the event
+    assert response.status_code == 200, body[:3000]
+    assert "This file updates the event" in body
+    event = imported(client, url, GOLDEN_SWISS)
+    assert event.rounds.count() == 5
+    path = tmp_path / "full.trf"
+    path.write_bytes(GOLDEN_SWISS)
+    assert site_rows(event) == cli_rows(path, event.rule_set, event.tiebreak_criteria)
+
+
+def test_a_team_file_that_changes_a_round_of_the_event_is_refused_naming_the_round(page):
+    client, league, url = page
+    early = first_rounds(GOLDEN_SWISS, 3)
+    upload(client, url, early)
+    assert confirm(client, url, early).status_code == 302
+    # player 3 (team 1, board 3) lost his round 2 game instead of winning it
+    changed = GOLDEN_SWISS.replace(b"    27 b 1    31 w =", b"    27 b 0    31 w =", 1)
+    lines = changed.split(b"\n")
+    player_27 = next(i for i, line in enumerate(lines) if line.startswith(b"001   27"))
+    lines[player_27] = lines[player_27][:91] + lines[player_27][91:].replace(b"    3 w 0", b"    3 w 1", 1)
+    changed = b"\n".join(lines)
+    response, body = upload(client, url, changed)
+    assert response.status_code == 400
+    assert (
+        "Round 2: the file's matches, boards or byes differ from the event's; an import adds the later rounds of a "
+        "team event but does not change its rounds." in body
+    )
