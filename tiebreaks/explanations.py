@@ -278,6 +278,9 @@ def _element_text(
         ) % {**params, **_units({"seed": details.get("seed"), "hash": details.get("hash", "")[:16] + "…"}, isolated)}
     if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
         return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
+    decision = _decision_sentence(reason, params, element, details, isolated)
+    if decision:
+        return decision
     us = _us_sentence(reason, params)
     if us:
         return us
@@ -305,6 +308,49 @@ def _element_text(
     }
     if reason in count_sentences:
         return count_sentences[reason] % params
+    return None
+
+
+def _decision_sentence(
+    reason: str, params: Mapping[str, Any], element: Mapping[str, Any], details: Mapping[str, Any], isolated: bool
+) -> str | None:
+    """A manual order of players still tied (MAN) and a play-off's games (PO)."""
+    if reason == R.MANUAL_PLACE:
+        decision = {
+            **params,
+            **_units(
+                {"reason": details.get("reason", ""), "on": details.get("on", ""), "who": details.get("who", "")},
+                isolated,
+            ),
+        }
+        if details.get("by") == "organiser":
+            return (
+                _(
+                    "Place %(value)s among the players still tied after the whole tie-break list, by the "
+                    "organiser's decision: %(reason)s, on %(on)s by %(who)s."
+                )
+                % decision
+            )
+        return (
+            _(
+                "Place %(value)s among the players still tied after the whole tie-break list, by the chief "
+                "arbiter's decision: %(reason)s, on %(on)s by %(who)s."
+            )
+            % decision
+        )
+    if reason == R.MANUAL_ABOVE:
+        return _("Placed above %(opponent)s by this decision.") % params
+    points = element.get("points")
+    if reason == R.PLAYOFF_ARMAGEDDON_DRAW:
+        if points:
+            return _("Armageddon game %(round)s: drew with Black against %(opponent)s, which wins.") % params
+        return _("Armageddon game %(round)s: drew with White against %(opponent)s, which loses.") % params
+    if reason == R.PLAYOFF_GAME:
+        if points == 1:
+            return _("Play-off game %(round)s: beat %(opponent)s.") % params
+        if points == 0:
+            return _("Play-off game %(round)s: lost to %(opponent)s.") % params
+        return _("Play-off game %(round)s: drew with %(opponent)s.") % params
     return None
 
 
@@ -392,6 +438,8 @@ def _trace_notes() -> dict[str, str]:
         ),
         R.UNDEFINED_NO_GAMES: _("Not defined: no game was played over the board."),
         R.LOTS_NOT_DRAWN: _("The lots are not drawn yet: the organiser's tie-break list gives them no seed."),
+        R.NO_MANUAL_ORDER: _("No decision places this player: it orders only players still tied after the whole list."),
+        R.NO_PLAYOFF: _("This player played no play-off."),
         R.UNDEFINED_NOTHING_LEFT: _("Not defined: the cut removed every element."),
         R.DIRECT_ENCOUNTER_NOT_TIED: _(
             "Direct encounter is used only among players still tied at that point; this player was not (Article 6)."
@@ -487,7 +535,7 @@ def _arithmetic(trace: Mapping[str, Any], code: str, isolated: bool = False) -> 
         if rounding == "half_up_0.01":
             return _("%(calculation)s, rounded to two decimals.") % division
         return _("%(calculation)s, rounded to a whole number.") % division
-    if name == "DE" or len(terms) < 2:
+    if name in ("DE", "MAN") or len(terms) < 2:
         return ""  # one term: "Adds ..." already says it
     return calculation(f"{left} = {total}")
 
@@ -548,6 +596,14 @@ def explain_trace(trace: Mapping[str, Any], name_of=None, isolated: bool = False
                 details.get("max_games") or 0,
             )
             % _units({"limit": fmt(details["limit"]), "games": details.get("max_games")}, isolated)
+        )
+    if code.split("/", 1)[0] == "PO" and details.get("place") and trace.get("value") is not None:
+        notes.append(
+            _(
+                "Place %(place)s was decided by a play-off, before the tie-breaks (its games are not rounds of the "
+                "event: they count for no points and no tie-break). Play-off score: %(value)s."
+            )
+            % _units({"place": details["place"], "value": fmt(trace.get("value"))}, isolated)
         )
     if code.split("/", 1)[0] == "DE" and details.get("group") and len(details["group"]) > 1:
         unit = isolate if isolated else str

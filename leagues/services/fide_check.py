@@ -96,7 +96,8 @@ def _tiebreak_differences(event: Event, snapshot: StandingsSnapshot, trf: str, r
         criteria = [code for code in criteria if code.split("/")[0].split(":")[0].upper() not in RATING_CRITERIA]
     # FIDE's checker has no seeded drawing of lots (its RND is a number the file would have to carry): the lots
     # are repeatable by anyone from the published seed instead (tiebreaks/engine/lots.py)
-    criteria = [code for code in criteria if code.split("/")[0].upper() != "LOT"]
+    # nor the decisions the site records (a play-off's games, a manual order of players still tied)
+    criteria = [code for code in criteria if code.split("/")[0].upper() not in ("LOT", "PO", "MAN")]
     try:
         fide = fide_tiebreaks(
             trf, ["PTS", *criteria], rounds=rounds, rule_set=snapshot.rules, round_robin=event.is_round_robin

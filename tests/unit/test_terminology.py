@@ -30,6 +30,7 @@ CONCEPTS = {
     "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
     "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
     "withdraw", "team", "background worker", "random seed", "three-letter code", "tiebreak policy",
+    "play-off", "Armageddon",
 }  # fmt: skip
 
 

@@ -87,6 +87,37 @@ class Team:
     members: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class ManualOrder:
+    """A decision (the chief arbiter's, the organiser's) ordering players still tied after the whole tie-break
+    list: their start numbers first to last, the reason, who decided and when (ISO date); read by ``MAN``."""
+
+    start_numbers: tuple[int, ...]
+    reason: str
+    decided_by: str = ""  # who decided: "chief_arbiter" or "organiser"
+    decided_on: str = ""
+    recorded_by: str = ""  # who recorded it (a user name)
+
+
+@dataclass(frozen=True)
+class PlayoffGame:
+    """One play-off game (not a round of the event: it counts for no points and no tie-break). ``result``:
+    ``1-0``, ``0-1`` or ``1/2``; in an ``armageddon`` game a draw counts as a win for Black."""
+
+    white: int
+    black: int
+    result: str
+    armageddon: bool = False
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """Play-off games between tied players deciding ``place`` (1 = first); read by ``PO``."""
+
+    place: int
+    games: tuple[PlayoffGame, ...]
+
+
 @dataclass
 class Tournament:
     participants: list[Participant]
@@ -103,6 +134,8 @@ class Tournament:
     end_date: str = ""  # ISO date (TRF 052)
     event_type: str = ""  # encoded tournament type (TRF 192), e.g. "FIDE_DUTCH_2025"
     extra_records: tuple[str, ...] = ()  # other TRF lines (022, 102, 132, 172, NRS, ...) kept for export
+    manual_orders: tuple[ManualOrder, ...] = ()  # decisions among players still tied (criterion MAN)
+    playoffs: tuple[Playoff, ...] = ()  # play-offs deciding places before the tie-breaks (criterion PO)
 
 
 def last_paired_round(rounds_of: Iterable[Sequence[RoundEntry]]) -> int:

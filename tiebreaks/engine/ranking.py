@@ -27,6 +27,8 @@ from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
 from .rules import check_criterion, get_rule_set
 from .separation import first_difference
 
+DECISIONS = frozenset({"PO", "MAN"})
+
 
 @dataclass(frozen=True)
 class Note:
@@ -442,7 +444,8 @@ def _compute_standings(
     rule_set = get_rule_set(rules)
     notes: list[Note] = []
     crits = _normalise(criteria, notes)
-    if any(crit.name == "LOT" for crit in crits[:-1]):
+    decided = [crit for crit in crits if crit.name != "MAN"]  # a manual order may follow undrawn lots
+    if any(crit.name == "LOT" for crit in decided[:-1]):
         raise CriterionNotAllowed(
             "the drawing of lots (LOT) ends the tie-break list (FIDE C.07, Article 4.2): a criterion after it "
             "would never be used"
@@ -450,7 +453,8 @@ def _compute_standings(
     for crit in crits:
         # the rule set's own policy: the names it offers and the modifiers it allows (BH/C1 is
         # refused under chess-caddy, SB/C1 under us-chess), one line naming the rule set
-        check_criterion(rule_set, crit)
+        if crit.name not in DECISIONS:  # a play-off or a decision ranks players under every rule set
+            check_criterion(rule_set, crit)
         if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
             if not allow_buchholz_in_round_robin:
                 raise CriterionNotAllowed(

@@ -49,6 +49,10 @@ OPPONENT_VALUE_UNDEFINED = "opponent_value_undefined"  # the opponent's value is
 OWN_RATING = "own_rating"  # the participant's own rating (RTNG, 10.6)
 PAIRING_NUMBER = "pairing_number"  # the participant's pairing (start) number (TPN, 7.8)
 LOT_DRAWN = "lot_drawn"  # the participant's lot in the seeded drawing of lots (LOT, 4.2)
+MANUAL_PLACE = "manual_place"  # the participant's place in a decision ordering players still tied (MAN)
+MANUAL_ABOVE = "manual_above"  # a tied player the decision placed below the participant (MAN)
+PLAYOFF_GAME = "playoff_game"  # a play-off game and what the participant scored in it (PO)
+PLAYOFF_ARMAGEDDON_DRAW = "playoff_armageddon_draw"  # a drawn Armageddon game: a win for Black (PO)
 
 # --- Cuts and medians (Art. 14, 16.5) ---------------------------------------------------------
 CUT_LOWEST = "cut_lowest"  # removed as the least significant value (Cut / Median)
@@ -60,6 +64,8 @@ CUT_FIRST_ROUNDS = "cut_first_rounds"  # PS cut: the first running scores are dr
 # unrated players present and no rating announced for them (Art. 10)
 UNDEFINED_UNRATED_PLAYERS = "undefined_unrated_players"
 LOTS_NOT_DRAWN = "lots_not_drawn"  # the drawing of lots has no seed yet (LOT without /S)
+NO_MANUAL_ORDER = "no_manual_order"  # no decision orders this participant (MAN)
+NO_PLAYOFF = "no_playoff"  # the participant played no play-off (PO)
 UNDEFINED_NO_GAMES = "undefined_no_games"  # no game played over the board
 UNDEFINED_NOTHING_LEFT = "undefined_nothing_left"  # the cut removed every element
 

@@ -13,6 +13,7 @@ from .buchholz import compute_aob, compute_buchholz, explain_aob, explain_buchho
 from .context import ComputeFn, Context, ExplainFn
 from .counts import compute_count, explain_count
 from .criteria import Criterion
+from .decisions import compute_manual, compute_playoff, explain_manual, explain_playoff
 from .explain import Trace
 from .koya import compute_koya, explain_koya
 from .lots import compute_lots, explain_lots
@@ -51,6 +52,8 @@ SCALAR_CRITERIA: dict[str, tuple[ComputeFn, ExplainFn]] = {
     **{name: (compute_count, explain_count) for name in ("WIN", "WON", "BPG", "BWG", "REP", "STD", "TPN")},
     **{name: (compute_rating, explain_rating) for name in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")},
     "LOT": (compute_lots, explain_lots),
+    "MAN": (compute_manual, explain_manual),
+    "PO": (compute_playoff, explain_playoff),
     # US Chess rule 34E
     **{name: (compute_opponent_sum, explain_opponent_sum) for name in ("MM", "SOLK", "MED")},
     "CUM": (compute_cumulative, explain_cumulative),
@@ -60,6 +63,6 @@ SCALAR_CRITERIA: dict[str, tuple[ComputeFn, ExplainFn]] = {
 
 #: criteria whose values are whole numbers (printed without decimals)
 INTEGER_CRITERIA: frozenset[str] = frozenset(
-    {"WIN", "WON", "BPG", "BWG", "REP", "TPN", "DE", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG", "LOT"}
+    {"WIN", "WON", "BPG", "BWG", "REP", "TPN", "DE", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG", "LOT", "MAN"}
     | {"KASH", "BLK", "H2H"}
 )
