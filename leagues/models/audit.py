@@ -102,6 +102,8 @@ class SettingChange(models.Model):
         BAKU = "baku", _("Baku acceleration")
         WITHDRAWAL = "withdrawal", _("withdrawal")
         FIDE_MODE = "fide_mode", _("FIDE mode left")
+        DECISION = "decision", _("order of players still tied")
+        PLAYOFF = "playoff", _("play-off")
         HALF_BYES = "half_byes", _("limits on half-point byes")
         BOARD_ORDER = "board_ord", _("board order within a score group")
         BYE_ELIGIBILITY = "bye_elig", _("eligibility for the pairing-allocated bye")

@@ -102,6 +102,13 @@ class Event(models.Model):
     tiebreak_criteria = models.JSONField(_("tiebreak criteria"), default=list, blank=True)
     tiebreak_locked = models.BooleanField(_("tiebreak policy locked"), default=False)
     unrated_rating = models.PositiveSmallIntegerField(_("rating for unrated players"), null=True, blank=True)
+    # decisions beyond the tie-break list (FIDE 2026 checklist Q205/207, services/tiebreak_decisions.py): orders of
+    # players still tied after the whole list, each {"entries": [entry ids, first to last], "reason", "by"
+    # ("chief_arbiter" or "organiser"), "on" (ISO date), "who"}; and play-offs deciding places before the tie-breaks,
+    # each {"place", "games": [{"white", "black" (entry ids), "result" ("1-0", "0-1", "1/2"), "armageddon"}]} -
+    # not rounds of the event: they count for no points and no tie-break
+    tiebreak_decisions = models.JSONField(_("orders of players still tied"), default=list, blank=True)
+    playoffs = models.JSONField(_("play-offs"), default=list, blank=True)
 
     class RatingMethod(models.TextChoices):
         """Which of a player's ratings the event uses (TRF-26 record 172; FIDE's 2026 checklist)."""
