@@ -393,3 +393,15 @@ def test_cli_explains_a_team(tmp_path, capsys) -> None:  # type: ignore[no-untyp
     assert main(["standings", str(path), "--criteria", "MPTS,EDE,GPTS"]) == 0
     table = capsys.readouterr().out
     assert "Team" in table.splitlines()[2]
+
+
+def test_board_count_counts_a_team_pab_as_a_win_on_every_board_whatever_its_game_points() -> None:
+    # Art. 12 (tiebreak-rules 10.5): "a team PAB counts a win on every board". Record 320 gives the PAB 1½ game
+    # points (the site writes a draw on every board); board count still reads a win on each board (1 x 1 + 2 x 1),
+    # as FIDE's checker does: counting the 320 value per board instead gave a team of FIDE's TRF-26 sample board
+    # counts 5 lower than the checker's (issue #30)
+    card = Card(teams=3, boards=2, rounds=1)
+    card.match(1, 1, 2, "1=")
+    t = card.tournament(records=("320  1.0  1.5   3",))
+    s = compute_team_standings(t, ["MPTS", "GPTS", "BC"])
+    assert (s.row(3).values["GPTS"], s.row(3).values["BC"]) == (F(3, 2), 3)
