@@ -23,6 +23,7 @@ from ..services.registration import (
     fee_amount,
     fee_ledger_csv,
     fee_lines,
+    fee_records,
     fees_record,
     first_waiting,
     no_shows,
@@ -114,9 +115,14 @@ def registration(request, slug):
             else:
                 messages.success(request, _("The registration settings are saved."))
                 return redirect("manage:registration", slug=event.slug)
-    lines = fee_lines(event)
+    lines, ledger = fee_lines(event), fee_records(event)
     rows = [
-        (r, fee_amount(event, lines[r.pk].balance) if lines[r.pk].balance else None) for r in registrations_of(event)
+        (
+            r,
+            fee_amount(event, lines[r.pk].balance) if lines[r.pk].balance else None,
+            [(record, fee_amount(event, record.amount)) for record in ledger.get(r.pk, [])],
+        )
+        for r in registrations_of(event)
     ]
     waiting = first_waiting(event)
     return render(

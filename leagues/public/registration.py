@@ -1,15 +1,28 @@
 """Players register themselves for an event on its public page (leagues/services/registration.py): a FIDE id, or
 name, federation, birth year and club, and an e-mail address. Like the follow form it is exempt from CSRF and sets
-no cookie: all a page elsewhere posting it can do is register someone, and that person is told by e-mail."""
+no cookie: all a page elsewhere posting it can do is register someone, and that person is told by e-mail.
+
+The withdrawal link of the entrant's e-mails: opening it (a GET, as mail scanners and link previews do) changes
+nothing, the page asks with a button; its POST withdraws. The signed link is the key (nobody else knows it), so the
+form needs no CSRF token and the page sets no cookie."""
 
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from ..errors import ServiceError
 from ..models import Event
-from ..services.registration import closed_reason, places_taken, registration_submit, settings_of
+from ..services.registration import (
+    closed_reason,
+    places_taken,
+    registration_of_link,
+    registration_submit,
+    registration_withdraw_self,
+    self_withdraw_problem,
+    settings_of,
+)
 
 FIELDS = ("fide_id", "name", "federation", "birth_year", "club", "email")
 
@@ -41,4 +54,26 @@ def register(request, slug):
     )
 
 
-urlpatterns = [path("events/<slug:slug>/register/", register, name="event-register")]
+@never_cache  # the page names the registration: no cache keeps it
+@csrf_exempt  # the signed link is the key; the page sets no cookie
+def withdraw(request, token):
+    """GET shows whose registration it is and a button; the button's POST withdraws it."""
+    template = "leagues/registration_withdraw.html"
+    try:
+        registration = registration_of_link(token=token)
+    except ServiceError as exc:
+        return render(request, template, {"error": exc.message}, status=exc.status)
+    context = {"registration": registration, "event": registration.event}
+    if request.method != "POST":
+        return render(request, template, {**context, "problem": self_withdraw_problem(registration)})
+    try:
+        registration = registration_withdraw_self(token=token)
+    except ServiceError as exc:
+        return render(request, template, {**context, "problem": exc.message}, status=exc.status)
+    return render(request, template, {**context, "registration": registration, "done": True})
+
+
+urlpatterns = [
+    path("events/<slug:slug>/register/", register, name="event-register"),
+    path("registration/withdraw/<str:token>/", withdraw, name="registration-withdraw"),
+]

@@ -35,6 +35,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -55,12 +56,12 @@ from ..models import (
     Registration,
     RegistrationSettings,
 )
-from ..notifications import SEND_EMAIL, _plain_text, _send_task
-from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
+from ..notifications import SEND_EMAIL, _plain_text, _send_task, language_of
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, league_organisers
 from ..text import csv_cell, has_control_characters, one_line
 from .federations import FIDE_FEDERATIONS
 from .round_pairings import no_shows_waiting, round_withdraw
-from .setup import FieldError, minor_units, player_save, round_one_published
+from .setup import FieldError, entry_remove_by_registration, minor_units, player_save, round_one_published
 from .setup import entry_register as setup_entry_register
 from .setup import entry_remove as setup_entry_remove
 from .setup import entry_withdraw as setup_entry_withdraw
@@ -435,6 +436,111 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
         setup_entry_withdraw(entry=entry, user=user, after_round=last.first() or 0)
 
 
+# ------------------------------------------------------------------------------------------ the player withdraws
+
+WITHDRAW_SALT = "leagues.registration.withdraw"
+#: the states a player may leave with the link of their e-mails
+WITHDRAWABLE = (Status.PENDING, Status.WAITING, Status.ACCEPTED)
+
+
+def withdraw_token(registration: Registration) -> str:
+    """The signed key of the withdrawal link in the entrant's e-mails (the registration and its address)."""
+    return signing.dumps([registration.pk, registration.email], salt=WITHDRAW_SALT)
+
+
+def withdraw_url(registration: Registration) -> str:
+    with translation.override(registration.language):
+        return settings.SITE_URL + reverse("leagues:registration-withdraw", args=[withdraw_token(registration)])
+
+
+def registration_of_link(*, token: str) -> Registration:
+    """The registration a withdrawal link names, read only (opening the link changes nothing). Raises ServiceError
+    (``bad_link``) for a link that is not valid."""
+    try:
+        pk, email = signing.loads(token, salt=WITHDRAW_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        raise ServiceError(_("This link is not valid."), code="bad_link") from None
+    found = (
+        Registration.objects.select_related("event__league").filter(pk=pk, email=email).first()
+        if isinstance(pk, int) and isinstance(email, str)
+        else None
+    )
+    if found is None:
+        raise ServiceError(_("This link is not valid."), code="bad_link")
+    return found
+
+
+def self_withdraw_problem(registration: Registration) -> str | None:
+    """Why the player can no longer withdraw with the link (None: they can)."""
+    if registration.status == Status.WITHDRAWN:
+        return _("This registration is withdrawn already.")
+    if registration.status not in WITHDRAWABLE:
+        return _("%(name)s is %(status)s: this cannot be done.") % {
+            "name": registration.name,
+            "status": registration.get_status_display(),
+        }
+    event = registration.event
+    if event.status == Event.Status.FINISHED or round_one_published(event):
+        return _("Round 1 is published: ask the organiser to withdraw you.")
+    return None
+
+
+def registration_withdraw_self(*, token: str) -> Registration:
+    """The player pressed the withdrawal page's button (a POST): the registration is withdrawn, an accepted
+    player's entry is taken off the event, and the league's organisers are e-mailed (with the first on the waiting
+    list, who may be offered the freed place). Refused (``bad_link``, ``cannot_withdraw``) with nothing changed."""
+    registration = registration_of_link(token=token)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().select_related("league").get(pk=registration.event_id)
+        _locked_settings(event)
+        registration = Registration.objects.select_for_update().select_related("event__league").get(pk=registration.pk)
+        problem = self_withdraw_problem(registration)
+        if problem:
+            raise ServiceError(problem, code="cannot_withdraw")
+        was = registration.status
+        entry = registration.entry
+        if entry is not None:
+            entry_remove_by_registration(entry=entry)  # withdraws the registration too (setup's one rule)
+            registration.refresh_from_db()
+        else:
+            registration.status = Status.WITHDRAWN
+            registration.decided_at, registration.decided_by = timezone.now(), None
+            registration.save()
+        registration_id = registration.pk
+        transaction.on_commit(lambda: _tell_organisers(registration_id, was))
+        return registration
+
+
+def _tell_organisers(registration_id: int, was: str) -> None:
+    for message in withdrawal_messages(registration_id, was):
+        _send_task(SEND_EMAIL, message=message)
+
+
+def withdrawal_messages(registration_id: int, was: str) -> list[dict[str, object]]:
+    """The e-mails telling each of the league's organisers, in their language, that a player withdrew their
+    registration, and who is first on the waiting list when a place became free."""
+    registration = Registration.objects.select_related("event__league").get(pk=registration_id)
+    event = registration.event
+    waiting = first_waiting(event) if place_free(event) else None
+    messages: list[dict[str, object]] = []
+    for user in league_organisers(event.league_id):
+        if not user.email:
+            continue
+        language = language_of(user)
+        with translation.override(language):
+            context = {
+                "name": registration.name,
+                "event": event,
+                "was": Status(was).label,
+                "waiting": waiting.name if waiting is not None else "",
+                "registrations_url": settings.SITE_URL + reverse("manage:registration", args=[event.slug]),
+            }
+            subject = _plain_text("emails/registration_withdrawn_subject.txt", context).strip()
+            body = _plain_text("emails/registration_withdrawn.txt", context)
+        messages.append({"to": [user.email], "subject": " ".join(subject.split()), "body": body})
+    return messages
+
+
 # ------------------------------------------------------------------------------------------ entry fees
 
 
@@ -509,6 +615,17 @@ def fee_lines(event: Event) -> dict[int, FeeLine]:
         t = totals.get(registration.pk, {})
         lines[registration.pk] = FeeLine(registration, t.get("due", 0), t.get("paid", 0), t.get("refunded", 0))
     return lines
+
+
+def fee_records(event: Event) -> dict[int, list[FeeRecord]]:
+    """Registration id → every line of its entry fee's ledger (due, paid, refunded; who recorded it, when), oldest
+    first."""
+    ledger: dict[int, list[FeeRecord]] = {}
+    for record in (
+        FeeRecord.objects.filter(registration__event=event).select_related("recorded_by").order_by("recorded_at", "pk")
+    ):
+        ledger.setdefault(record.registration_id, []).append(record)
+    return ledger
 
 
 def _csv(rows: Sequence[Sequence[object]]) -> str:
@@ -681,6 +798,7 @@ def registration_message(registration_id: int, kind: str) -> dict[str, object]:
             "currency": event.league.currency,
             "checkin_closes_at": found.checkin_closes_at and timezone.localtime(found.checkin_closes_at),
             "event_url": settings.SITE_URL + reverse("leagues:event-standings", args=[event.slug]),
+            "withdraw_url": withdraw_url(registration) if registration.status in WITHDRAWABLE else "",
         }
         subject = _plain_text(f"emails/registration_{kind}_subject.txt", context).strip()
         body = _plain_text(f"emails/registration_{kind}.txt", context)

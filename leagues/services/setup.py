@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Model, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError, get_rule_set
@@ -36,6 +37,7 @@ from ..models import (
     Player,
     Prize,
     PrizeFund,
+    Registration,
     Result,
     ResultChange,
     Role,
@@ -47,7 +49,7 @@ from ..models import (
     TeamMember,
 )
 from ..page_cache import event_pages_changed_after_commit
-from ..permissions import AnyUser, can_manage_event, is_league_organiser
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .fide_mode import event_scoring_checked, event_settings_changed
@@ -665,27 +667,47 @@ def entry_remove(*, entry: Entry, user: AnyUser) -> None:
     the initial ranking, a round robin's in their order) and a pairing not yet published is made again."""
     with transaction.atomic():
         event = _editable_event(entry.event, user)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
-        if entry.player_id is None:
-            raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
-        if round_one_published(event):
-            raise ServiceError(
-                _("Round 1 is published: %(player)s can only withdraw.") % {"player": entry.name},
-                code="round_one_published",
-            )
-        number = entry.start_number
-        Game.objects.filter(round__event=event).filter(Q(white=entry) | Q(black=entry)).delete()
-        settings = PairingSettings.objects.filter(event=event).first()
-        if settings is not None and settings.forbidden_pairs:
-            settings.forbidden_pairs = [pair for pair in settings.forbidden_pairs if number not in pair]
-            settings.save(update_fields=["forbidden_pairs"])
-        entry.delete()
-        if numbers_follow_ranking(event):
-            _start_numbers_ranked(event)
-        else:
-            _start_numbers_closed_up(event)
-        _pairing_outdated(event)
-        event_results_changed(event_id=event.pk)
+        _entry_removed(event, entry, acting_user(user))
+
+
+def entry_remove_by_registration(*, entry: Entry) -> None:
+    """The registration service's own removal of an entry, for a player who withdraws their registration with the
+    signed link of its e-mails (leagues/services/registration.py checks the link): the same rule as
+    :func:`entry_remove`, without an organiser."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=entry.event_id)
+        if event.status == Event.Status.FINISHED:
+            raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+        _entry_removed(event, entry, None)
+
+
+def _entry_removed(event: Event, entry: Entry, by: User | None) -> None:
+    """Whoever removes an entry, a registration that held it frees its place: it is withdrawn (and the organiser's
+    registration page offers the place to the first on the waiting list)."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.player_id is None:
+        raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
+    if round_one_published(event):
+        raise ServiceError(
+            _("Round 1 is published: %(player)s can only withdraw.") % {"player": entry.name},
+            code="round_one_published",
+        )
+    number = entry.start_number
+    Game.objects.filter(round__event=event).filter(Q(white=entry) | Q(black=entry)).delete()
+    settings = PairingSettings.objects.filter(event=event).first()
+    if settings is not None and settings.forbidden_pairs:
+        settings.forbidden_pairs = [pair for pair in settings.forbidden_pairs if number not in pair]
+        settings.save(update_fields=["forbidden_pairs"])
+    Registration.objects.filter(entry=entry).update(
+        status=Registration.Status.WITHDRAWN, entry=None, decided_at=timezone.now(), decided_by=by
+    )
+    entry.delete()
+    if numbers_follow_ranking(event):
+        _start_numbers_ranked(event)
+    else:
+        _start_numbers_closed_up(event)
+    _pairing_outdated(event)
+    event_results_changed(event_id=event.pk)
 
 
 def _start_numbers_closed_up(event: Event) -> None:

@@ -106,7 +106,7 @@ def test_a_sixty_player_open_filled_by_self_registration(browser, live_server, s
 
     # a few players register in the browser
     browser.get(f"{base}/en/events/{event.slug}/")
-    browser.find_element("link text", "Register for this event").click()
+    browser.find_element("link text", "Registration form").click()
     assert "60 places left." in browser.find_element("tag name", "main").text
     text = _register_in_browser(browser, base, event.slug, fide_id="1500100", email="anna@example.org")
     assert "Berg, Anna, your registration is received." in text
