@@ -5,6 +5,7 @@ tables (leagues/public/table_rows.py) and by the {% entry_link %} tag of every o
 from html import escape as _escape
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from .models import Entry
 
@@ -33,4 +34,13 @@ class EntryLinks:
 
     def link(self, entry: Entry) -> str:
         url = self.team_url(entry.start_number) if entry.team_id else self.player_url(entry.start_number)
-        return f'<a href="{url}"><bdi>{escape(entry.name)}</bdi></a>'
+        return f'<a href="{url}"><bdi>{escape(entry.name)}</bdi></a>' + withdrawn_mark(entry)
+
+
+def withdrawn_mark(entry: Entry | None) -> str:
+    """The mark after a withdrawn player's (team's) name on every page: "withdrawn", titled with the round."""
+    after = entry.withdrawn_after_round if entry is not None else None
+    if after is None:
+        return ""
+    title = escape(_("withdrew after round %(round)s") % {"round": after})
+    return f' <span class="badge withdrawn" title="{title}">{escape(_("withdrawn"))}</span>'

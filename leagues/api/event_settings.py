@@ -12,12 +12,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..errors import NotFound, PermissionDenied
-from ..models import Event, ResultChange, Scope
+from ..models import Entry, Event, PairingSettings, ResultChange, Scope
 from ..models.audit import SettingChange
 from ..permissions import can_manage_event
 from ..services.fide_mode import fide_mode_leave
 from ..services.policy import event_policy_set
-from ..services.round_pairings import pairing_settings_of, pairing_settings_save, round_withdraw
+from ..services.round_pairings import (
+    REQUESTED_BYES,
+    bye_request,
+    bye_warnings,
+    entry_bye_eligibility_set,
+    pairing_settings_of,
+    pairing_settings_save,
+    round_withdraw,
+)
 from ..services.setup import event_save
 from .serializers import ErrorSerializer
 
@@ -54,6 +62,21 @@ class EventSettingsSerializer(serializers.Serializer):
 class PairingSettingsSerializer(serializers.Serializer):
     pab_points = serializers.DecimalField(max_digits=4, decimal_places=2, min_value=0)
     half_byes_allowed = serializers.IntegerField(min_value=0, required=False)
+    half_byes_not_last_rounds = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text=gettext_lazy(
+            "A half-point bye asked for in one of these last rounds is a warning to confirm (0: none)."
+        ),
+    )
+    board_order = serializers.ChoiceField(
+        choices=PairingSettings.BoardOrder.values,
+        required=False,
+        help_text=gettext_lazy(
+            "How the boards of a round are ordered within a score group: score (FIDE C.04.2, the engine's order), "
+            "sum (the sum of the two scores) or tpn (the lower start number)."
+        ),
+    )
     forbidden_pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=2),
         required=False,
@@ -62,6 +85,31 @@ class PairingSettingsSerializer(serializers.Serializer):
     reason = serializers.CharField(
         max_length=300, required=False, allow_blank=True, write_only=True, help_text=REASON_HELP
     )
+
+
+class ByeRequestSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(min_value=1)
+    round = serializers.IntegerField(min_value=1, help_text=gettext_lazy("The round not yet paired."))
+    kind = serializers.ChoiceField(choices=list(REQUESTED_BYES))
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        write_only=True,
+        help_text=gettext_lazy(
+            "true: enter a half-point bye beyond the event's limits all the same (without it such a request "
+            "answers 400 with the code confirmation_required and the warning)."
+        ),
+    )
+    result = serializers.CharField(read_only=True)
+    warnings = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+
+class ByeEligibilitySerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(min_value=1)
+    eligible = serializers.BooleanField(
+        help_text=gettext_lazy("false: the pairing never gives this player the pairing-allocated bye.")
+    )
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, write_only=True)
 
 
 class WithdrawalSerializer(serializers.Serializer):
@@ -160,6 +208,8 @@ def _pairing_settings_data(event: Event) -> dict:
     return {
         "pab_points": str(settings.pab_points),
         "half_byes_allowed": settings.half_byes_allowed,
+        "half_byes_not_last_rounds": settings.half_byes_not_last_rounds,
+        "board_order": settings.board_order,
         "forbidden_pairs": settings.forbidden_pairs,
     }
 
@@ -192,8 +242,79 @@ class PairingSettingsView(APIView):
             forbidden_pairs=[tuple(pair) for pair in data.get("forbidden_pairs", current.forbidden_pairs)],
             reason=data.get("reason", ""),
             source=ResultChange.Source.API,
+            half_byes_not_last_rounds=data.get("half_byes_not_last_rounds"),
+            board_order=data.get("board_order"),
         )
         return Response(_pairing_settings_data(event))
+
+
+def _entry(event: Event, start_number: int) -> Entry:
+    entry = event.entries.select_related("player", "team").filter(start_number=start_number).first()
+    if entry is None:
+        raise NotFound(gettext_lazy("The event has no start number %(number)s.") % {"number": start_number})
+    return entry
+
+
+class ByeRequestView(APIView):
+    """A bye asked for before its round is paired, by the pairing page's service. A half-point bye beyond the
+    event's limits is a warning to confirm (``confirm: true``); a full-point bye is entered with a warning
+    (a deprecated practice). The answer lists the warnings."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=ByeRequestSerializer,
+        responses={201: ByeRequestSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _managed_event(slug, request.user)
+        given = ByeRequestSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        entry = _entry(event, data["start_number"])
+        warnings = bye_warnings(event=event, round_number=data["round"], entry=entry, kind=data["kind"])
+        game = bye_request(
+            event=event,
+            round_number=data["round"],
+            entry=entry,
+            kind=data["kind"],
+            user=request.user,
+            confirmed=data["confirm"],
+        )
+        answer = {
+            "start_number": entry.start_number,
+            "round": data["round"],
+            "kind": data["kind"],
+            "result": game.result,
+            "warnings": warnings,
+        }
+        return Response(answer, status=201)
+
+
+class ByeEligibilityView(APIView):
+    """Mark a player eligible or not for the pairing-allocated bye; after the start the change is recorded
+    with the settings' changes. A pairing giving the bye to a player not eligible is refused at publishing
+    until the bye is swapped by hand."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=ByeEligibilitySerializer,
+        responses={200: ByeEligibilitySerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _managed_event(slug, request.user)
+        given = ByeEligibilitySerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        entry = entry_bye_eligibility_set(
+            entry=_entry(event, data["start_number"]),
+            eligible=data["eligible"],
+            user=request.user,
+            reason=data.get("reason", ""),
+            source=ResultChange.Source.API,
+        )
+        return Response({"start_number": entry.start_number, "eligible": not entry.bye_ineligible})
 
 
 class WithdrawalView(APIView):
@@ -264,6 +385,8 @@ urlpatterns = [
     path("events/<slug:slug>/settings/", EventSettingsView.as_view(), name="event-settings"),
     path("events/<slug:slug>/pairing-settings/", PairingSettingsView.as_view(), name="event-pairing-settings"),
     path("events/<slug:slug>/withdrawals/", WithdrawalView.as_view(), name="event-withdrawals"),
+    path("events/<slug:slug>/byes/", ByeRequestView.as_view(), name="event-byes"),
+    path("events/<slug:slug>/bye-eligibility/", ByeEligibilityView.as_view(), name="event-bye-eligibility"),
     path("events/<slug:slug>/fide-mode/leave/", FideModeLeaveView.as_view(), name="event-fide-mode-leave"),
     path("events/<slug:slug>/setting-changes/", SettingChangesView.as_view(), name="event-setting-changes"),
 ]

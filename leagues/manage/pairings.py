@@ -24,7 +24,9 @@ from ..services.round_pairings import (
     REQUESTED_BYES,
     bye_cancel,
     bye_request,
+    bye_warnings,
     changes_by_hand,
+    entry_bye_eligibility_set,
     last_paired_round,
     pairable_round_problem,
     pairing_edit,
@@ -48,6 +50,19 @@ class SettingsForm(forms.Form):
         label=gettext_lazy("Points for the pairing-allocated bye"), min_value=0, max_digits=4, decimal_places=2
     )
     half_byes_allowed = forms.IntegerField(label=gettext_lazy("Half-point byes a player may request"), min_value=0)
+    half_byes_not_last_rounds = forms.IntegerField(
+        label=gettext_lazy("No half-point byes in the last rounds"),
+        min_value=0,
+        required=False,
+        help_text=gettext_lazy(
+            "A half-point bye beyond the limit or in these last rounds is a warning you confirm (0: none)."
+        ),
+    )
+    board_order = forms.ChoiceField(
+        label=gettext_lazy("Board order within a score group"),
+        choices=PairingSettings.BoardOrder.choices,
+        required=False,
+    )
     forbidden_pairs = forms.CharField(
         label=gettext_lazy("Forbidden pairs"),
         required=False,
@@ -88,6 +103,17 @@ class PlayerChoiceForm(forms.Form):
 
 class ByeForm(PlayerChoiceForm):
     kind = forms.ChoiceField(label=gettext_lazy("Bye"), choices=BYE_CHOICES)
+    confirm = forms.BooleanField(
+        label=gettext_lazy("Enter it despite the warning on the half-point byes' limits"), required=False
+    )
+
+
+class ByeEligibilityForm(PlayerChoiceForm):
+    eligible = forms.TypedChoiceField(
+        label=gettext_lazy("Pairing-allocated bye"),
+        choices=[("yes", gettext_lazy("eligible")), ("no", gettext_lazy("not eligible"))],
+        coerce=lambda value: value == "yes",
+    )
 
 
 class SwapForm(forms.Form):
@@ -194,6 +220,8 @@ def _forms(event, entries, settings, pairing, data=None, action=""):
     initial = {
         "pab_points": settings.pab_points,
         "half_byes_allowed": settings.half_byes_allowed,
+        "half_byes_not_last_rounds": settings.half_byes_not_last_rounds,
+        "board_order": settings.board_order,
         "forbidden_pairs": ", ".join(f"{a}-{b}" for a, b in settings.forbidden_pairs),
         "initial_colour": settings.initial_colour,
     }
@@ -208,6 +236,9 @@ def _forms(event, entries, settings, pairing, data=None, action=""):
         "settings_form": SettingsForm(data if action == "settings" else None, initial=initial),
         "bye_form": ByeForm(data if action == "bye" else None, entries=present, prefix="bye"),
         "withdraw_form": PlayerChoiceForm(data if action == "withdraw" else None, entries=present, prefix="out"),
+        "eligibility_form": ByeEligibilityForm(
+            data if action == "eligibility" else None, entries=present, prefix="elig"
+        ),
         "swap_form": SwapForm(data if action == "swap" else None, numbers=numbers, prefix="swap"),
         "edit_form": EditForm(data if action == "edit" else None, pairing=pairing, prefix="edit") if ready else None,
     }
@@ -243,11 +274,22 @@ def _act(request, event, number, pairing, forms_, action):
             forbidden_pairs=data["forbidden_pairs"],
             initial_colour=data["initial_colour"],
             reason=data["reason"],
+            half_byes_not_last_rounds=data.get("half_byes_not_last_rounds") or 0,
+            board_order=data.get("board_order") or None,
         )
         return _("The pairing settings are saved.")
     if action == "bye":
-        bye_request(event=event, round_number=number, entry=entries[data["entry"]], kind=data["kind"], user=user)
+        entry = entries[data["entry"]]
+        warnings = bye_warnings(event=event, round_number=number, entry=entry, kind=data["kind"])
+        bye_request(
+            event=event, round_number=number, entry=entry, kind=data["kind"], user=user, confirmed=data["confirm"]
+        )
+        for warning in warnings:
+            messages.warning(request, warning)
         return _("The bye is entered.")
+    if action == "eligibility":
+        entry_bye_eligibility_set(entry=entries[data["entry"]], eligible=data["eligible"], user=user)
+        return _("The eligibility for the pairing-allocated bye is saved.")
     if action == "withdraw":
         round_withdraw(entry=entries[data["entry"]], round_number=number, user=user)
         return _("The player is withdrawn from round %(number)s on.") % {"number": number}
@@ -326,6 +368,7 @@ def pairing(request, slug, number):
         "published": published_rows(event, number) if last_paired_round(event) >= number else [],
         "byes": byes,
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
+        "ineligible": [e for e in entries if e.bye_ineligible],
         "changes": changes_by_hand(pairing) if pairing is not None else [],
         "entries_url": reverse("manage:entries", args=[event.slug]),
         "can_sort": numbers_follow_ranking(event) and not round_one_published(event),

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..links import EntryLinks
+from ..links import EntryLinks, withdrawn_mark
 from ..models import Result
 from ..selectors import RoundCell
 
@@ -157,6 +157,7 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
             name = f'<a href="{kind}/{entry.start_number}/"><bdi>{escape(entry.name)}</bdi></a>'
         else:
             name = f"<bdi>{escape(row['name'])}</bdi>"
+        name += withdrawn_mark(entry)
         name += "".join(f' <span class="badge">{escape(category)}</span>' for category in categories)
         club_name = escape(club.short_name or club.name) if club else ""
         if club and not is_team:

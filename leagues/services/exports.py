@@ -37,9 +37,21 @@ def event_chess_json(*, event: Event, now: datetime | None = None) -> dict[str, 
     if data["status"]["code"] >= 400:
         raise ServiceError("; ".join(map(str, data["status"]["error"])), code="export_failed")
     plain: dict[str, Any] = json.loads(json.dumps(data, default=_number))
+    withdrawn = _withdrawn(event)
     for tournament in plain.get("event", {}).get("tournaments", []):
         _add_pgn(event, tournament.get("gameList") or [], now)
+        for competitor in tournament.get("competitors") or []:
+            if competitor.get("cid") in withdrawn:  # a withdrawn player is no longer present (Chess-JSON)
+                competitor["present"] = False
     return plain
+
+
+def _withdrawn(event: Event) -> dict[int, int]:
+    """Start number -> the round a withdrawn player (team) withdrew after."""
+    rows = event.entries.filter(withdrawn_after_round__isnull=False).values_list(
+        "start_number", "withdrawn_after_round"
+    )
+    return {number: after for number, after in rows if after is not None}
 
 
 def _add_pgn(event: Event, game_list: list[dict[str, Any]], now: datetime | None) -> None:
@@ -82,9 +94,11 @@ def standings_table(*, event: Event) -> Table:
     """Header and one row per place: rank, number, name, points, each tiebreak in the published order."""
     standings = selectors.event_standings(slug=event.slug)
     number = "team_number" if event.is_team else "start_number"
-    rows: Table = [["rank", number, "name", "points", *standings.criteria]]
+    rows: Table = [["rank", number, "name", "points", *standings.criteria, "withdrawn_after_round"]]
+    withdrawn = _withdrawn(event)
     for row in standings.table:
-        rows.append([row["rank"], row["number"], row["name"], row["points"], *row["cells"]])
+        out = withdrawn.get(row["number"])
+        rows.append([row["rank"], row["number"], row["name"], row["points"], *row["cells"], out])
     return rows
 
 
@@ -93,11 +107,21 @@ def crosstable_table(*, event: Event) -> Table:
     teams h/a) and the entry's own score ("7w1", "3b½", "+" for a bye); a pending game as its opponent only."""
     standings = selectors.event_standings(slug=event.slug)
     rounds = event.rounds.order_by("number").values_list("number", flat=True)
-    rows: Table = [["rank", "number", "name", "points", *(f"R{n}" for n in rounds)]]
+    rows: Table = [["rank", "number", "name", "points", *(f"R{n}" for n in rounds), "withdrawn_after_round"]]
     cells = _team_cells(event) if event.is_team else _individual_cells(event)
+    withdrawn = _withdrawn(event)
     for row in standings.table:
         mine = cells.get(row["number"], {})
-        rows.append([row["rank"], row["number"], row["name"], row["points"], *(mine.get(n, "") for n in rounds)])
+        rows.append(
+            [
+                row["rank"],
+                row["number"],
+                row["name"],
+                row["points"],
+                *(mine.get(n, "") for n in rounds),
+                withdrawn.get(row["number"]),
+            ]
+        )
     return rows
 
 

@@ -45,7 +45,13 @@ LOCKED_IN_FIDE_MODE = {
     SettingChange.Setting.BAKU,
 }
 #: the settings whose change moves the standings (the recompute says what moved)
-MOVES_STANDINGS = {SettingChange.Setting.SCORING, SettingChange.Setting.PAB, SettingChange.Setting.TIEBREAKS}
+MOVES_STANDINGS = {
+    SettingChange.Setting.SCORING,
+    SettingChange.Setting.PAB,
+    SettingChange.Setting.TIEBREAKS,
+    SettingChange.Setting.DECISION,
+    SettingChange.Setting.PLAYOFF,
+}
 
 
 class SettingRefused(ServiceError):
@@ -325,6 +331,8 @@ def trf_comment_lines(event: Event) -> list[str]:
     """The TRF export's ``###`` lines: leaving FIDE mode and every setting changed after the start; the ratings
     TRF-26 cannot hold (services.ratings.rating_comment_lines)."""
     lines = rating_comment_lines(event)
+    withdrawn = event.entries.filter(withdrawn_after_round__isnull=False).order_by("start_number")
+    lines += [f"### withdrawn: {e.start_number} {e.name} after round {e.withdrawn_after_round}" for e in withdrawn]
     for change in event.setting_changes.order_by("at", "id").select_related("user"):
         who = change.user.get_username() if change.user else "-"
         when = change.at.strftime("%Y-%m-%d %H:%M UTC")
@@ -332,6 +340,8 @@ def trf_comment_lines(event: Event) -> list[str]:
             lines.append(f"### FIDE mode left {when} by {who}: {change.reason}")
         elif change.setting == SettingChange.Setting.WITHDRAWAL:
             lines.append(f"### withdrawal {when} by {who}: {change.before} from round {change.after}")
+        elif change.setting == SettingChange.Setting.BYE_ELIGIBILITY:
+            lines.append(f"### eligibility for the bye {when} by {who}: {change.before} -> {change.after}")
         else:
             lines.append(
                 f"### HARD WARNING {when} by {who}: {change.setting} changed after the start: "

@@ -20,9 +20,10 @@ from fractions import Fraction
 from typing import Any, Literal, NoReturn
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from pairings import (
     BakuAcceleration,
@@ -61,7 +62,7 @@ from ..models.audit import SettingChange
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event
 from ..session_locks import session_lock
-from .fide_mode import event_scoring_checked, pairs_text, setting_change_checked, shown
+from .fide_mode import SettingRefused, event_scoring_checked, pairs_text, setting_change_checked, shown
 from .follows import pairings_published_followers
 from .results import event_results_changed, result_record
 from .setup import BYE_BOARD, entry_withdraw
@@ -384,12 +385,51 @@ def _pairing_compute(pairing_id: int, attempt: int) -> None:
         else:
             pairing.status = RoundPairing.Status.READY
             pairing.system = result.system
-            pairing.boards = pairing.engine_boards = [[b.white, b.black] for b in result.boards]
+            boards = [[b.white, b.black] for b in result.boards]
+            if isinstance(state, PairingState) and engine_system(event) is System.DUTCH:
+                boards = boards_ordered(boards, state, pairing_settings_of(event).board_order)
+            pairing.boards = pairing.engine_boards = boards
             pairing.pab = pairing.engine_pab = next(
                 (b.start_number for b in result.byes if b.type is ByeType.PAB), None
             )
             pairing.byes = requested_bye_kinds(event, pairing.round.number)
         pairing.save()
+
+
+def boards_ordered(boards: list[list[int]], state: PairingState, order: str) -> list[list[int]]:
+    """The boards of a Swiss round in the event's board order within a score group (the higher score of a
+    board's two players, highest first): ``score`` keeps the engine's order (FIDE C.04.2: higher score, sum
+    of scores, rank), ``sum`` orders a score group by the sum of the two scores then the lower start number,
+    ``tpn`` by the lower start number alone."""
+    if order not in (PairingSettings.BoardOrder.SUM, PairingSettings.BoardOrder.TPN):
+        return boards
+    points = {p.start_number: engine_points(p, state.scoring) for p in state.players}
+
+    def key(board: list[int]) -> tuple[Fraction, Fraction, int]:
+        high = max(points.get(n, Fraction(0)) for n in board)
+        total = sum((points.get(n, Fraction(0)) for n in board), Fraction(0))
+        return (-high, -total if order == PairingSettings.BoardOrder.SUM else Fraction(0), min(board))
+
+    return sorted(boards, key=key)
+
+
+def _ineligible_for_pab(event: Event) -> set[int]:
+    """The start numbers of the players (teams) marked not eligible for the pairing-allocated bye."""
+    return set(event.entries.filter(bye_ineligible=True).values_list("start_number", flat=True))
+
+
+def _pab_eligibility_checked(event: Event, pab: int | None, names: dict[int, str], code: str) -> None:
+    """The pairing-allocated bye never goes to a player marked not eligible for it. gacrux cannot be told so:
+    a pairing that gives it to such a player is refused until the organiser swaps the bye by hand."""
+    if pab is not None and pab in _ineligible_for_pab(event):
+        raise ServiceError(
+            _(
+                "%(name)s is marked not eligible for the pairing-allocated bye: give the bye to another player "
+                "by hand (swap) first."
+            )
+            % {"name": names.get(pab, str(pab))},
+            code=code,
+        )
 
 
 def _state_problem(event: Event, state: PairingState | TeamPairingState) -> str | None:
@@ -459,6 +499,8 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
                 boards[where][side] = number
         state = pairing_state(event, pairing.round.number)
         _check_boards(state, boards, pab, pairing)
+        if pab != pairing.pab:
+            _pab_eligibility_checked(event, pab, _names(state), "bad_swap")
         PairingChange.objects.create(
             pairing=pairing,
             user=acting_user(user),
@@ -554,6 +596,8 @@ def pairing_edit(
         state = pairing_state(event, pairing.round.number)
         _check_edit(event, state, board_list, pab, bye_list)
         _check_boards(state, board_list, pab, pairing, code="bad_edit")
+        if pab != pairing.pab:
+            _pab_eligibility_checked(event, pab, _names(state), "bad_edit")
         before = {"boards": pairing.boards, "pab": pairing.pab, "byes": pairing.byes}
         after = {"boards": board_list, "pab": pab, "byes": bye_list}
         if after == before:
@@ -610,18 +654,6 @@ def _check_edit(
             _("%(name)s has neither a board nor a bye in round %(number)s.")
             % {"name": names[missing[0]], "number": number}
         )
-    allowed = pairing_settings_of(event).half_byes_allowed
-    used = dict(
-        Game.objects.filter(round__event=event, round__number__lt=number, result=Result.HALF_POINT_BYE)
-        .values_list("white__start_number")
-        .annotate(count=Count("id"))
-    )
-    for n, kind in byes:
-        if kind == "half" and used.get(n, 0) >= allowed:
-            refuse(
-                _("%(name)s has had the %(count)s half-point byes the event allows.")
-                % {"name": names[n], "count": allowed}
-            )
 
 
 def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
@@ -641,6 +673,7 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
                 code="round_played",
             )
         state = pairing_state(event, number)
+        _pab_eligibility_checked(event, pairing.pab, _names(state), "pab_ineligible")
         paired = [n for board in pairing.boards for n in board] + ([pairing.pab] if pairing.pab else [])
         paired += [n for n, _kind in pairing.byes]
         if sorted(paired) != sorted(_present(event, state)):
@@ -674,8 +707,49 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
     return pairing
 
 
-def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, user: AnyUser) -> Game:
-    """A bye asked for before `round_number` is paired (half-point byes within the event's limit)."""
+def bye_warnings(*, event: Event, round_number: int, entry: Entry, kind: str) -> list[str]:
+    """What a bye request is warned of (FIDE 2026 checklist): a half-point bye beyond the event's limit or in
+    one of its last rounds without half-point byes (the organiser confirms it; in FIDE mode these warnings
+    cannot be switched off, and no setting does), and a full-point bye on request, a deprecated practice."""
+    warnings = []
+    settings = pairing_settings_of(event)
+    if kind == "half":
+        used = Game.objects.filter(round__event=event, white=entry, result=Result.HALF_POINT_BYE).count()
+        if used >= settings.half_byes_allowed:
+            warnings.append(
+                ngettext(
+                    "%(name)s has had %(used)s half-point bye; the event allows %(count)s.",
+                    "%(name)s has had %(used)s half-point byes; the event allows %(count)s.",
+                    used,
+                )
+                % {"name": entry, "used": used, "count": settings.half_byes_allowed}
+            )
+        last = settings.half_byes_not_last_rounds
+        if last and round_number > event.rounds_count - last:
+            warnings.append(
+                ngettext(
+                    "Round %(number)s is the last round, where the event allows no half-point byes.",
+                    "Round %(number)s is one of the last %(count)s rounds, where the event allows no half-point byes.",
+                    last,
+                )
+                % {"number": round_number, "count": last}
+            )
+    if kind == "full":
+        warnings.append(
+            _(
+                "A full-point bye on request is a deprecated practice (FIDE 2026): a player who does not play "
+                "scores at most half a point."
+            )
+        )
+    return warnings
+
+
+def bye_request(
+    *, event: Event, round_number: int, entry: Entry, kind: str, user: AnyUser, confirmed: bool = False
+) -> Game:
+    """A bye asked for before `round_number` is paired. A half-point bye beyond the event's limits is a
+    warning (:func:`bye_warnings`) the organiser confirms: without `confirmed` it is refused with the code
+    ``confirmation_required`` and nothing is saved. A full-point bye is entered with its warning."""
     if kind not in REQUESTED_BYES:
         raise ServiceError(_("Choose a half-point, zero-point or full-point bye."), code="bad_bye")
     with transaction.atomic():
@@ -701,13 +775,11 @@ def bye_request(*, event: Event, round_number: int, entry: Entry, kind: str, use
                 _("%(name)s has a bye in round %(number)s already.") % {"name": entry, "number": round_number},
                 code="player_twice_in_round",
             )
-        allowed = pairing_settings_of(event).half_byes_allowed
-        used = Game.objects.filter(round__event=event, white=entry, result=Result.HALF_POINT_BYE).count()
-        if kind == "half" and used >= allowed:
+        limits = [] if kind != "half" else bye_warnings(event=event, round_number=round_number, entry=entry, kind=kind)
+        if limits and not confirmed:
             raise ServiceError(
-                _("%(name)s has had the %(count)s half-point byes the event allows.")
-                % {"name": entry, "count": allowed},
-                code="too_many_half_byes",
+                " ".join([*limits, _("Confirm to enter the half-point bye all the same.")]),
+                code="confirmation_required",
             )
         rnd, _created = Round.objects.get_or_create(event=event, number=round_number)
         game = Game.objects.create(round=rnd, board=BYE_BOARD + entry.start_number, white=entry)
@@ -776,6 +848,8 @@ def pairing_settings_save(
     initial_colour: str = "",
     reason: str = "",
     source: str = ResultChange.Source.FORM,
+    half_byes_not_last_rounds: int | None = None,
+    board_order: str | None = None,
 ) -> PairingSettings:
     """The event's pairing settings; the initial colour only before round 1 is paired. The bye's value is
     checked with the event's scoring (services.fide_mode); once the event has started, a change of the bye's
@@ -811,6 +885,29 @@ def pairing_settings_save(
             reason=reason,
             source=source,
         )
+        if half_byes_not_last_rounds is None:
+            half_byes_not_last_rounds = settings.half_byes_not_last_rounds
+        board_order = board_order or settings.board_order
+        if board_order not in PairingSettings.BoardOrder.values:
+            raise SettingRefused("board_order", _("Choose a board order."), code="bad_board_order")
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.HALF_BYES,
+            before=_half_byes_text(settings.half_byes_allowed, settings.half_byes_not_last_rounds),
+            after=_half_byes_text(half_byes_allowed, half_byes_not_last_rounds),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.BOARD_ORDER,
+            before=settings.board_order,
+            after=board_order,
+            user=user,
+            reason=reason,
+            source=source,
+        )
         if initial_colour and initial_colour != settings.initial_colour:
             if last_paired_round(event) or RoundPairing.objects.filter(round__event=event).exists():
                 raise ServiceError(
@@ -821,12 +918,45 @@ def pairing_settings_save(
             settings.colour_drawn_by = acting_user(user)
         settings.pab_points = pab_points
         settings.half_byes_allowed = half_byes_allowed
+        settings.half_byes_not_last_rounds = half_byes_not_last_rounds
+        settings.board_order = board_order
         settings.forbidden_pairs = [list(pair) for pair in sorted(pairs)]
         settings.save()
         event_results_changed(event_id=event.pk)  # the bye's value counts in the standings
         next_round = last_paired_round(event) + 1
         _outdated(event, next_round)
         return settings
+
+
+def _half_byes_text(allowed: int, not_last: int) -> str:
+    return f"{allowed} / {not_last}"  # half-point byes allowed / none in the last N rounds
+
+
+def entry_bye_eligibility_set(
+    *, entry: Entry, eligible: bool, user: AnyUser, reason: str = "", source: str = ResultChange.Source.FORM
+) -> Entry:
+    """Mark a player (a team in a team Swiss) eligible or not for the pairing-allocated bye; after the event's
+    start the change is recorded with the settings' changes. A pairing not yet published is made again."""
+    with transaction.atomic():
+        event = _locked_event(entry.event, user)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.bye_ineligible == (not eligible):
+            return entry
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.BYE_ELIGIBILITY,
+            before=f"{entry.start_number} {entry.name}: {'no' if entry.bye_ineligible else 'yes'}",
+            after=f"{entry.start_number} {entry.name}: {'yes' if eligible else 'no'}",
+            user=user,
+            reason=reason,
+            source=source,
+            reason_required=False,
+        )
+        entry.bye_ineligible = not eligible
+        entry.save(update_fields=["bye_ineligible"])
+        _outdated(event, last_paired_round(event) + 1)
+        event_pages_changed_after_commit(event_id=event.pk)
+        return entry
 
 
 # --- Reads for the pairing screen, the public pairings page and the API ---------------------------

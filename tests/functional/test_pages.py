@@ -262,6 +262,6 @@ def test_standings_csv_names_the_rule_set_and_matches_the_snapshot(client, demo)
     first, *rest = response.content.decode().splitlines()
     assert "rule set: fide-2026" in first and "criteria: BH/C1, BH, SB" in first
     rows = list(csv.reader(rest))
-    assert rows[0] == ["rank", "start_number", "name", "points", "BH/C1", "BH", "SB"]
+    assert rows[0] == ["rank", "start_number", "name", "points", "BH/C1", "BH", "SB", "withdrawn_after_round"]
     snapshot = StandingsSnapshot.objects.get(event__slug="demo-autumn-open")
     assert [int(r[1]) for r in rows[1:]] == [row["start_number"] for row in snapshot.rows]

@@ -122,9 +122,11 @@ def test_requested_byes_withdrawals_and_forbidden_pairs_are_kept_out(django_capt
     assert paired == {1, 3, 4, 5, 6, 7}
     assert frozenset((1, 5)) not in {frozenset(b) for b in pairing.boards}
     pairing_publish(pairing=pairing, user=user)
-    # a second half-point bye is over the event's limit; a second withdrawal is refused
-    with pytest.raises(ServiceError, match="half-point byes"):
+    # a second half-point bye is over the event's limit: a warning to confirm (FIDE 2026); a second withdrawal
+    # is refused
+    with pytest.raises(ServiceError, match="the event allows 1") as refused:
         bye_request(event=event, round_number=2, entry=entries[2], kind="half", user=user)
+    assert refused.value.code == "confirmation_required"
     with pytest.raises(ServiceError, match="withdrew"):
         round_withdraw(entry=entries[8], round_number=2, user=user)
 
