@@ -291,6 +291,7 @@ SPECTACULAR_SETTINGS = {
         "EventKindEnum": "leagues.models.Event.Kind",  # the events read and the event created (POST) share it
         "RegistrationStatusEnum": "leagues.models.Registration.Status",
         "RegistrationActionEnum": "leagues.api.registration.BULK_ACTIONS",
+        "ByeKindEnum": "leagues.api.pairings.BYE_KINDS",  # a bye set by hand and a bye requested share it
     },
 }
 

@@ -90,7 +90,7 @@ class PairingSettingsSerializer(serializers.Serializer):
 class ByeRequestSerializer(serializers.Serializer):
     start_number = serializers.IntegerField(min_value=1)
     round = serializers.IntegerField(min_value=1, help_text=gettext_lazy("The round not yet paired."))
-    kind = serializers.ChoiceField(choices=list(REQUESTED_BYES))
+    kind = serializers.ChoiceField(choices=sorted(REQUESTED_BYES))
     confirm = serializers.BooleanField(
         required=False,
         default=False,

@@ -68,9 +68,13 @@ class RoundPairingSerializer(serializers.Serializer):
     byes = PairingByeSerializer(many=True)
 
 
+#: the kinds of bye a bye set by hand or a requested bye is (the schema's ByeKindEnum)
+BYE_KINDS = sorted(REQUESTED_BYES)
+
+
 class EditByeSerializer(serializers.Serializer):
     start_number = serializers.IntegerField(min_value=1)
-    kind = serializers.ChoiceField(choices=sorted(REQUESTED_BYES))
+    kind = serializers.ChoiceField(choices=BYE_KINDS)
 
 
 class RoundEditSerializer(serializers.Serializer):
