@@ -13,15 +13,25 @@ import datetime
 import json
 import os
 from collections import Counter
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import selenium_axe_python
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 from selenium.webdriver.support.wait import WebDriverWait
 
-from leagues.models import Club, Player, Role, Team, TeamMatch
+from leagues.models import Club, Event, Player, Registration, Role, Team, TeamMatch
 from leagues.services.games import public_games
+from leagues.services.registration import (
+    fees_record,
+    registration_settings_save,
+    registration_submit,
+    registrations_decide,
+    withdraw_token,
+)
 from tests.e2e.test_browser import phone
 from tiebreaks.views import GUIDES
 
@@ -40,8 +50,45 @@ STRUCTURE_RULES += ["empty-table-header"]
 ONLY = [part for part in os.environ.get("AXE_PAGES", "").split(",") if part]
 PASSWORD = "demo-chess-2026"
 TEAM, OPEN = "demo-division-1", "demo-autumn-open"
+REGISTERING = "demo-winter-open"  # an event taking registrations (the demo's events have started)
 LANGUAGES = ("en", "el", "tr", "he", "nb")
 ROTATION = int(os.environ.get("AXE_ROTATION") or datetime.date.today().toordinal())
+
+
+def registering_event():
+    """An event with registration open: players registered, accepted, on the waiting list, fees recorded, and a
+    check-in that has closed (the registration pages and the no-shows page have something to show)."""
+    open_event = Event.objects.get(slug=OPEN)
+    event = Event.objects.create(
+        league=open_event.league,
+        season=open_event.season,
+        name="Winter Open 2026",
+        slug=REGISTERING,
+        system=Event.System.SWISS,
+        rounds_count=5,
+        status=Event.Status.PUBLISHED,
+        starts_on=datetime.date(2026, 12, 20),
+    )
+    organiser = get_user_model().objects.get(username="organiser")
+    now = timezone.now()
+    fields = {"is_open": True, "deadline": now + datetime.timedelta(days=7), "limit": 3, "fee": Decimal("20.00")}
+    registration_settings_save(event=event, user=organiser, fields=fields)
+    players = Player.objects.filter(entry__event__slug=OPEN).distinct()[:4]
+    made = [
+        registration_submit(
+            event=event,
+            language="en",
+            fide_id=p.fide_id or "",
+            name=p.name,
+            birth_year=p.birth_year or 1990,
+            federation=p.federation,
+            email=f"player{n}@example.org",
+        )[0]
+        for n, p in enumerate(players)
+    ]
+    registrations_decide(event=event, user=organiser, ids=[r.pk for r in made[:2]], decision="accept")
+    fees_record(event=event, user=organiser, ids=[made[0].pk], kind="paid")
+    registration_settings_save(event=event, user=organiser, fields={"checkin_closes_at": now})
 
 
 def public_pages():
@@ -65,6 +112,9 @@ def public_pages():
         f"/events/{OPEN}/rounds/1/pairings/",
         f"/events/{OPEN}/games/{public_games().filter(round__event__slug=OPEN).first().pk}/",
         # the widgets other sites embed: /embed/<lang>/...
+        f"/events/{REGISTERING}/",
+        f"/events/{REGISTERING}/register/",
+        f"/registration/withdraw/{withdraw_token(Registration.objects.filter(event__slug=REGISTERING).first())}/",
         f"/embed/events/{OPEN}/standings/",
         f"/embed/events/{TEAM}/standings/",
         f"/embed/events/{TEAM}/results/",
@@ -117,6 +167,8 @@ def organiser_pages():
         "/manage/account/",
         "/manage/account/tokens/",
         "/manage/webhooks/",
+        f"/manage/events/{REGISTERING}/registration/",
+        f"/manage/events/{REGISTERING}/registration/no-shows/",
     ]
 
 
@@ -172,6 +224,7 @@ def log_in(driver, site, username):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_passes_axe_wcag21_aa(browser, live_server, lang):
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    registering_event()
     site = live_server.url
     browser.set_script_timeout(60)
     load_axe_into_every_page(browser)
