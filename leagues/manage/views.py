@@ -88,7 +88,7 @@ def _sheet_games(event, number):
 @login_required
 def round_sheet(request, slug, number):
     """A round's results on one sheet: only the games this user may change are editable. A refusal names
-    the board and keeps what was typed (the refused board shows what is stored now)."""
+    the board and keeps what was typed (a board changed by someone else meanwhile shows what is stored now)."""
     event = get_object_or_404(Event, slug=slug)
     if not can_see_event(request.user, event):
         raise Http404
@@ -124,6 +124,7 @@ def round_sheet(request, slug, number):
                 except ServiceError as exc:
                     game = exc.current if isinstance(exc.current, Game) else None
                     refusal["game"], refusal["code"] = game, exc.code
+                    refusal["stale"] = isinstance(exc, Conflict)
                     if game is not None:
                         exc.message = _("Board %(board)s: %(problem)s") % {"board": game.board, "problem": exc.message}
                     raise
@@ -131,10 +132,10 @@ def round_sheet(request, slug, number):
             status = _save(request, save, _("Round saved. The standings are being updated."))
             if status is None:
                 return redirect("manage:round-sheet", slug=slug, number=number)
-            game = refusal.get("game")
-            if refusal.get("code") == "later_round_paired":  # a correction after the next round's pairing: ask
-                game = None  # the board keeps the correction typed; the organiser chooses and saves again
-            if game is not None:  # the refused board shows what is stored now; the others keep what was typed
+            # only a board someone else changed meanwhile shows what is stored now; any other refusal (a
+            # correction without its reason, after the next round's pairing) keeps the result the user chose
+            game = refusal.get("game") if refusal.get("stale") else None
+            if game is not None:  # the others keep what was typed
                 data[f"result_{game.pk}"], data[f"version_{game.pk}"] = game.result, game.version
                 form = ResultsForm(data, games=editable)
                 form.is_valid()

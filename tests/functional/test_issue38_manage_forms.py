@@ -1,0 +1,32 @@
+"""The small things of a season on the management pages (issue 38): a refused correction keeps the result the
+user chose."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from leagues.models import Event, Game, Result
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_correction_refused_for_its_missing_reason_keeps_the_result_chosen(client, demo):
+    client.force_login(User.objects.get(username="organiser"))
+    event = Event.objects.get(slug="demo-autumn-open")
+    game = (
+        Game.objects.filter(round__event=event, result=Result.WHITE_WINS, black__isnull=False)
+        .order_by("round__number", "board")
+        .first()
+    )
+    sheet = f"/en/manage/events/{event.slug}/rounds/{game.round.number}/"
+    page = client.get(sheet).content.decode()
+    data = dict(re.findall(r'name="(version_\d+)" value="(\d+)"', page))
+    data.update({f"result_{g.pk}": g.result for g in game.round.games.all()})
+    data[f"result_{game.pk}"] = Result.DRAW  # a correction, without its reason
+    html = client.post(sheet, data).content.decode()
+    assert "A correction needs a reason." in html
+    select = re.search(rf'<select[^>]*name="result_{game.pk}".*?</select>', html, re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)"[^>]*selected', select) == [Result.DRAW]
+    game.refresh_from_db()
+    assert game.result == Result.WHITE_WINS  # nothing saved
