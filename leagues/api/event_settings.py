@@ -281,6 +281,7 @@ class ByeRequestView(APIView):
             user=request.user,
             confirmed=data["confirm"],
         )
+        game.refresh_from_db()
         answer = {
             "start_number": entry.start_number,
             "round": data["round"],
