@@ -154,3 +154,18 @@ document.addEventListener("click", function (event) {
     }
   });
 })();
+// The prize form shows only the fields the chosen kind of prize uses (data-prize-kinds: the kinds using a field);
+// the page marks them for the kind it was sent with, this follows a change of kind.
+(function () {
+  "use strict";
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!(select instanceof HTMLSelectElement) || !/-kind$/.test(select.name)) { return; }
+    var fieldset = select.closest("fieldset.prize");
+    if (!fieldset) { return; }
+    fieldset.querySelectorAll("[data-prize-kinds]").forEach(function (field) {
+      var used = field.getAttribute("data-prize-kinds").split(" ").indexOf(select.value) >= 0;
+      field.hidden = !used && !field.classList.contains("has-error");
+    });
+  });
+})();

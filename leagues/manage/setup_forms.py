@@ -338,6 +338,30 @@ class PrizeForm(forms.Form):
     item = forms.CharField(label=_("Indivisible item"), required=False, max_length=200)
     team_size = forms.IntegerField(label=_("Players counted"), required=False, min_value=1, initial=3)
 
+    #: the kinds of prize that use a field (the others use it on every kind): the page shows only these
+    KINDS_OF_FIELD = {
+        "place": (Prize.Kind.PLACE,),
+        "category": (Prize.Kind.CATEGORY,),
+        "eligibility_kind": (Prize.Kind.CATEGORY,),
+        "eligibility_value": (Prize.Kind.CATEGORY,),
+        "rank": (Prize.Kind.CATEGORY, Prize.Kind.CLUB_TEAM),
+        "team_size": (Prize.Kind.CLUB_TEAM,),
+    }
+
+    def kind_now(self) -> str:
+        """The kind the form shows: as posted, else as stored, else a place prize."""
+        if self.is_bound:
+            return self.data.get(self.add_prefix("kind"), "") or Prize.Kind.PLACE
+        return self.initial.get("kind") or Prize.Kind.PLACE
+
+    def fields_by_kind(self):
+        """(field, the kinds using it as "a b" or "" for every kind, unused by the kind shown) for each field; a
+        field with an error is always shown."""
+        kind = self.kind_now()
+        for field in self.visible_fields():
+            kinds = self.KINDS_OF_FIELD.get(field.name, ())
+            yield field, " ".join(kinds), bool(kinds) and kind not in kinds and not field.errors
+
 
 MAX_PRIZE_MONEY = 2**31 - 1  # minor units: what the prize fund's columns hold
 

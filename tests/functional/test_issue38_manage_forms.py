@@ -30,3 +30,16 @@ def test_a_correction_refused_for_its_missing_reason_keeps_the_result_chosen(cli
     assert re.findall(r'<option value="([^"]*)"[^>]*selected', select) == [Result.DRAW]
     game.refresh_from_db()
     assert game.result == Result.WHITE_WINS  # nothing saved
+
+
+def test_the_prize_form_shows_only_the_fields_of_each_prizes_kind(client, demo):
+    client.force_login(User.objects.get(username="organiser"))
+    page = client.get("/en/manage/events/demo-autumn-open/prizes/").content.decode()
+    new_prize = page.split('<fieldset class="prize">')[-1].split("</fieldset>")[0]  # a place prize until chosen
+
+    def field_of(name: str) -> str:
+        return re.search(rf'<div class="field"[^>]*>\s*<label for="id_prizes-\d+-{name}"', new_prize).group(0)
+
+    assert " hidden" not in field_of("place") and " hidden" not in field_of("amount")
+    for name in ("category", "eligibility_kind", "eligibility_value", "rank", "team_size"):
+        assert " hidden" in field_of(name), name
