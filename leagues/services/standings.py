@@ -7,7 +7,16 @@ from fractions import Fraction
 from typing import Any
 
 from tiebreaks.engine import EngineError, compute_standings
-from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Team, Tournament
+from tiebreaks.engine.model import (
+    ManualOrder,
+    Participant,
+    Playoff,
+    PlayoffGame,
+    RoundEntry,
+    Scoring,
+    Team,
+    Tournament,
+)
 from tiebreaks.engine.ranking import Standings
 from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
@@ -91,7 +100,9 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
         blocks[black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
     unplayed = RoundEntry(code="Z")
     participants = []
+    numbers: dict[int, int] = {}
     for entry_id, start_number, name, rating, changes in entries:
+        numbers[entry_id] = start_number
         played = blocks.get(entry_id, {})
         rounds = tuple(played.get(r, unplayed) for r in range(1, last_round + 1))
         participants.append(
@@ -109,13 +120,55 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
         scoring=scoring_for(event),
         name=event.name,
         round_robin=event.is_round_robin,
+        manual_orders=manual_orders_of(event, numbers),
+        playoffs=playoffs_of(event, numbers),
     )
+
+
+def manual_orders_of(event: Event, numbers: dict[int, int]) -> tuple[ManualOrder, ...]:
+    """The event's orders of players still tied (entry ids become start numbers; a removed entry is left out)."""
+    return tuple(
+        ManualOrder(
+            tuple(numbers[e] for e in decision["entries"] if e in numbers),
+            decision.get("reason", ""),
+            decision.get("by", ""),
+            decision.get("on", ""),
+            decision.get("who", ""),
+        )
+        for decision in event.tiebreak_decisions or []
+    )
+
+
+def playoffs_of(event: Event, numbers: dict[int, int]) -> tuple[Playoff, ...]:
+    """The event's play-offs, in the engine's terms (start numbers)."""
+    return tuple(
+        Playoff(
+            playoff["place"],
+            tuple(
+                PlayoffGame(numbers[g["white"]], numbers[g["black"]], g["result"], bool(g.get("armageddon")))
+                for g in playoff["games"]
+                if g["white"] in numbers and g["black"] in numbers
+            ),
+        )
+        for playoff in event.playoffs or []
+    )
+
+
+def criteria_with_decisions(event: Event, criteria: Sequence[str]) -> list[str]:
+    """The tie-break list as the standings apply it: a play-off (PO) first, before the tie-breaks, for the places
+    it decides; the orders of players still tied (MAN) after the whole list."""
+    codes = [code for code in criteria if code.strip().upper() not in ("PTS", "PO", "MAN")]
+    if event.playoffs:
+        codes.insert(0, "PO")
+    if event.tiebreak_decisions:
+        codes.append("MAN")
+    return codes
 
 
 def _compute(event: Event, tournament: Tournament) -> Standings:
     return compute_standings(
         tournament,
-        list(event.tiebreak_criteria),
+        criteria_with_decisions(event, event.tiebreak_criteria),
         rules=event.rule_set,
         unrated_rating=event.unrated_rating,
         ratings_per_round=event.tiebreak_ratings == Event.TiebreakRatings.ROUND,

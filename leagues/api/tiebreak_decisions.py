@@ -1,0 +1,123 @@
+"""REST API v1: orders of players still tied after the whole tie-break list, each with its reason (FIDE's 2026
+checklist Q205/207), by the manage page's service (services/tiebreak_decisions.py). A refused order (players the
+list separates, a tie not named whole, no reason) answers 400 with the service's code and changes nothing."""
+
+from django.urls import path
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..models import Event, ResultChange, Scope
+from ..services.tiebreak_decisions import (
+    DECIDED_BY,
+    entry_ids_of_numbers,
+    tied_order_remove,
+    tied_order_set,
+    ties_left,
+)
+from .event_settings import _managed_event
+from .serializers import ErrorSerializer
+
+
+class TiedOrderSerializer(serializers.Serializer):
+    number = serializers.IntegerField(read_only=True, help_text=gettext_lazy("The decision's number (1 = first)."))
+    start_numbers = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=2,
+        help_text=gettext_lazy("Every player of the tie, by start number, first to last."),
+    )
+    decided_by = serializers.ChoiceField(choices=list(DECIDED_BY))
+    reason = serializers.CharField(max_length=300, help_text=gettext_lazy("Why: shown publicly."))
+    on = serializers.CharField(read_only=True, help_text=gettext_lazy("The date it was recorded."))
+    who = serializers.CharField(read_only=True, help_text=gettext_lazy("Who recorded it."))
+
+
+class TiedOrdersSerializer(serializers.Serializer):
+    decisions = TiedOrderSerializer(many=True)
+    ties = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text=gettext_lazy("The groups of players sharing a place now, by start number."),
+    )
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
+
+
+def _data(event: Event) -> dict:
+    numbers = dict(event.entries.values_list("id", "start_number"))
+    return {
+        "decisions": [
+            {
+                "number": number,
+                "start_numbers": [numbers[e] for e in d["entries"] if e in numbers],
+                "decided_by": d.get("by", ""),
+                "reason": d.get("reason", ""),
+                "on": d.get("on", ""),
+                "who": d.get("who", ""),
+            }
+            for number, d in enumerate(event.tiebreak_decisions or [], start=1)
+        ],
+        "ties": [[entry.start_number for entry in group] for group in ties_left(event)],
+    }
+
+
+class TiedOrdersView(APIView):
+    """The event's orders of players still tied and the ties left (GET); a new order (POST, the organiser's
+    scope): every player of one tie, first to last, who decided and why."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(responses={200: TiedOrdersSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request, slug):
+        return Response(_data(_managed_event(slug, request.user)))
+
+    @extend_schema(
+        request=TiedOrderSerializer,
+        responses={201: TiedOrdersSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _managed_event(slug, request.user)
+        given = TiedOrderSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        event = tied_order_set(
+            event_id=event.pk,
+            entry_ids=entry_ids_of_numbers(event, data["start_numbers"]),
+            reason=data["reason"],
+            decided_by=data["decided_by"],
+            user=request.user,
+            source=ResultChange.Source.API,
+        )
+        return Response(_data(event), status=201)
+
+
+class TiedOrderView(APIView):
+    """Withdraw one order, with a reason (DELETE): its players are tied again."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: TiedOrdersSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def delete(self, request, slug, number):
+        event = _managed_event(slug, request.user)
+        given = ReasonSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        event = tied_order_remove(
+            event_id=event.pk,
+            number=number,
+            user=request.user,
+            reason=given.validated_data["reason"],
+            source=ResultChange.Source.API,
+        )
+        return Response(_data(event))
+
+
+urlpatterns = [
+    path("events/<slug:slug>/tied-orders/", TiedOrdersView.as_view(), name="event-tied-orders"),
+    path("events/<slug:slug>/tied-orders/<int:number>/", TiedOrderView.as_view(), name="event-tied-order"),
+]

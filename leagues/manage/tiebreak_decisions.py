@@ -1,0 +1,108 @@
+"""The organiser's (or arbiter's) page ordering players still tied after the whole tie-break list, with a reason
+(FIDE's 2026 checklist Q205/207); the rules are in services/tiebreak_decisions.py."""
+
+import re
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..errors import ServiceError
+from ..models import Event
+from ..permissions import can_manage_event
+from ..services.tiebreak_decisions import (
+    decided_by_label,
+    entry_ids_of_numbers,
+    tied_order_remove,
+    tied_order_set,
+    ties_left,
+)
+from .views import _save
+
+
+class TiedOrderForm(forms.Form):
+    numbers = forms.CharField(
+        label=gettext_lazy("Start numbers, first to last"),
+        max_length=200,
+        help_text=gettext_lazy("Every player of the tie, e.g. 5, 2, 9."),
+    )
+    decided_by = forms.ChoiceField(
+        label=gettext_lazy("Decided by"),
+        choices=[("chief_arbiter", gettext_lazy("the chief arbiter")), ("organiser", gettext_lazy("the organiser"))],
+    )
+    reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
+
+    def clean_numbers(self) -> list[int]:
+        text = self.cleaned_data["numbers"]
+        if not re.fullmatch(r"[\d,;\s]+", text):
+            raise forms.ValidationError(_("Write start numbers separated by commas."))
+        return [int(n) for n in re.findall(r"\d+", text)]
+
+
+class RemoveForm(forms.Form):
+    number = forms.IntegerField(min_value=1)
+    reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
+
+
+@login_required
+def tied_orders(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    removing = request.method == "POST" and request.POST.get("action") == "remove"
+    form = TiedOrderForm(None if removing else (request.POST or None))
+    remove_form = RemoveForm(request.POST if removing else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if removing and remove_form.is_valid():
+            status = _save(
+                request,
+                lambda: tied_order_remove(
+                    event_id=event.pk,
+                    number=remove_form.cleaned_data["number"],
+                    user=request.user,
+                    reason=remove_form.cleaned_data["reason"],
+                ),
+                _("The decision is withdrawn: those players are tied again."),
+            )
+        elif not removing and form.is_valid():
+            status = _save(
+                request,
+                lambda: tied_order_set(
+                    event_id=event.pk,
+                    entry_ids=entry_ids_of_numbers(event, form.cleaned_data["numbers"]),
+                    reason=form.cleaned_data["reason"],
+                    decided_by=form.cleaned_data["decided_by"],
+                    user=request.user,
+                ),
+                _("The decision is saved: the standings follow it."),
+            )
+        if status is None:
+            return redirect("manage:tied-orders", slug=slug)
+    event.refresh_from_db()
+    try:
+        ties = ties_left(event)
+    except ServiceError:
+        ties = []
+    names = {e.id: e for e in event.entries.select_related("player")}
+    decisions = [
+        {
+            "number": number,
+            "players": [names[e] for e in d["entries"] if e in names],
+            "by": decided_by_label(d.get("by", "")),
+            "reason": d.get("reason", ""),
+            "on": d.get("on", ""),
+            "who": d.get("who", ""),
+        }
+        for number, d in enumerate(event.tiebreak_decisions or [], start=1)
+    ]
+    return render(
+        request,
+        "leagues/manage/tied_orders.html",
+        {"event": event, "form": form, "ties": ties, "decisions": decisions},
+        status=status,
+    )

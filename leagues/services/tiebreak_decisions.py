@@ -1,0 +1,201 @@
+"""Decisions beyond the tie-break list (FIDE's 2026 checklist Q205/207, C.07 2026): the order the chief arbiter or
+the organiser gives players still tied after the whole list, with a reason; each is recorded in the settings' audit,
+ranks the standings (the engine's MAN, tiebreaks/engine/decisions.py) and is explained on the player page."""
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tiebreaks.engine import EngineError
+from tiebreaks.engine.ranking import Standings
+
+from ..errors import NotFound, PermissionDenied, ServiceError
+from ..models import Entry, Event, ResultChange
+from ..models.audit import SettingChange
+from ..permissions import AnyUser, can_manage_event
+from .fide_mode import setting_change_checked
+from .results import event_results_changed
+from .standings import event_engine_result
+
+DECIDED_BY = ("chief_arbiter", "organiser")
+
+
+def decided_by_label(code: str) -> str:
+    return _("the organiser") if code == "organiser" else _("the chief arbiter")
+
+
+def _entries(event: Event) -> list[Entry]:
+    return list(event.entries.select_related("player").order_by("start_number"))
+
+
+def decisions_text(event: Event, decisions: list[dict[str, Any]], names: dict[int, str]) -> str:
+    """The orders as the settings' audit records them: "A > B (the chief arbiter)"; "–" for none."""
+    texts = [
+        " > ".join(names.get(e, "?") for e in d["entries"]) + f" ({decided_by_label(d.get('by', ''))})"
+        for d in decisions
+    ]
+    return "; ".join(texts) or "–"
+
+
+def decision_sentences(event: Event) -> list[str]:
+    """Each order in a sentence, as the standings page lists them."""
+    if not event.tiebreak_decisions:
+        return []
+    names = {e.id: e.name for e in _entries(event)}
+    out = []
+    for d in event.tiebreak_decisions:
+        params = {
+            "players": " > ".join(names.get(e, "?") for e in d["entries"]),
+            "by": decided_by_label(d.get("by", "")),
+            "reason": d.get("reason", ""),
+            "on": d.get("on", ""),
+            "who": d.get("who", ""),
+        }
+        out.append(
+            _(
+                "Still tied after the whole tie-break list, ordered by a decision of %(by)s: %(players)s. Reason: "
+                "%(reason)s (%(on)s, %(who)s)."
+            )
+            % params
+        )
+    return out
+
+
+def _tied_groups(event: Event, decisions: list[dict[str, Any]]) -> list[set[int]]:
+    """The groups of players sharing a place under the event's list and `decisions` (entry ids)."""
+    event.tiebreak_decisions = decisions
+    try:
+        standings = event_engine_result(event)
+    except EngineError as exc:
+        raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
+    assert isinstance(standings, Standings)
+    by_number = {number: entry_id for entry_id, number in event.entries.values_list("id", "start_number")}
+    groups: dict[int, set[int]] = {}
+    for row in standings.rows:
+        groups.setdefault(row.rank, set()).add(by_number[row.start_number])
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def tied_order_set(
+    *,
+    event_id: int,
+    entry_ids: list[int],
+    reason: str,
+    decided_by: str,
+    user: AnyUser,
+    source: str = ResultChange.Source.FORM,
+) -> Event:
+    """Order players still tied after the whole tie-break list (`entry_ids` first to last, every player of the tie),
+    by the chief arbiter's or the organiser's decision, with a reason. An earlier order of any of them is replaced.
+    Refused for players the list already separates."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may order tied players."))
+        if event.is_team:
+            raise ServiceError(_("A team event's ties are not ordered by a decision here."), code="not_individual")
+        reason = reason.strip()
+        if not reason:
+            raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
+        if decided_by not in DECIDED_BY:
+            raise ServiceError(_("Say who decided: the chief arbiter or the organiser."), code="bad_decision")
+        names = {e.id: e.name for e in _entries(event)}
+        if len(entry_ids) < 2 or len(set(entry_ids)) != len(entry_ids):
+            raise ServiceError(_("Name at least two different players, first to last."), code="bad_decision")
+        unknown = [e for e in entry_ids if e not in names]
+        if unknown:
+            raise NotFound(_("No such player in this event."))
+        before = list(event.tiebreak_decisions or [])
+        others = [d for d in before if not set(d["entries"]) & set(entry_ids)]
+        groups = _tied_groups(event, others)
+        group = next((g for g in groups if entry_ids[0] in g), set())
+        if not set(entry_ids) <= group:
+            raise ServiceError(
+                _(
+                    "These players are not tied after the whole tie-break list: a decision orders only players still "
+                    "tied."
+                ),
+                code="not_tied",
+            )
+        missing = group - set(entry_ids)
+        if missing:
+            raise ServiceError(
+                _("Order every player of the tie: %(players)s are tied with them too.")
+                % {"players": ", ".join(sorted(names[e] for e in missing))},
+                code="not_whole_tie",
+            )
+        decision = {
+            "entries": list(entry_ids),
+            "reason": reason[:300],
+            "by": decided_by,
+            "on": timezone.localdate().isoformat(),
+            "who": getattr(user, "get_username", lambda: "")() or "",
+        }
+        after = [*others, decision]
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.DECISION,
+            before=decisions_text(event, before, names),
+            after=decisions_text(event, after, names),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        event.tiebreak_decisions = after
+        event.save(update_fields=["tiebreak_decisions"])
+        event_results_changed(event_id=event.pk)
+        return event
+
+
+def tied_order_remove(
+    *, event_id: int, number: int, user: AnyUser, reason: str, source: str = ResultChange.Source.FORM
+) -> Event:
+    """Withdraw the `number`-th order (1 = first), with a reason: its players are tied again."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may order tied players."))
+        before = list(event.tiebreak_decisions or [])
+        if not 1 <= number <= len(before):
+            raise NotFound(_("No such decision."))
+        if not reason.strip():
+            raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
+        names = {e.id: e.name for e in _entries(event)}
+        after = before[: number - 1] + before[number:]
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.DECISION,
+            before=decisions_text(event, before, names),
+            after=decisions_text(event, after, names),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        event.tiebreak_decisions = after
+        event.save(update_fields=["tiebreak_decisions"])
+        event_results_changed(event_id=event.pk)
+        return event
+
+
+def ties_left(event: Event) -> list[list[Entry]]:
+    """The groups of players sharing a place now (under the event's list and its orders), by start number."""
+    entries = {e.id: e for e in _entries(event)}
+    groups = _tied_groups(event, list(event.tiebreak_decisions or []))
+    return sorted(
+        (sorted((entries[e] for e in g), key=lambda e: e.start_number) for g in groups),
+        key=lambda g: g[0].start_number,
+    )
+
+
+def entry_ids_of_numbers(event: Event, numbers: list[int]) -> list[int]:
+    """The event's entries of these start numbers, in the order given (refused when one is not in the event)."""
+    ids = dict(event.entries.filter(start_number__in=numbers).values_list("start_number", "id"))
+    missing = [n for n in numbers if n not in ids]
+    if missing:
+        raise ServiceError(
+            _("No player has the start number %(numbers)s.") % {"numbers": ", ".join(map(str, missing))},
+            code="bad_decision",
+        )
+    return [ids[n] for n in numbers]

@@ -1,0 +1,96 @@
+"""Players still tied after the whole tie-break list ordered by a decision, with its reason (FIDE's 2026 checklist
+Q205/207): the organiser (or arbiter) orders them on a page or through the API; the standings follow the order and
+list it, the player page explains it, the settings' audit records it; players the list separates are refused."""
+
+import html as html_module
+import re
+
+import pytest
+from rest_framework.test import APIClient
+
+from leagues.models import Event, Result
+from leagues.models.audit import SettingChange
+from leagues.recompute import standings_recompute_event
+from leagues.services.results import result_record
+from tests.factories import organiser_of, swiss_event
+
+pytestmark = pytest.mark.django_db
+
+
+def _all_drawn():
+    """Four players, round 1 drawn on both boards (1-3, 2-4): everyone on ½ with the same Buchholz."""
+    event, entries, games = swiss_event(players=4, rounds=1)
+    Event.objects.filter(pk=event.pk).update(tiebreak_criteria=["BH"])
+    organiser = organiser_of(event.league)
+    for game in games:
+        result_record(game_id=game.pk, result=Result.DRAW, user=organiser)
+    return event, entries, organiser
+
+
+def _text(html: str) -> str:
+    return " ".join(html_module.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chief_arbiters_order_ranks_the_standings_and_is_explained_and_recorded(client):
+    event, entries, organiser = _all_drawn()
+    client.force_login(organiser)
+    url = f"/en/manage/events/{event.slug}/tied/"
+    page = _text(client.get(url).content.decode())
+    assert all(e.player.name in page for e in entries)  # the tie is listed
+    answer = client.post(url, {"numbers": "3, 1, 4, 2", "decided_by": "chief_arbiter", "reason": "Blitz decider"})
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    standings_recompute_event(event.pk)
+    shown = client.get(f"/en/events/{event.slug}/").content.decode()
+    names = [entries[n - 1].player.name for n in (3, 1, 4, 2)]
+    positions = [shown.index(name) for name in names]
+    assert positions == sorted(positions)  # the rows in the decided order
+    text = _text(shown)
+    assert "ordered by a decision of the chief arbiter" in text and "Blitz decider" in text
+    why = _text(client.get(f"/en/events/{event.slug}/players/3/").content.decode())
+    assert "Place 1 among the players still tied after the whole tie-break list, by the chief arbiter's" in why
+    assert "decision: Blitz decider" in why
+    assert f"Placed above {entries[0].player.name} by this decision" in why
+    change = SettingChange.objects.get(event=event, setting=SettingChange.Setting.DECISION)
+    assert change.reason == "Blitz decider" and entries[2].player.name in change.after
+
+
+def test_players_the_list_separates_or_half_a_tie_are_refused(client):
+    event, entries, games = swiss_event(players=4, rounds=1)
+    Event.objects.filter(pk=event.pk).update(tiebreak_criteria=["BH"])
+    organiser = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)  # 1 beats 3
+    result_record(game_id=games[1].pk, result=Result.DRAW, user=organiser)  # 2 and 4 draw: tied
+    client.force_login(organiser)
+    url = f"/en/manage/events/{event.slug}/tied/"
+    refused = client.post(url, {"numbers": "3, 1", "decided_by": "organiser", "reason": "no"})
+    assert refused.status_code == 400
+    assert "not tied after the whole tie-break list" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.tiebreak_decisions == []
+    ok = client.post(url, {"numbers": "4, 2", "decided_by": "organiser", "reason": "Regulations 7.3"})
+    assert ok.status_code == 302
+    event.refresh_from_db()
+    assert [d["entries"] for d in event.tiebreak_decisions] == [[entries[3].id, entries[1].id]]
+
+
+def test_the_api_orders_a_tie_whole_refuses_half_of_one_and_withdraws_an_order():
+    event, _entries, organiser = _all_drawn()
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/events/{event.slug}/tied-orders/"
+    assert api.get(url).json()["ties"] == [[1, 2, 3, 4]]
+    half = api.post(url, {"start_numbers": [2, 1], "decided_by": "organiser", "reason": "x"}, format="json")
+    assert half.status_code == 400 and half.json()["code"] == "not_whole_tie", half.content
+    answer = api.post(
+        url, {"start_numbers": [2, 1, 4, 3], "decided_by": "organiser", "reason": "Armageddon decider"}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    data = answer.json()
+    assert data["ties"] == []
+    (decision,) = data["decisions"]
+    assert decision["start_numbers"] == [2, 1, 4, 3] and decision["reason"] == "Armageddon decider"
+    assert decision["decided_by"] == "organiser" and decision["on"]
+    gone = api.delete(f"{url}1/", {"reason": "Decided in error"}, format="json")
+    assert gone.status_code == 200 and gone.json() == {"decisions": [], "ties": [[1, 2, 3, 4]]}
+    assert SettingChange.objects.filter(event=event, setting=SettingChange.Setting.DECISION).count() == 2
