@@ -1,5 +1,6 @@
 """REST API v1: orders of players still tied after the whole tie-break list, each with its reason (FIDE's 2026
-checklist Q205/207), by the manage page's service (services/tiebreak_decisions.py). A refused order (players the
+checklist Q205/207), and play-off games deciding places before the tie-breaks, by the manage pages' service
+(services/tiebreak_decisions.py). A refused order (players the
 list separates, a tie not named whole, no reason) answers 400 with the service's code and changes nothing."""
 
 from django.urls import path
@@ -12,7 +13,10 @@ from rest_framework.views import APIView
 from ..models import Event, ResultChange, Scope
 from ..services.tiebreak_decisions import (
     DECIDED_BY,
+    PLAYOFF_RESULTS,
     entry_ids_of_numbers,
+    playoff_game_add,
+    playoff_game_remove,
     tied_order_remove,
     tied_order_set,
     ties_left,
@@ -117,7 +121,99 @@ class TiedOrderView(APIView):
         return Response(_data(event))
 
 
+class PlayoffGameSerializer(serializers.Serializer):
+    place = serializers.IntegerField(min_value=1, help_text=gettext_lazy("The place the play-off decides (1 = first)."))
+    number = serializers.IntegerField(read_only=True, help_text=gettext_lazy("The game's number in its play-off."))
+    white = serializers.IntegerField(min_value=1, help_text=gettext_lazy("White's start number."))
+    black = serializers.IntegerField(min_value=1, help_text=gettext_lazy("Black's start number."))
+    result = serializers.ChoiceField(choices=list(PLAYOFF_RESULTS))
+    armageddon = serializers.BooleanField(
+        required=False, default=False, help_text=gettext_lazy("true: a draw counts as a win for Black.")
+    )
+
+
+class PlayoffsSerializer(serializers.Serializer):
+    games = PlayoffGameSerializer(many=True)
+
+
+def _playoffs_data(event: Event) -> dict:
+    numbers = dict(event.entries.values_list("id", "start_number"))
+    return {
+        "games": [
+            {
+                "place": playoff["place"],
+                "number": number,
+                "white": numbers.get(g["white"]),
+                "black": numbers.get(g["black"]),
+                "result": g["result"],
+                "armageddon": bool(g.get("armageddon")),
+            }
+            for playoff in event.playoffs or []
+            for number, g in enumerate(playoff["games"], start=1)
+        ]
+    }
+
+
+class PlayoffsView(APIView):
+    """The event's play-off games (GET); a new one (POST, the organiser's scope) between two players tied on points
+    for the place it decides. They are not rounds: they count for no points and no tie-break."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(responses={200: PlayoffsSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request, slug):
+        return Response(_playoffs_data(_managed_event(slug, request.user)))
+
+    @extend_schema(
+        request=PlayoffGameSerializer,
+        responses={201: PlayoffsSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _managed_event(slug, request.user)
+        given = PlayoffGameSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        white, black = entry_ids_of_numbers(event, [data["white"], data["black"]])
+        event = playoff_game_add(
+            event_id=event.pk,
+            place=data["place"],
+            white_id=white,
+            black_id=black,
+            result=data["result"],
+            armageddon=data["armageddon"],
+            user=request.user,
+            source=ResultChange.Source.API,
+        )
+        return Response(_playoffs_data(event), status=201)
+
+
+class PlayoffGameView(APIView):
+    """Delete one play-off game entered wrongly, with a reason (DELETE)."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: PlayoffsSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def delete(self, request, slug, place, number):
+        event = _managed_event(slug, request.user)
+        given = ReasonSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        event = playoff_game_remove(
+            event_id=event.pk,
+            place=place,
+            number=number,
+            user=request.user,
+            reason=given.validated_data["reason"],
+            source=ResultChange.Source.API,
+        )
+        return Response(_playoffs_data(event))
+
+
 urlpatterns = [
     path("events/<slug:slug>/tied-orders/", TiedOrdersView.as_view(), name="event-tied-orders"),
     path("events/<slug:slug>/tied-orders/<int:number>/", TiedOrderView.as_view(), name="event-tied-order"),
+    path("events/<slug:slug>/playoffs/", PlayoffsView.as_view(), name="event-playoffs"),
+    path("events/<slug:slug>/playoffs/<int:place>/<int:number>/", PlayoffGameView.as_view(), name="event-playoff-game"),
 ]

@@ -1,5 +1,5 @@
-"""The organiser's (or arbiter's) page ordering players still tied after the whole tie-break list, with a reason
-(FIDE's 2026 checklist Q205/207); the rules are in services/tiebreak_decisions.py."""
+"""The organiser's (or arbiter's) pages ordering players still tied after the whole tie-break list, with a reason
+(FIDE's 2026 checklist Q205/207), and recording play-off games; the rules are in services/tiebreak_decisions.py."""
 
 import re
 
@@ -16,6 +16,8 @@ from ..permissions import can_manage_event
 from ..services.tiebreak_decisions import (
     decided_by_label,
     entry_ids_of_numbers,
+    playoff_game_add,
+    playoff_game_remove,
     tied_order_remove,
     tied_order_set,
     ties_left,
@@ -105,4 +107,87 @@ def tied_orders(request, slug):
         "leagues/manage/tied_orders.html",
         {"event": event, "form": form, "ties": ties, "decisions": decisions},
         status=status,
+    )
+
+
+class PlayoffGameForm(forms.Form):
+    place = forms.IntegerField(
+        label=gettext_lazy("Place decided"), min_value=1, help_text=gettext_lazy("1 for first place.")
+    )
+    white = forms.IntegerField(label=gettext_lazy("White (start number)"), min_value=1)
+    black = forms.IntegerField(label=gettext_lazy("Black (start number)"), min_value=1)
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=[("1-0", "1–0"), ("1/2", "½–½"), ("0-1", "0–1")])
+    armageddon = forms.BooleanField(
+        label=gettext_lazy("Armageddon game (a draw counts as a win for Black)"), required=False
+    )
+
+
+class PlayoffRemoveForm(forms.Form):
+    place = forms.IntegerField(min_value=1)
+    number = forms.IntegerField(min_value=1)
+    reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
+
+
+@login_required
+def playoffs(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    removing = request.method == "POST" and request.POST.get("action") == "remove"
+    form = PlayoffGameForm(None if removing else (request.POST or None))
+    remove_form = PlayoffRemoveForm(request.POST if removing else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if removing and remove_form.is_valid():
+            data = remove_form.cleaned_data
+            status = _save(
+                request,
+                lambda: playoff_game_remove(
+                    event_id=event.pk,
+                    place=data["place"],
+                    number=data["number"],
+                    user=request.user,
+                    reason=data["reason"],
+                ),
+                _("The play-off game is deleted."),
+            )
+        elif not removing and form.is_valid():
+            data = form.cleaned_data
+
+            def add():
+                white, black = entry_ids_of_numbers(event, [data["white"], data["black"]])
+                playoff_game_add(
+                    event_id=event.pk,
+                    place=data["place"],
+                    white_id=white,
+                    black_id=black,
+                    result=data["result"],
+                    armageddon=data["armageddon"],
+                    user=request.user,
+                )
+
+            status = _save(request, add, _("The play-off game is recorded: the standings follow it."))
+        if status is None:
+            return redirect("manage:playoffs", slug=slug)
+    event.refresh_from_db()
+    entries = {e.id: e for e in event.entries.select_related("player")}
+    shown = [
+        {
+            "place": playoff["place"],
+            "games": [
+                {
+                    "number": number,
+                    "white": entries.get(g["white"]),
+                    "black": entries.get(g["black"]),
+                    "result": {"1/2": "½–½"}.get(g["result"], g["result"].replace("-", "–")),
+                    "armageddon": g.get("armageddon"),
+                }
+                for number, g in enumerate(playoff["games"], start=1)
+            ],
+        }
+        for playoff in event.playoffs or []
+    ]
+    return render(
+        request, "leagues/manage/playoffs.html", {"event": event, "form": form, "playoffs": shown}, status=status
     )

@@ -42,6 +42,7 @@ urlpatterns = [
     path("events/<slug:slug>/pairing/<int:number>/status/", pairings.pairing_status, name="pairing-status"),
     path("events/<slug:slug>/policy/", views.policy, name="policy"),
     path("events/<slug:slug>/tied/", tiebreak_decisions.tied_orders, name="tied-orders"),
+    path("events/<slug:slug>/playoffs/", tiebreak_decisions.playoffs, name="playoffs"),
     path("events/<slug:slug>/audit/", views.audit, name="audit"),
     path("events/<slug:slug>/fide-mode/", fide_mode.fide_mode, name="fide-mode"),
     path("events/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),

@@ -38,7 +38,7 @@ from ..selectors import search_players
 from ..services.players import leagues_of_player, player_set_anonymised
 from ..services.prizes import category_badges
 from ..services.ratings import event_record, player_events
-from ..services.tiebreak_decisions import decision_sentences
+from ..services.tiebreak_decisions import decision_sentences, playoff_sentences
 from ..text import csv_cell, one_line
 from . import charts, table_rows
 from .board_stats import board_statistics
@@ -210,6 +210,7 @@ def _render_standings(request, slug):
             context["race_rounds"] = list(range(1, rounds + 1))
             context["race_rows"] = [(entry, [fmt(v) for v in race[entry.id]]) for entry in order]
     context["decisions"] = [] if standings.event.is_team else decision_sentences(standings.event)
+    context["playoffs"] = [] if standings.event.is_team else playoff_sentences(standings.event)
     context["standings_rows"] = table_rows.standings_rows(
         context["table"], is_team=standings.event.is_team, ltr_cell=context["ltr_cell"]
     )

@@ -199,3 +199,174 @@ def entry_ids_of_numbers(event: Event, numbers: list[int]) -> list[int]:
             code="bad_decision",
         )
     return [ids[n] for n in numbers]
+
+
+# --- play-offs -------------------------------------------------------------------------------------------------------
+
+PLAYOFF_RESULTS = ("1-0", "0-1", "1/2")
+
+
+def _result_shown(result: str) -> str:
+    return "½–½" if result == "1/2" else result.replace("-", "–")
+
+
+def playoffs_text(playoffs: list[dict[str, Any]], names: dict[int, str]) -> str:
+    """The play-offs as the settings' audit records them: "1: A – B 1–0, B – A ½–½ (Armageddon)"; "–" for none."""
+    texts = []
+    for playoff in playoffs:
+        games = ", ".join(
+            f"{names.get(g['white'], '?')} – {names.get(g['black'], '?')} {_result_shown(g['result'])}"
+            + (" (Armageddon)" if g.get("armageddon") else "")
+            for g in playoff["games"]
+        )
+        texts.append(f"{playoff['place']}: {games}")
+    return "; ".join(texts) or "–"
+
+
+def playoff_sentences(event: Event) -> list[str]:
+    """Each play-off in a sentence, as the standings page lists them."""
+    if not event.playoffs:
+        return []
+    names = {e.id: e.name for e in _entries(event)}
+    out = []
+    for playoff in event.playoffs:
+        games = []
+        for g in playoff["games"]:
+            game = f"{names.get(g['white'], '?')} – {names.get(g['black'], '?')} {_result_shown(g['result'])}"
+            if g.get("armageddon"):
+                game += " " + _("(Armageddon: a draw wins for Black)")
+            games.append(game)
+        out.append(
+            _(
+                "Place %(place)s was decided by a play-off, before the tie-breaks (its games count for no points and "
+                "no tie-break): %(games)s."
+            )
+            % {"place": playoff["place"], "games": "; ".join(games)}
+        )
+    return out
+
+
+def _points_groups(event: Event) -> dict[int, tuple[int, int]]:
+    """Each entry's group of players on the same points, without the play-offs: (first place, last place)."""
+    event.playoffs = []
+    event.tiebreak_decisions = []
+    try:
+        standings = event_engine_result(event)
+    except EngineError as exc:
+        raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
+    assert isinstance(standings, Standings)
+    by_number = {number: entry_id for entry_id, number in event.entries.values_list("id", "start_number")}
+    points = [(row.points, by_number[row.start_number]) for row in standings.rows]
+    out: dict[int, tuple[int, int]] = {}
+    for score in {p for p, _e in points}:
+        first = 1 + sum(1 for p, _e in points if p > score)
+        last = first + sum(1 for p, _e in points if p == score) - 1
+        out.update({e: (first, last) for p, e in points if p == score})
+    return out
+
+
+def playoff_game_add(
+    *,
+    event_id: int,
+    place: int,
+    white_id: int,
+    black_id: int,
+    result: str,
+    armageddon: bool = False,
+    user: AnyUser,
+    source: str = ResultChange.Source.FORM,
+) -> Event:
+    """Record one play-off game between two players tied on points, deciding `place` (1 = first): the standings
+    rank by the play-off before the tie-breaks for that place. An Armageddon game's draw counts as a win for Black.
+    The games are not rounds of the event: they count for no points and no tie-break."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may record a play-off."))
+        if event.is_team:
+            raise ServiceError(_("A team event's play-offs are not recorded here."), code="not_individual")
+        if result not in PLAYOFF_RESULTS:
+            raise ServiceError(_("A play-off game's result is 1-0, 0-1 or 1/2."), code="bad_playoff")
+        names = {e.id: e.name for e in _entries(event)}
+        if white_id not in names or black_id not in names:
+            raise NotFound(_("No such player in this event."))
+        if white_id == black_id:
+            raise ServiceError(_("A play-off game needs two different players."), code="bad_playoff")
+        before = [dict(p, games=list(p["games"])) for p in (event.playoffs or [])]
+        groups = _points_groups(event)
+        white_group, black_group = groups[white_id], groups[black_id]
+        if (
+            white_group != black_group
+            or not white_group[0] <= place <= white_group[1]
+            or white_group[0] == white_group[1]
+        ):
+            raise ServiceError(
+                _(
+                    "A play-off is played between players tied on points for a place they share: these two are not "
+                    "tied for place %(place)s."
+                )
+                % {"place": place},
+                code="not_tied",
+            )
+        for playoff in before:
+            players = {p for g in playoff["games"] for p in (g["white"], g["black"])}
+            if playoff["place"] != place and players & {white_id, black_id}:
+                raise ServiceError(
+                    _("A player plays one play-off: this one already plays the play-off for place %(place)s.")
+                    % {"place": playoff["place"]},
+                    code="bad_playoff",
+                )
+        game = {"white": white_id, "black": black_id, "result": result, "armageddon": bool(armageddon)}
+        after = [dict(p, games=list(p["games"])) for p in before]
+        current = next((p for p in after if p["place"] == place), None)
+        if current is None:
+            after.append({"place": place, "games": [game]})
+            after.sort(key=lambda p: p["place"])
+        else:
+            current["games"].append(game)
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.PLAYOFF,
+            before=playoffs_text(before, names),
+            after=playoffs_text(after, names),
+            user=user,
+            source=source,
+            reason_required=False,
+        )
+        event.playoffs = after
+        event.save(update_fields=["playoffs"])
+        event_results_changed(event_id=event.pk)
+        return event
+
+
+def playoff_game_remove(
+    *, event_id: int, place: int, number: int, user: AnyUser, reason: str, source: str = ResultChange.Source.FORM
+) -> Event:
+    """Delete the `number`-th game (1 = first) of the play-off for `place`, with a reason (a game entered wrongly)."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may record a play-off."))
+        before = [dict(p, games=list(p["games"])) for p in (event.playoffs or [])]
+        after = [dict(p, games=list(p["games"])) for p in before]
+        current = next((p for p in after if p["place"] == place), None)
+        if current is None or not 1 <= number <= len(current["games"]):
+            raise NotFound(_("No such play-off game."))
+        if not reason.strip():
+            raise ServiceError(_("Give the reason: it is shown publicly."), code="reason_required")
+        del current["games"][number - 1]
+        after = [p for p in after if p["games"]]
+        names = {e.id: e.name for e in _entries(event)}
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.PLAYOFF,
+            before=playoffs_text(before, names),
+            after=playoffs_text(after, names),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        event.playoffs = after
+        event.save(update_fields=["playoffs"])
+        event_results_changed(event_id=event.pk)
+        return event
