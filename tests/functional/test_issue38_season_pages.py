@@ -71,3 +71,19 @@ def test_every_page_has_the_sites_icon(client, demo):
     page = client.get("/en/").content.decode()
     icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
     assert icon.endswith("favicon.svg") and finders.find("favicon.svg")
+
+
+def test_correction_notes_list_only_what_changed_in_the_standings_formats(client, bye_event):
+    from leagues.models import Game, ResultChange
+
+    game = Game.objects.get(round__event=bye_event, round__number=3, board=1)
+    moved = {"number": 2, "name": "Bakke, Kari", "rank": [2, 2], "points": [1.5, 1.5], "values": {"BH": [5, 4.5]}}
+    ResultChange.objects.create(
+        game=game, before="1-0", after="1/2-1/2", source="form", reason="sheet", standings_impact=[moved]
+    )
+    html = client.get("/en/events/bye-cup/rounds/3/").content.decode()
+    section = re.search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
+    assert "place 2" not in section and "points 1.5" not in section  # what stayed is not said
+    assert '<abbr title="Buchholz"><bdi>BH</bdi></abbr> <bdi dir="ltr">5</bdi> → <bdi dir="ltr">4.5</bdi>' in section
+    greek = client.get("/el/events/bye-cup/rounds/3/").content.decode()
+    assert '<bdi dir="ltr">4,5</bdi>' in greek  # the language's decimal separator, as on the standings

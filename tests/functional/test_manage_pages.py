@@ -147,7 +147,7 @@ def test_public_pages_show_corrections_and_policy_overrides(client):
     round_page = client.get(f"/en/events/{event.slug}/rounds/1/").content.decode()
     assert "Board 1: 1-0 corrected to 0-1." in round_page
     assert "players swapped colours" in round_page
-    assert f"{entries[0].player.name}</bdi>: place 1 → 3, points 1.0 → 0.0" in round_page
+    assert f"{entries[0].player.name}</bdi>: place 1 → 3, points 1 → 0" in round_page
     standings = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "BH became SB. Reason: the regulations said SB" in standings
 
