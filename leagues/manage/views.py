@@ -390,7 +390,7 @@ def policy_picker(event, kind) -> dict:
         codes = sorted({c for _label, known, _names in orders for c in known} | set(event.tiebreak_criteria))
     else:
         offered = get_rule_set(event.rule_set).criteria
-        codes = sorted(offered - {"PTS"}) + [c for c in ("BH/C1", "BH/C2", "BH/M1") if "BH" in offered]
+        codes = sorted(offered - {"PTS", "PO", "MAN"}) + [c for c in ("BH/C1", "BH/C2", "BH/M1") if "BH" in offered]
     return {"orders": orders, "criteria": [criterion_name(c) for c in codes]}
 
 

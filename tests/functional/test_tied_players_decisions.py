@@ -38,6 +38,9 @@ def test_the_chief_arbiters_order_ranks_the_standings_and_is_explained_and_recor
     url = f"/en/manage/events/{event.slug}/tied/"
     page = _text(client.get(url).content.decode())
     assert all(e.player.name in page for e in entries)  # the tie is listed
+    policy = _text(client.get(f"/en/manage/events/{event.slug}/policy/").content.decode())
+    assert "order them by a decision" in policy  # the way there; a decision is no criterion to pick
+    assert "Decision among players still tied" not in policy
     answer = client.post(url, {"numbers": "3, 1, 4, 2", "decided_by": "chief_arbiter", "reason": "Blitz decider"})
     assert answer.status_code == 302, answer.content.decode()[:2000]
     standings_recompute_event(event.pk)
