@@ -369,6 +369,9 @@ def pairing(request, slug, number):
         "byes": byes,
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
         "ineligible": [e for e in entries if e.bye_ineligible],
+        "pab_ineligible": next(
+            (e for e in entries if ready and e.bye_ineligible and e.start_number == pairing.pab), None
+        ),
         "changes": changes_by_hand(pairing) if pairing is not None else [],
         "entries_url": reverse("manage:entries", args=[event.slug]),
         "can_sort": numbers_follow_ranking(event) and not round_one_published(event),

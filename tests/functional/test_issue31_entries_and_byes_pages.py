@@ -4,7 +4,7 @@ eligible for the pairing-allocated bye, and the board order within a score group
 
 import pytest
 
-from leagues.models import Entry, Game, PairingSettings, Result
+from leagues.models import Entry, Game, PairingSettings, Result, RoundPairing
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,9 @@ def test_the_byes_limits_are_warnings_confirmed_on_the_pairing_screen(client, ev
     }
 
 
-def test_a_player_is_marked_not_eligible_for_the_bye_on_the_pairing_screen(client, event):
+def test_a_player_is_marked_not_eligible_for_the_bye_on_the_pairing_screen(
+    client, event, django_capture_on_commit_callbacks
+):
     client.force_login(organiser_of(event.league))
     url = f"/en/manage/events/{event.slug}/pairing/1/"
     five = Entry.objects.get(event=event, start_number=5)
@@ -63,6 +65,13 @@ def test_a_player_is_marked_not_eligible_for_the_bye_on_the_pairing_screen(clien
     five.refresh_from_db()
     assert five.bye_ineligible
     assert "not eligible for the pairing-allocated bye" in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {"action": "pair"}).status_code == 302
+    assert RoundPairing.objects.get(round__event=event).pab == 5  # the engine's choice, which gacrux cannot avoid
+    assert "who is not eligible for it: swap the bye by hand" in client.get(url).content.decode()
+    refused = client.post(url, {"action": "publish"})
+    assert refused.status_code == 400 and not Game.objects.filter(round__event=event).exists()
     client.post(url, {"action": "eligibility", "elig-entry": five.pk, "elig-eligible": "yes"})
     five.refresh_from_db()
     assert not five.bye_ineligible
+    assert RoundPairing.objects.get(round__event=event).status == RoundPairing.Status.FAILED  # to pair again
