@@ -5,7 +5,10 @@ gets it published; the board order within a score group is a pairing setting; wi
 the standings, crosstable and player pages and in every export; the settings changed after the start are
 recorded."""
 
+import re
+
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from leagues.errors import ServiceError
@@ -194,6 +197,11 @@ def test_limits_and_board_order_changed_after_the_start_need_a_reason_through_th
     assert eligibility.status_code == 200
     assert SettingChange.objects.filter(event=event, setting="bye_elig").exists()
     assert "### eligibility for the bye" in event_export_trf(event=event)
+    page = Client().get(f"/en/events/{event.slug}/").content.decode()
+    notes = re.findall(r'<div class="policy-change setting-change">(.*?)</div>', page, re.S)
+    by_setting = {label: next(n for n in notes if label in n) for label in ("eligibility for the", "board order")}
+    assert "Hard warning" in by_setting["board order"]  # a setting changed after the start
+    assert "Hard warning" not in by_setting["eligibility for the"]  # a player marked not eligible: recorded only
 
 
 def test_a_withdrawn_player_is_marked_on_the_pages_and_in_every_export(client):
