@@ -104,7 +104,8 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["start_number", "name", "player", "team", "rating", "withdrawn_after_round"]
+        fields = ["start_number", "name", "player", "team", "rating", "withdrawn_after_round", "bye_ineligible"]
+        read_only_fields = ["bye_ineligible"]
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -196,6 +196,11 @@ def test_limits_and_board_order_changed_after_the_start_need_a_reason_through_th
     )
     assert eligibility.status_code == 200
     assert SettingChange.objects.filter(event=event, setting="bye_elig").exists()
+    listed = {
+        e["start_number"]: e["bye_ineligible"]
+        for e in client.get(f"/api/v1/events/{event.slug}/entries/").json()["results"]
+    }
+    assert listed == {1: False, 2: True, 3: False, 4: False}
     assert "### eligibility for the bye" in event_export_trf(event=event)
     page = Client().get(f"/en/events/{event.slug}/").content.decode()
     notes = re.findall(r'<div class="policy-change setting-change">(.*?)</div>', page, re.S)
