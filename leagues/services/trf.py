@@ -222,7 +222,7 @@ def import_preview(
     tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     preview.problems.extend(storage_problems(data, tournament))
     if event is None:
-        preview.warnings = repeated_fide_id_warnings(data, tournament)
+        preview.warnings = repeated_fide_id_warnings(data, tournament) + unreadable_title_warnings(data, tournament)
     else:  # an update adds no players, and the event keeps its scoring
         preview.warnings = scoring_differs_warnings(data, tournament.scoring, event)
     preview.notes = notes
@@ -735,6 +735,25 @@ def scoring_differs_warnings(data: bytes, scoring: Scoring, event: Event) -> lis
             _("The file's scoring (%(file)s) is not the event's (%(event)s); the event keeps its own.")
             % {"file": scoring_text(scoring), "event": scoring_text(stored)},
         )
+    ]
+
+
+def unreadable_title_warnings(data: bytes, tournament: Tournament) -> list[tuple[int | None, str]]:
+    """A title the file writes other than in TRF's codes (g, m, f, c, wg, wm, wf, wc: "IM" for m is common) is
+    left out of the import: each as (the player's line, warning)."""
+    player_lines = _player_lines(data)
+    codes = ", ".join(TRF_TITLES)
+    return [
+        (
+            player_lines.get(p.start_number),
+            _(
+                "The title “%(title)s” of player %(number)s (%(name)s) is not one of TRF's title codes (%(codes)s): "
+                "the player is imported without a title."
+            )
+            % {"title": p.title.strip(), "number": p.start_number, "name": p.name, "codes": codes},
+        )
+        for p in tournament.participants
+        if p.title.strip() and p.title.strip().lower() not in TRF_TITLES
     ]
 
 

@@ -43,3 +43,32 @@ def test_the_prize_form_shows_only_the_fields_of_each_prizes_kind(client, demo):
     assert " hidden" not in field_of("place") and " hidden" not in field_of("amount")
     for name in ("category", "eligibility_kind", "eligibility_value", "rank", "team_size"):
         assert " hidden" in field_of(name), name
+
+
+def test_the_trf_preview_warns_of_a_title_it_cannot_read(client):
+    import hashlib
+    import html
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.factories import LeagueFactory, organiser_of
+    from tests.paths import GOLDEN
+
+    trf = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]
+    lines = trf.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("001"))
+    lines[at] = lines[at][:10] + "IM " + lines[at][13:]  # FIDE's code for an IM is m
+    name = lines[at][14:47].strip()
+    text = "\n".join(lines) + "\n"
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    url = f"/en/manage/leagues/{league.slug}/import/"
+    file = SimpleUploadedFile("open.trf", text.encode())
+    preview = html.unescape(client.post(url, {"name": "Club open", "slug": "club-open", "file": file}).content.decode())
+    assert f"Line {at + 1}:" in preview
+    codes = "g, m, f, c, wg, wm, wf, wc"
+    assert f"The title “IM” of player 1 ({name}) is not one of TRF's title codes ({codes})" in preview
+    assert "Confirm the import" in preview  # a warning: the file can still be imported
+    client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
+    assert Event.objects.get(slug="club-open").entries.get(start_number=1).player.title == ""
