@@ -68,7 +68,7 @@ _NAMES = {
     "APPO": (pgettext_lazy("tiebreak short name", "APPO"), _("Average perfect performance of opponents"), "10.5"),
     "RTNG": (pgettext_lazy("tiebreak short name", "RTNG"), _("Rating"), "10.6"),
     "LOT": (pgettext_lazy("tiebreak short name", "Lot"), _("Drawing of lots"), "4.2"),
-    "PO": (pgettext_lazy("tiebreak short name", "Play-off"), _("Play-off"), "4.1"),
+    "PO": (pgettext_lazy("tiebreak short name", "Play-off"), _("Play-off"), "2.1"),
     "MAN": (pgettext_lazy("tiebreak short name", "Decision"), _("Decision among players still tied"), "4.2"),
     # team events (Articles 11-13)
     "MPTS": (pgettext_lazy("tiebreak short name", "MP"), _("Match points"), "11"),

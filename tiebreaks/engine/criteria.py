@@ -42,7 +42,7 @@ _CATALOGUE: dict[str, tuple[frozenset[str], bool, str]] = {
     "RTNG": (frozenset({"R", "U"}), True, "10.6"),
     "LOT": (frozenset({"S"}), False, "4.2"),
     # decisions, not computed criteria (decisions.py): a play-off before the tie-breaks, a manual order last
-    "PO": (frozenset(), True, "4.1"),
+    "PO": (frozenset(), True, "2.1"),
     "MAN": (frozenset(), False, "4.2"),
 }
 #: the names of FIDE C.07 (2026); the rest of the catalogue is US Chess rule 34E

@@ -87,6 +87,6 @@ def explain_playoff(ctx: Context, crit: Criterion, i: int) -> Trace:
         opponent = game.black if sn == game.white else game.white
         armageddon_draw = game.armageddon and game.result not in ("1-0", "0-1")
         reason = R.PLAYOFF_ARMAGEDDON_DRAW if armageddon_draw else R.PLAYOFF_GAME
-        elements.append(TraceElement(number, opponent, False, points, points, reason, "4.1", points=points))
+        elements.append(TraceElement(number, opponent, False, points, points, reason, "2.1", points=points))
     total = sum((e.contribution for e in elements), Fraction(0))
     return Trace(sn, crit.code, total, tuple(elements), total, details={"place": playoff.place})
