@@ -338,6 +338,29 @@ def _decision_sentence(
             )
             % decision
         )
+    if reason == R.EXTERNAL_VALUE:
+        decision = {
+            **params,
+            **_units(
+                {"reason": details.get("reason", ""), "on": details.get("on", ""), "who": details.get("who", "")},
+                isolated,
+            ),
+        }
+        if details.get("by") == "organiser":
+            return (
+                _(
+                    "A value set from outside the computation, %(value)s, by the organiser's decision: %(reason)s, "
+                    "on %(on)s by %(who)s."
+                )
+                % decision
+            )
+        return (
+            _(
+                "A value set from outside the computation, %(value)s, by the chief arbiter's decision: %(reason)s, "
+                "on %(on)s by %(who)s."
+            )
+            % decision
+        )
     if reason == R.MANUAL_ABOVE:
         return _("Placed above %(opponent)s by this decision.") % params
     points = element.get("points")

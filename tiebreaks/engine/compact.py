@@ -156,9 +156,12 @@ class ParticipantBuilder:
                 "vur": False,
             }
         }
+        external = {v.criterion.upper() for v in ctx.tournament.external_values if v.start_number == sn[i]}
         for crit in self.criteria:
             name = crit.name
-            if name == "BH" or name == "FB":
+            if crit.code in external:  # a value set from outside, with its reason
+                trace = compact_trace(self.fallback(crit, i))
+            elif name == "BH" or name == "FB":
                 trace = self._buchholz(crit, i, shared)
             elif name == "SB" and self.sb_fide:
                 trace = self._sonneborn(crit, i, shared)

@@ -100,6 +100,20 @@ class ManualOrder:
 
 
 @dataclass(frozen=True)
+class ExternalValue:
+    """A participant's value of one criterion set from outside the computation (a decision with its reason: a
+    value from another stage, a correction the arbiter ruled), used in place of the computed one."""
+
+    start_number: int
+    criterion: str  # the criterion's code as listed (e.g. "BH/C1")
+    value: Fraction
+    reason: str
+    decided_by: str = ""  # "chief_arbiter" or "organiser"
+    decided_on: str = ""
+    recorded_by: str = ""
+
+
+@dataclass(frozen=True)
 class PlayoffGame:
     """One play-off game (not a round of the event: it counts for no points and no tie-break). ``result``:
     ``1-0``, ``0-1`` or ``1/2``; in an ``armageddon`` game a draw counts as a win for Black."""
@@ -136,6 +150,7 @@ class Tournament:
     extra_records: tuple[str, ...] = ()  # other TRF lines (022, 102, 132, 172, NRS, ...) kept for export
     manual_orders: tuple[ManualOrder, ...] = ()  # decisions among players still tied (criterion MAN)
     playoffs: tuple[Playoff, ...] = ()  # play-offs deciding places before the tie-breaks (criterion PO)
+    external_values: tuple[ExternalValue, ...] = ()  # values set from outside, each with its reason
 
 
 def last_paired_round(rounds_of: Iterable[Sequence[RoundEntry]]) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
+from math import gcd
 from typing import Any, cast
 
 from . import reasons as R
@@ -22,7 +23,7 @@ from .criteria import BUCHHOLZ_FAMILY, RATING_CRITERIA, Criterion, parse_criteri
 from .direct_encounter import explain_direct_encounter, order_group, places
 from .errors import CriterionNotAllowed
 from .explain import Trace, TraceElement
-from .model import Tournament
+from .model import ExternalValue, Tournament
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
 from .rules import check_criterion, get_rule_set
 from .separation import first_difference
@@ -198,6 +199,17 @@ class Standings:
     def _explain_criterion(self, crit: Criterion, i: int) -> Trace:
         """The trace of one criterion for the participant of index ``i``."""
         ctx = self._ctx
+        external = _external_of(ctx, crit).get(ctx.ct.start_numbers[i])
+        if external is not None:
+            element = TraceElement(None, None, False, external.value, external.value, R.EXTERNAL_VALUE, crit.article)
+            details = {
+                "reason": external.reason,
+                "by": external.decided_by,
+                "on": external.decided_on,
+                "who": external.recorded_by,
+            }
+            sn = ctx.ct.start_numbers[i]
+            return Trace(sn, crit.code, external.value, (element,), external.value, details=details)
         if crit.name == "DE":
             group = self._de_groups.get(crit.code, {}).get(i)
             return explain_direct_encounter(ctx, crit, i, group, self._de_values.get(crit.code, {}).get(i, 0))
@@ -380,6 +392,27 @@ def _normalise(criteria: Iterable[str | Criterion] | str, notes: list[Note]) -> 
     return out
 
 
+def _external_of(ctx: Context, crit: Criterion) -> dict[int, ExternalValue]:
+    """The values of ``crit`` set from outside, by start number."""
+    return {v.start_number: v for v in ctx.tournament.external_values if v.criterion.upper() == crit.code}
+
+
+def _with_external_values(ctx: Context, crit: Criterion, result: Computed) -> Computed:
+    """``result`` with the values set from outside in place of the computed ones (over a common denominator)."""
+    external = _external_of(ctx, crit)
+    if not external:
+        return result
+    den = result.den
+    for given in external.values():
+        den = den * given.value.denominator // gcd(den, given.value.denominator)
+    factor = den // result.den
+    nums = [None if n is None else n * factor for n in result.nums]
+    for i, sn in enumerate(ctx.ct.start_numbers):
+        if sn in external:
+            nums[i] = int(external[sn].value * den)
+    return Computed(nums, den)
+
+
 def _unrated(ctx: Context) -> list[int]:
     """Start numbers of the participants without a rating (in some round, when ratings per round are read)."""
     ct = ctx.ct
@@ -478,6 +511,7 @@ def _compute_standings(
         if crit.name == "DE" or crit.code in computed:
             continue
         result: Computed = ctx.memo(("computed", crit.code), partial(SCALAR_CRITERIA[crit.name][0], ctx, crit))
+        result = _with_external_values(ctx, crit, result)
         computed[crit.code] = result
         if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
             notes.append(

@@ -51,6 +51,7 @@ PAIRING_NUMBER = "pairing_number"  # the participant's pairing (start) number (T
 LOT_DRAWN = "lot_drawn"  # the participant's lot in the seeded drawing of lots (LOT, 4.2)
 MANUAL_PLACE = "manual_place"  # the participant's place in a decision ordering players still tied (MAN)
 MANUAL_ABOVE = "manual_above"  # a tied player the decision placed below the participant (MAN)
+EXTERNAL_VALUE = "external_value"  # a value set from outside the computation, with its reason (replaces it)
 PLAYOFF_GAME = "playoff_game"  # a play-off game and what the participant scored in it (PO)
 PLAYOFF_ARMAGEDDON_DRAW = "playoff_armageddon_draw"  # a drawn Armageddon game: a win for Black (PO)
 

@@ -89,3 +89,22 @@ def test_decisions_rank_under_every_rule_set_and_after_undrawn_lots():
     assert [r.start_number for r in rows][:2] == [2, 1]
     rows = compute_standings(_a_and_b_tied(manual_orders=(decision,)), ["SB", "MAN"], rules="fide-2023").rows
     assert [r.start_number for r in rows][:2] == [2, 1]
+
+
+def test_an_external_value_replaces_the_computed_one_with_its_reason():
+    """A's SB set from outside to 2 (hand-worked SB of both is 2.25): B, still on 2.25, now ranks above A."""
+    from tiebreaks.engine.compact import expand
+    from tiebreaks.engine.model import ExternalValue
+
+    t = _a_and_b_tied()
+    t.external_values = (
+        ExternalValue(1, "SB", Fraction(2), "value of the qualifying stage", "organiser", "2026-12-06"),
+    )
+    standings = compute_standings(t, ["PTS", "SB"])
+    assert [(r.rank, r.start_number) for r in standings.rows][:2] == [(1, 2), (2, 1)]
+    assert standings.row(1).values["SB"] == 2 and standings.row(2).values["SB"] == Fraction(9, 4)
+    trace = standings.explain(1)["SB"].to_dict()
+    assert trace["value"] == 2 and trace["details"]["reason"] == "value of the qualifying stage"
+    assert [e["reason"] for e in trace["elements"]] == ["external_value"]
+    stored = dict(standings.compact_explanations())["1"]
+    assert expand(stored)["SB"] == trace  # the stored explanation says the same
