@@ -104,6 +104,7 @@ class SettingChange(models.Model):
         FIDE_MODE = "fide_mode", _("FIDE mode left")
         DECISION = "decision", _("order of players still tied")
         PLAYOFF = "playoff", _("play-off")
+        EXTERNAL = "external", _("tie-break value set from outside")
         HALF_BYES = "half_byes", _("limits on half-point byes")
         BOARD_ORDER = "board_ord", _("board order within a score group")
         BYE_ELIGIBILITY = "bye_elig", _("eligibility for the pairing-allocated bye")

@@ -109,6 +109,9 @@ class Event(models.Model):
     # not rounds of the event: they count for no points and no tie-break
     tiebreak_decisions = models.JSONField(_("orders of players still tied"), default=list, blank=True)
     playoffs = models.JSONField(_("play-offs"), default=list, blank=True)
+    # values of a criterion set from outside the computation, each {"entry", "criterion", "value" (a fraction as
+    # text, "5/2"), "reason", "by", "on", "who"}: the standings use them in place of the computed ones
+    tiebreak_external = models.JSONField(_("tie-break values set from outside"), default=list, blank=True)
 
     class RatingMethod(models.TextChoices):
         """Which of a player's ratings the event uses (TRF-26 record 172; FIDE's 2026 checklist)."""
