@@ -490,6 +490,7 @@ def import_trf(request, league):
             "accept_points_column": accepted,
             "start_date": choice.get("start_date", ""),
             "rule_set": choice.get("rule_set", ""),
+            "publish": request.POST.get("publish") == "1",  # a new event stays a draft unless the organiser says
         }
         job_args = {
             "league": league,
@@ -588,6 +589,8 @@ def _follow(request, league, job, *, again):
     if not runs_in_worker(job.players, job.rounds) and job.status == ImportJob.Status.DONE and job.event:
         if again:
             messages.info(request, _("This file is imported already."))
+        if job.event.status == Event.Status.DRAFT:  # not public yet: its page, where it is published
+            return redirect("manage:event", slug=job.event.slug)
         return redirect("leagues:event-standings", slug=job.event.slug)
     return redirect("manage:import-job", league=league.slug, job=job.pk)
 

@@ -313,6 +313,7 @@ def event_import_trf(
     start_date: str | None = None,
     rule_set: str | None = None,
     progress: "Progress | None" = None,
+    publish: bool = True,
 ) -> Event:
     """Create an individual event with its players, pairings and results from a TRF file.
 
@@ -392,7 +393,8 @@ def event_import_trf(
             season=season,
             name=name,
             slug=slug,
-            status=Event.Status.PUBLISHED,
+            # a draft, seen by the league's organisers only, unless the organiser publishes it with the import
+            status=Event.Status.PUBLISHED if publish else Event.Status.DRAFT,
             system=system,
             rounds_count=tournament.total_rounds,
             starts_on=edition.start_date or None,

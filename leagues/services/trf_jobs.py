@@ -265,4 +265,5 @@ def _import(job: ImportJob, data: bytes | None = None) -> Event:
         start_date=params.get("start_date") or None,
         rule_set=params.get("rule_set") or None,
         progress=progress if data is None else None,
+        publish=params.get("publish", True),  # the page asks; the API and older jobs publish
     )

@@ -113,7 +113,9 @@ def run(args: argparse.Namespace, with_worker: bool) -> None:
     previewed = time.perf_counter() - started
     assert preview.status_code == 200, preview.content.decode()[:2000]
     started = time.perf_counter()
-    answer = client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest(), "edition": "fide-2026"})
+    answer = client.post(
+        url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest(), "edition": "fide-2026"}
+    )
     confirmed = time.perf_counter() - started
     assert answer.status_code == 302, answer.content.decode()[:2000]
     ran, steps = 0.0, []

@@ -72,3 +72,27 @@ def test_the_trf_preview_warns_of_a_title_it_cannot_read(client):
     assert "Confirm the import" in preview  # a warning: the file can still be imported
     client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
     assert Event.objects.get(slug="club-open").entries.get(start_number=1).player.title == ""
+
+
+def test_a_trf_import_is_a_draft_until_the_organiser_publishes_it(client):
+    import hashlib
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.factories import LeagueFactory, organiser_of
+    from tests.paths import GOLDEN
+
+    text = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]
+    league = LeagueFactory()
+    client.force_login(organiser_of(league))
+    url = f"/en/manage/leagues/{league.slug}/import/"
+    file = SimpleUploadedFile("open.trf", text.encode())
+    preview = client.post(url, {"name": "Club open", "slug": "club-open", "file": file}).content.decode()
+    assert '<input type="checkbox" name="publish" value="1">' in preview  # asked, not ticked
+    done = client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
+    event = Event.objects.get(slug="club-open")
+    assert event.status == Event.Status.DRAFT
+    assert done.status_code == 302 and done.url == "/en/manage/events/club-open/"  # where it is published
+    client.logout()
+    assert client.get("/en/events/club-open/").status_code == 404  # readers do not see it yet

@@ -105,7 +105,9 @@ def test_trf_import_page(client):
     )
     assert preview.status_code == 200  # the preview first: nothing saved yet
     assert not Event.objects.filter(slug="club-open").exists()
-    good = client.post(url, {"confirm": "1", "digest": hashlib.sha256(gold["trf"].encode()).hexdigest()})
+    good = client.post(
+        url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(gold["trf"].encode()).hexdigest()}
+    )
     assert good.status_code == 302
     assert Event.objects.get(slug="club-open").entries.count() == 9
     exported = client.get("/en/manage/events/club-open/export.trf")

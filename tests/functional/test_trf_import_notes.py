@@ -81,11 +81,11 @@ def test_a_wrong_points_column_is_imported_only_when_the_organiser_accepts_it(pa
     assert 'name="accept_points_column"' in body
     digest = hashlib.sha256(data).hexdigest()
     url = f"/en/manage/leagues/{league.slug}/import/"
-    refused = client.post(url, {"confirm": "1", "digest": digest})
+    refused = client.post(url, {"confirm": "1", "publish": "1", "digest": digest})
     assert refused.status_code == 400 and not Event.objects.filter(slug="real-event").exists()
     assert "Accept the points columns" in html.unescape(refused.content.decode())
     assert 'name="accept_points_column"' in refused.content.decode()  # asked again, on the same preview
-    done = client.post(url, {"confirm": "1", "digest": digest, "accept_points_column": "1"})
+    done = client.post(url, {"confirm": "1", "publish": "1", "digest": digest, "accept_points_column": "1"})
     assert done.status_code == 302
     event = Event.objects.get(slug="real-event")
     assert event.entries.count() == 63

@@ -28,7 +28,7 @@ def upload(client, url, text, slug="club-open"):
 
 
 def confirm(client, url, text):
-    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
+    return client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
 
 
 def test_preview_shows_the_file_and_saves_nothing_until_confirmed(page):

@@ -67,7 +67,7 @@ def words(body: str) -> str:
 
 
 def confirm(client, url, data, **fields):
-    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest(), **fields})
+    return client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest(), **fields})
 
 
 def test_a_readable_date_before_march_2026_gives_the_earlier_edition_and_the_preview_says_so(page):

@@ -46,7 +46,7 @@ def upload(client, url, data):
 
 
 def confirm(client, url, data, **fields):
-    return client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest(), **fields})
+    return client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest(), **fields})
 
 
 def cli_rows(path, rules, criteria):

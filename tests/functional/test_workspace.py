@@ -345,7 +345,7 @@ def test_trf_import_reads_name_and_address_from_the_file_and_keeps_it_after_an_e
     preview = client.post(url, {"slug": "", "season": season.pk})  # no file chosen again
     assert preview.status_code == 200
     assert slugify(file_name) in preview.content.decode()
-    done = client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest()})
+    done = client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest()})
     assert done.status_code == 302
     event = Event.objects.get(slug=slugify(file_name))
     assert event.name == file_name and event.season == season

@@ -170,7 +170,7 @@ def test_trf_import_and_admin_refuse_a_finished_event(client):
     data = trf.encode()
     preview = client.post(url, {"name": event.name, "slug": event.slug, "file": SimpleUploadedFile("u.trf", data)})
     assert "The event is finished; its results can no longer change." in preview.content.decode()
-    confirm = client.post(url, {"confirm": "1", "digest": hashlib.sha256(data).hexdigest()})
+    confirm = client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest()})
     assert confirm.status_code == 400
     assert not Game.objects.filter(round__event=event).exclude(result="").exists()
 

@@ -34,7 +34,7 @@ def preview_then_confirm(client, data: bytes):
     url, slug = f"/en/manage/leagues/{league.slug}/import/", f"fuzz-{next(_numbers)}-{league.pk}"
     upload = {"name": "Fuzz", "slug": slug, "file": SimpleUploadedFile("fuzz.trf", data)}
     preview = client.post(url, upload)
-    confirmation = {"confirm": "1", "digest": hashlib.sha256(data).hexdigest()}
+    confirmation = {"confirm": "1", "publish": "1", "digest": hashlib.sha256(data).hexdigest()}
     shown = preview.context.get("preview") if preview.context else None
     if shown is not None:
         if shown.edition is not None and not shown.edition.rule_set:

@@ -106,7 +106,7 @@ def test_a_confirmed_trf_import_sends_every_imported_result(tmp_path):
             url, {"name": "Club open", "slug": "club-open", "file": SimpleUploadedFile("o.trf", TRF.encode())}
         )
         assert upload.status_code == 200
-        done = client.post(url, {"confirm": "1", "digest": hashlib.sha256(TRF.encode()).hexdigest()})
+        done = client.post(url, {"confirm": "1", "publish": "1", "digest": hashlib.sha256(TRF.encode()).hexdigest()})
         assert done.status_code == 302
         sent = recorded(hook)
     imported = Event.objects.get(slug="club-open")
