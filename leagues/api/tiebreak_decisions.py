@@ -15,6 +15,8 @@ from ..services.tiebreak_decisions import (
     DECIDED_BY,
     PLAYOFF_RESULTS,
     entry_ids_of_numbers,
+    external_value_remove,
+    external_value_set,
     playoff_game_add,
     playoff_game_remove,
     tied_order_remove,
@@ -211,9 +213,101 @@ class PlayoffGameView(APIView):
         return Response(_playoffs_data(event))
 
 
+class ExternalValueSerializer(serializers.Serializer):
+    number = serializers.IntegerField(read_only=True, help_text=gettext_lazy("The value's number (1 = first)."))
+    start_number = serializers.IntegerField(min_value=1)
+    criterion = serializers.CharField(max_length=30, help_text=gettext_lazy("A tie-break of the event's list."))
+    value = serializers.CharField(max_length=20, help_text=gettext_lazy("A number, e.g. 12.5 or 25/2."))
+    decided_by = serializers.ChoiceField(choices=list(DECIDED_BY))
+    reason = serializers.CharField(max_length=300, help_text=gettext_lazy("Why: shown publicly."))
+    on = serializers.CharField(read_only=True, help_text=gettext_lazy("The date it was recorded."))
+    who = serializers.CharField(read_only=True, help_text=gettext_lazy("Who recorded it."))
+
+
+class ExternalValuesSerializer(serializers.Serializer):
+    values = ExternalValueSerializer(many=True)
+
+
+def _external_data(event: Event) -> dict:
+    numbers = dict(event.entries.values_list("id", "start_number"))
+    return {
+        "values": [
+            {
+                "number": number,
+                "start_number": numbers.get(v["entry"]),
+                "criterion": v["criterion"],
+                "value": v["value"],
+                "decided_by": v.get("by", ""),
+                "reason": v.get("reason", ""),
+                "on": v.get("on", ""),
+                "who": v.get("who", ""),
+            }
+            for number, v in enumerate(event.tiebreak_external or [], start=1)
+        ]
+    }
+
+
+class ExternalValuesView(APIView):
+    """The event's tie-break values set from outside the computation (GET); a new one (POST, the organiser's
+    scope): a player's value of one tie-break of the list, who decided and why. It replaces the computed value."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(responses={200: ExternalValuesSerializer, 403: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request, slug):
+        return Response(_external_data(_managed_event(slug, request.user)))
+
+    @extend_schema(
+        request=ExternalValueSerializer,
+        responses={201: ExternalValuesSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request, slug):
+        event = _managed_event(slug, request.user)
+        given = ExternalValueSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        (entry_id,) = entry_ids_of_numbers(event, [data["start_number"]])
+        event = external_value_set(
+            event_id=event.pk,
+            entry_id=entry_id,
+            criterion=data["criterion"],
+            value=data["value"],
+            reason=data["reason"],
+            decided_by=data["decided_by"],
+            user=request.user,
+            source=ResultChange.Source.API,
+        )
+        return Response(_external_data(event), status=201)
+
+
+class ExternalValueView(APIView):
+    """Withdraw one value set from outside, with a reason (DELETE): the computed value counts again."""
+
+    required_scope = Scope.ORGANISER
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: ExternalValuesSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def delete(self, request, slug, number):
+        event = _managed_event(slug, request.user)
+        given = ReasonSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        event = external_value_remove(
+            event_id=event.pk,
+            number=number,
+            user=request.user,
+            reason=given.validated_data["reason"],
+            source=ResultChange.Source.API,
+        )
+        return Response(_external_data(event))
+
+
 urlpatterns = [
     path("events/<slug:slug>/tied-orders/", TiedOrdersView.as_view(), name="event-tied-orders"),
     path("events/<slug:slug>/tied-orders/<int:number>/", TiedOrderView.as_view(), name="event-tied-order"),
     path("events/<slug:slug>/playoffs/", PlayoffsView.as_view(), name="event-playoffs"),
+    path("events/<slug:slug>/external-values/", ExternalValuesView.as_view(), name="event-external-values"),
+    path("events/<slug:slug>/external-values/<int:number>/", ExternalValueView.as_view(), name="event-external-value"),
     path("events/<slug:slug>/playoffs/<int:place>/<int:number>/", PlayoffGameView.as_view(), name="event-playoff-game"),
 ]

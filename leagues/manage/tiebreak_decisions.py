@@ -16,6 +16,8 @@ from ..permissions import can_manage_event
 from ..services.tiebreak_decisions import (
     decided_by_label,
     entry_ids_of_numbers,
+    external_value_remove,
+    external_value_set,
     playoff_game_add,
     playoff_game_remove,
     tied_order_remove,
@@ -44,6 +46,21 @@ class TiedOrderForm(forms.Form):
         return [int(n) for n in re.findall(r"\d+", text)]
 
 
+class ExternalValueForm(forms.Form):
+    start_number = forms.IntegerField(label=gettext_lazy("Start number"), min_value=1)
+    criterion = forms.ChoiceField(label=gettext_lazy("Tie-break"))
+    value = forms.CharField(label=gettext_lazy("Value"), max_length=20, help_text=gettext_lazy("e.g. 12.5 or 25/2"))
+    decided_by = forms.ChoiceField(
+        label=gettext_lazy("Decided by"),
+        choices=[("chief_arbiter", gettext_lazy("the chief arbiter")), ("organiser", gettext_lazy("the organiser"))],
+    )
+    reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
+
+    def __init__(self, *args, criteria=(), **kwargs):
+        super().__init__(*args, prefix="external", **kwargs)
+        self.fields["criterion"].choices = [(code, code) for code in criteria if code.split("/")[0].upper() != "LOT"]
+
+
 class RemoveForm(forms.Form):
     number = forms.IntegerField(min_value=1)
     reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
@@ -54,13 +71,42 @@ def tied_orders(request, slug):
     event = get_object_or_404(Event, slug=slug)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
-    removing = request.method == "POST" and request.POST.get("action") == "remove"
-    form = TiedOrderForm(None if removing else (request.POST or None))
+    action = request.POST.get("action") or "order" if request.method == "POST" else None
+    removing = action in ("remove", "remove_external")
+    external = ExternalValueForm(request.POST if action == "external" else None, criteria=event.tiebreak_criteria)
+    form = TiedOrderForm(request.POST if action == "order" else None)
     remove_form = RemoveForm(request.POST if removing else None)
     status = 200
     if request.method == "POST":
         status = 400
-        if removing and remove_form.is_valid():
+        if action == "external" and external.is_valid():
+            data = external.cleaned_data
+
+            def set_value():
+                (entry_id,) = entry_ids_of_numbers(event, [data["start_number"]])
+                external_value_set(
+                    event_id=event.pk,
+                    entry_id=entry_id,
+                    criterion=data["criterion"],
+                    value=data["value"],
+                    reason=data["reason"],
+                    decided_by=data["decided_by"],
+                    user=request.user,
+                )
+
+            status = _save(request, set_value, _("The value is saved: the standings use it."))
+        elif action == "remove_external" and remove_form.is_valid():
+            status = _save(
+                request,
+                lambda: external_value_remove(
+                    event_id=event.pk,
+                    number=remove_form.cleaned_data["number"],
+                    user=request.user,
+                    reason=remove_form.cleaned_data["reason"],
+                ),
+                _("The value is withdrawn: the computed value counts again."),
+            )
+        elif removing and remove_form.is_valid():
             status = _save(
                 request,
                 lambda: tied_order_remove(
@@ -71,7 +117,7 @@ def tied_orders(request, slug):
                 ),
                 _("The decision is withdrawn: those players are tied again."),
             )
-        elif not removing and form.is_valid():
+        elif action == "order" and form.is_valid():
             status = _save(
                 request,
                 lambda: tied_order_set(
@@ -102,10 +148,23 @@ def tied_orders(request, slug):
         }
         for number, d in enumerate(event.tiebreak_decisions or [], start=1)
     ]
+    values = [
+        {
+            "number": number,
+            "entry": names.get(v["entry"]),
+            "criterion": v["criterion"],
+            "value": v["value"],
+            "by": decided_by_label(v.get("by", "")),
+            "reason": v.get("reason", ""),
+            "on": v.get("on", ""),
+            "who": v.get("who", ""),
+        }
+        for number, v in enumerate(event.tiebreak_external or [], start=1)
+    ]
     return render(
         request,
         "leagues/manage/tied_orders.html",
-        {"event": event, "form": form, "ties": ties, "decisions": decisions},
+        {"event": event, "form": form, "ties": ties, "decisions": decisions, "external": external, "values": values},
         status=status,
     )
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from tiebreaks.engine import EngineError, compute_standings
 from tiebreaks.engine.model import (
+    ExternalValue,
     ManualOrder,
     Participant,
     Playoff,
@@ -122,6 +123,19 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
         round_robin=event.is_round_robin,
         manual_orders=manual_orders_of(event, numbers),
         playoffs=playoffs_of(event, numbers),
+        external_values=tuple(
+            ExternalValue(
+                numbers[v["entry"]],
+                v["criterion"],
+                Fraction(v["value"]),
+                v.get("reason", ""),
+                v.get("by", ""),
+                v.get("on", ""),
+                v.get("who", ""),
+            )
+            for v in event.tiebreak_external or []
+            if v["entry"] in numbers
+        ),
     )
 
 

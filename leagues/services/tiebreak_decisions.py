@@ -2,6 +2,7 @@
 the organiser gives players still tied after the whole list, with a reason; each is recorded in the settings' audit,
 ranks the standings (the engine's MAN, tiebreaks/engine/decisions.py) and is explained on the player page."""
 
+from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
@@ -9,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tiebreaks.engine import EngineError
+from tiebreaks.engine.criteria import parse_criterion
 from tiebreaks.engine.ranking import Standings
 
 from ..errors import NotFound, PermissionDenied, ServiceError
@@ -368,5 +370,118 @@ def playoff_game_remove(
         )
         event.playoffs = after
         event.save(update_fields=["playoffs"])
+        event_results_changed(event_id=event.pk)
+        return event
+
+
+# --- values set from outside the computation --------------------------------------------------------------------------
+
+
+def external_values_text(values: list[dict[str, Any]], names: dict[int, str]) -> str:
+    """The values as the settings' audit records them: "A: BH = 5/2"; "–" for none."""
+    return "; ".join(f"{names.get(v['entry'], '?')}: {v['criterion']} = {v['value']}" for v in values) or "–"
+
+
+def external_value_set(
+    *,
+    event_id: int,
+    entry_id: int,
+    criterion: str,
+    value: str,
+    reason: str,
+    decided_by: str,
+    user: AnyUser,
+    source: str = ResultChange.Source.FORM,
+) -> Event:
+    """Set a player's value of one criterion of the event's list from outside the computation (a value from another
+    stage, a ruling), with a reason: the standings use it in place of the computed one and explain it. A value set
+    before for the same player and criterion is replaced."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may set a tie-break value."))
+        if event.is_team:
+            raise ServiceError(_("A team event's tie-break values are not set here."), code="not_individual")
+        reason = reason.strip()
+        if not reason:
+            raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
+        if decided_by not in DECIDED_BY:
+            raise ServiceError(_("Say who decided: the chief arbiter or the organiser."), code="bad_decision")
+        listed = {}
+        for code in event.tiebreak_criteria:
+            try:
+                listed[parse_criterion(code).code] = code
+            except EngineError:
+                continue
+        try:
+            code = parse_criterion(criterion).code
+        except EngineError:
+            code = ""
+        if code not in listed or code.split("/")[0] in ("LOT", "PTS"):
+            raise ServiceError(
+                _("%(criterion)s is not a tie-break of the event's list.") % {"criterion": criterion},
+                code="bad_external_value",
+            )
+        try:
+            number = Fraction(value.strip().replace(",", "."))
+        except (ValueError, ZeroDivisionError):
+            number = None
+        if number is None or abs(number) >= 100_000:
+            raise ServiceError(_("Write the value as a number, e.g. 12.5 or 25/2."), code="bad_external_value")
+        names = {e.id: e.name for e in _entries(event)}
+        if entry_id not in names:
+            raise NotFound(_("No such player in this event."))
+        before = list(event.tiebreak_external or [])
+        given = {
+            "entry": entry_id,
+            "criterion": code,
+            "value": str(number),
+            "reason": reason[:300],
+            "by": decided_by,
+            "on": timezone.localdate().isoformat(),
+            "who": getattr(user, "get_username", lambda: "")() or "",
+        }
+        after = [v for v in before if (v["entry"], v["criterion"]) != (entry_id, code)] + [given]
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.EXTERNAL,
+            before=external_values_text(before, names),
+            after=external_values_text(after, names),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        event.tiebreak_external = after
+        event.save(update_fields=["tiebreak_external"])
+        event_results_changed(event_id=event.pk)
+        return event
+
+
+def external_value_remove(
+    *, event_id: int, number: int, user: AnyUser, reason: str, source: str = ResultChange.Source.FORM
+) -> Event:
+    """Withdraw the `number`-th value set from outside (1 = first), with a reason: the computed value counts again."""
+    with transaction.atomic():
+        event: Event = Event.objects.select_for_update().get(pk=event_id)
+        if not can_manage_event(user, event):
+            raise PermissionDenied(_("Only the league's organiser or the arbiter may set a tie-break value."))
+        before = list(event.tiebreak_external or [])
+        if not 1 <= number <= len(before):
+            raise NotFound(_("No such decision."))
+        if not reason.strip():
+            raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
+        after = before[: number - 1] + before[number:]
+        names = {e.id: e.name for e in _entries(event)}
+        setting_change_checked(
+            event,
+            setting=SettingChange.Setting.EXTERNAL,
+            before=external_values_text(before, names),
+            after=external_values_text(after, names),
+            user=user,
+            reason=reason,
+            source=source,
+        )
+        event.tiebreak_external = after
+        event.save(update_fields=["tiebreak_external"])
         event_results_changed(event_id=event.pk)
         return event

@@ -97,3 +97,51 @@ def test_the_api_orders_a_tie_whole_refuses_half_of_one_and_withdraws_an_order()
     gone = api.delete(f"{url}1/", {"reason": "Decided in error"}, format="json")
     assert gone.status_code == 200 and gone.json() == {"decisions": [], "ties": [[1, 2, 3, 4]]}
     assert SettingChange.objects.filter(event=event, setting=SettingChange.Setting.DECISION).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_value_set_from_outside_ranks_the_standings_and_is_explained(client):
+    event, entries, organiser = _all_drawn()
+    client.force_login(organiser)
+    url = f"/en/manage/events/{event.slug}/tied/"
+    answer = client.post(
+        url,
+        {
+            "action": "external",
+            "external-start_number": 4,
+            "external-criterion": "BH",
+            "external-value": "1.5",
+            "external-decided_by": "chief_arbiter",
+            "external-reason": "Buchholz of the qualifying stage",
+        },
+    )
+    assert answer.status_code == 302, _text(answer.content.decode())[-1500:]
+    standings_recompute_event(event.pk)
+    page = client.get(f"/en/events/{event.slug}/").content.decode()
+    table = page[page.index("<tbody>") :]
+    assert table.index(entries[3].player.name) < table.index(entries[0].player.name)  # 4 first on BH 1.5
+    why = _text(client.get(f"/en/events/{event.slug}/players/4/").content.decode())
+    assert "A value set from outside the computation, 1.5 , by the chief arbiter's decision:" in why
+    assert "Buchholz of the qualifying stage" in why
+    change = SettingChange.objects.get(event=event, setting=SettingChange.Setting.EXTERNAL)
+    assert change.reason == "Buchholz of the qualifying stage" and "BH = 3/2" in change.after
+
+
+def test_the_api_sets_and_withdraws_a_value_set_from_outside_and_refuses_a_criterion_not_listed():
+    event, _entries, organiser = _all_drawn()
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/events/{event.slug}/external-values/"
+    not_listed = {"start_number": 2, "criterion": "SB", "value": "2", "decided_by": "organiser", "reason": "x"}
+    refused = api.post(url, not_listed, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_external_value"
+    answer = api.post(
+        url,
+        {"start_number": 2, "criterion": "bh", "value": "25/2", "decided_by": "organiser", "reason": "Stage 1"},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    (value,) = answer.json()["values"]
+    assert (value["start_number"], value["criterion"], value["value"]) == (2, "BH", "25/2")
+    gone = api.delete(f"{url}1/", {"reason": "Entered in error"}, format="json")
+    assert gone.status_code == 200 and gone.json() == {"values": []}
