@@ -87,3 +87,12 @@ def test_correction_notes_list_only_what_changed_in_the_standings_formats(client
     assert '<abbr title="Buchholz"><bdi>BH</bdi></abbr> <bdi dir="ltr">5</bdi> → <bdi dir="ltr">4.5</bdi>' in section
     greek = client.get("/el/events/bye-cup/rounds/3/").content.decode()
     assert '<bdi dir="ltr">4,5</bdi>' in greek  # the language's decimal separator, as on the standings
+
+
+def test_crosstable_opponent_links_are_named_by_the_opponent_and_the_round(client, demo):
+    page = client.get(f"/en/events/{OPEN}/crosstable/").content.decode()
+    link = r'<a href="/en/events/[^"]+/players/(\d+)/" title="([^"]+)" aria-label="([^"]+)">(\d+)</a>'
+    links = re.findall(link, page)
+    assert links
+    for number, name, label, shown in links:
+        assert shown == number and label.startswith(f"{number} {name}, round "), label
