@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from leagues.models import Event, Game, Result
 
@@ -94,5 +95,8 @@ def test_a_trf_import_is_a_draft_until_the_organiser_publishes_it(client):
     event = Event.objects.get(slug="club-open")
     assert event.status == Event.Status.DRAFT
     assert done.status_code == 302 and done.url == "/en/manage/events/club-open/"  # where it is published
-    client.logout()
-    assert client.get("/en/events/club-open/").status_code == 404  # readers do not see it yet
+    assert "Publish</button>" in client.get(done.url).content.decode()
+    anonymous = Client()
+    assert anonymous.get("/en/events/club-open/").status_code == 404  # readers do not see it yet
+    client.post("/en/manage/events/club-open/status/", {"status": "published"})
+    assert anonymous.get("/en/events/club-open/").status_code == 200
