@@ -10,6 +10,7 @@ from leagues.models import (
     Club,
     ClubMembership,
     Entry,
+    EntryRating,
     Event,
     FideCheck,
     FinishedEventChange,
@@ -22,7 +23,9 @@ from leagues.models import (
     League,
     PairingChange,
     PairingSettings,
+    PgnImportJob,
     Player,
+    PlayerProposal,
     Prize,
     PrizeAllocation,
     PrizeAward,
@@ -477,6 +480,41 @@ class FeeRecordFactory(factory.django.DjangoModelFactory):
     registration = factory.SubFactory(RegistrationFactory)
     kind = FeeRecord.Kind.DUE
     amount = 1500
+
+
+class EntryRatingFactory(factory.django.DjangoModelFactory):
+    """A newer rating list's rating of an entry, from round 2 on."""
+
+    class Meta:
+        model = EntryRating
+
+    entry = factory.SubFactory(EntryFactory)
+    from_round = 2
+    rating = 1850
+
+
+class PgnImportJobFactory(factory.django.DjangoModelFactory):
+    """A big PGN file of an event waiting for a worker."""
+
+    class Meta:
+        model = PgnImportJob
+
+    event = factory.SubFactory(EventFactory)
+    requested_by = factory.SubFactory(UserFactory)
+    digest = "0" * 64
+    text = '[Event "?"]\n\n1. e4 *\n'
+
+
+class PlayerProposalFactory(factory.django.DjangoModelFactory):
+    """Another league's proposed value for a blank field of a shared player."""
+
+    class Meta:
+        model = PlayerProposal
+
+    player = factory.SubFactory(PlayerFactory)
+    league = factory.SubFactory(LeagueFactory)
+    field = "title"
+    value = "FM"
 
 
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
