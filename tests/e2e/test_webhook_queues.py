@@ -3,6 +3,7 @@ does), a result in another league reaches its standings while a receiver trickli
 delivered to."""
 
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,10 @@ def test_a_result_in_another_league_is_visible_while_a_trickling_receiver_is_del
             f"/api/v1/games/{other_games[0].pk}/result/", {"result": "0-1"}, format="json"
         )
         assert answer.status_code == 200
+        sent = time.monotonic()
         visible = wait_until(lambda: StandingsSnapshot.objects.filter(event=other, version=1).exists(), timeout=60)
         assert visible, "the other league's standings waited behind the trickling receiver"
+        # reported, never asserted (machine load moves it): the figure issue #35 asks for
+        print(f"\nthe other league's result was in its standings {time.monotonic() - sent:.2f} s after it was entered")
         assert not WebhookDelivery.objects.filter(subscription_id=hook.json()["id"], status="delivered").exists()
     assert Game.objects.get(pk=other_games[0].pk).result == "0-1"
