@@ -38,12 +38,14 @@ SHOWN_PLACEMENT = """
 const board = document.querySelector('.game-viewer cg-board');
 if (!board) return null;
 const box = board.getBoundingClientRect(), size = box.width / 8;
+if (size < 1) return null;  // not laid out yet
 const rows = Array.from({length: 8}, () => Array(8).fill(''));
 const letters = {pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k'};
 for (const piece of board.querySelectorAll('piece')) {
   if (piece.classList.contains('fading') || piece.classList.contains('ghost')) continue;
   const r = piece.getBoundingClientRect();
   const file = Math.round((r.left - box.left) / size), rank = Math.round((r.top - box.top) / size);
+  if (!(file >= 0 && file < 8 && rank >= 0 && rank < 8)) return null;  // a piece still moving in
   const role = Object.keys(letters).find(name => piece.classList.contains(name));
   const letter = letters[role];
   rows[rank][file] = piece.classList.contains('white') ? letter.toUpperCase() : letter;
