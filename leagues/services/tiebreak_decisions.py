@@ -136,19 +136,17 @@ def tied_order_set(
             "who": getattr(user, "get_username", lambda: "")() or "",
         }
         after = [*others, decision]
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.DECISION,
-            before=decisions_text(event, before, names),
-            after=decisions_text(event, after, names),
+            "tiebreak_decisions",
+            SettingChange.Setting.DECISION,
+            decisions_text(event, before, names),
+            decisions_text(event, after, names),
+            after,
             user=user,
-            reason=reason,
             source=source,
+            reason=reason,
         )
-        event.tiebreak_decisions = after
-        event.save(update_fields=["tiebreak_decisions"])
-        event_results_changed(event_id=event.pk)
-        return event
 
 
 def tied_order_remove(
@@ -166,19 +164,17 @@ def tied_order_remove(
             raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
         names = {e.id: e.name for e in _entries(event)}
         after = before[: number - 1] + before[number:]
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.DECISION,
-            before=decisions_text(event, before, names),
-            after=decisions_text(event, after, names),
+            "tiebreak_decisions",
+            SettingChange.Setting.DECISION,
+            decisions_text(event, before, names),
+            decisions_text(event, after, names),
+            after,
             user=user,
-            reason=reason,
             source=source,
+            reason=reason,
         )
-        event.tiebreak_decisions = after
-        event.save(update_fields=["tiebreak_decisions"])
-        event_results_changed(event_id=event.pk)
-        return event
 
 
 def ties_left(event: Event) -> list[list[Entry]]:
@@ -326,19 +322,17 @@ def playoff_game_add(
             after.sort(key=lambda p: p["place"])
         else:
             current["games"].append(game)
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.PLAYOFF,
-            before=playoffs_text(before, names),
-            after=playoffs_text(after, names),
+            "playoffs",
+            SettingChange.Setting.PLAYOFF,
+            playoffs_text(before, names),
+            playoffs_text(after, names),
+            after,
             user=user,
             source=source,
             reason_required=False,
         )
-        event.playoffs = after
-        event.save(update_fields=["playoffs"])
-        event_results_changed(event_id=event.pk)
-        return event
 
 
 def playoff_game_remove(
@@ -359,19 +353,17 @@ def playoff_game_remove(
         del current["games"][number - 1]
         after = [p for p in after if p["games"]]
         names = {e.id: e.name for e in _entries(event)}
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.PLAYOFF,
-            before=playoffs_text(before, names),
-            after=playoffs_text(after, names),
+            "playoffs",
+            SettingChange.Setting.PLAYOFF,
+            playoffs_text(before, names),
+            playoffs_text(after, names),
+            after,
             user=user,
-            reason=reason,
             source=source,
+            reason=reason,
         )
-        event.playoffs = after
-        event.save(update_fields=["playoffs"])
-        event_results_changed(event_id=event.pk)
-        return event
 
 
 # --- values set from outside the computation --------------------------------------------------------------------------
@@ -442,19 +434,17 @@ def external_value_set(
             "who": getattr(user, "get_username", lambda: "")() or "",
         }
         after = [v for v in before if (v["entry"], v["criterion"]) != (entry_id, code)] + [given]
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.EXTERNAL,
-            before=external_values_text(before, names),
-            after=external_values_text(after, names),
+            "tiebreak_external",
+            SettingChange.Setting.EXTERNAL,
+            external_values_text(before, names),
+            external_values_text(after, names),
+            after,
             user=user,
-            reason=reason,
             source=source,
+            reason=reason,
         )
-        event.tiebreak_external = after
-        event.save(update_fields=["tiebreak_external"])
-        event_results_changed(event_id=event.pk)
-        return event
 
 
 def external_value_remove(
@@ -472,16 +462,44 @@ def external_value_remove(
             raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
         after = before[: number - 1] + before[number:]
         names = {e.id: e.name for e in _entries(event)}
-        setting_change_checked(
+        return _changed(
             event,
-            setting=SettingChange.Setting.EXTERNAL,
-            before=external_values_text(before, names),
-            after=external_values_text(after, names),
+            "tiebreak_external",
+            SettingChange.Setting.EXTERNAL,
+            external_values_text(before, names),
+            external_values_text(after, names),
+            after,
             user=user,
-            reason=reason,
             source=source,
+            reason=reason,
         )
-        event.tiebreak_external = after
-        event.save(update_fields=["tiebreak_external"])
-        event_results_changed(event_id=event.pk)
-        return event
+
+
+def _changed(
+    event: Event,
+    field: str,
+    setting: str,
+    before: str,
+    after: str,
+    value: list[dict[str, Any]],
+    *,
+    user: AnyUser,
+    source: str,
+    reason: str = "",
+    reason_required: bool = True,
+) -> Event:
+    """Audit one change of the event's decisions (refused where FIDE mode locks them), keep it, recompute."""
+    setting_change_checked(
+        event,
+        setting=setting,
+        before=before,
+        after=after,
+        user=user,
+        reason=reason,
+        source=source,
+        reason_required=reason_required,
+    )
+    setattr(event, field, value)
+    event.save(update_fields=[field])
+    event_results_changed(event_id=event.pk)
+    return event
