@@ -15,7 +15,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from leagues import broker
+from leagues import broker, page_cache
 from leagues.models import Result, StandingsSnapshot
 from leagues.services.results import result_record
 from tests.conftest import require
@@ -91,6 +91,9 @@ def test_a_heavy_page_is_rendered_by_the_worker_while_its_readers_get_it_as_it_w
     assert page.index(first) < page.index(third)
     result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=organiser)  # number 3 beats number 1
     assert wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=2).exists(), timeout=30)
+    # and has given its pages their new stamp (killed between its commit and that, its pages would keep the stamp of
+    # the result, and a page a render pass stored under that stamp meanwhile: the sweep of a live worker renews them)
+    assert wait_until(lambda: page_cache._store().get(page_cache._shown_key(event.slug)) == 2, timeout=30)
     os.killpg(worker.pid, signal.SIGTERM)
     worker.wait(timeout=30)
     redis.Redis.from_url(TEST_BROKER).set(broker.heartbeat_key(), str(time.time() - 3600))
