@@ -64,6 +64,9 @@ class Registration(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    # after round 1 is published a player no longer withdraws themselves: they ask, the organiser confirms
+    withdrawal_requested_at = models.DateTimeField(_("withdrawal requested at"), null=True, blank=True)
+    withdrawal_reason = models.CharField(_("reason for withdrawing"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["event", "created_at", "pk"]
