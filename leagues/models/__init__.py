@@ -14,6 +14,7 @@ from .proposals import PlayerProposal
 from .registration import FeeRecord, Registration, RegistrationSettings
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
+from .rules import LeagueRule, RuleViolation
 from .setup_log import SetupChange
 from .snapshots import StandingsSnapshot
 from .tokens import SCOPE_INCLUDES, ApiToken, Scope
@@ -43,6 +44,7 @@ __all__ = [
     "ImportJob",
     "PgnImportJob",
     "League",
+    "LeagueRule",
     "PairingChange",
     "PairingSettings",
     "Player",
@@ -59,6 +61,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundPairing",
+    "RuleViolation",
     "Scope",
     "Season",
     "SetupChange",
