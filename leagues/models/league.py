@@ -25,6 +25,14 @@ class League(models.Model):
     )
     # the league's player registry beyond its clubs' members: players it entered itself (by hand or from a list)
     players = models.ManyToManyField("Player", related_name="registry_leagues", blank=True, verbose_name=_("players"))
+    # the country the league plays in (FIDE's code): its English pages write dates as that country does (USA:
+    # month-day-year, as US Chess readers write them; any other: day-month-year)
+    federation = models.CharField(
+        _("federation"),
+        max_length=3,
+        blank=True,
+        help_text=_("The national federation the league plays under (FIDE's three-letter code, e.g. USA or NOR)."),
+    )
 
     class Meta:
         ordering = ["name"]
