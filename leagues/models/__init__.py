@@ -1,6 +1,7 @@
 """The league domain's models, one module per group of nouns; every model is importable from here."""
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
+from .cups import Cup, CupTie
 from .events import Entry, EntryRating, Event, EventQuerySet, Round, Team, TeamMember
 from .fide_check import FideCheck
 from .follows import Follow, FollowNotice
@@ -29,6 +30,8 @@ __all__ = [
     "TRF_CODES",
     "Club",
     "ClubMembership",
+    "Cup",
+    "CupTie",
     "Entry",
     "EntryRating",
     "Event",

@@ -29,6 +29,7 @@ class Event(models.Model):
         SWISS = "swiss", _("Swiss")
         ROUND_ROBIN = "rr", _("round robin")
         DOUBLE_ROUND_ROBIN = "drr", _("double round robin")
+        KNOCKOUT = "ko", _("knock-out cup")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -168,7 +169,13 @@ class Event(models.Model):
 
     @property
     def is_round_robin(self) -> bool:
-        return self.system != self.System.SWISS
+        return self.system in (self.System.ROUND_ROBIN, self.System.DOUBLE_ROUND_ROBIN)
+
+    @property
+    def is_knockout(self) -> bool:
+        """A knock-out cup (single elimination, leagues/services/cups.py): neither paired nor a round robin; its
+        standings are its bracket."""
+        return self.system == self.System.KNOCKOUT
 
     @property
     def policy_locked(self) -> bool:
