@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from django.db.models import Count, Exists, F, Func, JSONField, OuterRef, Prefetch, Q
 
@@ -662,3 +663,139 @@ def corrections_visible_to(user, limit: int = 50) -> list:
         .select_related("user", "game__round__event", "game__white__player", "game__black__player")
         .order_by("-at", "-id")[:limit]
     )
+
+
+# --- knock-out cups (leagues/services/cups.py draws and advances them) -------------------------------------------
+
+
+def cup_round_name(number: int, rounds: int) -> str:
+    """A cup round's name as cups say it: the final, the semi-finals, the quarter-finals, else its number."""
+    from django.utils.translation import gettext as _
+
+    left = rounds - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return _("Round %(number)s") % {"number": number}
+
+
+def cup_board_points(event: Event, home_id: int, games: list[Game]) -> list[tuple[Fraction, Fraction]] | None:
+    """A cup match's (home, away) game points per board in board order; None until every board has its result."""
+    if not games or any(g.result in (Result.PENDING, Result.UNKNOWN) for g in games):
+        return None
+    win, draw, loss = Fraction(event.points_win), Fraction(event.points_draw), Fraction(event.points_loss)
+    worth = {"1": win, "+": win, "=": draw}
+    out = []
+    for game in sorted(games, key=lambda g: g.board):
+        white_code, black_code = TRF_CODES[game.result]
+        white, black = worth.get(white_code, loss), worth.get(black_code or "", loss)
+        out.append((white, black) if game.white_id == home_id else (black, white))
+    return out
+
+
+@dataclass
+class BracketSide:
+    entry: Entry | None  # None: not known yet (the winner of an earlier tie), or a bye
+    seed: int | None = None
+    points: str = ""  # game points on the card, once every board has its result
+    goes_through: bool = False
+
+
+@dataclass
+class BracketTie:
+    position: int
+    home: BracketSide
+    away: BracketSide | None  # None: a bye
+    match: TeamMatch | None = None
+    decided_by: str = ""  # CupTie.DecidedBy
+    decided_by_label: str = ""
+    decider: dict | None = None  # {"white": Entry, "result", "armageddon", "white_player", "black_player"}
+
+
+@dataclass
+class BracketRound:
+    number: int
+    name: str
+    date: object
+    ties: list[BracketTie]
+
+
+@dataclass
+class Bracket:
+    cup: object  # Cup, or None before the draw
+    rounds: list[BracketRound]
+    champion: Entry | None = None
+
+
+def cup_bracket(event: Event) -> Bracket:
+    """The cup's bracket, round by round: each tie's teams with their seeds, the card's score, who goes through and
+    why, the decider game; the rounds not made yet with their places ("winner of ..." is not known yet)."""
+    from .models import Cup, CupTie
+
+    cup = Cup.objects.filter(event=event).first()
+    if cup is None:
+        return Bracket(cup=None, rounds=[])
+    rounds = list(event.rounds.order_by("number"))
+    ties = list(
+        CupTie.objects.filter(cup=cup)
+        .select_related(
+            "home__team",
+            "away__team",
+            "winner__team",
+            "match",
+            "decider_white__team",
+            "decider_white_player",
+            "decider_black_player",
+        )
+        .order_by("round_number", "position")
+    )
+    games: dict[int, list[Game]] = defaultdict(list)
+    for game in Game.objects.filter(match__in=[t.match_id for t in ties if t.match_id]).order_by("board"):
+        games[game.match_id].append(game)  # type: ignore[index]
+    first_round = [t for t in ties if t.round_number == 1]
+    labels = dict(CupTie.DecidedBy.choices)
+    out: list[BracketRound] = []
+    for rnd in rounds:
+        places = max(len(first_round) >> (rnd.number - 1), 1)
+        made = {t.position: t for t in ties if t.round_number == rnd.number}
+        rows = []
+        for position in range(1, places + 1):
+            tie = made.get(position)
+            if tie is None:
+                rows.append(BracketTie(position=position, home=BracketSide(None), away=BracketSide(None)))
+                continue
+            points = cup_board_points(event, tie.home_id, games.get(tie.match_id or 0, []))
+            home = BracketSide(tie.home, tie.home_seed, goes_through=tie.winner_id == tie.home_id)
+            away = None
+            if tie.away_id is not None:
+                away = BracketSide(tie.away, tie.away_seed, goes_through=tie.winner_id == tie.away_id)
+                if points is not None:
+                    home.points = fmt(float(sum(p[0] for p in points)))
+                    away.points = fmt(float(sum(p[1] for p in points)))
+            decider = None
+            if tie.decider_result:
+                decider = {
+                    "white": tie.decider_white,
+                    "result": tie.decider_result,
+                    "armageddon": tie.decider_armageddon,
+                    "white_player": tie.decider_white_player,
+                    "black_player": tie.decider_black_player,
+                }
+            rows.append(
+                BracketTie(
+                    position=position,
+                    home=home,
+                    away=away,
+                    match=tie.match,
+                    decided_by=tie.decided_by,
+                    decided_by_label=str(labels.get(tie.decided_by, "")) if tie.decided_by else "",
+                    decider=decider,
+                )
+            )
+        out.append(BracketRound(rnd.number, cup_round_name(rnd.number, len(rounds)), rnd.date, rows))
+    final = [t for t in ties if t.round_number == len(rounds)]
+    champion = final[0].winner if len(final) == 1 and final[0].winner_id else None
+    return Bracket(cup=cup, rounds=out, champion=champion)

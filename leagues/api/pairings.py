@@ -104,7 +104,8 @@ def _seat(seat: Seat | None) -> dict | None:
 
 
 def _event(slug: str, user) -> Event:
-    robins = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN)  # a team round robin has its schedule
+    # a team round robin has its schedule, a cup its draw
+    robins = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN, Event.System.KNOCKOUT)
     event = Event.objects.filter(slug=slug).exclude(kind=Event.Kind.TEAM, system__in=robins).first()
     if event is None or (event.status == Event.Status.DRAFT and not can_manage_event(user, event)):
         raise NotFound(gettext_lazy("There is no individual event %(slug)s.") % {"slug": slug}, code="unknown_event")

@@ -3,10 +3,12 @@ from rest_framework.routers import DefaultRouter
 
 from . import (
     bulk_entry,
+    cups,
     event_settings,
     events,
     exports,
     games_pgn,
+    rating_report,
     registration,
     removals,
     tiebreak_decisions,
@@ -43,6 +45,8 @@ urlpatterns = [
     path("", include(games_pgn.urlpatterns)),
     path("", include(event_settings.urlpatterns)),
     path("", include(tiebreak_decisions.urlpatterns)),
+    path("", include(rating_report.urlpatterns)),
+    path("", include(cups.urlpatterns)),
     path("", include(removals.urlpatterns)),
     path("", include(bulk_entry.urlpatterns)),
     path("", include(registration.urlpatterns)),

@@ -115,7 +115,7 @@ def rounds_to_pair_and_publish(managed: list[Event], organised: list[int], user)
     events = [
         e
         for e in managed
-        if not (e.is_team and e.is_round_robin)
+        if not (e.is_team and e.system != Event.System.SWISS)
         and e.status in (Event.Status.PUBLISHED, Event.Status.RUNNING)
         and (user.is_superuser or e.league_id in organised)
     ]

@@ -186,8 +186,8 @@ class EditForm(forms.Form):
         return boards, data.get("pab"), byes
 
 
-#: a team event is paired here when it is a Swiss; a team round robin has its schedule
-ROUND_ROBINS = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN)
+#: a team event is paired here when it is a Swiss; a team round robin has its schedule, a cup its draw
+ROUND_ROBINS = (Event.System.ROUND_ROBIN, Event.System.DOUBLE_ROUND_ROBIN, Event.System.KNOCKOUT)
 
 
 def _event(request, slug) -> Event:

@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from .. import selectors
-from ..models import RoundPairing
+from ..models import Event, RoundPairing
 from ..services.round_pairings import changes_by_hand, last_paired_round, published_rows
 from . import table_rows
 from .views import _cached, _event_context, _event_or_404
@@ -19,7 +19,7 @@ def event_pairings_latest(request, slug):
 
 def _latest_pairings(request, slug):
     event = _event_or_404(slug)
-    if event.is_team and event.is_round_robin:  # a team round robin has its schedule, not pairings
+    if event.is_team and not event.system == Event.System.SWISS:  # a team round robin has its schedule, a cup its draw
         raise Http404
     last = last_paired_round(event)
     if not last:
@@ -33,7 +33,7 @@ def event_pairings(request, slug, number):
 
 def _render_pairings(request, slug, number):
     event = _event_or_404(slug)
-    if (event.is_team and event.is_round_robin) or not 1 <= number <= last_paired_round(event):
+    if (event.is_team and event.system != Event.System.SWISS) or not 1 <= number <= last_paired_round(event):
         raise Http404
     rows = published_rows(event, number)
     boards = [r for r in rows if r.black is not None]

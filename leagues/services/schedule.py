@@ -34,6 +34,7 @@ from pairings.berger import berger_round, berger_rounds
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game, Player, Result, ResultChange, Round, TeamMatch, TeamMember
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 
 
@@ -83,6 +84,8 @@ def fixtures_generate(
         event = Event.objects.select_for_update().get(pk=event.pk)
         if not event.is_team:
             raise ServiceError(_("Fixtures are drawn for team events only."), code="not_team_event")
+        if event.is_knockout:
+            raise ServiceError(_("A cup's matches are made by its draw, round by round."), code="knockout")
         if not event.is_round_robin:
             raise ServiceError(
                 _("A Swiss event is paired round by round, not drawn in advance."), code="not_round_robin"
@@ -122,6 +125,7 @@ def fixtures_generate(
                 games.extend(board_games(event, rnd, match, home, away, rosters))
         Game.objects.bulk_create(games)
         Event.objects.filter(pk=event.pk).update(rounds_count=len(schedule))
+        pages_changed(event_id=event.pk)  # the schedule is on the event's pages
     caller_event.rounds_count = len(schedule)
     return rounds
 

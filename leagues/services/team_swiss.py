@@ -49,7 +49,7 @@ TEAM_BYES: dict[str, ByeType] = {
 
 
 def is_team_swiss(event: Event) -> bool:
-    return event.is_team and not event.is_round_robin
+    return event.is_team and event.system == Event.System.SWISS
 
 
 def match_scoring_of(event: Event) -> tuple[Fraction, Fraction, Fraction]:

@@ -1,0 +1,428 @@
+"""Knock-out cups (single elimination) of team events: the draw, the advance from round to round, and the decider
+game of a level match. Every write is one transaction under the event's lock.
+
+Decisions (documented for the pages and the organisers):
+
+* The bracket has the next power of two places (12 teams: 16); the places left over are byes in round 1, given to
+  the best seeds (12 teams: seeds 1-4). Seeds meet in the standard order (16 places: 1-16, 8-9, 4-13, 5-12,
+  2-15, 7-10, 3-14, 6-11), so seeds 1 and 2 can meet only in the final. :func:`bracket_order` is pure.
+* Seeding by rating: the team's rating at the start (its entry's) or else the average rating of the first players
+  of its roster, one per board; then the start number. Seeding in the organiser's order: the start numbers in the
+  order given (all of them), else the start numbers' order.
+* A tie is a team match with a card as in the divisions (services/match_cards.py); the team higher in the bracket
+  is at home. A tie is decided once its card is confirmed with every board's result: by the game points; when
+  level, by the cup's tie resolution, tried in its order: board count (board 1 weighs as many points as there are
+  boards, the last board one), elimination from the bottom board (the bottom board's result is left out, then the
+  next, until the teams differ), rating (the team whose players on the card have the lower average rating goes
+  through) and the decider: a play-off or Armageddon game recorded on the card (an Armageddon draw sends Black's
+  team through). When nothing in the list separates the teams the decider game decides.
+* :func:`cup_advance` decides the ties of the current round it can; when all are decided it makes the next round's
+  matches (winner of tie 2p-1 at home against the winner of tie 2p). Recording a decider advances too. A round's
+  ties are looked at again at each advance until the next round is made: a corrected card counts until then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..errors import PermissionDenied, ServiceError
+from ..models import Cup, CupTie, Entry, Event, Game, Player, Result, ResultChange, Round, TeamMatch, TeamMember
+from ..page_cache import event_pages_changed_after_commit
+from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
+from ..selectors import cup_board_points
+from .results import event_lock
+from .schedule import board_games
+
+RESOLUTIONS = [choice.value for choice in Cup.Resolution]
+
+
+def bracket_size(teams: int) -> int:
+    size = 1
+    while size < teams:
+        size *= 2
+    return size
+
+
+def bracket_rounds(teams: int) -> int:
+    return max(bracket_size(teams).bit_length() - 1, 1)
+
+
+def bracket_order(size: int) -> list[int]:
+    """The seeds of a bracket of ``size`` places (a power of two) in bracket order: consecutive pairs meet in
+    round 1 (8 places: 1, 8, 4, 5, 2, 7, 3, 6)."""
+    order = [1]
+    while len(order) < size:
+        places = 2 * len(order)
+        order = [seed for top in order for seed in (top, places + 1 - top)]
+    return order
+
+
+# --- the draw ---------------------------------------------------------------------------------------------------
+
+
+def _team_rating(entry: Entry, boards: int) -> float | None:
+    if entry.rating:
+        return float(entry.rating)
+    ratings = [
+        r
+        for r in TeamMember.objects.filter(team__entry=entry)
+        .order_by("board_order")
+        .values_list("player__rating", flat=True)[:boards]
+        if r
+    ]
+    return sum(ratings) / len(ratings) if ratings else None
+
+
+def _seeded(event: Event, entries: list[Entry], seeding: str, order: list[int] | None) -> list[Entry]:
+    if seeding == Cup.Seeding.RATING:
+        ratings = {e.pk: _team_rating(e, event.boards) for e in entries}
+        return sorted(entries, key=lambda e: (-(ratings[e.pk] or 0), e.start_number))
+    if not order:
+        return sorted(entries, key=lambda e: e.start_number)
+    by_number = {e.start_number: e for e in entries}
+    if sorted(order) != sorted(by_number):
+        raise ServiceError(
+            _("The seeding order must name every team once, by start number."),
+            code="bad_order",
+        )
+    return [by_number[number] for number in order]
+
+
+def _cup_is_played(event: Event) -> bool:
+    if Game.objects.filter(round__event=event).exclude(result=Result.PENDING).exists():
+        return True
+    if ResultChange.objects.filter(game__round__event=event).exists():
+        return True
+    return TeamMatch.objects.filter(round__event=event).exclude(status=TeamMatch.Status.SCHEDULED).exists()
+
+
+def _rosters(entries: list[Entry]) -> dict[int, list[Player]]:
+    return {
+        entry.pk: [
+            m.player
+            for m in TeamMember.objects.filter(team__entry=entry).select_related("player").order_by("board_order")
+        ]
+        for entry in entries
+    }
+
+
+def _knockout_event(event_id: int) -> Event:
+    event_lock(event_id)
+    event: Event = Event.objects.select_for_update().get(pk=event_id)
+    if not event.is_team:
+        raise ServiceError(_("A knock-out cup is played by teams."), code="not_team_event")
+    if not event.is_knockout:
+        raise ServiceError(_("This event is not a knock-out cup."), code="not_knockout")
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError(_("The event is finished; its cup can no longer change."), code="event_finished")
+    return event
+
+
+def cup_draw(
+    *,
+    event: Event,
+    user: AnyUser,
+    seeding: str = Cup.Seeding.RATING,
+    tie_resolution: list[str] | None = None,
+    order: list[int] | None = None,
+    starts_on: date | None = None,
+    days_between: int = 7,
+) -> Cup:
+    """Draw the cup: seeds, round 1's matches and byes, and every round with its date. An unplayed draw is drawn
+    again. Raises PermissionDenied (not the league's organiser) or ServiceError, and then nothing was written:
+    ``not_team_event``, ``not_knockout``, ``event_finished``, ``cup_played``, ``too_few_teams``, ``bad_seeding``,
+    ``bad_tie_resolution``, ``bad_order``, ``bad_days_between``."""
+    if not is_league_organiser(user, event.league_id):
+        raise PermissionDenied(_("Only the league's organisers may draw the cup."))
+    if seeding not in Cup.Seeding.values:
+        raise ServiceError(_("Seed the cup by rating or in your order."), code="bad_seeding")
+    resolution = list(tie_resolution) if tie_resolution is not None else ["board_count", "decider"]
+    if any(code not in RESOLUTIONS for code in resolution) or len(set(resolution)) != len(resolution):
+        raise ServiceError(
+            _("The tie resolution lists each of board count, bottom board, rating and decider at most once."),
+            code="bad_tie_resolution",
+        )
+    if Cup.Resolution.DECIDER not in resolution:
+        resolution.append(Cup.Resolution.DECIDER)  # the last resort, always
+    if days_between < 0:
+        raise ServiceError(_("The days between rounds cannot be negative."), code="bad_days_between")
+    with transaction.atomic():
+        event = _knockout_event(event.pk)
+        if _cup_is_played(event):
+            raise ServiceError(
+                _("Results have already been recorded; the cup can no longer be drawn again."), code="cup_played"
+            )
+        entries = list(
+            Entry.objects.filter(event=event, team__isnull=False).select_related("team").order_by("start_number")
+        )
+        if len(entries) < 2:
+            raise ServiceError(_("A cup needs at least two teams."), code="too_few_teams")
+        seeds = _seeded(event, entries, seeding, order)
+        Cup.objects.filter(event=event).delete()
+        venues = dict(Round.objects.filter(event=event).values_list("number", "venue"))  # the organiser's, kept
+        Round.objects.filter(event=event).delete()  # unplayed: its matches and games go with it
+        cup = Cup.objects.create(event=event, seeding=seeding, tie_resolution=resolution, drawn_by=acting_user(user))
+        first_day = starts_on or event.starts_on
+        rounds_count = bracket_rounds(len(seeds))
+        rounds = {}
+        for number in range(1, rounds_count + 1):
+            day = first_day + timedelta(days=days_between * (number - 1)) if first_day else None
+            rounds[number] = Round.objects.create(event=event, number=number, date=day, venue=venues.get(number, ""))
+        order_of_seeds = bracket_order(bracket_size(len(seeds)))
+        rosters = _rosters(entries)
+        games: list[Game] = []
+        for position in range(1, len(order_of_seeds) // 2 + 1):
+            top, bottom = order_of_seeds[2 * position - 2], order_of_seeds[2 * position - 1]
+            high, low = min(top, bottom), max(top, bottom)
+            home = seeds[high - 1]
+            if low > len(seeds):
+                CupTie.objects.create(
+                    cup=cup,
+                    round_number=1,
+                    position=position,
+                    home=home,
+                    home_seed=high,
+                    winner=home,
+                    decided_by=CupTie.DecidedBy.BYE,
+                )
+                continue
+            away = seeds[low - 1]
+            match = TeamMatch.objects.create(round=rounds[1], home=home, away=away)
+            games.extend(board_games(event, rounds[1], match, home, away, rosters))
+            CupTie.objects.create(
+                cup=cup, round_number=1, position=position, home=home, away=away, home_seed=high, away_seed=low,
+                match=match,
+            )  # fmt: skip
+        Game.objects.bulk_create(games)
+        Event.objects.filter(pk=event.pk).update(rounds_count=rounds_count)
+        event_pages_changed_after_commit(event_id=event.pk)
+    return cup
+
+
+# --- deciding a tie -----------------------------------------------------------------------------------------------
+
+
+def _average_rating(games: list[Game], home_side: bool, home_id: int) -> Fraction | None:
+    ratings = []
+    for game in games:
+        home_white = game.white_id == home_id
+        player = game.white_player if home_white == home_side else game.black_player
+        if player is not None and player.rating:
+            ratings.append(player.rating)
+    return Fraction(sum(ratings), len(ratings)) if ratings else None
+
+
+def _decider_winner(tie: CupTie) -> int | None:
+    if not tie.decider_result or tie.decider_white_id is None:
+        return None
+    white = tie.decider_white_id
+    black = tie.away_id if white == tie.home_id else tie.home_id
+    if tie.decider_result == CupTie.DeciderResult.WHITE_WINS:
+        return white
+    if tie.decider_result == CupTie.DeciderResult.BLACK_WINS:
+        return black
+    return black if tie.decider_armageddon else None  # Armageddon: a draw sends Black through
+
+
+@dataclass
+class Outcome:
+    winner_id: int | None
+    decided_by: str = ""
+    waiting: str = ""  # why not decided: "card" (not confirmed or boards without result), "decider"
+
+
+def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:
+    """Who goes through, by what; or what the tie waits for."""
+    if tie.away_id is None:
+        return Outcome(tie.home_id, CupTie.DecidedBy.BYE)
+    match = tie.match
+    if match is None or match.status != TeamMatch.Status.CONFIRMED:
+        return Outcome(None, waiting="card")
+    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
+    points = cup_board_points(event, tie.home_id, games)
+    if points is None:
+        return Outcome(None, waiting="card")
+
+    def ahead(home: Fraction | int | None, away: Fraction | int | None, lower_wins: bool = False) -> int | None:
+        if home is None or away is None or home == away:
+            return None
+        return tie.home_id if (home > away) != lower_wins else tie.away_id
+
+    home_total, away_total = sum(p[0] for p in points), sum(p[1] for p in points)
+    winner = ahead(home_total, away_total)
+    if winner:
+        return Outcome(winner, CupTie.DecidedBy.SCORE)
+    boards = len(points)
+    for rule in cup.tie_resolution:
+        if rule == Cup.Resolution.BOARD_COUNT:
+            weight = [boards - i for i in range(boards)]
+            winner = ahead(sum(w * p[0] for w, p in zip(weight, points, strict=True)),
+                           sum(w * p[1] for w, p in zip(weight, points, strict=True)))  # fmt: skip
+        elif rule == Cup.Resolution.BOTTOM_BOARD:
+            for kept in range(boards - 1, 0, -1):
+                winner = ahead(sum(p[0] for p in points[:kept]), sum(p[1] for p in points[:kept]))
+                if winner:
+                    break
+        elif rule == Cup.Resolution.RATING:
+            home_rating = _average_rating(games, True, tie.home_id)
+            away_rating = _average_rating(games, False, tie.home_id)
+            winner = ahead(home_rating, away_rating, lower_wins=True)
+        elif rule == Cup.Resolution.DECIDER:
+            winner = _decider_winner(tie)
+            if winner is None:
+                return Outcome(None, waiting="decider")
+        if winner:
+            return Outcome(winner, rule)
+    return Outcome(None, waiting="decider")
+
+
+# --- advancing --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """What an advance did: the round looked at, the ties still waiting (tie, "card" or "decider"), whether the next
+    round's matches were made, and the cup's winner once the final is decided."""
+
+    round_number: int
+    waiting: list[tuple[CupTie, str]] = field(default_factory=list)
+    next_round_made: bool = False
+    champion: Entry | None = None
+
+
+def current_round(cup: Cup) -> int:
+    """The last round that has ties (its next round is not made yet)."""
+    return max((t.round_number for t in cup.ties.all()), default=1)
+
+
+def _advance(event: Event, cup: Cup) -> Progress:
+    number = current_round(cup)
+    ties = list(cup.ties.filter(round_number=number).select_related("match", "home", "away").order_by("position"))
+    progress = Progress(round_number=number)
+    for tie in ties:
+        outcome = tie_outcome(event, cup, tie)
+        if (tie.winner_id, tie.decided_by) != (outcome.winner_id, outcome.decided_by):
+            tie.winner_id, tie.decided_by = outcome.winner_id, outcome.decided_by
+            tie.save(update_fields=["winner", "decided_by"])
+        if outcome.winner_id is None:
+            progress.waiting.append((tie, outcome.waiting))
+    if progress.waiting:
+        return progress
+    if len(ties) == 1:  # the final
+        progress.champion = Entry.objects.select_related("team").get(pk=ties[0].winner_id or 0)
+        return progress
+    rnd = Round.objects.get(event=event, number=number + 1)
+    winners = Entry.objects.in_bulk([t.winner_id for t in ties])
+    rosters = _rosters(list(winners.values()))
+    games: list[Game] = []
+    for position in range(1, len(ties) // 2 + 1):
+        upper, lower = ties[2 * position - 2], ties[2 * position - 1]
+        home, away = winners[upper.winner_id], winners[lower.winner_id]
+        match = TeamMatch.objects.create(round=rnd, home=home, away=away)
+        games.extend(board_games(event, rnd, match, home, away, rosters))
+        CupTie.objects.create(
+            cup=cup, round_number=number + 1, position=position, home=home, away=away, match=match,
+            home_seed=_seed_of(upper, home.pk), away_seed=_seed_of(lower, away.pk),
+        )  # fmt: skip
+    Game.objects.bulk_create(games)
+    progress.next_round_made = True
+    return progress
+
+
+def _seed_of(tie: CupTie, entry_id: int) -> int:
+    """The seed the tie's winner came with (a team that won a tie played in it: its seed is known)."""
+    return tie.home_seed if tie.home_id == entry_id else int(tie.away_seed or 0)
+
+
+def cup_advance(*, event: Event, user: AnyUser) -> Progress:
+    """Decide the current round's ties from their confirmed cards and, when all are decided, make the next round's
+    matches. Raises PermissionDenied (not the organiser or the event's arbiter) or ServiceError (``not_drawn``,
+    and those of the draw's event checks); a round still waiting is no error: the answer names its ties."""
+    if not can_manage_event(user, event):
+        raise PermissionDenied(_("Only the league's organiser or the event's arbiter may advance the cup."))
+    with transaction.atomic():
+        event = _knockout_event(event.pk)
+        cup = Cup.objects.filter(event=event).first()
+        if cup is None:
+            raise ServiceError(_("The cup is not drawn yet."), code="not_drawn")
+        progress = _advance(event, cup)
+        event_pages_changed_after_commit(event_id=event.pk)
+    return progress
+
+
+def cup_decider_record(
+    *,
+    match_id: int,
+    user: AnyUser,
+    white: str,
+    result: str,
+    armageddon: bool,
+    white_player_id: int | None = None,
+    black_player_id: int | None = None,
+) -> tuple[CupTie, Progress]:
+    """Record the decider game (a play-off, or Armageddon) on a level match's card, then advance the cup. ``white``
+    is "home" or "away" (the team whose player had White). Raises PermissionDenied or ServiceError, and then
+    nothing was written: ``not_cup_match``, ``round_closed`` (the next round is made), ``card_not_confirmed``,
+    ``not_level`` (the card or the cup's rules before the decider decide the match), ``bad_result`` (a draw decides
+    only an Armageddon game), ``bad_side``, ``player_not_in_team``."""
+    event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
+    tie = CupTie.objects.filter(match_id=match_id).select_related("cup__event").first()
+    if event_id is None or tie is None:
+        raise ServiceError(_("This match is not a tie of a knock-out cup."), code="not_cup_match")
+    if not can_manage_event(user, tie.cup.event):
+        raise PermissionDenied(_("Only the league's organiser or the event's arbiter may record the decider."))
+    if white not in ("home", "away"):
+        raise ServiceError(_("Say which team had White: home or away."), code="bad_side")
+    if result not in CupTie.DeciderResult.values:
+        raise ServiceError(_("Record the decider's result: 1-0, ½-½ or 0-1."), code="bad_result")
+    if result == CupTie.DeciderResult.DRAW and not armageddon:
+        raise ServiceError(
+            _("A drawn play-off game decides nothing: record the game that has a winner, or an Armageddon game."),
+            code="bad_result",
+        )
+    with transaction.atomic():
+        event = _knockout_event(event_id)
+        tie = (
+            CupTie.objects.select_for_update(of=("self",)).select_related("cup", "match", "home", "away").get(pk=tie.pk)
+        )
+        if tie.round_number != current_round(tie.cup):
+            raise ServiceError(_("The next round is made; this tie can no longer change."), code="round_closed")
+        white_entry = tie.home if white == "home" else tie.away
+        black_entry = tie.away if white == "home" else tie.home
+        assert white_entry is not None and black_entry is not None  # a tie with a match has two teams
+        for player_id, entry in ((white_player_id, white_entry), (black_player_id, black_entry)):
+            if player_id is not None and not TeamMember.objects.filter(team__entry=entry, player_id=player_id).exists():
+                raise ServiceError(
+                    _("The decider's player must be on %(team)s's roster.") % {"team": entry.name},
+                    code="player_not_in_team",
+                )
+        before = tie_outcome(event, tie.cup, _without_decider(tie))
+        if before.waiting == "card":
+            raise ServiceError(
+                _("The decider is recorded once the match card is confirmed with every board's result."),
+                code="card_not_confirmed",
+            )
+        if before.waiting != "decider":
+            raise ServiceError(_("This match is decided without a decider game."), code="not_level")
+        tie.decider_white = white_entry
+        tie.decider_white_player_id, tie.decider_black_player_id = white_player_id, black_player_id
+        tie.decider_result, tie.decider_armageddon = result, armageddon
+        tie.decider_by, tie.decider_at = acting_user(user), timezone.now()
+        tie.save()
+        progress = _advance(event, tie.cup)
+        event_pages_changed_after_commit(event_id=event.pk)
+    tie.refresh_from_db()
+    return tie, progress
+
+
+def _without_decider(tie: CupTie) -> CupTie:
+    copy = CupTie(**{f.attname: getattr(tie, f.attname) for f in CupTie._meta.concrete_fields})
+    copy.decider_result = ""
+    copy.match = tie.match
+    return copy
