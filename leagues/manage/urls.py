@@ -3,6 +3,7 @@ from django.urls import path
 from . import (
     account,
     bulk_entry,
+    cups,
     fide_mode,
     games,
     pairings,
@@ -46,6 +47,7 @@ urlpatterns = [
     path("events/<slug:slug>/audit/", views.audit, name="audit"),
     path("events/<slug:slug>/fide-mode/", fide_mode.fide_mode, name="fide-mode"),
     path("events/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
+    path("events/<slug:slug>/cup/", cups.cup, name="cup"),
     path("events/<slug:slug>/export.trf", views.export_trf, name="export-trf"),
     path("events/<slug:slug>/rating-report/", rating_report.rating_report_page, name="rating-report"),
     path("events/<slug:slug>/rating-report/report.trf", rating_report.rating_report_download, name="rating-report-trf"),

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import calendar, follows, games, pairings, prizes, registration, views
+from . import calendar, cups, follows, games, league_rules, pairings, prizes, registration, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -14,7 +14,8 @@ urlpatterns = [
     path("events/<slug:slug>/rounds.ics", calendar.event_rounds_ics, name="event-ics"),
     path("events/<slug:slug>/teams/<int:number>/fixtures.ics", calendar.team_fixtures_ics, name="team-ics"),
     path("leagues/<slug:league>/seasons/<slug:slug>/", views.season, name="season"),
-    path("events/<slug:slug>/", views.event_standings, name="event-standings"),
+    path("events/<slug:slug>/", cups.event_standings_or_bracket, name="event-standings"),  # a cup's: its bracket
+    path("events/<slug:slug>/bracket/", cups.event_bracket, name="event-bracket"),
     path("events/<slug:slug>/standings.csv", views.event_standings_csv, name="event-standings-csv"),
     path("events/<slug:slug>/crosstable/", views.event_crosstable, name="event-crosstable"),
     path("events/<slug:slug>/rounds/<int:number>/", views.event_round, name="event-round"),
@@ -29,4 +30,5 @@ urlpatterns = [
     path("", include(games.urlpatterns)),
     path("", include(follows.urlpatterns)),
     path("", include(registration.urlpatterns)),
+    path("", include(league_rules.urlpatterns)),
 ]

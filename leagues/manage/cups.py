@@ -1,0 +1,137 @@
+"""The organiser's page of a knock-out cup: the draw (seeding, tie resolution in order, the rounds' dates), the
+bracket with each tie's card, the advance to the next round and the decider game of a level match; the rules are in
+services/cups.py. Per round the organiser clicks "Advance" once the cards are confirmed (a level match first gets
+its decider game: one form, one click, which advances too)."""
+
+import re
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .. import selectors
+from ..models import Cup, CupTie, Event
+from ..permissions import can_manage_event
+from ..services.cups import cup_advance, cup_decider_record, cup_draw, current_round, tie_outcome
+from .views import _save
+
+NONE = [("", "—")]
+
+
+class DrawForm(forms.Form):
+    seeding = forms.ChoiceField(
+        label=gettext_lazy("Seeding"), choices=Cup.Seeding.choices, initial=Cup.Seeding.RATING, widget=forms.RadioSelect
+    )
+    order = forms.CharField(
+        label=gettext_lazy("Your order (start numbers, the first seed first)"),
+        max_length=2000,
+        required=False,
+        help_text=gettext_lazy("Empty: the order of the start numbers."),
+    )
+    first = forms.ChoiceField(label=gettext_lazy("A level match is decided first by"), required=False)
+    second = forms.ChoiceField(label=gettext_lazy("then by"), required=False)
+    third = forms.ChoiceField(label=gettext_lazy("then by"), required=False)
+    fourth = forms.ChoiceField(label=gettext_lazy("then by"), required=False)
+    starts_on = forms.DateField(
+        label=gettext_lazy("First round on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    days_between = forms.IntegerField(label=gettext_lazy("Days between rounds"), min_value=0, initial=7)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="draw", **kwargs)
+        for name, initial in zip(
+            ("first", "second", "third", "fourth"), ("board_count", "decider", "", ""), strict=True
+        ):
+            self.fields[name].choices = NONE + list(Cup.Resolution.choices)
+            self.fields[name].initial = initial
+
+    def clean_order(self) -> list[int]:
+        text = self.cleaned_data["order"]
+        if text and not re.fullmatch(r"[\d,;\s]+", text):
+            raise forms.ValidationError(_("Write start numbers separated by commas."))
+        return [int(n) for n in re.findall(r"\d+", text)]
+
+    def resolution(self) -> list[str]:
+        return [self.cleaned_data[name] for name in ("first", "second", "third", "fourth") if self.cleaned_data[name]]
+
+
+class DeciderForm(forms.Form):
+    match = forms.IntegerField(widget=forms.HiddenInput)
+    white = forms.ChoiceField(label=gettext_lazy("White"), choices=[])
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=CupTie.DeciderResult.choices)
+    armageddon = forms.BooleanField(
+        label=gettext_lazy("Armageddon game (a draw counts as a win for Black)"), required=False
+    )
+
+    def __init__(self, *args, tie: CupTie, **kwargs):
+        super().__init__(*args, prefix=f"decider-{tie.match_id}", **kwargs)
+        self.fields["white"].choices = [("home", tie.home.name), ("away", tie.away.name if tie.away else "")]
+        self.fields["match"].initial = tie.match_id
+
+
+@login_required
+def cup(request, slug):
+    event = get_object_or_404(Event, slug=slug, kind=Event.Kind.TEAM, system=Event.System.KNOCKOUT)
+    if not can_manage_event(request.user, event):
+        raise DjangoPermissionDenied
+    action = request.POST.get("action") if request.method == "POST" else None
+    draw = DrawForm(request.POST if action == "draw" else None)
+    status = 200
+    if action == "draw":
+        if draw.is_valid():
+            data = draw.cleaned_data
+            status = _save(
+                request,
+                lambda: cup_draw(
+                    event=event,
+                    user=request.user,
+                    seeding=data["seeding"],
+                    tie_resolution=draw.resolution(),
+                    order=data["order"] or None,
+                    starts_on=data["starts_on"],
+                    days_between=data["days_between"],
+                ),
+                _("The cup is drawn."),
+            )
+        else:
+            status = 400
+    elif action == "advance":
+        status = _save(request, lambda: cup_advance(event=event, user=request.user), _("The cup is advanced."))
+    if status is None:
+        return redirect("manage:cup", slug=slug)
+    cup_row = Cup.objects.filter(event=event).first()
+    deciders = []
+    if cup_row is not None:
+        number = current_round(cup_row)
+        for tie in cup_row.ties.filter(round_number=number, away__isnull=False).select_related("home", "away", "match"):
+            if tie_outcome(event, cup_row, tie).waiting == "decider" or tie.decider_result:
+                form = DeciderForm(request.POST if action == f"decider-{tie.match_id}" else None, tie=tie)
+                if action == f"decider-{tie.match_id}":
+                    status = _decider(request, form, tie) if form.is_valid() else 400
+                    if status is None:
+                        return redirect("manage:cup", slug=slug)
+                deciders.append((tie, form))
+    return render(
+        request,
+        "leagues/manage/cup.html",
+        {"event": event, "draw": draw, "bracket": selectors.cup_bracket(event), "deciders": deciders},
+        status=status,
+    )
+
+
+def _decider(request, form: DeciderForm, tie: CupTie):
+    data = form.cleaned_data
+    return _save(
+        request,
+        lambda: cup_decider_record(
+            match_id=tie.match_id or 0,
+            user=request.user,
+            white=data["white"],
+            result=data["result"],
+            armageddon=data["armageddon"],
+        ),
+        _("The decider game is recorded."),
+    )
