@@ -9,6 +9,7 @@ import pytest
 from leagues.models import CupTie, Event, TeamMatch
 from leagues.services.match_cards import match_card_submit
 from tests.factories import EntryFactory, EventFactory, TeamFactory, TeamMemberFactory, organiser_of
+from tests.functional.conftest import publish_results
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +80,9 @@ def test_organiser_draws_advances_and_decides_a_level_match_on_the_pages(client,
     assert "Rooks 1 3 goes through" in text  # 1 beat 3 by 3-1 in the semi-final; 4 won the final 2½-1½
     assert "Rooks 4 2.5 goes through" in text
     assert client.get(f"/en/events/{event.slug}/").content.decode().count('class="bracket-tie"') == 3
+    # the teams' pages the bracket links to, with the standings computed as the recompute does
+    publish_results(event)
+    assert client.get(f"/en/events/{event.slug}/teams/4/").status_code == 200
 
     hebrew = client.get(f"/he/events/{event.slug}/bracket/").content.decode()
     assert 'dir="rtl"' in hebrew and 'lang="he"' in hebrew
