@@ -13,6 +13,11 @@ if IN_CI:
     hypothesis.settings.load_profile("ci")
 
 
+def redis_database(number: int) -> str:
+    """Database `number` of the test run's own Redis server (config/settings/test.py): a test's broker of its own."""
+    return settings.REDIS_URL.rsplit("/", 1)[0] + f"/{number}"
+
+
 def require(condition: bool, why: str) -> None:
     """Skip locally when a service is missing; on CI a missing service is a failure, never a skip."""
     if condition:

@@ -10,11 +10,7 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.serving import free_port
 
 
 def _answers(port: int) -> bool:

@@ -10,13 +10,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.serving import free_port
+
 RECEIVER = Path(__file__).resolve().parent / "e2e" / "webhook_receiver.py"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Receiver:

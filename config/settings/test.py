@@ -1,7 +1,13 @@
 """Tests: PostgreSQL whenever it answers (always in CI), tasks eager unless a test starts a worker."""
 
+import atexit
 import os
+import shutil
+import signal
 import socket
+import subprocess
+import sys
+import time
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -41,10 +47,58 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _ends_with_its_parent() -> None:
+    """In the child, before it runs the server: the kernel ends it when the process that started it ends (however
+    the test run ends: a run stopped with SIGKILL leaves no server behind)."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _redis_server_of_this_run() -> str:
+    """The address of a Redis server of this test run's own, started on a free port by the run's first process
+    (pytest's, before pytest-xdist starts its processes) and inherited by every process of the run (the suite's, and
+    the servers and workers the tests start): two runs on one host never empty each other's databases. Without
+    `redis-server` (or outside pytest), the host's Redis at 127.0.0.1:6379."""
+    inherited = os.environ.get("TEST_REDIS_SERVER")
+    if inherited:
+        return inherited
+    binary = shutil.which("redis-server")
+    if binary is None or "pytest" not in sys.modules:
+        return "redis://127.0.0.1:6379"
+    for _ in range(5):
+        port = _free_port()
+        server = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            preexec_fn=_ends_with_its_parent,
+        )
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    atexit.register(server.terminate)
+                    os.environ["TEST_REDIS_SERVER"] = f"redis://127.0.0.1:{port}"
+                    return os.environ["TEST_REDIS_SERVER"]
+            except OSError:
+                if server.poll() is not None:
+                    break  # the port was taken meanwhile: another one
+                time.sleep(0.05)
+        server.terminate()
+    raise ImproperlyConfigured("could not start a Redis server for the tests")
+
+
 # each of the suite's processes (pytest-xdist: gw0, gw1) its own Redis database: the end-to-end tests empty theirs
-# (databases 13 and 9 are two end-to-end tests' own)
+# (databases 13, 9 and 8 are three tests' own brokers: tests.conftest.redis_database)
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
-REDIS_URL = os.environ.get("TEST_REDIS_URL", f"redis://127.0.0.1:6379/{15 - _PROCESS}")
+REDIS_URL = os.environ.get("TEST_REDIS_URL") or f"{_redis_server_of_this_run()}/{15 - _PROCESS}"
 REST_FRAMEWORK = {  # noqa: F405
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute", "export": "100000/minute"},

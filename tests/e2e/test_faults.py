@@ -22,6 +22,7 @@ from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
+from tests.serving import free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LOGS = Path(tempfile.gettempdir())
@@ -72,11 +73,11 @@ def sweep_once_redis_is_asked_again():
 def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_postgres, client):
     redis_server = shutil.which("redis-server")
     require(redis_server is not None, "redis-server is not installed")
-    port = 6391
+    port = free_port()  # nothing listens there: Redis is down
     own_broker = f"redis://127.0.0.1:{port}/0"
     event, entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
-    with broker_for_this_process(own_broker):  # nothing listens there: Redis is down
+    with broker_for_this_process(own_broker):
         for game, result in zip(games, [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS], strict=True):
             result_record(game_id=game.pk, result=result, user=user)
         assert Game.objects.filter(round__event=event).exclude(result="").count() == 3  # every result saved

@@ -8,7 +8,6 @@ import glob
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,18 +22,13 @@ import pytest
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, redis_answers, wait_until
 from tests.processes import celery_worker_command
+from tests.serving import free_port
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-PORT_DB, PORT_WEB = _free_port(), _free_port()
+PORT_DB, PORT_WEB = free_port(), free_port()
 
 
 def _pg_bin(name: str) -> str | None:

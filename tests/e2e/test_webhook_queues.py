@@ -13,13 +13,13 @@ from rest_framework.test import APIClient
 from config.celery import app as celery_app
 from leagues.broker import queue_names
 from leagues.models import Game, StandingsSnapshot, WebhookDelivery
-from tests.conftest import require
+from tests.conftest import redis_database, require
 from tests.e2e.worker import broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-BROKER = "redis://127.0.0.1:6379/9"  # a broker of its own: no other test's worker takes these tasks
+BROKER = redis_database(9)  # a broker of its own: no other test's worker takes these tasks
 
 
 @pytest.fixture

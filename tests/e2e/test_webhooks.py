@@ -10,13 +10,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.models import Game, WebhookDelivery, WebhookSubscription
-from tests.conftest import require
+from tests.conftest import redis_database, require
 from tests.e2e.worker import broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver, signature_is_valid
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-BROKER = "redis://127.0.0.1:6379/13"  # a queue of its own: no other test's worker takes these tasks
+BROKER = redis_database(13)  # a queue of its own: no other test's worker takes these tasks
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import time
 import urllib.error
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.paths import REPO
+from tests.serving import free_port
 
 pytestmark = pytest.mark.image
 
@@ -91,12 +91,6 @@ def test_static_files_are_collected_with_hashed_names_and_compressed_copies(buil
         assert hashed != source
         assert (context / "staticfiles" / hashed).exists()
         assert (context / "staticfiles" / f"{hashed}.gz").exists()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fetch(url: str, **headers) -> tuple[int, dict, str]:

@@ -6,11 +6,11 @@ import redis
 from django.test import override_settings
 
 from leagues import broker
-from tests.conftest import require
+from tests.conftest import redis_database, require
 from tests.e2e.worker import broker_for_this_process, redis_answers
 
 pytestmark = pytest.mark.django_db
-BROKER = "redis://127.0.0.1:6379/8"  # a broker of its own: no worker anywhere takes its tasks
+BROKER = redis_database(8)  # a broker of its own: no worker anywhere takes its tasks
 
 
 @override_settings(QUEUE_STALLED_SECONDS=0)
