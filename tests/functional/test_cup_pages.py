@@ -65,6 +65,9 @@ def test_organiser_draws_advances_and_decides_a_level_match_on_the_pages(client,
     decider = {"action": prefix, f"{prefix}-match": ties[0].match_id, f"{prefix}-white": "away",
                f"{prefix}-result": "1-0", f"{prefix}-armageddon": "on"}  # fmt: skip
     assert client.post(url, decider).status_code == 302  # click 3: the decider, which also advances
+    card = _text(client.get(f"/en/manage/matches/{ties[0].match_id}/").content.decode())
+    assert "Decider game Armageddon game (a draw counts as a win for Black): Rooks 4 White, 1-0" in card
+    assert "Rooks 4 goes through" in card  # the decider is on the card
     final = TeamMatch.objects.get(round__event=event, round__number=2)
     assert (final.home.start_number, final.away.start_number) == (4, 1)  # Rooks 4 had White and won the Armageddon
     _card(organiser, final, [1, 1, 0.5, 0])
