@@ -73,7 +73,13 @@ def rating_by_method(player: Player, method: str) -> int | None:
     """The player's rating an event takes from the registry under its rating method (TRF-26 record 172): FIDE,
     national (NRO), FIDE else national (FIDON), national else FIDE (NIDOF), the higher (HBFN) or the lower
     (LBFN) of the two; None: unrated under that method."""
-    fide, national = player.rating or None, player.rating_national or None
+    return rating_chosen(method, player.rating, player.rating_national)
+
+
+def rating_chosen(method: str, fide: int | None, national: int | None) -> int | None:
+    """The rating `method` (Event.RatingMethod, TRF-26 record 172) takes from a FIDE and a national rating (0 or
+    None: none)."""
+    fide, national = fide or None, national or None
     if method == Event.RatingMethod.NRO:
         return national
     if method == Event.RatingMethod.FIDON:
@@ -88,12 +94,18 @@ def rating_by_method(player: Player, method: str) -> int | None:
     return fide
 
 
+def national_federation(event: Event) -> str:
+    """The federation the event's TRF record 172 names (the league's), "" when the league names none."""
+    federation = (event.league.federation or "").strip().upper()
+    return federation if len(federation) == 3 and federation.isalpha() else ""
+
+
 def rating_comment_lines(event: Event) -> list[str]:
     """What TRF-26 cannot hold, as ``###`` lines of the event's TRF files: the rating method when it is not FIDE's,
     the rating the rating-based tie-breaks read when it is each round's, and every newer rating from a round on
     (start number, round, rating, the list's date)."""
     lines = []
-    if event.rating_method != Event.RatingMethod.FIDE:
+    if event.rating_method != Event.RatingMethod.FIDE and not national_federation(event):  # else record 172
         lines.append(f"### rating method: {event.rating_method}")
     if event.tiebreak_ratings == Event.TiebreakRatings.ROUND:
         lines.append("### rating-based tie-breaks: rating of each round")

@@ -2,6 +2,7 @@
 the organiser gives players still tied after the whole list, with a reason; each is recorded in the settings' audit,
 ranks the standings (the engine's MAN, tiebreaks/engine/decisions.py) and is explained on the player page."""
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +17,7 @@ from tiebreaks.engine.ranking import Standings
 from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import Entry, Event, ResultChange
 from ..models.audit import SettingChange
-from ..permissions import AnyUser, can_manage_event
+from ..permissions import AnyUser, acting_user, can_manage_event
 from .fide_mode import setting_change_checked
 from .results import event_results_changed
 from .standings import event_engine_result
@@ -503,3 +504,190 @@ def _changed(
     event.save(update_fields=[field])
     event_results_changed(event_id=event.pk)
     return event
+
+
+# --- in the event's TRF file ------------------------------------------------------------------------------------------
+# TRF-26 has no record for these decisions (nor for the drawing of lots' seed, which 202/212 carry only inside the
+# site's LOT/S<seed> code): the site writes each as a ``###`` line of its export and reads them back on import.
+
+TRF_TIED_ORDER = "### tied order"
+TRF_PLAYOFF = "### play-off for place"
+TRF_EXTERNAL = "### external value"
+TRF_LOTS = "### drawing of lots: seed"
+
+
+def _decided(d: dict[str, Any]) -> str:
+    return f"{d.get('on') or '-'} by {d.get('by') or 'chief_arbiter'} ({d.get('who') or '-'})"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def decision_trf_lines(event: Event) -> list[str]:
+    """The event's decisions beyond the tie-break list as ``###`` lines (start numbers, as TRF names players):
+    the drawing of lots' seed, each order of players still tied, each play-off game and each value set from outside,
+    with who decided, when and why."""
+    numbers = dict(event.entries.values_list("id", "start_number"))
+    lines = []
+    for code in event.tiebreak_criteria or []:
+        try:
+            crit = parse_criterion(code)
+        except EngineError:
+            continue
+        if crit.name == "LOT" and crit.seed is not None:
+            lines.append(f"{TRF_LOTS} {crit.seed}")
+    for d in event.tiebreak_decisions or []:
+        order = " ".join(str(numbers[e]) for e in d["entries"] if e in numbers)
+        lines.append(f"{TRF_TIED_ORDER} {_decided(d)}: {order}; reason: {_one_line(d.get('reason', ''))}")
+    for playoff in event.playoffs or []:
+        for g in playoff["games"]:
+            if g["white"] in numbers and g["black"] in numbers:
+                armageddon = " armageddon" if g.get("armageddon") else ""
+                lines.append(
+                    f"{TRF_PLAYOFF} {playoff['place']}: {numbers[g['white']]} - {numbers[g['black']]} "
+                    f"{g['result']}{armageddon}"
+                )
+    for v in event.tiebreak_external or []:
+        if v["entry"] in numbers:
+            lines.append(
+                f"{TRF_EXTERNAL} {_decided(v)}: {numbers[v['entry']]} {v['criterion']} {v['value']}; "
+                f"reason: {_one_line(v.get('reason', ''))}"
+            )
+    return lines
+
+
+_DECIDED_RE = r"(?P<on>\S+) by (?P<by>\w+) \((?P<who>[^)]*)\)"
+_TIED_ORDER_RE = re.compile(rf"^{re.escape(TRF_TIED_ORDER)} {_DECIDED_RE}: (?P<order>[\d ]+); reason: (?P<reason>.*)$")
+_PLAYOFF_RE = re.compile(
+    rf"^{re.escape(TRF_PLAYOFF)} (?P<place>\d+): (?P<white>\d+) - (?P<black>\d+) (?P<result>\S+)(?P<arm> armageddon)?$"
+)
+_EXTERNAL_RE = re.compile(
+    rf"^{re.escape(TRF_EXTERNAL)} {_DECIDED_RE}: (?P<number>\d+) (?P<criterion>\S+) (?P<value>\S+); "
+    r"reason: (?P<reason>.*)$"
+)
+_LOTS_RE = re.compile(rf"^{re.escape(TRF_LOTS)} (?P<seed>\d{{1,9}})$")
+
+
+def lots_seed_of_trf(lines: tuple[str, ...]) -> int | None:
+    """The drawing of lots' seed a file's ``###`` line names, if any."""
+    for line in lines:
+        if m := _LOTS_RE.match(line.strip()):
+            return int(m["seed"])
+    return None
+
+
+def criteria_with_trf_seed(criteria: list[str], lines: tuple[str, ...]) -> list[str]:
+    """The file's tie-break list with its drawing of lots: a list that ends without LOT, or with LOT not yet drawn,
+    gets the seed the ``###`` line names (another program may have written 202 without the site's LOT code)."""
+    seed = lots_seed_of_trf(lines)
+    if seed is None:
+        return criteria
+    kept = [c for c in criteria if c.split("/")[0].strip().upper() != "LOT" or re.search(r"/S\d+", c, re.I)]
+    if any(c.split("/")[0].strip().upper() == "LOT" for c in kept):
+        return kept
+    return [*kept, f"LOT/S{seed}"]
+
+
+def _bad_line(line: str) -> ServiceError:
+    return ServiceError(
+        _("The file's decision line cannot be read: %(line)s") % {"line": line[:200]}, code="bad_trf_decision"
+    )
+
+
+def decision_lines_read(
+    lines: tuple[str, ...], numbers: set[int], criteria: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The decisions a file's ``###`` lines give (decision_trf_lines), players named by start number: orders of
+    players still tied, play-offs, values set from outside. A line naming a player the file does not have (not in
+    `numbers`), a result, a decider or a criterion (not in `criteria`) the site does not know is refused with a
+    ServiceError naming it."""
+    orders: list[dict[str, Any]] = []
+    playoffs: dict[int, dict[str, Any]] = {}
+    external: list[dict[str, Any]] = []
+    listed = set()
+    for code in criteria:
+        try:
+            listed.add(parse_criterion(code).code)
+        except EngineError:
+            continue
+
+    def number_of(text: str, line: str) -> int:
+        if int(text) not in numbers:
+            raise _bad_line(line)
+        return int(text)
+
+    for raw in lines:
+        line = raw.strip()
+        if m := _TIED_ORDER_RE.match(line):
+            order = [number_of(n, line) for n in m["order"].split()]
+            if len(order) < 2 or len(set(order)) != len(order) or m["by"] not in DECIDED_BY:
+                raise _bad_line(line)
+            orders.append(
+                {"entries": order, "reason": m["reason"][:300], "by": m["by"], "on": m["on"], "who": m["who"]}
+            )
+        elif m := _PLAYOFF_RE.match(line):
+            white, black = number_of(m["white"], line), number_of(m["black"], line)
+            if m["result"] not in PLAYOFF_RESULTS or white == black or int(m["place"]) < 1:
+                raise _bad_line(line)
+            game = {"white": white, "black": black, "result": m["result"], "armageddon": bool(m["arm"])}
+            playoffs.setdefault(int(m["place"]), {"place": int(m["place"]), "games": []})["games"].append(game)
+        elif m := _EXTERNAL_RE.match(line):
+            try:
+                code = parse_criterion(m["criterion"]).code
+                value = Fraction(m["value"])
+            except (EngineError, ValueError, ZeroDivisionError):
+                raise _bad_line(line) from None
+            if code not in listed or code.split("/")[0] in ("LOT", "PTS") or m["by"] not in DECIDED_BY:
+                raise _bad_line(line)
+            external.append(
+                {
+                    "entry": number_of(m["number"], line),
+                    "criterion": code,
+                    "value": str(value),
+                    "reason": m["reason"][:300],
+                    "by": m["by"],
+                    "on": m["on"],
+                    "who": m["who"],
+                }
+            )
+        elif line.startswith((TRF_TIED_ORDER, TRF_PLAYOFF, TRF_EXTERNAL, TRF_LOTS)) and not _LOTS_RE.match(line):
+            raise _bad_line(line)
+    return orders, sorted(playoffs.values(), key=lambda p: p["place"]), external
+
+
+def decisions_from_trf(event: Event, lines: tuple[str, ...], entries: dict[int, Entry], user: AnyUser) -> None:
+    """Keep on a newly imported event the decisions its file's ``###`` lines give (decision_lines_read), each with
+    who decided, when and why as the file says; one line of the settings' audit for each kind (source: the import).
+    A line that cannot be read refuses the import (the caller's transaction saves nothing)."""
+    orders, playoffs, external = decision_lines_read(lines, set(entries), list(event.tiebreak_criteria or []))
+    if not (orders or playoffs or external):
+        return
+    ids = {number: entry.pk for number, entry in entries.items()}
+    for d in orders:
+        d["entries"] = [ids[n] for n in d["entries"]]
+    for playoff in playoffs:
+        for g in playoff["games"]:
+            g["white"], g["black"] = ids[g["white"]], ids[g["black"]]
+    for v in external:
+        v["entry"] = ids[v["entry"]]
+    names = {e.pk: e.name for e in entries.values()}
+    for field, setting, text, value in (
+        ("tiebreak_decisions", SettingChange.Setting.DECISION, decisions_text(event, orders, names), orders),
+        ("playoffs", SettingChange.Setting.PLAYOFF, playoffs_text(playoffs, names), playoffs),
+        ("tiebreak_external", SettingChange.Setting.EXTERNAL, external_values_text(external, names), external),
+    ):
+        if not value:
+            continue
+        setattr(event, field, value)
+        SettingChange.objects.create(
+            event=event,
+            user=acting_user(user),
+            setting=setting,
+            before="–",
+            after=text[:300],
+            source=ResultChange.Source.IMPORT,
+            reason="TRF import",
+            standings_impact=[],
+        )
+    event.save(update_fields=["tiebreak_decisions", "playoffs", "tiebreak_external"])
