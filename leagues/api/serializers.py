@@ -173,11 +173,42 @@ class BoardResultSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
+class LineupBoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField(min_value=1, max_value=999)
+    home_player = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, allow_null=True, help_text=_("The home team's player (id); null: nobody.")
+    )
+    away_player = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, allow_null=True, help_text=_("The away team's player (id); null: nobody.")
+    )
+
+
+class RuleViolationSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text=_("The league rule broken."))
+    severity = serializers.ChoiceField(choices=["warning", "block"])
+    side = serializers.ChoiceField(choices=["home", "away"])
+    board = serializers.IntegerField(allow_null=True, help_text=_("Null: the whole card."))
+    player = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField(help_text=_("In the language asked for."))
+
+
+class LineupCheckSerializer(serializers.Serializer):
+    lineup = LineupBoardSerializer(many=True, required=False)
+
+
+class LineupCheckAnswerSerializer(serializers.Serializer):
+    blocked = serializers.BooleanField(help_text=_("A blocking rule is broken: the card would be refused."))
+    violations = RuleViolationSerializer(many=True)
+
+
 class MatchCardSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text=_("The match card's version you saw.")
     )
     boards = BoardResultSerializer(many=True)
+    lineup = LineupBoardSerializer(
+        many=True, required=False, help_text=_("The players at the boards, checked against the league's rules.")
+    )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
     later_pairing = serializers.ChoiceField(choices=["keep", "unpair"], required=False, help_text=LATER_PAIRING_HELP)
 

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from .. import selectors
 from ..errors import Conflict, ServiceError
 from ..errors import NotFound as ServiceNotFound
+from ..errors import PermissionDenied as ServicePermissionDenied
 from ..models import (
     Club,
     Entry,
@@ -36,7 +37,9 @@ from ..models import (
     TeamMatch,
 )
 from ..page_cache import cached_page
-from ..services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
+from ..permissions import can_see_event
+from ..services.league_rules import RulesBroken, card_check, explain, lineup_with_stored
+from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.results import result_record
 from . import serializers as s
 from .auth import TokenScope
@@ -395,17 +398,44 @@ class TeamMatchViewSet(FilteredReadOnly):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         results = {b["game"]: (b["result"], b["version"]) for b in data["boards"]}
-        return self._answer(
-            lambda: match_card_submit(
-                match_id=_int_or_404(pk),
-                results=results,
-                user=request.user,
-                expected_version=data["version"],
-                reason=data.get("reason", ""),
-                source=ResultChange.Source.API,
-                later_pairing=data.get("later_pairing", ""),
+        lineup = {b["board"]: (b["home_player"], b["away_player"]) for b in data.get("lineup", [])}
+        try:
+            answer = self._answer(
+                lambda: match_card_submit(
+                    match_id=_int_or_404(pk),
+                    results=results,
+                    user=request.user,
+                    expected_version=data["version"],
+                    reason=data.get("reason", ""),
+                    source=ResultChange.Source.API,
+                    later_pairing=data.get("later_pairing", ""),
+                    lineup=lineup or None,
+                )
             )
-        )
+        except RulesBroken as exc:
+            return Response(
+                {"code": exc.code, "message": exc.message, "violations": explain(exc.violations)},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        if answer.status_code == 200:  # what the saved card still breaks (warnings, or the organiser's inbox)
+            answer.data["rule_violations"] = explain(card_check(match=TeamMatch(pk=answer.data["id"])))
+        return answer
+
+    @extend_schema(request=s.LineupCheckSerializer, responses={200: s.LineupCheckAnswerSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, TokenScope])
+    def check(self, request, pk=None):
+        """What a line-up (or the stored card, without one) breaks of the league's rules; nothing is saved."""
+        body = s.LineupCheckSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        match = TeamMatch.objects.select_related("round__event", "home__team", "away__team").filter(pk=_int_or_404(pk))
+        card = match.first()
+        if card is None or not can_see_event(request.user, card.round.event):
+            raise ServiceNotFound(_("There is no such match."), code="unknown_match")
+        if "edit" not in match_card_actions(request.user, card):
+            raise ServicePermissionDenied(_("You may not enter results for this match."))
+        lineup = {b["board"]: (b["home_player"], b["away_player"]) for b in body.validated_data.get("lineup", [])}
+        violations = card_check(match=card, lineup=lineup_with_stored(card, lineup))
+        return Response({"blocked": any(v.blocks for v in violations), "violations": explain(violations)})
 
     @extend_schema(
         request=s.CardVersionSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}

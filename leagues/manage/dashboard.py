@@ -6,7 +6,7 @@ the user's clubs, and, for organisers and arbiters, their events' set-up pages a
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import Event, Game, League, Result, Round, RoundPairing, TeamMatch
@@ -27,6 +27,7 @@ class Dashboard:
     to_pair: list = field(default_factory=list)  # (event, round number) ready to be paired
     to_publish: list = field(default_factory=list)  # round pairings ready to publish
     overdue: int = 0
+    rules_broken: int = 0  # open league-rule violations of the user's leagues (each league's count on it)
 
     @property
     def empty(self) -> bool:
@@ -38,6 +39,7 @@ class Dashboard:
             or self.sheets
             or self.to_pair
             or self.to_publish
+            or self.rules_broken
         )
 
 
@@ -80,7 +82,12 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
         else Event.objects.filter(Q(league__in=organised) | Q(pk__in=arbitrated))
     )
     board.managed = list(managed.select_related("league", "season").prefetch_related("rounds"))
-    board.leagues = list(League.objects.all() if user.is_superuser else League.objects.filter(pk__in=organised))
+    leagues = League.objects.all() if user.is_superuser else League.objects.filter(pk__in=organised)
+    broken = Count(
+        "events__rounds__matches__rule_violations", filter=Q(events__rounds__matches__rule_violations__status="open")
+    )
+    board.leagues = list(leagues.annotate(rules_broken=broken))
+    board.rules_broken = sum(league.rules_broken for league in board.leagues)
     managed_ids = [e.pk for e in board.managed]
     for match in (
         TeamMatch.objects.filter(round__event__in=managed_ids, status=TeamMatch.Status.DISPUTED)

@@ -17,6 +17,8 @@ from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, event_arbiters, is_league_organiser
 from ..prize_sentences import line_sentence
 from ..services.disputes import match_card_settle
+from ..services.league_rules import explain, violation_dismiss, violation_penalise
+from ..services.league_rules import inbox as league_rules_inbox
 from ..services.people import league_people, role_change, role_invite, role_remove
 from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
 from ..services.ratings import long_event_days
@@ -547,8 +549,25 @@ def role_delete(request, slug, role_id):
 
 @login_required
 def disputes(request, slug):
-    """Every disputed card of the league and every card overdue (round played, no card), with reasons."""
+    """Every disputed card of the league and every card overdue (round played, no card), with reasons; and the
+    league rules broken on saved cards (services.league_rules), each with its penalty to apply or to dismiss."""
     league = _league(request, slug)
+    if request.method == "POST":
+        action = violation_penalise if request.POST.get("action") == "penalise" else violation_dismiss
+        violation = request.POST.get("violation", "")
+        try:
+            if not (violation.isascii() and violation.isdigit() and len(violation) < 10):
+                raise ServiceError(_("There is no such rule violation."), code="unknown_violation")
+            action(violation_id=int(violation), user=request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _("Penalty applied.") if action is violation_penalise else _("Violation dismissed without a penalty."),
+            )
+        return redirect("manage:disputes", slug=league.slug)
+    violations = [v for v in league_rules_inbox(request.user) if v.match.round.event.league_id == league.pk]
     cards = TeamMatch.objects.select_related("round__event", "home__team", "away__team")
     event_ids = list(league.events.values_list("pk", flat=True))
     return render(
@@ -561,6 +580,7 @@ def disputes(request, slug):
                 "round__event", "home__team", "away__team"
             ),
             "settled": cards.filter(round__event__league=league).exclude(decision="").order_by("-settled_at")[:20],
+            "violations": list(zip(violations, explain(violations), strict=True)),
         },
     )
 

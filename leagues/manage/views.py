@@ -20,10 +20,11 @@ from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, ConfirmationNeeded, Conflict, PermissionDenied, ServiceError
-from ..models import Event, Game, ImportJob, League, Player, Result, ResultChange, TeamMatch
+from ..models import Event, Game, ImportJob, League, LeagueRule, Player, Result, ResultChange, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser, secretary_club_ids
 from ..selectors import corrections_visible_to
 from ..services.eligibility import division_warnings, match_card_warnings
+from ..services.league_rules import card_check, explain, rules_for
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
@@ -239,8 +240,14 @@ def _confirms_on(match):
 
 def _warnings(match, lineup=None):
     """The card's eligibility warnings as sentences for the secretary: of ``lineup`` ({board: (home player id,
-    away player id)}) when given, else of the players stored on the card."""
-    return _warning_sentences(match_card_warnings(match=match, lineup=lineup))
+    away player id)}) when given, else of the players stored on the card; then what it breaks of the league's
+    rules (services.league_rules: each a warning or a block). A league with its own board-order rule words the
+    board order by that rule only."""
+    violations = explain(card_check(match=match, lineup=lineup))
+    found = match_card_warnings(match=match, lineup=lineup)
+    if rules_for(match.round.event).keys() & {LeagueRule.Kind.BOARD_ORDER, LeagueRule.Kind.FIXED_ORDER}:
+        found = [w for w in found if w.code != "board_order"]
+    return _warning_sentences(found) + [str(v["message"]) for v in violations]
 
 
 @login_required

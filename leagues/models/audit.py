@@ -38,6 +38,7 @@ class ResultChange(models.Model):
         "bye requested": _("bye requested"),
         "changed by hand": _("changed by hand"),
         "late entry": _("late entry"),
+        "league rule penalty": _("penalty under the league's rules"),
     }
 
     class Meta:

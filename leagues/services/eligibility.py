@@ -26,8 +26,9 @@ Decisions:
 * Which team of a club is higher: the number at the end of the team's name ("Oslo SK 1" above
   "Oslo SK 2"; Roman numerals too; no number = 1); teams with the same number: the stronger
   roster (mean rating of its first ``event.boards`` rated players) is higher; then start number.
-* The tolerance is a keyword (default 100 rating points); it should become a League field
-  (``board_order_tolerance``) so each league's rules set it.
+* The tolerance is a keyword (default 100 rating points) for a league without its own rule: a league (or a
+  division) that sets a board-order rule (services.league_rules: its tolerance or a fixed order, a warning or a
+  block) has the card pages word the board order by that rule only.
 """
 
 from __future__ import annotations
