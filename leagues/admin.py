@@ -1,8 +1,10 @@
 """The Django admin, for site staff: pairings are checked like the pairing service checks them, results
-change only through the result service, and saving a prize fund shares the money out again."""
+change only through the result service, and saving a prize fund shares the money out again. What a save or a
+delete changed reaches the pages and the standings as a service's write does (`PagesFollow`)."""
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
@@ -12,12 +14,13 @@ from tiebreaks.prizes import CURRENCIES
 from . import models
 from .errors import ServiceError
 from .health import worker_status
+from .page_cache import pages_changed
 from .services.fide_mode import scoring_problems
 from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
 from .services.policy import default_tiebreak_order
 from .services.prizes import prizes_recompute
-from .services.results import event_results_changed
+from .services.results import event_results_changed, names_changed
 from .services.webhooks import event_finished
 
 
@@ -80,11 +83,50 @@ class FrozenWhenFinished:
         return super().has_delete_permission(request, obj) and not self._frozen(obj)
 
 
+class PagesFollow:
+    """A save or a delete in the admin says what it changed, as the services do: the pages of the event the row
+    belongs to (`event_path` from the row; () for the event itself) are renewed once the admin's transaction
+    commits. Players, clubs and teams are named in the standings: theirs are computed again (names_changed)."""
+
+    event_path: tuple[str, ...] = ("event",)
+
+    def _event_id(self, obj) -> int | None:
+        for name in self.event_path:
+            obj = getattr(obj, name, None)
+        return getattr(obj, "pk", None)
+
+    def changed(self, obj, *, saved: bool) -> None:
+        pages_changed(event_id=self._event_id(obj))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self.changed(obj, saved=True)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        self.changed(form.instance, saved=True)  # the inlines: a team's roster, a fund's prizes
+
+    def delete_model(self, request, obj):
+        self.changed(obj, saved=False)  # read before the row goes
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():  # the pages are renewed once the rows are gone, never before
+            for obj in queryset:
+                self.changed(obj, saved=False)
+            super().delete_queryset(request, queryset)
+
+
 @admin.register(models.League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["clubs"]
+
+    def changed(self, obj, *, saved: bool) -> None:
+        if not saved:  # its events go with it: the pages kept under their addresses too
+            for slug in obj.events.values_list("slug", flat=True):
+                pages_changed(gone_slug=slug)
 
 
 @admin.register(models.Season)
@@ -95,14 +137,17 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ["name", "short_name"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def changed(self, obj, *, saved: bool) -> None:
+        (names_changed if saved else pages_changed)(club_id=obj.pk)
+
 
 @admin.register(models.Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ["name", "title", "federation", "rating", "fide_id", "anonymised"]
     list_filter = ["federation", "title", "anonymised"]
     search_fields = ["name", "fide_id", "national_id"]
@@ -125,6 +170,9 @@ class PlayerAdmin(admin.ModelAdmin):
         self._set_anonymised(request, queryset, False)
 
     inlines = [MembershipInline]
+
+    def changed(self, obj, *, saved: bool) -> None:
+        (names_changed if saved else pages_changed)(player_id=obj.pk)
 
 
 class EventAdminForm(forms.ModelForm):
@@ -157,7 +205,7 @@ class EventAdminForm(forms.ModelForm):
 
 
 @admin.register(models.Event)
-class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class EventAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     event_path = ()
     form = EventAdminForm
 
@@ -174,33 +222,45 @@ class EventAdmin(FrozenWhenFinished, admin.ModelAdmin):
         return event
 
     def save_model(self, request, obj, form, change):
+        old_slug = models.Event.objects.filter(pk=obj.pk).values_list("slug", flat=True).first() if change else None
         super().save_model(request, obj, form, change)
+        if old_slug and old_slug != obj.slug:
+            pages_changed(gone_slug=old_slug)  # the pages kept under its old address go
         if obj.status == models.Event.Status.FINISHED and "status" in form.changed_data:
             event_finished(obj)  # its webhook, as finishing it on the event's page sends (services.setup)
 
+    def changed(self, obj, *, saved: bool) -> None:
+        if saved:
+            pages_changed(event_id=obj.pk)
+        else:
+            pages_changed(gone_slug=obj.slug)  # deleted: the pages kept under its address go
+
 
 @admin.register(models.Team)
-class TeamAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class TeamAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["name", "club", "event"]
     list_filter = ["event"]
     inlines = [TeamMemberInline]
 
+    def changed(self, obj, *, saved: bool) -> None:
+        (names_changed if saved else pages_changed)(event_id=obj.event_id)
+
 
 @admin.register(models.Entry)
-class EntryAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class EntryAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["start_number", "__str__", "event", "rating", "withdrawn_after_round"]
     list_filter = ["event"]
     autocomplete_fields = ["player"]
 
 
 @admin.register(models.Round)
-class RoundAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class RoundAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["event", "number", "date"]
     list_filter = ["event"]
 
 
 @admin.register(models.TeamMatch)
-class TeamMatchAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class TeamMatchAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     """Fixtures are set up here; a card's state changes only through the match card workflow."""
 
     event_path = ("round", "event")
@@ -218,7 +278,7 @@ class TeamMatchAdmin(FrozenWhenFinished, admin.ModelAdmin):
 
 
 @admin.register(models.Game)
-class GameAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class GameAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     """Pairings are set up here; results change only through the result service (audited)."""
 
     event_path = ("round", "event")
@@ -264,7 +324,7 @@ class RoleAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.StandingsSnapshot)
-class StandingsSnapshotAdmin(admin.ModelAdmin):
+class StandingsSnapshotAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ["event", "version", "computed_at", "rules", "duration_ms"]
     readonly_fields = [f.name for f in models.StandingsSnapshot._meta.fields]
 
@@ -330,7 +390,7 @@ class PrizeInline(admin.TabularInline):
 
 
 @admin.register(models.PrizeFund)
-class PrizeFundAdmin(FrozenWhenFinished, admin.ModelAdmin):
+class PrizeFundAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     list_display = ["event", "currency", "method", "published", "paid"]
     list_filter = ["method", "published", "currency"]
     list_select_related = ["event", "allocation"]

@@ -10,9 +10,3 @@ class LeaguesConfig(AppConfig):
         # importing models-dependent modules is possible only once the app registry is ready
         from . import tasks  # noqa: F401  (registers the tasks, which run in-process without a broker)
         from .manage import login  # noqa: F401  (counts failed logins at every login door)
-        from .page_cache import connect_invalidation
-
-        connect_invalidation()
-        from .services.results import connect_renames
-
-        connect_renames()

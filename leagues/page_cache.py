@@ -1,15 +1,15 @@
 """Whole public pages served from a shared cache until something they show changes.
 
-Every write that changes what an event's pages show calls `event_pages_changed`, which gives the event a
-new stamp; a page is served from the cache only while it carries the event's current stamp. A missing
-stamp (cache restarted or evicted) is derived from the database, and any cache error falls back to
-rendering the page, so the cache can only make pages faster, never wrong.
+Every service whose write changes what pages show says what it changed with `pages_changed` (this event, this
+player, this club, an address gone); once the transaction commits, each event concerned gets a new stamp. A page is
+served from the cache only while it carries the event's current stamp. A missing stamp (cache restarted or evicted)
+is derived from the database, and any cache error falls back to rendering the page, so the cache can only make pages
+faster, never wrong.
 
 An event that stops being public (deleted, back to draft) has its stamp replaced by HIDDEN at once: none of its pages
 is served from the cache any more, a conditional request is not answered 304, every request goes to the view (which
-answers 404). Only a change read from the database as public shows the event again (`event_pages_changed_after_commit`),
-and a page kept for every reader is rendered without the reader's query: nothing of one reader's request reaches
-another.
+answers 404). Only a change read from the database as public shows the event again (`pages_changed`), and a page kept
+for every reader is rendered without the reader's query: nothing of one reader's request reaches another.
 """
 
 import gzip
@@ -21,10 +21,9 @@ import threading
 import time
 import uuid
 
-from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache as django_cache
-from django.db.models.signals import post_delete, post_save, pre_save
+from django.db.models import Q
 from django.http import Http404, HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -696,21 +695,62 @@ def _with_stamp(response: HttpResponse, etag: str, stamp: str) -> HttpResponse:
     return response
 
 
+def pages_changed(
+    *,
+    event_id: int | None = None,
+    player_id: int | None = None,
+    club_id: int | None = None,
+    gone_slug: str | None = None,
+) -> None:
+    """What a write changed, said by the service that wrote it: the pages that show it get a new stamp once the
+    transaction commits (never before: a page rendered from the old data must not get the new stamp), each event's
+    once however many writes of the transaction said so. This is the one way a write reaches the cached pages.
+
+    `event_id`: the event's pages; `player_id`, `club_id`: the pages of every event the player or the club plays in
+    (entered or on a team's roster); `gone_slug`: the address an event no longer has (deleted, or given another
+    address): the pages kept under it are hidden.
+
+    Whether an event is public is read when the transaction has committed: one that is not (back to draft) has its
+    pages hidden at once; one that is is shown again if it was hidden."""
+    for changed in events_showing(event_id=event_id, player_id=player_id, club_id=club_id):
+        once_after_commit(("pages", changed), lambda changed=changed: _renew_or_hide(changed))
+    if gone_slug:
+        once_after_commit(("pages-hidden", gone_slug), lambda: event_pages_hidden(slug=gone_slug))
+
+
 def event_pages_changed_after_commit(*, event_id: int) -> None:
-    """Renew the event's stamp once the current transaction commits (never before: a page rendered from
-    the old data must not get the new stamp). Whether the event is public is read then: one that is not (back to
-    draft) has its pages hidden at once; one that is is shown again if it was hidden."""
+    """The older name of `pages_changed(event_id=...)` (code written before it still calls this)."""
+    pages_changed(event_id=event_id)
 
-    def renew():
-        slug = Event.objects.public().filter(pk=event_id).values_list("slug", flat=True).first()
-        if slug:
-            event_pages_changed(slug=slug, reveal=True)
-            return
-        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
-        if slug:
-            event_pages_hidden(slug=slug)
 
-    once_after_commit(("pages", event_id), renew)
+def events_showing(
+    *, event_id: int | None = None, player_id: int | None = None, club_id: int | None = None
+) -> set[int]:
+    """The events whose pages show the event, the player or the club (read now, inside the writing transaction)."""
+    events = {event_id} if event_id else set()
+    if player_id:
+        events.update(
+            Event.objects.filter(Q(entries__player=player_id) | Q(teams__members__player=player_id)).values_list(
+                "pk", flat=True
+            )
+        )
+    if club_id:
+        events.update(
+            Event.objects.filter(Q(teams__club=club_id) | Q(entries__player__clubs=club_id)).values_list(
+                "pk", flat=True
+            )
+        )
+    return events
+
+
+def _renew_or_hide(event_id: int) -> None:
+    slug = Event.objects.public().filter(pk=event_id).values_list("slug", flat=True).first()
+    if slug:
+        event_pages_changed(slug=slug, reveal=True)
+        return
+    slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+    if slug:
+        event_pages_hidden(slug=slug)
 
 
 def _reveal(slug: str, key: str) -> None:
@@ -719,10 +759,6 @@ def _reveal(slug: str, key: str) -> None:
         _set_unless_hidden(_store(), key, None, reveal=True)
     except Exception:
         log.warning("page cache unreachable; the pages of %s not shown again", slug, exc_info=True)
-
-
-def _event_pages_hidden_after_commit(slug: str) -> None:
-    once_after_commit(("pages-hidden", slug), lambda: event_pages_hidden(slug=slug))
 
 
 def event_explanations_changed_after_commit(*, event_id: int) -> None:
@@ -734,49 +770,6 @@ def event_explanations_changed_after_commit(*, event_id: int) -> None:
             event_explanations_changed(slug=slug)
 
     once_after_commit(("explanations", event_id), renew)
-
-
-def _event_id_of(instance) -> int | None:
-    """The event a saved or deleted row belongs to, for the models whose rows pages show."""
-    for path in ("event_id", "round.event_id", "game.round.event_id", "fund.event_id", "team.event_id"):
-        obj = instance
-        try:
-            for part in path.split("."):
-                obj = getattr(obj, part)
-        except Exception:  # the row's parent is gone (cascade delete) or the path does not apply
-            continue
-        if obj:
-            return obj
-    return getattr(instance, "pk", None) if instance.__class__.__name__ == "Event" else None
-
-
-def connect_invalidation() -> None:
-    """Any save or delete of a row that event pages show (the admin included) renews the event's stamp; an event
-    deleted, or given another address, has the pages of its old address hidden."""
-
-    def changed(sender, instance, **kwargs):
-        event_id = _event_id_of(instance)
-        if event_id:
-            event_pages_changed_after_commit(event_id=event_id)
-
-    def event_deleted(sender, instance, **kwargs):
-        _event_pages_hidden_after_commit(instance.slug)  # the row is gone when the transaction commits
-
-    def event_saving(sender, instance, update_fields=None, **kwargs):
-        if instance.pk is None or (update_fields is not None and "slug" not in update_fields):
-            return
-        old = Event.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
-        if old is not None and old != instance.slug:
-            _event_pages_hidden_after_commit(old)
-
-    post_delete.connect(event_deleted, sender=Event, dispatch_uid="pages-Event-hidden")
-    pre_save.connect(event_saving, sender=Event, dispatch_uid="pages-Event-address")
-
-    for model in apps.get_app_config("leagues").get_models():
-        if model.__name__ in {"IdempotentRequest", "Role", "League", "Season", "Club", "Player", "ClubMembership"}:
-            continue
-        post_save.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-save")
-        post_delete.connect(changed, sender=model, dispatch_uid=f"pages-{model.__name__}-delete")
 
 
 # Answering cached pages before the rest of the middleware. The first anonymous request for a URL goes the whole

@@ -91,11 +91,12 @@ def standings_recompute_event(event_id: int) -> bool:
         before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
         written = store_snapshot(event_id, event.results_version, data, duration_ms)
         if written:
-            prizes_recompute(event_id, None)  # prizes follow every new snapshot
             slug, version = event.slug, event.results_version
+            # before the prizes' renewal: the event's pages are renewed once, as showing this snapshot
             once_after_commit(
                 ("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version)
             )
+            prizes_recompute(event_id, None)  # prizes follow every new snapshot
             standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
             # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
             once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))

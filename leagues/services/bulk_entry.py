@@ -30,7 +30,7 @@ from openpyxl import load_workbook
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import Club, ClubMembership, Entry, EntryRating, Event, League, Player, ResultChange, SetupChange
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 from ..text import has_control_characters
 from .federations import FIDE_FEDERATIONS
@@ -612,7 +612,7 @@ def ratings_refresh_confirm(
                 event_name=event.name,
                 source=source,
             )
-            event_pages_changed_after_commit(event_id=event.pk)
+            pages_changed(event_id=event.pk)
             if event.results_version:  # the standings read the ratings (and the rating of each round, if chosen)
                 event_results_changed(event_id=event.pk)
         return refresh

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from ..errors import PermissionDenied, ServiceError
 from ..models import Event, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event
 from .match_cards import match_card_submit
 from .results import event_lock
@@ -57,6 +58,7 @@ def match_card_settle(
         match.refresh_from_db()
         match.decision, match.settled_by, match.settled_at = decision.strip(), acting_user(user), timezone.now()
         match.save(update_fields=["decision", "settled_by", "settled_at"])
+        pages_changed(event_id=match.round.event_id)  # the decision is on the card's public page
         notify_after_commit("card_settled", match_id=match.pk)
         return match
 

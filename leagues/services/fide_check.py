@@ -16,7 +16,7 @@ from django.utils import timezone
 from pairings.fide_tools import FideToolRefused, fide_pairing_check, fide_rules_version, fide_tiebreaks
 
 from ..models import EntryRating, Event, FideCheck, Game, Result, StandingsSnapshot
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from .round_pairings import last_paired_round
 from .trf import event_export_trf
 
@@ -162,7 +162,7 @@ def event_fide_check(*, event_id: int) -> FideCheck | None:
             check, _created = FideCheck.objects.update_or_create(
                 event_id=event_id, defaults={**verdict, "version": version, "checked_at": checked_at}
             )
-            event_pages_changed_after_commit(event_id=event_id)  # the standings page shows the new verdict
+            pages_changed(event_id=event_id)  # the standings page shows the new verdict
     if not check.ok:
         log.info("FIDE's tools disagree with event %s after round %s: %s", event.slug, rounds, differences[:5])
     return check

@@ -28,7 +28,7 @@ from tiebreaks.engine.model import Scoring
 from ..errors import PermissionDenied, ServiceError
 from ..models import Event, Game, PairingSettings, Result, ResultChange
 from ..models.audit import SettingChange
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, is_league_organiser
 from .ratings import rating_comment_lines
 from .results import event_results_changed
@@ -241,7 +241,7 @@ def setting_change_checked(
         # nothing to wait for when the change moves no standings
         standings_impact=None if setting in MOVES_STANDINGS else [],
     )
-    event_pages_changed_after_commit(event_id=event.pk)
+    pages_changed(event_id=event.pk)
     return change
 
 
@@ -323,7 +323,7 @@ def fide_mode_leave(
             reason=reason.strip()[:300],
             standings_impact=[],
         )
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         return event
 
 

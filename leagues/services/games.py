@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, Conflict, NotFound, PermissionDenied, ServiceError
 from ..models import Event, Game, GamePgn, Player, Result, Transmission
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_attach_moves, is_league_organiser
 from .webhooks import game_pgn_updated
 
@@ -421,6 +422,7 @@ def _save(game: Game, file_game: FileGame, user: AnyUser, source: str, newest: G
         source=source,
     )
     game_pgn_updated(event_id=game.round.event_id, game_id=game.pk, version=saved.version)
+    pages_changed(event_id=game.round.event_id)  # the game's page shows the moves
     return saved
 
 
@@ -469,6 +471,7 @@ def transmission_delay_set(*, event: Event, minutes: int, user: AnyUser) -> Tran
             _("The delay is from 0 to %(most)s minutes.") % {"most": MAX_DELAY_MINUTES}, code="bad_delay"
         )
     transmission, _created = Transmission.objects.update_or_create(event=event, defaults={"delay_minutes": minutes})
+    pages_changed(event_id=event.pk)  # the live boards show the moves with the new delay
     return transmission
 
 

@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, PermissionDenied, ServiceError
 from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
-from .league_rules import card_blocks, card_violations_record, lineup_with_stored
 from .lineups import lineup_apply
 from .results import event_frozen, event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
@@ -60,7 +59,6 @@ def match_card_submit(
                 )
             if not reason.strip():
                 raise ServiceError(_("A correction needs a reason."), code="reason_required")
-        card_blocks(match=match, lineup=lineup_with_stored(match, lineup))  # the league's blocking rules
         if lineup:
             lineup_apply(match, lineup)
         games = {g.pk: g for g in match.games.all()}
@@ -90,8 +88,8 @@ def match_card_submit(
         match.dispute_reason = ""
         match.version += 1
         match.save()
-        card_violations_record(match=match)  # what the saved card breaks: to the organiser's inbox
         match_card_changed(match)
+        pages_changed(event_id=match.round.event_id)  # the card's state is on the event's pages
         if notify and correction:
             notify_after_commit("card_corrected", match_id=match.pk, changes=sorted(changes), reason=reason.strip())
         elif notify:
@@ -168,6 +166,7 @@ def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -
         match.version += 1
         match.save()
         match_card_changed(match)
+        pages_changed(event_id=match.round.event_id)
         notify_after_commit("card_confirmed", match_id=match.pk)
         return match
 
@@ -187,6 +186,7 @@ def match_card_dispute(*, match_id: int, user: AnyUser, reason: str, expected_ve
         match.version += 1
         match.save()
         match_card_changed(match)
+        pages_changed(event_id=match.round.event_id)
         notify_after_commit("card_disputed", match_id=match.pk)
         return match
 
@@ -204,7 +204,7 @@ def match_cards_auto_confirm(*, now: datetime | None = None) -> int:
         with transaction.atomic():
             cards = list(due.select_related("round").select_for_update(of=("self",)))
             for event_id in {card.round.event_id for card in cards}:
-                event_pages_changed_after_commit(event_id=event_id)
+                pages_changed(event_id=event_id)
             confirmed += TeamMatch.objects.filter(pk__in=[card.pk for card in cards]).update(
                 status=TeamMatch.Status.CONFIRMED, confirmed_at=now
             )

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import PermissionDenied, ServiceError
 from ..models import ClubMembership, Entry, Event, Game, Player, Round, TeamMatch, TeamMember
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, can_manage_event
 
 
@@ -203,6 +204,7 @@ def game_pair(
             raise ServiceError(
                 _("Board %(board)s of this round is taken already.") % {"board": board}, code="board_taken"
             )
+        pages_changed(event_id=event.pk)  # the round's pairings are on the event's pages
         try:
             with transaction.atomic():
                 return Game.objects.create(

@@ -20,9 +20,10 @@ from ..models import (
     StandingsSnapshot,
     TeamMember,
 )
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, is_league_organiser
 from .prizes import prizes_recompute
+from .results import names_changed
 
 
 def players_of_league(league: League) -> QuerySet[Player]:
@@ -62,7 +63,7 @@ def player_set_anonymised(*, player_id: int, anonymised: bool, user: AnyUser) ->
             prizes_recompute(entry.event_id)
         team_events = set(player.teammember_set.values_list("team__event_id", flat=True))
         for event_id in {entry.event_id for entry in entries} | team_events:
-            event_pages_changed_after_commit(event_id=event_id)
+            pages_changed(event_id=event_id)
     return player
 
 
@@ -165,6 +166,7 @@ def player_proposal_decide(*, proposal_id: int, accept: bool, user: AnyUser) -> 
             field = Player._meta.get_field(proposal.field)
             setattr(player, proposal.field, field.to_python(proposal.value))  # type: ignore[union-attr]
             player.save(update_fields=[proposal.field])
+            names_changed(player_id=player.pk)  # the standings and pages of its events show the new value
         proposal.status = PlayerProposal.Status.ACCEPTED if accept else PlayerProposal.Status.DECLINED
         proposal.decided_by, proposal.decided_at = acting_user(user), timezone.now()
         proposal.save(update_fields=["status", "decided_by", "decided_at"])

@@ -30,6 +30,7 @@ from tiebreaks.prizes import (
 )
 
 from ..models import Entry, Event, Prize, PrizeAllocation, PrizeAward, PrizeFund, StandingsSnapshot
+from ..page_cache import pages_changed
 from ..selectors import entries_with_clubs, row_number, shared_places
 
 log = logging.getLogger("leagues.prizes")
@@ -187,6 +188,7 @@ def prizes_recompute(
             for award in result.awards
             if award.participant_id in entries
         )
+        pages_changed(event_id=event_id)  # the prizes page shows the new split
     return allocation
 
 

@@ -57,6 +57,7 @@ from ..models import (
     RegistrationSettings,
 )
 from ..notifications import SEND_EMAIL, _plain_text, _send_task, language_of
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, league_organisers
 from ..text import csv_cell, has_control_characters, one_line
 from .federations import FIDE_FEDERATIONS
@@ -139,6 +140,7 @@ def registration_settings_save(*, event: Event, user: AnyUser, fields: dict[str,
         if found.is_open and event.status == Event.Status.DRAFT:
             raise FieldError("is_open", _("Publish the event first: players register on its public page."))
         found.save()
+        pages_changed(event_id=event.pk)  # the event's page says whether players may register
         return found
 
 

@@ -25,7 +25,7 @@ from ..models import (
     SetupChange,
     Team,
 )
-from ..page_cache import event_pages_changed_after_commit, event_pages_hidden
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 from .players import players_of_league
 from .setup import entry_remove
@@ -97,7 +97,7 @@ def event_delete(*, event: Event, user: AnyUser, source: str = ResultChange.Sour
         Game.objects.filter(round__event=event).delete()  # a game holds its entries (they go next)
         event.delete()
         _logged(league, user, SetupChange.Subject.EVENT, SetupChange.Action.DELETED, name, source)
-        transaction.on_commit(lambda: event_pages_hidden(slug=slug))  # no cached page outlives the event
+        pages_changed(gone_slug=slug)  # no cached page outlives the event
 
 
 def event_archive(
@@ -114,7 +114,7 @@ def event_archive(
         event.save(update_fields=["archived"])
         action = SetupChange.Action.ARCHIVED if archived else SetupChange.Action.RESTORED
         _logged(event.league, user, SetupChange.Subject.EVENT, action, event.name, source)
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         return event
 
 
@@ -161,6 +161,7 @@ def club_retire(
         club.save(update_fields=["retired"])
         action = SetupChange.Action.ARCHIVED if retired else SetupChange.Action.RESTORED
         _logged(league, user, SetupChange.Subject.CLUB, action, club.name, source)
+        pages_changed(club_id=club.pk)
         return club
 
 
@@ -208,6 +209,7 @@ def player_retire(
         player.save(update_fields=["retired"])
         action = SetupChange.Action.ARCHIVED if retired else SetupChange.Action.RESTORED
         _logged(league, user, SetupChange.Subject.PLAYER, action, player.name, source)
+        pages_changed(player_id=player.pk)
         return player
 
 

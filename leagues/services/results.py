@@ -5,8 +5,7 @@ A round sheet (several results at once) is one transaction: all of it is saved, 
 import logging
 
 from django.db import transaction
-from django.db.models import F, Model, Q, QuerySet
-from django.db.models.signals import post_save
+from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..after_commit import once_after_commit
@@ -22,18 +21,15 @@ from ..errors import (
 from ..models import (
     BYE_RESULTS,
     GAME_RESULTS,
-    Club,
     Event,
     FinishedEventChange,
     Game,
-    Player,
     Result,
     ResultChange,
     RoundPairing,
-    Team,
     TeamMatch,
 )
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import events_showing, pages_changed
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
 from .follows import results_changed_followers
 from .webhooks import results_changed
@@ -51,35 +47,16 @@ def event_lock(event_id: int) -> None:
 def event_results_changed(*, event_id: int) -> None:
     """Raise the event's results version and enqueue its recompute once the transaction commits."""
     Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
-    event_pages_changed_after_commit(event_id=event_id)  # pages now say "being updated"
+    pages_changed(event_id=event_id)  # pages now say "being updated"
     once_after_commit(("recompute", event_id), lambda: _enqueue(event_id))
 
 
-def names_changed(*, events: QuerySet[Event]) -> None:
-    """A player, club or team was renamed (or anonymised): the standings of its events are computed again
-    with the new name and every cached page of them renewed, once the transaction commits."""
-    for event_id in set(events.values_list("pk", flat=True)):
-        event_results_changed(event_id=event_id)
-
-
-def _renamed(
-    sender: type[Model], instance: Player | Club | Team, created: bool = False, raw: bool = False, **kwargs: object
-) -> None:
-    if created or raw:
-        return  # a new row is in no standings yet
-    if isinstance(instance, Player):
-        events = Event.objects.filter(Q(entries__player=instance) | Q(teams__members__player=instance))
-    elif isinstance(instance, Club):
-        events = Event.objects.filter(Q(teams__club=instance) | Q(entries__player__clubs=instance))
-    else:
-        events = Event.objects.filter(pk=instance.event_id)
-    names_changed(events=events)
-
-
-def connect_renames() -> None:
-    """Every save of a player, club or team (the admin and the pages included) reaches the standings."""
-    for model in (Player, Club, Team):
-        post_save.connect(_renamed, sender=model, dispatch_uid=f"renamed-{model.__name__}")
+def names_changed(*, player_id: int | None = None, club_id: int | None = None, event_id: int | None = None) -> None:
+    """A player, club or team (of event `event_id`) was renamed or otherwise changed (rating, title, federation):
+    the standings of every event showing it are computed again and their pages renewed, once the transaction
+    commits. Each service that saves a player, a club or a team calls it (the admin too)."""
+    for changed in events_showing(player_id=player_id, club_id=club_id, event_id=event_id):
+        event_results_changed(event_id=changed)
 
 
 def _enqueue(event_id: int) -> None:
@@ -242,7 +219,7 @@ def finished_event_override(event: Event, user: AnyUser, reason: str, subject: s
     FinishedEventChange.objects.get_or_create(
         event=event, user=acting_user(user), subject=subject, reason=reason.strip()[:300]
     )
-    event_pages_changed_after_commit(event_id=event.pk)  # the note is on the public page at once
+    pages_changed(event_id=event.pk)  # the note is on the public page at once
 
 
 def event_frozen(event: Event) -> None:

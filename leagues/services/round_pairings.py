@@ -59,7 +59,7 @@ from ..models import (
     RoundPairing,
 )
 from ..models.audit import SettingChange
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event
 from ..session_locks import session_lock
 from .fide_mode import SettingRefused, event_scoring_checked, pairs_text, setting_change_checked, shown
@@ -325,6 +325,7 @@ def round_pair(*, event: Event, round_number: int, user: AnyUser) -> RoundPairin
         pairing.requested_by = acting_user(user)
         pairing.requested_at = timezone.now()
         pairing.save()
+        pages_changed(event_id=event.pk)  # the round's page says it is being paired
         pairing_id, attempt = pairing.pk, pairing.attempt
         transaction.on_commit(lambda: enqueue_pairing(pairing_id, attempt))
     return pairing
@@ -394,6 +395,7 @@ def _pairing_compute(pairing_id: int, attempt: int) -> None:
             )
             pairing.byes = requested_bye_kinds(event, pairing.round.number)
         pairing.save()
+        pages_changed(event_id=event.pk)
 
 
 def boards_ordered(boards: list[list[int]], state: PairingState, order: str) -> list[list[int]]:
@@ -511,6 +513,7 @@ def pairing_swap(*, pairing: RoundPairing, first: int, second: int, reason: str,
         pairing.boards, pairing.pab = boards, pab
         pairing.changed_by_hand = (boards, pab) != (pairing.engine_boards, pairing.engine_pab)
         pairing.save(update_fields=["boards", "pab", "changed_by_hand"])
+        pages_changed(event_id=event.pk)
     return pairing
 
 
@@ -616,6 +619,7 @@ def pairing_edit(
             requested_bye_kinds(event, pairing.round.number),
         )
         pairing.save(update_fields=["boards", "pab", "byes", "changed_by_hand"])
+        pages_changed(event_id=event.pk)
     return pairing
 
 
@@ -699,7 +703,7 @@ def pairing_publish(*, pairing: RoundPairing, user: AnyUser) -> RoundPairing:
         pairing.published_by = acting_user(user)
         pairing.published_at = timezone.now()
         pairing.save(update_fields=["status", "published_by", "published_at"])
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         pairings_published(
             event_id=event.pk, slug=event.slug, round_number=number, publication=f"{pairing.pk}:{pairing.attempt}"
         )
@@ -955,7 +959,7 @@ def entry_bye_eligibility_set(
         entry.bye_ineligible = not eligible
         entry.save(update_fields=["bye_ineligible"])
         _outdated(event, last_paired_round(event) + 1)
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         return entry
 
 

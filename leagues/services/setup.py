@@ -48,7 +48,7 @@ from ..models import (
     Team,
     TeamMember,
 )
-from ..page_cache import event_pages_changed_after_commit
+from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
@@ -57,7 +57,7 @@ from .players import players_of_league
 from .policy import compute_standings_check, default_tiebreak_order, lots_seeded
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
 from .ratings import rating_by_method
-from .results import event_results_changed, finished_event_override, result_record
+from .results import event_results_changed, finished_event_override, names_changed, result_record
 from .webhooks import event_finished
 
 
@@ -232,6 +232,7 @@ def event_save(
             recommended = event.tiebreak_criteria == default_tiebreak_order(event)
         else:
             event, before, recommended = Event(league=league), None, True
+        old_slug = event.slug  # a new address: the pages kept under the old one go
         _assign(event, fields, EVENT_FIELDS if before is not None else NEW_EVENT_FIELDS)
         if event.season is not None and event.season.league_id != league.pk:
             raise FieldError("season", _("This season belongs to another league."))
@@ -258,7 +259,7 @@ def event_save(
         _validated(event, exclude=["results_version"])
         event.save()
         _rounds_save(event, round_dates or [], round_venues, round_start_times)
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk, gone_slug=old_slug if old_slug and old_slug != event.slug else None)
         return event
 
 
@@ -352,7 +353,7 @@ def event_status_set(*, event: Event, user: AnyUser, status: str) -> Event:
         if status == Event.Status.FINISHED:
             event.tiebreak_locked = True
         event.save(update_fields=["status", "tiebreak_locked"])
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         if status == Event.Status.FINISHED:
             event_finished(event)  # its webhook, after the commit
     if status == Event.Status.FINISHED:
@@ -370,11 +371,14 @@ def club_save(*, league: League, user: AnyUser, fields: dict[str, Any], club: Cl
     with transaction.atomic():
         if club is not None and not league.clubs.filter(pk=club.pk).exists():
             raise PermissionDenied(_("This club does not play in the league."))
+        renamed = club is not None
         club = club or Club()
         _assign(club, fields, CLUB_FIELDS)
         _validated(club)
         club.save()
         league.clubs.add(club)
+        if renamed:
+            names_changed(club_id=club.pk)  # the standings and pages of its events name it anew
         return club
 
 
@@ -428,6 +432,8 @@ def player_save(
         league.players.add(player)
         if before is not None and before != (player.rating, player.title, player.name):
             _player_ranking_changed(player, league, old_rating=before[0])
+        if before is not None:
+            names_changed(player_id=player.pk)  # the standings and pages of its events show it anew
         return player
 
 
@@ -636,7 +642,7 @@ def start_numbers_sort(*, event: Event, user: AnyUser) -> list[Entry]:
                 code="round_one_published",
             )
         if _start_numbers_ranked(event):
-            event_pages_changed_after_commit(event_id=event.pk)
+            pages_changed(event_id=event.pk)
         return list(Entry.objects.filter(event=event).select_related("player").order_by("start_number"))
 
 
@@ -735,7 +741,8 @@ def team_save(*, event: Event, user: AnyUser, club: Club, name: str, team: Team 
         else:
             team.name, team.club = name.strip(), club
             team.save(update_fields=["name", "club"])
-        event_pages_changed_after_commit(event_id=event.pk)
+            names_changed(event_id=event.pk)  # the standings name the team anew
+        pages_changed(event_id=event.pk)
         return team
 
 
@@ -757,7 +764,7 @@ def roster_set(*, team: Team, user: AnyUser, players: list[Player]) -> list[Team
         saved = TeamMember.objects.bulk_create(
             TeamMember(team=team, player=player, board_order=order) for order, player in enumerate(players, start=1)
         )
-        event_pages_changed_after_commit(event_id=team.event_id)
+        pages_changed(event_id=team.event_id)
         return saved
 
 
@@ -847,7 +854,7 @@ def prize_fund_save(
             prizes_recompute(event.pk, strict=True)
         except ValueError as exc:
             raise FieldError("prizes", str(exc), code="prize_split_refused") from None
-        event_pages_changed_after_commit(event_id=event.pk)
+        pages_changed(event_id=event.pk)
         return fund
 
 

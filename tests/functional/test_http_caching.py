@@ -179,7 +179,10 @@ def test_a_new_result_gives_new_validators_at_once(client):
     event, entries = played_swiss(4)
     url = f"/en/events/{event.slug}/"
     before = client.get(url)
-    game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
+    from leagues.services.pairings import game_pair
+
+    round_4 = RoundFactory(event=event, number=4)
+    game = game_pair(round=round_4, board=1, white=entries[0], black=entries[1], user=organiser_of(event.league))
     assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200  # the round is paired
     before = client.get(url)
     result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))

@@ -754,15 +754,16 @@ def test_trf_export_of_long_and_multi_line_names_is_a_valid_file(client):
 
 def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_pages(client):
     from leagues.models import Player
+    from leagues.services.setup import player_save, team_save
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=2)
-    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
+    event, entries, games = swiss_event(players=2, club=ClubFactory())
+    organiser = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)
     page, api = f"/en/events/{event.slug}/", f"/api/v1/events/{event.slug}/standings/"
     assert client.get(page).status_code == 200 and client.get(api).status_code == 200  # both cached now
     player = Player.objects.get(pk=entries[0].player_id)
-    player.name = "Renamed, Ada"
-    player.save()  # as the admin or the registry page saves it
+    player_save(league=event.league, user=organiser, fields={"name": "Renamed, Ada"}, club=None, player=player)
     assert "Renamed, Ada" in client.get(page).content.decode()
     assert "Renamed, Ada" in [row["name"] for row in client.get(api).json()["rows"]]
 
@@ -771,8 +772,8 @@ def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_
     team_page = f"/en/events/{team_event.slug}/"
     client.get(team_page)
     team = Team.objects.get(pk=match.home.team_id)
-    team.name = "Renamed Rooks"
-    team.save()
+    team_event.league.clubs.add(team.club)
+    team_save(event=team_event, user=organiser_of(team_event.league), club=team.club, name="Renamed Rooks", team=team)
     assert "Renamed Rooks" in client.get(team_page).content.decode()
 
 

@@ -29,6 +29,7 @@ from leagues.models import (
     TeamMatch,
     TeamMember,
 )
+from leagues.page_cache import pages_changed
 from leagues.recompute import standings_recompute_event
 from leagues.services.match_cards import match_card_dispute, match_card_submit
 from leagues.services.results import result_record
@@ -107,6 +108,7 @@ class Command(BaseCommand):
             self._team_division(league, season, clubs, organiser, rng)
             self._club_swiss(league, season, clubs, organiser, rng)
         for event in Event.objects.filter(league__slug="demo-league"):
+            pages_changed(event_id=event.pk)  # the demo loaded again: no page of the one before stays
             standings_recompute_event(event.pk)
         site = "http://127.0.0.1:8000"
         self.stdout.write(self.style.SUCCESS(f"Demo league loaded: {site}/en/"))
