@@ -12,6 +12,7 @@ from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
+from .league_rules import card_blocks, card_violations_record, lineup_with_stored
 from .lineups import lineup_apply
 from .results import event_frozen, event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
@@ -59,6 +60,7 @@ def match_card_submit(
                 )
             if not reason.strip():
                 raise ServiceError(_("A correction needs a reason."), code="reason_required")
+        card_blocks(match=match, lineup=lineup_with_stored(match, lineup))  # the league's blocking rules
         if lineup:
             lineup_apply(match, lineup)
         games = {g.pk: g for g in match.games.all()}
@@ -88,6 +90,7 @@ def match_card_submit(
         match.dispute_reason = ""
         match.version += 1
         match.save()
+        card_violations_record(match=match)  # what the saved card breaks: to the organiser's inbox
         match_card_changed(match)
         pages_changed(event_id=match.round.event_id)  # the card's state is on the event's pages
         if notify and correction:

@@ -45,9 +45,16 @@ from ..text import CONTROL_CODES
 from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_problems
 from .players import registry_blanks_offered
 from .policy import compute_standings_check
+from .ratings import national_federation, rating_chosen
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
+from .tiebreak_decisions import (
+    criteria_with_trf_seed,
+    decision_lines_read,
+    decision_trf_lines,
+    decisions_from_trf,
+)
 from .trf_teams import team_event_fill, team_event_update, team_plan, team_update_checked
 
 PAIR_RESULTS = {
@@ -230,7 +237,11 @@ def import_preview(
     preview.scoring = tournament.scoring
     preview.after_round = last_paired_round(p.rounds for p in tournament.participants)
     preview.total_rounds = tournament.total_rounds
-    preview.players = [(p.start_number, p.name, p.rating) for p in tournament.participants]
+    method, national = national_ratings_of_trf(tournament)  # the rating record 172's method chooses
+    preview.players = [
+        (p.start_number, p.name, rating_chosen(method, p.rating, national.get(p.start_number)))
+        for p in tournament.participants
+    ]
     preview.rounds = max((len(p.rounds) for p in tournament.participants), default=0)
     if not tournament.teams:
         preview.results = sum(1 for _number, _white, _black, _result in _games(tournament))
@@ -252,6 +263,10 @@ def import_preview(
             _check_update(tournament, event)
         elif problem := tiebreak_list_problem(data, tournament, system, preview.edition):
             preview.problems.append(problem)
+        else:  # the decisions and the drawing of lots' seed of the site's own files (### lines)
+            preview.tiebreaks = criteria_with_trf_seed(criteria, tournament.extra_records)
+            numbers = {p.start_number for p in tournament.participants}
+            decision_lines_read(tournament.extra_records, numbers, preview.tiebreaks)
         if tournament.teams:
             _team_preview(preview, tournament)
     except ServiceError as exc:
@@ -373,6 +388,8 @@ def event_import_trf(
             _("Line %(line)s: %(problem)s") % {"line": line, "problem": message} if line else message,
             code="bad_tiebreak_policy",
         )
+    criteria = criteria_with_trf_seed(criteria, tournament.extra_records)
+    rating_method, national = national_ratings_of_trf(tournament)
     scoring = tournament.scoring
     plan = team_plan(tournament) if tournament.teams else None
     team_fields: dict[str, Any] = {}
@@ -406,6 +423,7 @@ def event_import_trf(
             points_absence=_decimal(scoring.absence),
             points_unknown=None if scoring.unknown is None else _decimal(scoring.unknown),
             tiebreak_criteria=criteria,
+            rating_method=rating_method,
             baku_acceleration=not plan and system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
             **team_fields,
         )
@@ -421,13 +439,21 @@ def event_import_trf(
             team_event_fill(event=event, league=league, tournament=tournament, plan=plan, players=players, user=user)
             return event
         entries = _entries_from_trf(
-            event, tournament, int(edition.start_date[:4]) if edition.start_date else None, report
+            event,
+            tournament,
+            int(edition.start_date[:4]) if edition.start_date else None,
+            report,
+            national=national,
+            rating_method=rating_method,
         )
         _round_ratings_from_trf(event, tournament, entries)
+        decisions_from_trf(event, tournament.extra_records, entries, user)
         # a stored player's blank fields: written if no other league keeps the player, else proposed to them
         year = int(edition.start_date[:4]) if edition.start_date else None
         entered = {number: entry.player for number, entry in entries.items()}
-        registry_blanks_offered(league=league, user=user, blanks=_registry_blanks(tournament, entered, year))
+        registry_blanks_offered(
+            league=league, user=user, blanks=_registry_blanks(tournament, entered, year, national=national)
+        )
         report("games", 0, 1)
         rounds = {}
         boards: dict[int, int] = {}
@@ -452,6 +478,27 @@ def event_import_trf(
                 _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
             ) from None
         return event
+
+
+def national_ratings_of_trf(tournament: Tournament) -> tuple[str, dict[int, int | None]]:
+    """TRF-26 record 172: the rating method the file's event used (FIDE, NRO, FIDON, NIDOF, HBFN, LBFN; the site's
+    own older files say it in a ``### rating method:`` line) and the national rating of each player's NRS record
+    (the record tagged with 172's federation), by start number. A method the site does not have (OTHER) is read as
+    FIDE's: the 001 ratings stay."""
+    federation = method = ""
+    for line in tournament.extra_records:
+        if line.startswith("172"):
+            federation, method = line[4:7].strip().upper(), line[8:13].strip().upper()
+        elif line.lower().startswith("### rating method:") and not federation:
+            method = line.split(":", 1)[1].strip().upper()
+    national: dict[int, int | None] = {}
+    for line in tournament.extra_records if federation else ():
+        if line[:3].upper() == federation and line[4:8].strip().isdigit():
+            rating = line[48:52].strip()
+            national[int(line[4:8])] = int(rating) if rating.isdigit() and int(rating) else None
+    if method not in Event.RatingMethod.values:
+        method = Event.RatingMethod.FIDE
+    return method, national
 
 
 def _round_ratings_from_trf(event: Event, tournament: Tournament, entries: Mapping[int, Entry]) -> None:
@@ -490,14 +537,16 @@ def _fide_id(p: Participant) -> int | None:
     return int(p.fide_id) if p.fide_id.isdecimal() and int(p.fide_id) else None
 
 
-def _registry_fields(p: Participant, this_year: int) -> dict[str, Any]:
+def _registry_fields(p: Participant, this_year: int, national: int | None = None) -> dict[str, Any]:
     """What a TRF 001 line tells about a player beyond the event: title, federation, rating, sex, birth year and,
-    when the file gives the day, birth date (private: organisers' pages, the rating report and K only)."""
+    when the file gives the day, birth date (private: organisers' pages, the rating report and K only); and the
+    national rating of the player's NRS record (record 172), if any."""
     birth_year, birth_date = parse_birth(p.birth, this_year=this_year)
     return {
         "title": TRF_TITLES.get(p.title.strip().lower(), ""),
         "federation": p.federation.strip().upper()[:3],
         "rating": p.rating or None,
+        "rating_national": national or None,
         "sex": p.sex if p.sex in ("m", "w") else "",
         "birth_year": birth_year,
         "birth_date": birth_date or None,
@@ -509,22 +558,41 @@ PLAYERS_PER_BATCH = 250
 
 
 def _entries_from_trf(
-    event: Event, tournament: Tournament, this_year: int | None, report: "Progress"
+    event: Event,
+    tournament: Tournament,
+    this_year: int | None,
+    report: "Progress",
+    *,
+    national: Mapping[int, int | None] | None = None,
+    rating_method: str = Event.RatingMethod.FIDE,
 ) -> dict[int, Entry]:
-    """The event's entries by start number, with their players (_players_from_trf)."""
-    players = _players_from_trf(tournament, this_year, report)
+    """The event's entries by start number, with their players (_players_from_trf); each entry's rating is the one
+    the file's rating method (record 172) chooses from the 001 rating and the national rating record."""
+    national = national or {}
+    players = _players_from_trf(tournament, this_year, report, national=national)
     entries: dict[int, Entry] = {}
     participants = tournament.participants
     for start in range(0, len(participants), PLAYERS_PER_BATCH):
         batch = [
-            Entry(event=event, start_number=p.start_number, rating=p.rating, player=players[p.start_number])
+            Entry(
+                event=event,
+                start_number=p.start_number,
+                rating=rating_chosen(rating_method, p.rating, national.get(p.start_number)),
+                player=players[p.start_number],
+            )
             for p in participants[start : start + PLAYERS_PER_BATCH]
         ]
         entries.update((entry.start_number, entry) for entry in Entry.objects.bulk_create(batch))
     return entries
 
 
-def _players_from_trf(tournament: Tournament, this_year: int | None, report: "Progress") -> dict[int, Player]:
+def _players_from_trf(
+    tournament: Tournament,
+    this_year: int | None,
+    report: "Progress",
+    *,
+    national: Mapping[int, int | None] | None = None,
+) -> dict[int, Player]:
     """The players of the file by start number: the stored one of each FIDE id (blank fields filled from the
     file), else a new one; saved a batch at a time (a 2,000-player file in a few statements). A FIDE id the file
     gives to a second player is that player's no more: a new player without one (the preview warned,
@@ -541,7 +609,7 @@ def _players_from_trf(tournament: Tournament, this_year: int | None, report: "Pr
         report("players", start, len(participants))
         new_players = []
         for p in participants[start : start + PLAYERS_PER_BATCH]:
-            fields, fide_id = _registry_fields(p, year), _fide_id(p)
+            fields, fide_id = _registry_fields(p, year, (national or {}).get(p.start_number)), _fide_id(p)
             if fide_id in taken:
                 fide_id = None
             elif fide_id:
@@ -557,7 +625,11 @@ def _players_from_trf(tournament: Tournament, this_year: int | None, report: "Pr
 
 
 def _registry_blanks(
-    tournament: Tournament, players: Mapping[int, Player | None], this_year: int | None
+    tournament: Tournament,
+    players: Mapping[int, Player | None],
+    this_year: int | None,
+    *,
+    national: Mapping[int, int | None] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Player id → the registry fields the file has that a stored player of it lacks (a new player was saved
     with the file's fields already)."""
@@ -567,7 +639,7 @@ def _registry_blanks(
         player = players.get(p.start_number)
         if player is None or player.pk is None:
             continue
-        fields = _registry_fields(p, year)
+        fields = _registry_fields(p, year, (national or {}).get(p.start_number))
         missing = {name: value for name, value in fields.items() if value and not getattr(player, name)}
         if missing:
             blanks.setdefault(player.pk, missing)
@@ -994,8 +1066,37 @@ def event_export_trf(*, event: Event) -> str:
         tournament.participants = rank_by_tiebreaks(event, tournament)
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
         tournament.participants = _without_unpaired_rounds(_with_games_to_play(tournament.participants, games), games)
+    tournament.extra_records = (*tournament.extra_records, *national_rating_records(event, tournament, entries))
+    if not event.is_team:
+        tournament.extra_records = (*tournament.extra_records, *decision_trf_lines(event))
     tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))
     return write_trf(tournament)
+
+
+def national_rating_records(event: Event, tournament: Tournament, entries: list[Entry]) -> list[str]:
+    """TRF-26 record 172 (the league's federation and the event's rating method) when the method is not FIDE's,
+    and, in an individual event, one national rating record (NRS, tagged with that federation) per player with a
+    national rating: the registry's, unless the method would then choose another rating than the event's (the 001
+    line's): then the event's, so a reader choosing by 172 finds each player's rating of the event again."""
+    federation = national_federation(event)
+    if event.rating_method == Event.RatingMethod.FIDE or not federation:
+        return []
+    lines = [f"172 {federation} {event.rating_method}"]
+    if event.is_team:
+        return lines
+    by_number = {e.start_number: e for e in entries}
+    for p in sorted(tournament.participants, key=lambda p: p.start_number):
+        entry = by_number.get(p.start_number)
+        if entry is None or entry.player is None:
+            continue
+        national = entry.player.rating_national or None
+        if rating_chosen(event.rating_method, entry.rating, national) != (entry.rating or None):
+            national = entry.rating or None
+        if national is None:
+            continue
+        sex = entry.player.sex if entry.player.sex in ("m", "w") else " "
+        lines.append(f"{federation} {p.start_number:4d} {sex}{'':3} {p.name[:33]:<33} {national:4d}")
+    return lines
 
 
 def _with_games_to_play(participants: list[Participant], games: list[Game]) -> list[Participant]:
