@@ -157,8 +157,8 @@ def _paired_later(event: Event, round_number: int) -> QuerySet[Game]:
 
 def later_round_paired(event: Event, round_number: int) -> int | None:
     """The first round after `round_number` whose pairing was made from the standings (a Swiss event), if any."""
-    if event.is_round_robin:
-        return None  # a round robin's pairings follow its table, not the standings
+    if event.is_round_robin or event.is_knockout:
+        return None  # a round robin's pairings follow its table, a cup's its bracket, not the standings
     return _paired_later(event, round_number).order_by("round__number").values_list("round__number", flat=True).first()
 
 

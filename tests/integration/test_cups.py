@@ -6,8 +6,13 @@ matches made when a round's ties are all decided. Every expected value is worked
 import pytest
 from rest_framework.test import APIClient
 
+from leagues.errors import ServiceError
 from leagues.models import Cup, CupTie, Event, Game, TeamMatch
 from leagues.services.cups import bracket_order, cup_draw, tie_outcome
+from leagues.services.round_pairings import round_pair
+from leagues.services.schedule import fixtures_generate
+from leagues.services.setup import FieldError, event_save
+from leagues.services.team_swiss import is_team_swiss
 from tests.factories import EntryFactory, EventFactory, TeamFactory, TeamMemberFactory, UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
@@ -225,3 +230,27 @@ def test_bottom_board_elimination_and_rating_decide_in_the_cups_order():
     # through: team 1 (1899, 1898, 1897, 1896: 1897.5) against team 2 (2099 ... 2096: 2097.5)
     outcome = card([DRAW, DRAW, DRAW, DRAW])
     assert (outcome.winner_id, outcome.decided_by) == (tie.home_id, "rating")
+
+
+def test_a_cup_takes_neither_the_swiss_pairing_nor_the_round_robin_schedule(client):
+    event = _cup(teams=4)
+    user = organiser_of(event.league)
+    cup_draw(event=event, user=user)
+    with pytest.raises(ServiceError) as refused:
+        round_pair(event=event, round_number=1, user=user)
+    assert refused.value.code == "knockout"
+    with pytest.raises(ServiceError) as refused:
+        fixtures_generate(event=event, user=user)
+    assert refused.value.code == "knockout"
+    assert not event.is_round_robin and not is_team_swiss(event)
+    assert _client(user).get(f"/api/v1/events/{event.slug}/rounds/1/pairing/").status_code == 404
+    assert client.get(f"/en/events/{event.slug}/pairings/").status_code == 404
+    assert TeamMatch.objects.filter(round__event=event).count() == 2  # the draw's, untouched
+    with pytest.raises(FieldError) as refused:
+        event_save(
+            league=event.league, user=user,
+            fields={"name": "Cup of players", "slug": "cup-of-players", "kind": "individual", "system": "ko",
+                    "rounds_count": 3},
+        )  # fmt: skip
+    assert refused.value.field == "system"
+    assert not Event.objects.filter(slug="cup-of-players").exists()
