@@ -248,6 +248,8 @@ def event_save(
                 )
         if event.rounds_count < 1:
             raise FieldError("rounds_count", _("An event has at least one round."))
+        if event.is_knockout and not event.is_team:
+            raise FieldError("system", _("A knock-out cup is played by teams."))
         if event.baku_acceleration and (event.is_team or event.is_round_robin):
             raise FieldError("baku_acceleration", _("Only an individual Swiss event can be accelerated."))
         event_scoring_checked(event)
