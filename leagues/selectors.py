@@ -604,6 +604,23 @@ def round_corrections(rnd) -> list:
     return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game").order_by("-at"))
 
 
+def round_sheet_games(event: Event, number: int) -> list[Game]:
+    """The games of round `number` that are not a match's board, by board, each with its players (entries, people,
+    teams) and the one round and `event` they share: a 500-board sheet read the event once per game before."""
+    rnd = Round.objects.filter(event=event, number=number).first()
+    if rnd is None:
+        return []
+    rnd.event = event
+    games = list(
+        rnd.games.filter(match__isnull=True)
+        .select_related("white__player", "black__player", "white__team", "black__team")
+        .order_by("board")
+    )
+    for game in games:
+        game.round = rnd
+    return games
+
+
 def event_stamp(*, slug: str) -> str | None:
     """A stamp that changes with every new snapshot, result or policy change; None if no such event."""
     row = (

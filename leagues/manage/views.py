@@ -22,7 +22,7 @@ from tiebreaks.names import criterion_name
 from ..errors import DEFAULT_PERMISSION_MESSAGE, ConfirmationNeeded, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, ImportJob, League, LeagueRule, Player, Result, ResultChange, TeamMatch
 from ..permissions import can_enter_result, can_manage_event, can_see_event, is_league_organiser, secretary_club_ids
-from ..selectors import corrections_visible_to
+from ..selectors import corrections_visible_to, round_sheet_games
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.league_rules import card_check, explain, rules_for
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
@@ -78,11 +78,7 @@ def _save(request, action, success_message):
 
 
 def _sheet_games(event, number):
-    return list(
-        Game.objects.filter(round__event=event, round__number=number, match__isnull=True)
-        .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
-        .order_by("board")
-    )
+    return round_sheet_games(event, number)
 
 
 @many_fields  # a 1,000-player open's sheet has 1,002 fields
