@@ -2,7 +2,10 @@
 (leagues/services/registration.py). Anyone registers (``POST .../registrations/``: the same player again answers
 the registration they have, 200 instead of 201); the organiser (organiser scope) reads and sets the registration
 settings, lists the registrations, decides in bulk (accept, refuse, waiting list, withdraw), checks players in,
-records entry fees, and confirms the withdrawal of the players who did not check in."""
+records entry fees and reads their ledger line by line, confirms the withdrawal of the players who did not check in,
+and confirms or declines the players' requests to withdraw. A registered player withdraws with the key of the link
+in their e-mails (``POST registrations/withdraw/``), by the rule of the page's button: at once before round 1 is
+published, afterwards as a request the organiser confirms."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -17,22 +20,37 @@ from rest_framework.views import APIView
 from ..models import Event, FeeRecord, Registration, Scope
 from ..permissions import can_manage_event
 from ..services.registration import (
+    WITHDRAWAL_REASON_LENGTH,
     checkin_set,
     fee_amount,
+    fee_ledger,
     fee_lines,
     fees_record,
     no_shows,
     no_shows_withdraw,
     registration_settings_save,
     registration_submit,
+    registration_withdraw_by_link,
     registrations_decide,
     registrations_of,
     settings_of,
+    withdrawal_requests_decide,
 )
 from .serializers import ErrorSerializer
 
 #: what the organiser does with the chosen registrations (the page's actions)
-BULK_ACTIONS = ("accept", "refuse", "wait", "withdraw", "checkin", "checkin_undo", "paid", "refunded")
+BULK_ACTIONS = (
+    "accept",
+    "refuse",
+    "wait",
+    "withdraw",
+    "checkin",
+    "checkin_undo",
+    "paid",
+    "refunded",
+    "withdrawal_confirm",
+    "withdrawal_decline",
+)
 
 
 class RegistrationSettingsSerializer(serializers.Serializer):
@@ -77,6 +95,42 @@ class RegistrationRowSerializer(RegistrationSerializer):
     start_number = serializers.IntegerField(allow_null=True)
     checked_in_at = serializers.DateTimeField(allow_null=True)
     fee_owed = serializers.DecimalField(max_digits=11, decimal_places=2)
+    withdrawal_requested_at = serializers.DateTimeField(
+        allow_null=True, help_text=gettext_lazy("When the player asked to withdraw; null: no request waits.")
+    )
+    withdrawal_reason = serializers.CharField(help_text=gettext_lazy("The reason the player gave, if any."))
+
+
+class FeeLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    registration = serializers.IntegerField(help_text=gettext_lazy("The registration's id."))
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=FeeRecord.Kind.choices)
+    amount = serializers.DecimalField(
+        max_digits=11, decimal_places=2, help_text=gettext_lazy("In the league's currency, e.g. 15.00.")
+    )
+    currency = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    recorded_by = serializers.CharField(allow_null=True, help_text=gettext_lazy("The user's name; null: unknown."))
+
+
+class WithdrawSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        max_length=500, help_text=gettext_lazy("The key of the withdrawal link in the player's e-mails.")
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=WITHDRAWAL_REASON_LENGTH,
+        help_text=gettext_lazy("Why, if the player likes (after round 1 only the organiser reads it)."),
+    )
+
+
+class WithdrawnSerializer(RegistrationSerializer):
+    withdrawn = serializers.BooleanField(
+        help_text=gettext_lazy("True: withdrawn now. False: round 1 is published, the request waits for the organiser.")
+    )
+    withdrawal_requested_at = serializers.DateTimeField(allow_null=True)
 
 
 class BulkSerializer(serializers.Serializer):
@@ -115,6 +169,7 @@ def _settings(event: Event) -> dict:
 
 
 def _row(event: Event, registration: Registration, owed) -> dict:
+    asking = registration.status == Registration.Status.ACCEPTED  # a request answered leaves its time behind
     return {
         "id": registration.pk,
         "name": registration.name,
@@ -128,6 +183,8 @@ def _row(event: Event, registration: Registration, owed) -> dict:
         "start_number": registration.entry.start_number if registration.entry else None,
         "checked_in_at": registration.checked_in_at,
         "fee_owed": fee_amount(event, owed),
+        "withdrawal_requested_at": registration.withdrawal_requested_at if asking else None,
+        "withdrawal_reason": registration.withdrawal_reason if asking else "",
     }
 
 
@@ -219,8 +276,8 @@ class RegistrationsBulkView(APIView):
         operation_id="event_registrations_bulk",
     )
     def post(self, request, slug):
-        """Accept, refuse, move to the waiting list, withdraw, check in (or undo), or record the entry fee paid or
-        refunded, for every chosen registration or none."""
+        """Accept, refuse, move to the waiting list, withdraw, check in (or undo), record the entry fee paid or
+        refunded, or confirm or decline the players' requests to withdraw, for every chosen registration or none."""
         event = _event(slug, request)
         given = BulkSerializer(data=request.data)
         given.is_valid(raise_exception=True)
@@ -232,9 +289,69 @@ class RegistrationsBulkView(APIView):
             done = fees_record(
                 event=event, user=request.user, ids=ids, kind=kind, amount=given.validated_data.get("amount")
             )
+        elif action in ("withdrawal_confirm", "withdrawal_decline"):
+            confirm = action == "withdrawal_confirm"
+            done = len(withdrawal_requests_decide(event=event, user=request.user, ids=ids, confirm=confirm))
         else:
             done = len(registrations_decide(event=event, user=request.user, ids=ids, decision=action))
         return Response({"done": done})
+
+
+class FeeLedgerView(APIView):
+    required_scope = Scope.ORGANISER
+    read_scope = Scope.ORGANISER
+
+    @extend_schema(
+        responses={200: FeeLineSerializer(many=True), 403: ErrorSerializer, 404: ErrorSerializer},
+        operation_id="event_registration_fees",
+    )
+    def get(self, request, slug):
+        """Every line of the entry fees' ledger, oldest first: due (on acceptance), paid or refunded, the amount,
+        for whom, when and by whom (the CSV export's lines)."""
+        event = _event(slug, request)
+        lines = [
+            {
+                "id": record.pk,
+                "registration": record.registration_id,
+                "name": record.registration.name,
+                "kind": record.kind,
+                "amount": fee_amount(event, record.amount),
+                "currency": event.league.currency,
+                "recorded_at": record.recorded_at,
+                "recorded_by": record.recorded_by.get_username() if record.recorded_by else None,
+            }
+            for record in fee_ledger(event=event, user=request.user)
+        ]
+        return Response(FeeLineSerializer(lines, many=True).data)
+
+
+class WithdrawView(APIView):
+    permission_classes = [AllowAny]  # the link's signed key is the credential; a token or session adds nothing
+
+    @extend_schema(
+        request=WithdrawSerializer,
+        responses={200: WithdrawnSerializer, 400: ErrorSerializer},
+        operation_id="registration_withdraw",
+    )
+    def post(self, request):
+        """A registered player withdraws, with the key of the withdrawal link in their e-mails (the last part of its
+        address), by the rule of the page's button: before round 1 is published the registration is withdrawn at
+        once (an accepted player's entry leaves the event, the organisers are told); afterwards an accepted player's
+        request waits for the organiser to confirm (asking again changes nothing). 400 ``bad_link`` for a key that
+        is not valid, ``cannot_withdraw`` when it cannot be done; then nothing changed."""
+        given = WithdrawSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        registration, withdrawn = registration_withdraw_by_link(
+            token=given.validated_data["token"], reason=given.validated_data.get("reason", "")
+        )
+        answer = {
+            "id": registration.pk,
+            "name": registration.name,
+            "status": registration.status,
+            "withdrawn": withdrawn,
+            "withdrawal_requested_at": None if withdrawn else registration.withdrawal_requested_at,
+        }
+        return Response(WithdrawnSerializer(answer).data)
 
 
 class NoShowsView(APIView):
@@ -270,4 +387,6 @@ urlpatterns = [
     path("events/<slug:slug>/registrations/", RegistrationsView.as_view(), name="event-registrations"),
     path("events/<slug:slug>/registrations/bulk/", RegistrationsBulkView.as_view(), name="event-registrations-bulk"),
     path("events/<slug:slug>/registrations/no-shows/", NoShowsView.as_view(), name="event-no-shows"),
+    path("events/<slug:slug>/registrations/fees/", FeeLedgerView.as_view(), name="event-registration-fees"),
+    path("registrations/withdraw/", WithdrawView.as_view(), name="registration-withdraw"),
 ]

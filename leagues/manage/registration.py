@@ -1,7 +1,8 @@
-"""The organiser's registration pages (leagues/services/registration.py): the settings (deadline, limit, waiting
-list, entry fee, check-in closing time), the registrations with bulk decisions by checkboxes (accept, refuse,
-waiting list, withdraw, check in, fee paid or refunded), the confirmation of the players who did not check in, and
-the CSV exports of the registrations and of the fees' ledger."""
+"""The organiser's registration pages (leagues/services/registration.py): the settings (deadline, limit, waiting list,
+entry fee, check-in closing time), the registrations with bulk decisions by checkboxes (accept, refuse, waiting list,
+withdraw, check in, fee paid or refunded), the confirmation of the players who did not check in, the players'
+requests to withdraw after round 1 (confirm or decline), and the CSV exports of the registrations and of the fees'
+ledger."""
 
 from django import forms
 from django.contrib import messages
@@ -36,6 +37,8 @@ from ..services.registration import (
     registrations_decide,
     registrations_of,
     settings_of,
+    withdrawal_requests,
+    withdrawal_requests_decide,
 )
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -136,6 +139,7 @@ def registration(request, slug):
             "counts": registrations_count(event),
             "offer": waiting if waiting is not None and place_free(event) else None,
             "no_shows_waiting": no_shows_unconfirmed(event),
+            "requests": withdrawal_requests(event),
             "currency": event.league.currency,
         },
         status=400 if form.errors else 200,
@@ -166,6 +170,28 @@ def registration_bulk(request, slug):
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Done: %(count)s registrations.") % {"count": count})
+    return redirect("manage:registration", slug=event.slug)
+
+
+@login_required
+@require_POST
+def withdrawal_requests_answer(request, slug):
+    """Confirm or decline the chosen requests to withdraw (a button per request)."""
+    event = _event(request, slug)
+    ids = [int(v) for v in request.POST.getlist("ids") if v.isascii() and v.isdigit()]
+    confirm = request.POST.get("answer") == "confirm"
+    try:
+        answered = withdrawal_requests_decide(event=event, user=request.user, ids=ids, confirm=confirm)
+    except PermissionDenied:
+        raise DjangoPermissionDenied from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        names = ", ".join(r.name for r in answered)
+        if confirm:
+            messages.success(request, _("Withdrawn: %(names)s. They are told by e-mail.") % {"names": names})
+        else:
+            messages.success(request, _("Kept in the event: %(names)s. They are told by e-mail.") % {"names": names})
     return redirect("manage:registration", slug=event.slug)
 
 
@@ -226,6 +252,11 @@ urlpatterns_registration = [
     ("events/<slug:slug>/registration/", registration, "registration"),
     ("events/<slug:slug>/registration/bulk/", registration_bulk, "registration-bulk"),
     ("events/<slug:slug>/registration/no-shows/", no_shows_page, "registration-no-shows"),
+    (
+        "events/<slug:slug>/registration/withdrawal-requests/",
+        withdrawal_requests_answer,
+        "registration-withdrawal-requests",
+    ),
     ("events/<slug:slug>/registration/registrations.csv", registrations_download, "registration-csv"),
     ("events/<slug:slug>/registration/entry-fees.csv", fees_download, "registration-fees-csv"),
 ]

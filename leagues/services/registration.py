@@ -15,6 +15,9 @@ the API (leagues/api/registration.py) all call this module; roles come from leag
   ``setup.player_save``. A withdrawal frees the place: the page offers the first on the waiting list.
 - The entrant is e-mailed (on the "email" queue, after the commit) in the language they registered in: on
   registering (or being put on the waiting list), on acceptance, refusal, and being moved to the waiting list.
+- After round 1 is published an accepted player no longer withdraws themselves: the link of their e-mails asks the
+  organiser, who confirms (the player is withdrawn as the organiser withdraws anyone) or declines; the player is
+  e-mailed the answer.
 - Entry fees are a ledger: due when accepted, paid, refunded, each line with who recorded it and when.
 - Check-in: after the closing time the accepted players who did not check in are withdrawn from round 1 once the
   organiser confirms the list (``round_pairings.round_withdraw``); until then round 1 is not paired
@@ -61,7 +64,7 @@ from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, league_organisers
 from ..text import csv_cell, has_control_characters, one_line
 from .federations import FIDE_FEDERATIONS
-from .round_pairings import no_shows_waiting, round_withdraw
+from .round_pairings import last_paired_round, no_shows_waiting, round_withdraw
 from .setup import FieldError, entry_remove_by_registration, minor_units, player_save, round_one_published
 from .setup import entry_register as setup_entry_register
 from .setup import entry_remove as setup_entry_remove
@@ -425,7 +428,10 @@ def _accept(event: Event, found: RegistrationSettings, registration: Registratio
 
 
 def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
-    """The player's entry leaves the event: taken off before round 1 is published, withdrawn afterwards."""
+    """The player's entry leaves the event: taken off before round 1 is published, withdrawn afterwards from the
+    next round to be paired, as the organiser withdraws any player (``round_pairings.round_withdraw``, recorded
+    with the event's changes once it has started); a player asked to withdraw says so there, not their reason
+    (which the organiser alone reads)."""
     entry = registration.entry
     if entry is None:
         return
@@ -434,8 +440,12 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
         registration.save(update_fields=["entry"])
         setup_entry_remove(entry=entry, user=user)
     elif entry.withdrawn_after_round is None:
-        last = entry.event.rounds.filter(games__isnull=False).order_by("-number").values_list("number", flat=True)
-        setup_entry_withdraw(entry=entry, user=user, after_round=last.first() or 0)
+        last = last_paired_round(event)
+        if last < event.rounds_count and not event.is_knockout:
+            asked = _("the player asked to withdraw") if registration.withdrawal_requested_at else ""
+            round_withdraw(entry=entry, round_number=last + 1, user=user, reason=asked)
+        else:  # every round is paired (or a cup's draw makes its matches): not paired again after the last
+            setup_entry_withdraw(entry=entry, user=user, after_round=last)
 
 
 # ------------------------------------------------------------------------------------------ the player withdraws
@@ -511,6 +521,147 @@ def registration_withdraw_self(*, token: str) -> Registration:
         registration_id = registration.pk
         transaction.on_commit(lambda: _tell_organisers(registration_id, was))
         return registration
+
+
+def registration_withdraw_by_link(*, token: str, reason: str = "") -> tuple[Registration, bool]:
+    """The button of the withdrawal page and the API's withdrawal, one rule for both: before round 1 is published
+    the registration is withdrawn at once (:func:`registration_withdraw_self`); afterwards an accepted player asks
+    and the organiser confirms (:func:`registration_withdrawal_request`). Returns the registration and whether it is
+    withdrawn now (False: the request waits for the organiser)."""
+    registration = registration_of_link(token=token)
+    if asks_the_organiser(registration):
+        return registration_withdrawal_request(token=token, reason=reason)[0], False
+    return registration_withdraw_self(token=token), True
+
+
+def asks_the_organiser(registration: Registration) -> bool:
+    """After round 1 is published an accepted player no longer withdraws themselves (their pairings are out): as
+    Swiss-Manager's and chess-results' organisers mark withdrawals, the player asks and the organiser confirms."""
+    return (
+        registration.status == Status.ACCEPTED
+        and registration.entry_id is not None
+        and round_one_published(registration.event)
+    )
+
+
+def withdrawal_request_problem(registration: Registration) -> str | None:
+    """Why the player cannot ask the organiser to withdraw them (None: they can, or they asked already)."""
+    event, entry = registration.event, registration.entry
+    if registration.status != Status.ACCEPTED or entry is None:
+        return _("%(name)s is %(status)s: this cannot be done.") % {
+            "name": registration.name,
+            "status": registration.get_status_display(),
+        }
+    if event.status == Event.Status.FINISHED:
+        return _("The event is finished; it can no longer change.")
+    if entry.withdrawn_after_round is not None:
+        return _("%(name)s withdrew after round %(round)s already.") % {
+            "name": registration.name,
+            "round": entry.withdrawn_after_round,
+        }
+    if not round_one_published(event):
+        return _("Round 1 is not published yet: withdraw with the button, no need to ask.")
+    return None
+
+
+#: the longest reason a player gives for withdrawing
+WITHDRAWAL_REASON_LENGTH = 300
+
+
+def registration_withdrawal_request(*, token: str, reason: str = "") -> tuple[Registration, bool]:
+    """An accepted player asks, after round 1 is published, to be withdrawn (with a reason if they like): the
+    request waits on the organiser's registrations page and the league's organisers are e-mailed. Returns the
+    registration and whether the request is new (asking again changes nothing and sends nothing). Refused
+    (``bad_link``, ``cannot_withdraw``, a FieldError on ``reason``) with nothing changed."""
+    registration = registration_of_link(token=token)
+    reason = " ".join((reason or "").split())
+    if has_control_characters(reason) or len(reason) > WITHDRAWAL_REASON_LENGTH:
+        raise FieldError(
+            "reason",
+            _("Say why in at most %(count)s letters, without control characters.")
+            % {"count": WITHDRAWAL_REASON_LENGTH},
+        )
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=registration.event_id)
+        registration = (
+            Registration.objects.select_for_update(of=("self",))
+            .select_related("event__league", "entry")
+            .get(pk=registration.pk)
+        )
+        problem = withdrawal_request_problem(registration)
+        if problem:
+            raise ServiceError(problem, code="cannot_withdraw")
+        if registration.withdrawal_requested_at is not None:
+            return registration, False
+        registration.withdrawal_requested_at, registration.withdrawal_reason = timezone.now(), reason
+        registration.save(update_fields=["withdrawal_requested_at", "withdrawal_reason"])
+        registration_id, rounds = registration.pk, last_paired_round(event)
+        transaction.on_commit(lambda: _tell_organisers_of_request(registration_id, rounds))
+        return registration, True
+
+
+def _tell_organisers_of_request(registration_id: int, rounds: int) -> None:
+    for message in withdrawal_request_messages(registration_id, rounds):
+        _send_task(SEND_EMAIL, message=message)
+
+
+def withdrawal_requests(event: Event) -> list[Registration]:
+    """The players who asked to withdraw and wait for the organiser's answer, the oldest request first."""
+    return list(
+        Registration.objects.filter(event=event, status=Status.ACCEPTED, withdrawal_requested_at__isnull=False)
+        .select_related("entry")
+        .order_by("withdrawal_requested_at", "pk")
+    )
+
+
+def withdrawal_requests_decide(*, event: Event, user: AnyUser, ids: Iterable[int], confirm: bool) -> list[Registration]:
+    """The organiser confirms the chosen requests (each player is withdrawn as the organiser withdraws anyone: the
+    bulk "withdraw" of :func:`registrations_decide`, from the next round to be paired) or declines them (the
+    player stays in the event), all or none; each player is e-mailed the answer in their language. Refused
+    (``nothing_chosen``, ``unknown_registration``, ``no_request``) with nothing changed."""
+    _organiser(user, event)
+    ids = sorted(set(ids))
+    if not ids:
+        raise ServiceError(_("Choose at least one registration."), code="nothing_chosen")
+    with transaction.atomic():
+        chosen = list(Registration.objects.select_for_update().filter(event=event, pk__in=ids))
+        if len(chosen) != len(ids):
+            raise NotFound(_("There is no such registration."), code="unknown_registration")
+        for registration in chosen:
+            if registration.status != Status.ACCEPTED or registration.withdrawal_requested_at is None:
+                raise ServiceError(
+                    _("%(name)s has not asked to withdraw.") % {"name": registration.name}, code="no_request"
+                )
+        if confirm:
+            registrations_decide(event=event, user=user, ids=ids, decision="withdraw")
+        else:
+            Registration.objects.filter(pk__in=ids).update(withdrawal_requested_at=None, withdrawal_reason="")
+        for registration in chosen:
+            _tell_after_commit(registration.pk, "withdrawal_confirmed" if confirm else "withdrawal_declined")
+        return chosen
+
+
+def withdrawal_request_messages(registration_id: int, rounds: int) -> list[dict[str, object]]:
+    """The e-mails telling each of the league's organisers, in their language, that a player asks to be withdrawn
+    (after `rounds` rounds were paired), with their reason."""
+    registration = Registration.objects.select_related("event__league").get(pk=registration_id)
+    event = registration.event
+    messages: list[dict[str, object]] = []
+    for user in league_organisers(event.league_id):
+        if not user.email:
+            continue
+        with translation.override(language_of(user)):
+            context = {
+                "name": registration.name,
+                "event": event,
+                "rounds": rounds,
+                "reason": registration.withdrawal_reason,
+                "registrations_url": settings.SITE_URL + reverse("manage:registration", args=[event.slug]),
+            }
+            subject = _plain_text("emails/registration_withdrawal_requested_subject.txt", context).strip()
+            body = _plain_text("emails/registration_withdrawal_requested.txt", context)
+        messages.append({"to": [user.email], "subject": " ".join(subject.split()), "body": body})
+    return messages
 
 
 def _tell_organisers(registration_id: int, was: str) -> None:
@@ -638,13 +789,23 @@ def _csv(rows: Sequence[Sequence[object]]) -> str:
     return out.getvalue()
 
 
+def fee_ledger(*, event: Event, user: AnyUser) -> list[FeeRecord]:
+    """Every line of the event's entry fees' ledger, oldest first (the organiser's and the arbiter's): due, paid or
+    refunded, how much, for whom, recorded by whom and when. The CSV export and the API read it."""
+    _manager(user, event)
+    return list(
+        FeeRecord.objects.filter(registration__event=event)
+        .select_related("registration", "recorded_by")
+        .order_by("recorded_at", "pk")
+    )
+
+
 def fee_ledger_csv(*, event: Event, user: AnyUser) -> str:
     """Every line of the entry fees' ledger: when, who, what, how much, recorded by whom."""
     _organiser(user, event)
     header: list[object] = [_("Date"), _("Name"), _("E-mail"), _("Kind"), _("Amount"), _("Currency"), _("Recorded by")]
     rows: list[list[object]] = [header]
-    records = FeeRecord.objects.filter(registration__event=event).select_related("registration", "recorded_by")
-    for record in records.order_by("recorded_at", "pk"):
+    for record in fee_ledger(event=event, user=user):
         rows.append(
             [
                 timezone.localtime(record.recorded_at).strftime("%Y-%m-%d %H:%M"),
@@ -777,7 +938,7 @@ def no_shows_withdraw(*, event: Event, user: AnyUser, ids: Iterable[int]) -> lis
 # ------------------------------------------------------------------------------------------ e-mails
 
 #: the e-mail written for each news: a template under templates/emails/
-KINDS = ("registered", "accepted", "refused", "waiting")
+KINDS = ("registered", "accepted", "refused", "waiting", "withdrawal_confirmed", "withdrawal_declined")
 
 
 def _tell_after_commit(registration_id: int, kind: str) -> None:
@@ -801,6 +962,12 @@ def registration_message(registration_id: int, kind: str) -> dict[str, object]:
             "checkin_closes_at": found.checkin_closes_at and timezone.localtime(found.checkin_closes_at),
             "event_url": settings.SITE_URL + reverse("leagues:event-standings", args=[event.slug]),
             "withdraw_url": withdraw_url(registration) if registration.status in WITHDRAWABLE else "",
+            # a confirmed withdrawal: the first round the player is no longer paired in
+            "from_round": (
+                registration.entry.withdrawn_after_round + 1
+                if registration.entry is not None and registration.entry.withdrawn_after_round is not None
+                else None
+            ),
         }
         subject = _plain_text(f"emails/registration_{kind}_subject.txt", context).strip()
         body = _plain_text(f"emails/registration_{kind}.txt", context)
