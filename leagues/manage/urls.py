@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import (
     account,
@@ -6,6 +6,7 @@ from . import (
     cups,
     fide_mode,
     games,
+    league_rules,
     pairings,
     rating_report,
     registration,
@@ -72,6 +73,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/people/<int:role_id>/", setup_views.role_edit, name="role-edit"),
     path("leagues/<slug:slug>/people/<int:role_id>/remove/", setup_views.role_delete, name="role-remove"),
     path("leagues/<slug:slug>/disputes/", setup_views.disputes, name="disputes"),
+    path("", include(league_rules.urlpatterns)),
     path("leagues/<slug:league>/import/", views.import_trf, name="import-trf"),
     path("leagues/<slug:league>/import/<int:job>/", views.import_job, name="import-job"),
     path("leagues/<slug:league>/import/<int:job>/status/", views.import_job_status, name="import-job-status"),

@@ -175,3 +175,35 @@ def test_the_public_page_lists_the_leagues_rules_in_every_language(client, langu
         text = _text(page)
         assert "no player may be rated more than 30 points above" in text and "Division Two" in text
         assert "the card is refused" in text and "a warning" in text
+
+
+def test_the_organiser_sets_and_takes_away_rules_on_the_leagues_rules_page(client):
+    s = season_of_two_divisions()
+    url = f"/en/manage/leagues/{s.d.league.slug}/rules/"
+    client.force_login(s.d.secretaries[0])
+    assert client.get(url).status_code == 403
+    client.force_login(s.d.organiser)
+    assert url in _text(client.get(f"/en/manage/leagues/{s.d.league.slug}/"))
+
+    no_number = client.post(
+        url, {"kind": "rating_cap", "event": "", "severity": "block", "value": "", "penalty": "none"}
+    )
+    assert no_number.status_code == 400 and "This rule needs a number." in _text(no_number)
+    assert not s.d.league.rules.exists()
+
+    division = {"kind": "rating_cap", "event": s.two.pk, "severity": "block", "value": 3500, "penalty": "board_default"}
+    saved = client.post(url, division, follow=True)
+    assert "Rule saved; the saved match cards were checked again." in _text(saved)
+    public = _text(client.get(f"/en/leagues/{s.d.league.slug}/rules/"))
+    assert "the ratings of a team's players on a card add up to at most 3500" in public and "Division Two" in public
+
+    client.force_login(s.d.secretaries[0])  # the rule holds on Division Two's card at once
+    value, fjord, _board, sentence = CASES["rating_cap"]
+    live = client.get(f"/en/manage/matches/{s.match.pk}/warnings/", _query(s, fjord))
+    assert f"Not allowed: {sentence}" in live.json()["warnings"]
+
+    client.force_login(s.d.organiser)
+    rule = s.d.league.rules.get()
+    taken = client.post(url, {"delete": rule.pk}, follow=True)
+    assert "Rule taken away." in _text(taken) and not s.d.league.rules.exists()
+    assert "This league has set no rules for match cards." in _text(client.get(f"/en/leagues/{s.d.league.slug}/rules/"))
