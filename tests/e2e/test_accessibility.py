@@ -161,6 +161,7 @@ def organiser_pages():
         f"/manage/events/{TEAM}/fixtures/",
         f"/manage/events/{TEAM}/teams/{Team.objects.filter(event__slug=TEAM).first().pk}/roster/",
         f"/manage/events/{OPEN}/rating-report/",
+        f"/manage/events/{TEAM}/rating-report/",
         f"/manage/leagues/demo-league/clubs/{Club.objects.get(slug='oslo-sk').pk}/",
         f"/manage/leagues/demo-league/players/{Player.objects.first().pk}/",
         f"/manage/leagues/demo-league/people/{Role.objects.filter(league__slug='demo-league').first().pk}/",
