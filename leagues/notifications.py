@@ -23,6 +23,7 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from .dates import league_dates
 from .models import League, Profile, Result, Role, TeamMatch
 from .permissions import club_secretaries, league_organisers, secretary_club_ids
 from .selectors import match_cards
@@ -114,7 +115,8 @@ def card_messages(kind: str, match_id: int, changes: list | None = None, reason:
             "confirms_on": match.submitted_at
             and match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days),
         }
-        message = _message(user, kind, context)
+        with league_dates(match.round.event.league):  # "Dec 6, 2026" to a US league's English reader
+            message = _message(user, kind, context)
         if message:
             messages.append(message)
     return messages

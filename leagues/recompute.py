@@ -18,7 +18,7 @@ from .models import Event, ResultChange, StandingsSnapshot
 from .models.audit import SettingChange
 from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
-from .services.standings import event_engine_result, snapshot_fields
+from .services.standings import event_engine_results, snapshot_fields
 from .services.webhooks import standings_updated
 from .session_locks import session_lock
 
@@ -39,13 +39,14 @@ def event_lock(event_id: int):
 
 
 def _read_consistently(event_id: int):
-    """The event and the engine's standings of one consistent state of its results."""
+    """The event, the engine's standings and each player's place after every round, of one consistent state of its
+    results."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         event = Event.objects.get(pk=event_id)
-        return event, event_engine_result(event)
+        return event, *event_engine_results(event)
 
 
 def store_snapshot(event_id: int, version: int, data: dict, duration_ms: int) -> bool:
@@ -83,8 +84,8 @@ def standings_recompute_event(event_id: int) -> bool:
             return False
         started = time.perf_counter()
         log.info("recompute started event=%s", event_id)
-        event, result = _read_consistently(event_id)
-        data = snapshot_fields(result.to_dict(), event)
+        event, result, places = _read_consistently(event_id)
+        data = snapshot_fields(result.to_dict(), event, places)
         if settings.RECOMPUTE_TEST_DELAY:
             time.sleep(settings.RECOMPUTE_TEST_DELAY)
         duration_ms = round((time.perf_counter() - started) * 1000)

@@ -8,7 +8,7 @@ import re
 from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, TeamMatch
 from leagues.recompute import store_snapshot
 from leagues.services.match_cards import match_card_submit
-from leagues.services.standings import event_engine_result, snapshot_fields
+from leagues.services.standings import event_engine_results, snapshot_fields
 from tests.factories import (
     ClubFactory,
     ClubMembershipFactory,
@@ -49,7 +49,8 @@ def section(html, title):
 
 def engine_snapshot(event, *, explain=True):
     """The event's standings computed now, as the recompute stores them (snapshot fields)."""
-    return snapshot_fields(event_engine_result(event).to_dict(explain=explain), event)
+    result, places = event_engine_results(event)
+    return snapshot_fields(result.to_dict(explain=explain), event, places)
 
 
 def team_match(boards=2):

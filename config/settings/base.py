@@ -73,6 +73,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "leagues.manage.context.manage",
             ],
+            # dates written as the league of the page does (leagues/dates.py): in place of Django's date filter
+            "builtins": ["leagues.templatetags.dates"],
         },
     },
 ]
@@ -186,7 +188,7 @@ ROUND_SHEET_MAX_BOARDS = env_int("ROUND_SHEET_MAX_BOARDS", 1500)
 WORKER_HEARTBEAT_KEY = env_str("WORKER_HEARTBEAT_KEY", "chess-league:worker-heartbeat")
 # /healthz calls a queue stalled when it has had tasks waiting this long and no worker started one of them meanwhile
 QUEUE_STALLED_SECONDS = env_int("QUEUE_STALLED_SECONDS", 300)
-# Whole public pages are cached until the event changes (leagues/page_cache.py). Several web processes
+# Whole public pages are cached until the event changes (leagues/page_cache/). Several web processes
 # must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
 CACHE_URL = env_secret("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
 CACHES = {
@@ -211,7 +213,7 @@ PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 30)
 PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)
 
 # a page whose render takes at least this long (milliseconds) is rendered by a worker after each change while one
-# is alive, its readers getting the page as it was meanwhile (leagues/page_cache.py); 0: web processes render all
+# is alive, its readers getting the page as it was meanwhile (leagues/page_cache/worker.py); 0: web processes render all
 PAGE_HEAVY_RENDER_MS = env_int("PAGE_HEAVY_RENDER_MS", 100)
 
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results

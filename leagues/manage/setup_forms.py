@@ -23,8 +23,14 @@ MAX_ROUNDS = 30
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ["name", "auto_confirm_days", "currency", "players_without_club"]
-        help_texts = {"currency": _("The currency of the league's prize funds, unless a fund names another.")}
+        fields = ["name", "auto_confirm_days", "currency", "players_without_club", "federation"]
+        help_texts = {
+            "currency": _("The currency of the league's prize funds, unless a fund names another."),
+            "federation": _(
+                "FIDE's three-letter code of the league's country, e.g. USA or NOR. The English pages of a league "
+                "in the United States write dates month first (Dec 6, 2026), others day first (6 Dec 2026)."
+            ),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -37,10 +43,11 @@ class LeagueForm(forms.ModelForm):
 
 class NewLeagueForm(LeagueForm):
     class Meta(LeagueForm.Meta):
-        fields = ["name", "slug", "auto_confirm_days", "currency", "players_without_club"]
+        fields = ["name", "slug", "auto_confirm_days", "currency", "players_without_club", "federation"]
         help_texts = {
             "slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens."),
             "currency": LeagueForm.Meta.help_texts["currency"],
+            "federation": LeagueForm.Meta.help_texts["federation"],
         }
 
 

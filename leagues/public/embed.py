@@ -14,6 +14,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from tiebreaks.explanations import fmt
 
 from .. import selectors
+from ..dates import event_dates
 from ..models import Event, Game, Result, TeamMatch
 from ..page_cache import cached_page
 
@@ -35,7 +36,7 @@ def _widget(request, lang: str, slug: str, name: str, render_page):
             slug=slug,
             name=f"embed-{name}-{lang}",
             database_stamp=lambda: selectors.event_stamp(slug=slug),
-            render=render_page,
+            render=lambda: event_dates(slug, render_page),
             request=request,
         )
     response["Content-Security-Policy"] = FRAMABLE

@@ -30,6 +30,7 @@ from tiebreaks.explanations import explain_trace, fmt, separation_sentence, stan
 from tiebreaks.names import criterion_name, rule_set_name
 
 from .. import selectors
+from ..dates import event_dates, league_dates
 from ..errors import ServiceError
 from ..models import Club, Entry, Event, Player, Season
 from ..page_cache import cached_page, read_once_per_stamp
@@ -146,7 +147,7 @@ def _cached(request, slug: str, name: str, render, store=True, explained=False):
         slug=slug,
         name=f"{name}-{get_language()}",
         database_stamp=lambda: selectors.event_stamp(slug=slug),
-        render=render,
+        render=lambda: event_dates(slug, render),
         request=request,
         store=store,
         explained=explained,
@@ -370,9 +371,19 @@ def event_player(request, slug, number):
     return _cached(request, slug, f"player-{number}", lambda: _render_player(request, slug, number), explained=True)
 
 
-def _round_place(places: list[int], number: int, played: int, row: dict | None):
-    """The place after a round: by points, and after the last round with results the standings' own place
-    (tiebreaks included), so the table's last line says what the page's headline says."""
+def _shared_round_places(rows: list[dict], places: list[int]) -> list[str]:
+    """A player's place after each round as the standings write it: a place shared with others as 2–3."""
+    shown = []
+    for index, place in enumerate(places):
+        sharing = sum(1 for row in rows if (row.get("round_places") or [])[index : index + 1] == [place])
+        shown.append(str(place) if sharing <= 1 else f"{place}–{place + sharing - 1}")
+    return shown
+
+
+def _round_place(places: list[str], number: int, played: int, row: dict | None):
+    """The place after a round (in the standings as they were then, tie-breaks included; in a snapshot from before
+    those were stored: by points), and after the last round with results the standings' own place as the page's
+    headline writes it (a shared place as 2–3)."""
     if number > played:
         return ""
     if number == played and row is not None:
@@ -396,6 +407,14 @@ def _render_player(request, slug, number):
     scores = selectors.running_scores(points.get(entry.id, {}), played)
     everyone = {e.id: selectors.running_scores(points.get(e.id, {}), played) for e in standings.entries.values()}
     places = selectors.places_by_round(everyone, played)[entry.id]
+    # the place the player had after each round: the standings with the event's tie-breaks as they stood then
+    # (stored by the recompute), else by points
+    stored = (standings.row_of(number) or {}).get("round_places") or []
+    by_tiebreaks = len(stored) >= played and None not in stored[:played]
+    places_shown = [str(place) for place in places]
+    if by_tiebreaks:
+        places = stored[:played]
+        places_shown = _shared_round_places(standings.rows, places)
     table = standings.table
     rank_of = {selectors.row_number(row): row for row in table}
     round_rows = []
@@ -408,7 +427,7 @@ def _render_player(request, slug, number):
                 "number": number_,
                 "cell": cell,
                 "score": fmt(scores[number_ - 1]) if done else "",
-                "place": _round_place(places, number_, played, rank_of.get(number)),
+                "place": _round_place(places_shown, number_, played, rank_of.get(number)),
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
@@ -436,6 +455,7 @@ def _render_player(request, slug, number):
         tied=tied,
         neighbour=neighbour,
         why_url=reverse("leagues:event-why", args=[slug]),  # once: a big open's players share points by the hundred
+        places_by_tiebreaks=by_tiebreaks,
         active="players",
         points_display=fmt(row["points"]) if row else fmt(scores[-1] if scores else 0),
         rating_result=record.result if record else None,
@@ -454,9 +474,15 @@ def _render_player(request, slug, number):
             rounds=played,
             max_points=max_points,
         )
+        if by_tiebreaks:
+            title = _("Place after each round")
+            description = _("%(name)s: place in the standings after each round, tie-breaks included (1 is best).")
+        else:
+            title = _("Place by points after each round")
+            description = _("%(name)s: place by points after each round (1 is best).")
         context["place_chart"] = charts.place_chart(
-            title=_("Place by points after each round"),
-            description=_("%(name)s: place by points after each round (1 is best).") % {"name": entry.name},
+            title=title,
+            description=description % {"name": entry.name},
             places=places,
             rounds=played,
             participants=len(standings.entries),
@@ -581,15 +607,16 @@ def season(request, league, slug):
         season_, events = selectors.season_detail(league_slug=league, season_slug=slug)
     except Season.DoesNotExist:
         raise Http404 from None
-    return render(
-        request,
-        "leagues/season.html",
-        {
-            "season": season_,
-            "divisions": [e for e in events if e.is_team],
-            "individual": [e for e in events if not e.is_team],
-        },
-    )
+    with league_dates(season_.league):
+        return render(
+            request,
+            "leagues/season.html",
+            {
+                "season": season_,
+                "divisions": [e for e in events if e.is_team],
+                "individual": [e for e in events if not e.is_team],
+            },
+        )
 
 
 def event_boards(request, slug):

@@ -5,8 +5,9 @@ Doors: the player's profile and the team's page (leagues/public/follows.py). Som
 e-mail and is sent nothing but the confirmation link until they confirm it (double opt-in); an account's follow is
 confirmed at once. The pairing service (``pairing_publish``) calls :func:`pairings_published_followers` and the
 result services :func:`results_changed_followers`, both inside their transaction; the notices are written after
-the commit and one task per follower and event (``leagues.tasks.follow_digest``, on the email queue) sends them a
-short while later, so many results landing at once make one digest, not a flood. Nothing is sent for a draft event.
+the commit and one task per follower and event (``leagues.tasks.follow_digest``, on the email queue) sends them: a
+round's pairings at once (its boards are published together), results a short while later (FOLLOW_DIGEST_SECONDS),
+so many results landing at once make one digest, not a flood. Nothing is sent for a draft event.
 """
 
 import logging
@@ -26,6 +27,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from ..after_commit import collected_after_commit, once_after_commit
+from ..dates import date_format, league_dates
 from ..errors import NotFound, ServiceError
 from ..models import Entry, Event, Follow, FollowNotice, Game, Player, ResultChange, Round, Team
 from ..notifications import SEND_EMAIL, _plain_text, _send_task
@@ -210,15 +212,15 @@ def _games() -> QuerySet[Game]:
     )
 
 
-def _notify(notices: list[FollowNotice]) -> None:
-    """Store the notices, then one digest task per follower (an e-mail address) and event; a task that runs after
-    another has sent the news finds nothing left."""
+def _notify(notices: list[FollowNotice], *, wait: int) -> None:
+    """Store the notices, then one digest task per follower (an e-mail address) and event, run `wait` seconds later;
+    a task that runs after another has sent the news finds nothing left."""
     FollowNotice.objects.bulk_create(notices)
     emails = dict(Follow.objects.filter(pk__in={n.follow_id for n in notices}).values_list("pk", "email"))
     for email, event_id in sorted({(emails[n.follow_id], n.event_id) for n in notices}):
         try:
             current_app.signature(FOLLOW_DIGEST, kwargs={"email": email, "event_id": event_id}).apply_async(
-                countdown=settings.FOLLOW_DIGEST_SECONDS
+                countdown=wait
             )
         except Exception:  # the broker or, in-process, the mail server: the results stay saved
             log.warning("follow digest of event %s not sent", event_id, exc_info=True)
@@ -255,12 +257,14 @@ def _notices_of(games: QuerySet[Game], kind: str) -> list[FollowNotice]:
 
 def _pairing_notices(event_id: int, round_number: int) -> None:
     games = _games().filter(round__event_id=event_id, round__number=round_number).order_by("board")
-    _notify(_notices_of(games, FollowNotice.Kind.PAIRING))
+    # a round's boards are published all at once: its pairings go at once (within a minute of publishing, as
+    # issue #33 asks), with any result of theirs still waiting; results come in one by one and wait for a digest
+    _notify(_notices_of(games, FollowNotice.Kind.PAIRING), wait=0)
 
 
 def _result_notices(game_ids: list[int]) -> None:
     games = _games().filter(pk__in=set(game_ids)).order_by("round__number", "board")
-    _notify(_notices_of(games, FollowNotice.Kind.RESULT))
+    _notify(_notices_of(games, FollowNotice.Kind.RESULT), wait=settings.FOLLOW_DIGEST_SECONDS)
 
 
 # -- the digest: every waiting notice of one follower and one event in one e-mail --
@@ -277,12 +281,12 @@ def _when_and_where(rnd: Round) -> list[str]:
         lines.append(
             _("When: %(date)s at %(time)s")
             % {
-                "date": formats.date_format(rnd.date, "DATE_FORMAT"),
+                "date": date_format(rnd.date, "DATE_FORMAT"),
                 "time": formats.time_format(rnd.start_time, "TIME_FORMAT"),
             }
         )
     elif rnd.date:
-        lines.append(_("When: %(date)s") % {"date": formats.date_format(rnd.date, "DATE_FORMAT")})
+        lines.append(_("When: %(date)s") % {"date": date_format(rnd.date, "DATE_FORMAT")})
     if rnd.place:
         lines.append(_("Where: %(place)s") % {"place": rnd.place})
     return lines
@@ -354,7 +358,7 @@ def news_message(follows: list[Follow], notices: list[FollowNotice]) -> dict[str
     language = notices[0].follow.language
     unsubscribe = _url("leagues:follow-stop", language, unsubscribe_token(follows))
     event = notices[0].event
-    with translation.override(language):
+    with translation.override(language), league_dates(event.league):
         items = []
         for notice in notices:
             if notice.kind == FollowNotice.Kind.PAIRING:

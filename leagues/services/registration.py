@@ -44,9 +44,10 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet, Sum
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from ..dates import date_format, league_dates
 from ..errors import Conflict, NotFound, PermissionDenied, ServiceError
 from ..models import (
     CURRENCIES,
@@ -161,7 +162,7 @@ def closed_reason(event: Event, found: RegistrationSettings | None = None) -> st
         return _("Registration for this event is not open.")
     if found.deadline is not None and _now() > found.deadline:
         return _("Registration closed on %(deadline)s.") % {
-            "deadline": formats.date_format(timezone.localtime(found.deadline), "DATETIME_FORMAT")
+            "deadline": date_format(timezone.localtime(found.deadline), "DATETIME_FORMAT")
         }
     if round_one_published(event):
         return _("Round 1 is published: registration is closed.")
@@ -950,7 +951,7 @@ def registration_message(registration_id: int, kind: str) -> dict[str, object]:
     registration = Registration.objects.select_related("event__league", "entry").get(pk=registration_id)
     event = registration.event
     found = settings_of(event)
-    with translation.override(registration.language):
+    with translation.override(registration.language), league_dates(event.league):
         context = {
             "registration": registration,
             "name": registration.name,

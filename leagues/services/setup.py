@@ -52,6 +52,7 @@ from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
+from .federations import FIDE_FEDERATIONS
 from .fide_mode import event_scoring_checked, event_settings_changed
 from .players import players_of_league
 from .policy import compute_standings_check, default_tiebreak_order, lots_seeded
@@ -96,7 +97,7 @@ def _assign(instance: Model, fields: dict[str, Any], allowed: Collection[str]) -
 
 # ------------------------------------------------------------------------------------------ the league
 
-LEAGUE_FIELDS = {"name", "auto_confirm_days", "currency", "players_without_club"}
+LEAGUE_FIELDS = {"name", "auto_confirm_days", "currency", "players_without_club", "federation"}
 
 
 #: who may create a league: a user (or group) granted this permission in the admin, and superusers
@@ -130,8 +131,12 @@ def league_save(*, league: League, user: AnyUser, fields: dict[str, Any]) -> Lea
     _organiser(user, league.pk)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
+        federation = league.federation
         _league_checked(league, fields)
         league.save()
+        if league.federation != federation:  # its event pages write dates the new federation's way (leagues/dates.py)
+            for event_id in league.events.values_list("pk", flat=True):
+                pages_changed(event_id=event_id)
         return league
 
 
@@ -141,6 +146,9 @@ def _league_checked(league: League, fields: dict[str, Any]) -> None:
         raise FieldError("name", _("Use letters, digits and punctuation only (no line breaks or control characters)."))
     if league.auto_confirm_days < 1:
         raise FieldError("auto_confirm_days", _("The other club needs at least a day to answer a card."))
+    league.federation = (league.federation or "").strip().upper()
+    if league.federation and league.federation not in FIDE_FEDERATIONS:
+        raise FieldError("federation", _("Give FIDE's three-letter code of a federation, e.g. USA or NOR."))
     _validated(league)
 
 

@@ -201,15 +201,20 @@ def rank_by_tiebreaks(event: Event, tournament: Tournament) -> list[Participant]
     return [replace(p, rank=places.get(p.start_number)) for p in tournament.participants]
 
 
-def snapshot_fields(data: dict[str, Any], event: Event | None = None) -> dict[str, Any]:
+def snapshot_fields(
+    data: dict[str, Any], event: Event | None = None, places: dict[int, list[int | None]] | None = None
+) -> dict[str, Any]:
     """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
-    title, federation and rating at the start, as the standings show them."""
+    title, federation and rating at the start, as the standings show them, and with `places` the player's place
+    after each round (``round_places``, places_after_each_round)."""
     fields = {
         key: data.get(key, default)
         for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
     }
     if event is not None and not event.is_team:
         fields["rows"] = with_registry(event, fields["rows"])
+    if places:
+        fields["rows"] = [{**row, "round_places": places.get(row.get("start_number"), [])} for row in fields["rows"]]
     return fields
 
 
@@ -315,6 +320,34 @@ def event_engine_result(event: Event) -> Standings | TeamStandings:
         .order_by("round__number", "board")
     )
     return team_standings(event, games, entries)
+
+
+def event_engine_results(event: Event) -> tuple[Standings | TeamStandings, dict[int, list[int | None]]]:
+    """The engine's standings of the event and, for an individual event, each player's place after every round
+    (start number -> [place after round 1, after round 2, ...]): the standings with the event's tie-breaks as they
+    stood after that round (``--after-round``), as a player's page plots them. A team event's: none."""
+    if event.is_team:
+        return event_engine_result(event), {}
+    tournament = crosstable_for(event, *plain_rows(event))
+    return _compute(event, tournament), places_after_each_round(event, tournament)
+
+
+def places_after_each_round(event: Event, tournament: Tournament) -> dict[int, list[int | None]]:
+    """Each player's place (the standings' rank: tied players share the first of their places) after rounds
+    1..the last with a result, each computed as the standings after that round alone (later results, and the
+    tie-break values they change, unknown then); None after a round the engine cannot rank."""
+    played = max((len(p.rounds) for p in tournament.participants), default=0)
+    places: dict[int, list[int | None]] = {p.start_number: [] for p in tournament.participants}
+    for number in range(1, played + 1):
+        try:
+            ranks = {
+                row.start_number: row.rank for row in _compute(event, replace(tournament, rounds_computed=number)).rows
+            }
+        except EngineError:
+            ranks = {}
+        for start_number, line in places.items():
+            line.append(ranks.get(start_number))
+    return places
 
 
 def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:

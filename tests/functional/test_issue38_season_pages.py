@@ -48,7 +48,7 @@ def test_a_players_last_round_says_the_place_of_the_headline(client, demo):
         headline = re.search(r'Place <bdi dir="ltr">([^<]+)</bdi>, score <bdi dir="ltr">([^<]+)</bdi>', page)
         if not headline:
             continue
-        body = page[page.index("<tbody>", page.index("Place after the round (by points")) :].split("</tbody>")[0]
+        body = page[page.index("<tbody>", page.index('<abbr title="Place')) :].split("</tbody>")[0]
         cell = r'<td class="num opt"><bdi dir="ltr">([^<]*)</bdi></td>'
         rows = [re.findall(cell, row) for row in body.split("</tr>")]
         _score, place = [cells for cells in rows if cells and cells[0]][-1][:2]

@@ -210,3 +210,20 @@ def test_a_mail_server_that_is_down_loses_no_result_and_blocks_no_request(tmp_pa
 def test_the_demo_sends_no_mail(smtp):
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert smtp.messages() == []
+
+
+@pytest.mark.parametrize(("federation", "month_first"), [("USA", True), ("NOR", False)])
+def test_a_card_mail_writes_the_day_as_the_league_s_country_does(smtp, client, federation, month_first):
+    """Issue 38: a US league's English mail says "confirms itself on Dec 9, 2026", a European one "9 Dec 2026"."""
+    d = division()
+    d.league.federation = federation
+    d.league.save()
+    match = d.match()
+    client.force_login(d.secretaries[0])
+    assert client.post(f"/en/manage/matches/{match.pk}/", card_post(match, {1: "1-0"})).status_code == 302
+    ((_recipients, _subject, body),) = smtp.wait_for(1)
+    match.refresh_from_db()
+    day = (match.submitted_at + timezone.timedelta(days=d.league.auto_confirm_days)).date()  # the site's zone is UTC
+    month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][day.month - 1]
+    written = f"{month} {day.day}, {day.year}" if month_first else f"{day.day} {month} {day.year}"
+    assert f"confirms itself on {written}." in " ".join(body.split())
