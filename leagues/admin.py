@@ -12,6 +12,7 @@ from tiebreaks.money import money
 from tiebreaks.prizes import CURRENCIES
 
 from . import models
+from . import rules_admin as rules_admin  # the league rules' admin, saved through services.league_rules
 from .errors import ServiceError
 from .health import worker_status
 from .page_cache import pages_changed

@@ -169,3 +169,29 @@ def test_only_the_organiser_sets_rules_and_applies_penalties():
     with pytest.raises(PermissionDenied):
         rule_save(league=s.d.league, user=_secretary(s), kind="licence", severity="block")
     assert not LeagueRule.objects.exists()
+
+
+def test_the_admin_saves_a_rule_through_the_service_and_the_saved_cards_are_checked_again(client):
+    from tests.factories import UserFactory
+
+    s = season_of_two_divisions()  # Division One's card is saved: Player1 and Player2 have no licence
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    answer = client.post(
+        "/admin/leagues/leaguerule/add/",
+        {
+            "league": s.d.league.pk,
+            "event": "",
+            "kind": "licence",
+            "severity": "warning",
+            "value": "",
+            "penalty": "none",
+        },
+    )
+    assert answer.status_code == 302
+    assert LeagueRule.objects.filter(league=s.d.league, kind="licence").count() == 1
+    found = RuleViolation.objects.filter(match=s.d.match(), status="open").values_list("side", "board")
+    one = TeamMatch.objects.get(pk=s.d.match().pk)
+    fjord_side = "home" if one.home.team.club_id == s.d.clubs[0].pk else "away"
+    bosporus_side = "away" if fjord_side == "home" else "home"
+    # both clubs' players of Division One have no licence: every board of both sides
+    assert sorted(found) == sorted([(fjord_side, 1), (fjord_side, 2), (bosporus_side, 1), (bosporus_side, 2)])
