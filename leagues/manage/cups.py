@@ -1,7 +1,8 @@
 """The organiser's page of a knock-out cup: the draw (seeding, tie resolution in order, the rounds' dates), the
 bracket with each tie's card, the advance to the next round and the decider game of a level match; the rules are in
-services/cups.py. Per round the organiser clicks "Advance" once the cards are confirmed (a level match first gets
-its decider game: one form, one click, which advances too)."""
+services/cups.py. A round's last confirmed card makes the next round by itself; the organiser clicks only to record
+the decider game of a level match (one form, one click, which advances too), and "Advance" reads a round's cards
+again after a correction."""
 
 import re
 

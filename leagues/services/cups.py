@@ -17,8 +17,10 @@ Decisions (documented for the pages and the organisers):
   through) and the decider: a play-off or Armageddon game recorded on the card (an Armageddon draw sends Black's
   team through). When nothing in the list separates the teams the decider game decides.
 * :func:`cup_advance` decides the ties of the current round it can; when all are decided it makes the next round's
-  matches (winner of tie 2p-1 at home against the winner of tie 2p). Recording a decider advances too. A round's
-  ties are looked at again at each advance until the next round is made: a corrected card counts until then.
+  matches (winner of tie 2p-1 at home against the winner of tie 2p). A confirmed card (:func:`cup_card_confirmed`,
+  called by services/match_cards.py) and a recorded decider advance the cup the same way, so the organiser clicks
+  only for a decider game. A round's ties are looked at again at each advance until the next round is made: a
+  corrected card counts until then.
 """
 
 from __future__ import annotations
@@ -354,6 +356,20 @@ def cup_advance(*, event: Event, user: AnyUser) -> Progress:
         progress = _advance(event, cup)
         event_pages_changed_after_commit(event_id=event.pk)
     return progress
+
+
+def cup_card_confirmed(match: TeamMatch) -> None:
+    """A card was confirmed (in the card's transaction, its event locked): a cup's tie of the current round is
+    decided at once, and the round's last decided tie makes the next round's matches, with no click of the organiser.
+    Nothing for a match of any other event (no query: the card's event is at hand)."""
+    event = match.round.event
+    if not event.is_knockout or match.status != TeamMatch.Status.CONFIRMED or event.status == Event.Status.FINISHED:
+        return
+    cup = Cup.objects.filter(event=event).first()
+    if cup is None or not CupTie.objects.filter(cup=cup, match=match, round_number=current_round(cup)).exists():
+        return
+    _advance(event, cup)
+    event_pages_changed_after_commit(event_id=event.pk)
 
 
 def cup_decider_record(

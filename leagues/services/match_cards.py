@@ -12,6 +12,7 @@ from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
+from .cups import cup_card_confirmed
 from .league_rules import card_blocks, card_violations_record, lineup_with_stored
 from .lineups import lineup_apply
 from .results import event_frozen, event_lock, finished_event_override, result_record
@@ -92,6 +93,7 @@ def match_card_submit(
         match.save()
         card_violations_record(match=match)  # what the saved card breaks: to the organiser's inbox
         match_card_changed(match)
+        cup_card_confirmed(match)  # a cup's tie decided by this card: the cup advances
         pages_changed(event_id=match.round.event_id)  # the card's state is on the event's pages
         if notify and correction:
             notify_after_commit("card_corrected", match_id=match.pk, changes=sorted(changes), reason=reason.strip())
@@ -169,6 +171,7 @@ def match_card_confirm(*, match_id: int, user: AnyUser, expected_version: int) -
         match.version += 1
         match.save()
         match_card_changed(match)
+        cup_card_confirmed(match)
         pages_changed(event_id=match.round.event_id)
         notify_after_commit("card_confirmed", match_id=match.pk)
         return match
@@ -214,4 +217,5 @@ def match_cards_auto_confirm(*, now: datetime | None = None) -> int:
             for card in cards:
                 card.status = TeamMatch.Status.CONFIRMED
                 match_card_changed(card)
+                cup_card_confirmed(card)
     return confirmed

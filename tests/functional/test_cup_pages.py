@@ -56,22 +56,21 @@ def test_organiser_draws_advances_and_decides_a_level_match_on_the_pages(client,
     # 2-2 and level on board count too (4 + 1 against 3 + 2): the tie waits for its decider game
     _card(organiser, ties[0].match, [1, 0, 0, 1])
     _card(organiser, ties[1].match, [0, 0, 0.5, 0.5])
-    page = client.post(url, {"action": "advance"})  # click 2: advance
-    assert page.status_code == 302
     html = client.get(url).content.decode()
     assert "Decider game: Rooks 2 – Rooks 4" in html
     assert not TeamMatch.objects.filter(round__number=2, round__event=event).exists()
     prefix = f"decider-{ties[0].match_id}"
     decider = {"action": prefix, f"{prefix}-match": ties[0].match_id, f"{prefix}-white": "away",
                f"{prefix}-result": "1-0", f"{prefix}-armageddon": "on"}  # fmt: skip
-    assert client.post(url, decider).status_code == 302  # click 3: the decider, which also advances
+    assert client.post(url, decider).status_code == 302  # click 2: the decider, which also makes the final
     card = _text(client.get(f"/en/manage/matches/{ties[0].match_id}/").content.decode())
     assert "Decider game Armageddon game (a draw counts as a win for Black): Rooks 4 White, 1-0" in card
     assert "Rooks 4 goes through" in card  # the decider is on the card
     final = TeamMatch.objects.get(round__event=event, round__number=2)
     assert (final.home.start_number, final.away.start_number) == (4, 1)  # Rooks 4 had White and won the Armageddon
-    _card(organiser, final, [1, 1, 0.5, 0])
-    assert client.post(url, {"action": "advance"}).status_code == 302  # click 4: advance after the final
+    _card(organiser, final, [1, 1, 0.5, 0])  # the final's confirmed card names the winner: no click
+    assert "Cup winner: <bdi>Rooks 4</bdi>" in client.get(url).content.decode()
+    assert client.post(url, {"action": "advance"}).status_code == 302  # the button changes nothing now
     assert "Cup winner: <bdi>Rooks 4</bdi>" in client.get(url).content.decode()
 
     english = client.get(f"/en/events/{event.slug}/bracket/").content.decode()
