@@ -6,6 +6,8 @@ one reversed URL, and every value is escaped as the template would have escaped 
 standard library's, called here without its lazy-string wrapper).
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from html import escape as _escape
 
@@ -49,37 +51,71 @@ def _text(value) -> str:
 
 def wallchart_rows(lines: list[dict], *, slug: str) -> SafeString:
     """The wallchart's rows: place, name, start number, rating, points, one cell per round (opponent's start
-    number, colour, result; a bye; or a dot for no game), then the tie-breaks."""
+    number, colour, result; a bye; or a dot for no game), then the tie-breaks.
+
+    A 1,000-player open's wallchart has thousands of cells of a few dozen different values: each symbol, colour,
+    bye's result and tie-break value is escaped once per table, each opponent's link and name once."""
     links = EntryLinks(slug)
     bye = escape(_("bye"))
     colours = {
-        "w": (escape(_("White")), escape(pgettext("white pieces, one letter", "w"))),
-        "b": (escape(_("Black")), escape(pgettext("black pieces, one letter", "b"))),
+        colour: f'<span class="colour colour-{colour}" title="{escape(name)}">{escape(letter)}</span>'
+        for colour, name, letter in (
+            ("w", _("White"), pgettext("white pieces, one letter", "w")),
+            ("b", _("Black"), pgettext("black pieces, one letter", "b")),
+        )
     }
-    opponents: dict[int, tuple[str, str]] = {}  # entry id -> its page and escaped name, for an opponent's cell
-    # the link's name says whom and which round, beginning with the number it shows (WCAG 2.5.3)
-    named = escape(_("%(number)s %(name)s, round %(round)s"))
-    # a result whose game has moves links to the game's page, named by the result it shows and the round
-    games = (game_url_prefix(slug), escape(_("%(result)s, the game of round %(round)s")))
+    table = _WallchartTable(
+        opponents={},
+        player_url=links.player_url,
+        bye=bye,
+        colours=colours,
+        # the link's name says whom and which round, beginning with the number it shows (WCAG 2.5.3)
+        named=escape(_("%(number)s %(name)s, round %(round)s")),
+        # a result whose game has moves links to the game's page, named by the result it shows and the round
+        games=(game_url_prefix(slug), escape(_("%(result)s, the game of round %(round)s"))),
+        results={value: escape(label) for value, label in Result.choices},
+        symbols={},
+    )
+    shown: dict = {}  # a value -> escaped: a big open's thousands of values are a few dozen different ones
+
+    def escaped(value) -> str:
+        known = shown.get(value)
+        if known is None:
+            known = shown[value] = escape(value)
+        return known
+
     out = []
     for line in lines:
         entry = line["entry"]
-        cells = "".join(
-            _wallchart_cell(cell, opponents, links.player_url, bye, colours, named, games) for cell in line["cells"]
-        )
-        tiebreaks = "".join(f'<td class="num tb" dir="ltr">{escape(value)}</td>' for value in line["tiebreaks"])
+        cells = "".join(_wallchart_cell(cell, table) for cell in line["cells"])
+        tiebreaks = "".join(f'<td class="num tb" dir="ltr">{escaped(value)}</td>' for value in line["tiebreaks"])
         out.append(
             "\n    <tr>\n"
-            f'      <td class="rank sticky-1"><bdi dir="ltr">{escape(line["place"])}</bdi></td>\n'
+            f'      <td class="rank sticky-1"><bdi dir="ltr">{escaped(line["place"])}</bdi></td>\n'
             f'      <th scope="row" class="name sticky-2">{links.link(entry)}\n</th>\n'
             f'      <td class="num opt" dir="ltr">{entry.start_number}</td>\n'
             f'      <td class="num opt" dir="ltr">{_text(entry.rating)}</td>\n'
-            f'      <td class="num points"><bdi dir="ltr">{escape(line["points"])}</bdi></td>\n'
+            f'      <td class="num points"><bdi dir="ltr">{escaped(line["points"])}</bdi></td>\n'
             f"      {cells}\n"
             f"      {tiebreaks}\n"
             "    </tr>\n  "
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+@dataclass
+class _WallchartTable:
+    """What a wallchart's cells share: each opponent's page and escaped name (by entry id), the player pages'
+    address, the escaped words and their link names, the results' names and the symbols, escaped once."""
+
+    opponents: dict
+    player_url: Callable[[int], str]
+    bye: str
+    colours: dict[str, str]
+    named: str
+    games: tuple[str, str]
+    results: dict[str, str]
+    symbols: dict[str, str]
 
 
 def game_url_prefix(slug: str) -> str:
@@ -93,32 +129,29 @@ def game_link(prefix: str, game_id: int, shown: str, label: str) -> str:
     return f'<a href="{prefix}{game_id}/"{named}>{shown}</a>'
 
 
-def _wallchart_cell(
-    cell: RoundCell | None, opponents: dict, player_url, bye: str, colours: dict, named: str, games: tuple[str, str]
-) -> str:
+def _wallchart_cell(cell: RoundCell | None, table: _WallchartTable) -> str:
     if cell is None:
         return '<td class="num wall"><span class="muted">·</span></td>'
-    symbol = escape(cell.symbol)
+    symbol = table.symbols.get(cell.code)
+    if symbol is None:
+        symbol = table.symbols[cell.code] = escape(cell.symbol)
     if cell.opponent is None:
-        label = escape(cell.game.get_result_display()) if cell.game else ""
-        return f'<td class="num wall"><span title="{label}"><bdi dir="ltr">{bye} {symbol}</bdi></span></td>'
+        game = cell.game
+        label = (table.results.get(game.result) or escape(game.result)) if game else ""
+        return f'<td class="num wall"><span title="{label}"><bdi dir="ltr">{table.bye} {symbol}</bdi></span></td>'
     opponent = cell.opponent
     number = opponent.start_number
-    known = opponents.get(opponent.pk)
+    known = table.opponents.get(opponent.pk)
     if known is None:
-        known = opponents[opponent.pk] = (player_url(number), escape(opponent.name))
+        known = table.opponents[opponent.pk] = (table.player_url(number), escape(opponent.name))
     url, name = known
-    label = named % {"number": number, "name": name, "round": cell.round}
+    label = table.named % {"number": number, "name": name, "round": cell.round}
     link = f'<a href="{url}" title="{name}" aria-label="{label}">{number}</a>'
-    colour_name, colour_letter = colours["w"] if cell.colour == "w" else colours["b"]
+    colour = table.colours["w"] if cell.colour == "w" else table.colours["b"]
     if cell.moves and cell.game is not None and symbol:
-        prefix, game_named = games
+        prefix, game_named = table.games
         symbol = game_link(prefix, cell.game.pk, symbol, game_named % {"result": symbol, "round": cell.round})
-    return (
-        f'<td class="num wall"><bdi dir="ltr">{link}'
-        f'<span class="colour colour-{escape(cell.colour)}" title="{colour_name}">{colour_letter}</span>'
-        f"{symbol}</bdi></td>"
-    )
+    return f'<td class="num wall"><bdi dir="ltr">{link}{colour}{symbol}</bdi></td>'
 
 
 def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeString:
