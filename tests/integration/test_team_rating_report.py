@@ -26,7 +26,7 @@ from django.core.management import call_command
 from gacrux.trf2json import trf2json
 
 from leagues.errors import PermissionDenied, ServiceError
-from leagues.models import Event, Game, League, Result, Role, TeamMatch
+from leagues.models import Event, Game, League, Result, Role, Round, TeamMatch
 from leagues.services.match_cards import match_card_submit
 from leagues.services.rating_report_teams import team_rating_report, team_rating_report_trf
 from leagues.services.schedule import fixtures_generate
@@ -34,6 +34,7 @@ from leagues.services.setup import club_save, event_save, player_save, roster_se
 from leagues.services.standings import event_engine_result
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, UserFactory
+from tests.integration.test_fixtures import team_division
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -412,3 +413,38 @@ def test_the_demo_team_division_is_read_by_fides_checker_with_no_error_and_its_g
     values = fide_tiebreaks(text, ["MPTS", "GPTS"], rounds=3, round_robin=True)
     site = event_engine_result(event)
     assert values == {row.team_number: [row.values["MPTS"], row.values["GPTS"]] for row in site.rows}
+
+
+def test_a_team_swiss_with_a_pairing_allocated_bye_is_read_with_the_bye_as_a_team_record():
+    """Three teams of two boards, round 1 of a team Swiss: team 1 beats team 2 1½-½ (board 1 won by team 1's White,
+    board 2 drawn), team 3 has the pairing-allocated bye, a drawn match with a draw on every board (team_swiss.py):
+    match points 2, 0, 1; game points 1½, ½, 1. Two games rated; the bye is no player's game."""
+    event, entries = team_division(teams=3, roster=2, boards=2, system=Event.System.SWISS)
+    organiser = UserFactory(username="organiser")
+    Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=event.league)
+    rnd = Round.objects.create(event=event, number=1)
+    match = TeamMatch.objects.create(round=rnd, home=entries[0], away=entries[1], status=TeamMatch.Status.CONFIRMED)
+    home, away = ([m.player for m in e.team.members.order_by("board_order")] for e in entries[:2])
+    Game.objects.create(
+        round=rnd, match=match, board=1, white=entries[0], black=entries[1], white_player=home[0],
+        black_player=away[0], result=Result.WHITE_WINS,
+    )  # fmt: skip
+    Game.objects.create(
+        round=rnd, match=match, board=2, white=entries[1], black=entries[0], white_player=away[1],
+        black_player=home[1], result=Result.DRAW,
+    )  # fmt: skip
+    Game.objects.create(round=rnd, board=1003, white=entries[2], result=Result.PAIRING_BYE)
+
+    report = team_rating_report(event=event, user=organiser)
+    assert (report.rated_games, report.unplayed_boards, report.team_byes) == (2, 0, 1)
+    assert {row.player.pk for row in report.players} == {p.pk for p in home + away}
+    text = team_rating_report_trf(event=event, user=organiser)
+    players, teams, header = parsed(text)
+    assert header["092"] == "Team Swiss-System" and header["192"] == "FIDE_TEAM_TYPEA_MP_GP"
+    assert [players[n]["rounds"] for n in teams[3]] == [[(0, "-", "Z")], [(0, "-", "Z")]]
+    reader = trf2json()
+    reader.parse_file(text, 0)
+    status = reader.chessjson["status"]
+    assert status["code"] < 400 and not status.get("error") and not status.get("info"), status
+    values = fide_tiebreaks(text, ["MPTS", "GPTS"], rounds=1)
+    assert values == {1: [2, Fraction(3, 2)], 2: [0, Fraction(1, 2)], 3: [1, 1]}
