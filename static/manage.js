@@ -103,7 +103,8 @@ document.addEventListener("click", function (event) {
 // refused by its view: the page with what was typed and why) replaces the page's main part. Any other answer (a bare
 // 400 before the view, an expired token, the log-in page, no answer at all) leaves the page as it is, every value
 // typed still in it, and says that it was not saved. Without JavaScript the form is posted as usual.
-// Enter on the last board's result saves (a select does not submit its form by itself).
+// Enter on the last board's result (or a match card's last board's player) saves (a select does not submit its form
+// by itself).
 (function () {
   "use strict";
   if (!window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
@@ -147,8 +148,11 @@ document.addEventListener("click", function (event) {
     if (event.key !== "Enter" || !(select instanceof HTMLSelectElement)) { return; }
     var form = select.form;
     if (!form || !form.hasAttribute("data-keep-typed")) { return; }
-    var results = form.querySelectorAll("select.result");
-    if (select === results[results.length - 1]) {
+    // the last board's result, or another list of its row (a match card's players: the away player is the card's
+    // last field)
+    var results = form.querySelectorAll("select.result"), last = results[results.length - 1];
+    var lastRow = last && last.closest("tr");
+    if (select === last || (lastRow && select.closest("tr") === lastRow)) {
       event.preventDefault();
       form.requestSubmit();
     }
