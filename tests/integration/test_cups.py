@@ -3,17 +3,29 @@ round 1 to the best seeds by rating, a 2-2 match decided by board count, a 2-2 m
 decided by an Armageddon game recorded on its card (a draw: Black's team goes through), and the next round's
 matches made when a round's ties are all decided. Every expected value is worked out by hand below."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.errors import ServiceError
-from leagues.models import Cup, CupTie, Event, Game, TeamMatch
+from leagues.models import Cup, CupTie, Event, Game, Role, TeamMatch
 from leagues.services.cups import bracket_order, cup_draw, tie_outcome
+from leagues.services.match_cards import match_card_confirm, match_card_submit, match_cards_auto_confirm
 from leagues.services.round_pairings import round_pair
 from leagues.services.schedule import fixtures_generate
 from leagues.services.setup import FieldError, event_save
 from leagues.services.team_swiss import is_team_swiss
-from tests.factories import EntryFactory, EventFactory, TeamFactory, TeamMemberFactory, UserFactory, organiser_of
+from tests.factories import (
+    EntryFactory,
+    EventFactory,
+    RoleFactory,
+    TeamFactory,
+    TeamMemberFactory,
+    UserFactory,
+    organiser_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -255,3 +267,37 @@ def test_a_cup_takes_neither_the_swiss_pairing_nor_the_round_robin_schedule(clie
         )  # fmt: skip
     assert refused.value.field == "system"
     assert not Event.objects.filter(slug="cup-of-players").exists()
+
+
+def test_the_clubs_cards_advance_the_cup_without_the_organiser():
+    """Semi-finals of four teams: one card submitted by the home club and confirmed by the other club, one confirmed
+    by itself after the league's days; the final is made by the second, with no click of the organiser."""
+    event = _cup(teams=4)
+    event.league.clubs.add(*[entry.team.club for entry in event.entries.all()])
+    cup_draw(event=event, user=organiser_of(event.league), seeding="order")
+    first, second = CupTie.objects.filter(cup__event=event).order_by("position")
+    home, away = (
+        RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=t.team.club).user for t in (first.home, first.away)
+    )
+
+    def submit(tie, user):
+        results = {
+            g.pk: ("1-0" if g.white_id == tie.home_id else "0-1", g.version) for g in tie.match.games.all()
+        }  # the home team wins every board
+        match_card_submit(match_id=tie.match_id, results=results, user=user, expected_version=tie.match.version)
+
+    submit(first, home)
+    assert TeamMatch.objects.get(pk=first.match_id).status == TeamMatch.Status.SUBMITTED
+    first.refresh_from_db()
+    assert first.winner_id is None  # a submitted card decides nothing
+    match_card_confirm(match_id=first.match_id, user=away, expected_version=1)
+    first.refresh_from_db()
+    assert (first.winner_id, first.decided_by) == (first.home_id, "score")
+    second_home = RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=second.home.team.club).user
+    submit(second, second_home)
+    assert not CupTie.objects.filter(cup__event=event, round_number=2).exists()
+    later = timezone.now() + timedelta(days=event.league.auto_confirm_days + 1)
+    assert match_cards_auto_confirm(now=later) == 1
+    final = CupTie.objects.get(cup__event=event, round_number=2)
+    assert (final.home_id, final.away_id) == (first.home_id, second.home_id)
+    assert final.match.games.count() == 4
