@@ -70,7 +70,7 @@ def queue_beat(task=None, **_):
 @worker_ready.connect
 def beat_when_ready(**_):
     """A worker that has just started is alive before its first task (web processes leave heavy pages to a worker
-    that is alive: leagues/page_cache.py)."""
+    that is alive: leagues/page_cache/worker.py)."""
     from leagues.broker import record_heartbeat
 
     record_heartbeat()

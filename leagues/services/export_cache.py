@@ -1,7 +1,7 @@
 """Open-data downloads served from the page cache, built by a worker (issue 35).
 
 An export (TRF, Chess-JSON, standings and crosstable as CSV and XLSX, a season's zip) is kept in the page cache
-(leagues/page_cache.py) under the stamp of its event, which every result and every new standings snapshot renews; a
+(leagues/page_cache/) under the stamp of its event, which every result and every new standings snapshot renews; a
 season's zip under a stamp made of its public events' stamps. A request for an export whose kept copy carries the
 current stamp is answered from the cache, as cheaply as a cached page (CachedPageMiddleware answers it before the
 rest of the stack). When the kept copy is older, or there is none, one build is sent to a worker (the "pairing"

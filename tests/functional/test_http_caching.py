@@ -350,7 +350,7 @@ def test_a_page_another_process_rendered_is_whole_for_a_reader_without_gzip(clie
     url = page.format(slug=event.slug)
     rendered = client.get(url)
     for accept in ("identity", "gzip"):
-        monkeypatch.setattr(page_cache, "_local", {})  # another process: nothing of the page but the shared cache's
+        page_cache._local.clear()  # another process: nothing of the page but the shared cache's
         answers = [client.get(url, HTTP_ACCEPT_ENCODING=accept) for _ in range(2)]  # the view's, then the early one
         for answer in answers:
             body = gzip.decompress(answer.content) if accept == "gzip" else answer.content
@@ -408,7 +408,7 @@ def test_a_page_too_old_to_stand_in_waits_for_the_render(client, monkeypatch):
     game = GameFactory(round=RoundFactory(event=event, number=4), board=1, white=entries[0], black=entries[1])
     before = client.get(url)
     result_record(game_id=game.pk, result=Result.BLACK_WINS, user=organiser_of(event.league))
-    monkeypatch.setattr(page_cache, "EARLIER_PAGE_SECONDS", 0)
+    monkeypatch.setattr(page_cache.render, "EARLIER_PAGE_SECONDS", 0)
     thread, release = _neighbour_rendering()
     threading.Timer(0.2, release.set).start()
     try:

@@ -289,7 +289,7 @@ def test_a_result_entered_while_redis_hangs_is_saved_and_answered_success(monkey
     hung = HungRedis()
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": hung.url}}
     settings.CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
-    monkeypatch.setattr(page_cache, "_STORE", None)
+    monkeypatch.setattr(page_cache.store, "_STORE", None)
     answers = []
     try:
         with broker_for_this_process(hung.url):
@@ -314,7 +314,7 @@ def test_a_round_sheet_renews_the_pages_and_sends_the_recompute_once(monkeypatch
     from tests.factories import swiss_event
 
     event, entries, games = swiss_event(players=12)
-    renewals = _Calls(monkeypatch, page_cache, "event_pages_changed")
+    renewals = _Calls(monkeypatch, page_cache.stamps, "event_pages_changed")
     # queued only: the worker's recompute renews the pages again in its own transaction
     recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
     sheet = {game.pk: (Result.DRAW, 0) for game in games}
@@ -334,7 +334,7 @@ def test_an_import_renews_the_pages_and_sends_the_recompute_once(monkeypatch):
 
     trf = json.loads((GOLDEN / "swiss-p014-r06-s01021.json").read_text())["trf"]
     league = LeagueFactory()
-    renewals = _Calls(monkeypatch, page_cache, "event_pages_changed")
+    renewals = _Calls(monkeypatch, page_cache.stamps, "event_pages_changed")
     # queued only: the worker's recompute renews the pages again in its own transaction
     recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
     event = event_import_trf(league=league, name="Big", slug="big", data=trf.encode(), user=organiser_of(league))
@@ -347,7 +347,7 @@ def test_a_saved_result_is_answered_as_saved_even_when_after_commit_work_fails(m
     from tests.factories import swiss_event
 
     event, entries, games = swiss_event(players=4)
-    _Calls(monkeypatch, page_cache, "event_pages_changed", fail=True)
+    _Calls(monkeypatch, page_cache.stamps, "event_pages_changed", fail=True)
     answer = client_for(organiser_of(event.league)).post(
         f"/api/v1/games/{games[0].pk}/result/", {"result": Result.WHITE_WINS}, format="json"
     )
