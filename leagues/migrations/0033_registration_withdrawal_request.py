@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0032_event_tiebreak_external'),
+        ("leagues", "0032_event_tiebreak_external"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='withdrawal_reason',
-            field=models.CharField(blank=True, max_length=300, verbose_name='reason for withdrawing'),
+            model_name="registration",
+            name="withdrawal_reason",
+            field=models.CharField(blank=True, max_length=300, verbose_name="reason for withdrawing"),
         ),
         migrations.AddField(
-            model_name='registration',
-            name='withdrawal_requested_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='withdrawal requested at'),
+            model_name="registration",
+            name="withdrawal_requested_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="withdrawal requested at"),
         ),
     ]
