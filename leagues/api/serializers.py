@@ -186,7 +186,7 @@ class LineupBoardSerializer(serializers.Serializer):
 class RuleViolationSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text=_("The league rule broken."))
     severity = serializers.ChoiceField(choices=["warning", "block"])
-    side = serializers.ChoiceField(choices=["home", "away"])
+    side = serializers.CharField(help_text=_("The side that broke the rule: home or away."))
     board = serializers.IntegerField(allow_null=True, help_text=_("Null: the whole card."))
     player = serializers.IntegerField(allow_null=True)
     message = serializers.CharField(help_text=_("In the language asked for."))
