@@ -15,6 +15,7 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tiebreaks.bidi import isolate, isolate_range
 from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
 from tiebreaks.explanations import fmt
 from tiebreaks.names import criterion_name
@@ -374,11 +375,22 @@ def policy(request, slug):
     )
 
 
+def _swiss_rounds(first: int, last: int) -> str:
+    """A recommended order's situation, its range of rounds one unit read left to right in a Hebrew sentence
+    (tiebreaks.bidi): "3–4", never "4–3"."""
+    start, end = isolate_range(first, last)
+    return _("Swiss, %(first)s–%(last)s rounds") % {"first": start, "last": end}
+
+
 def policy_picker(event, kind) -> dict:
     """The criteria the event's rule set offers and the recommended orders, named in the user's language."""
     orders = []
     situations = (
-        [(_("Swiss, 3–4 rounds"), 3), (_("Swiss, 5–7 rounds"), 5), (_("Swiss, 8 rounds or more"), 9)]
+        [
+            (_swiss_rounds(3, 4), 3),
+            (_swiss_rounds(5, 7), 5),
+            (_("Swiss, %(rounds)s rounds or more") % {"rounds": isolate(8)}, 9),
+        ]
         if kind == "swiss"
         else [(_("this kind of event"), None)]
     )
