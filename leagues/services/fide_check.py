@@ -153,8 +153,7 @@ def event_fide_check(*, event_id: int) -> FideCheck | None:
         }
         version, checked_at = snapshot.version, timezone.now()
         if current is not None and all(getattr(current, field) == value for field, value in verdict.items()):
-            # the same verdict of newer results: the standings page says nothing new, so it is not renewed (a
-            # queryset update sends no post_save, which would renew the event's pages)
+            # the same verdict of newer results: the standings page says nothing new, so it is not renewed
             FideCheck.objects.filter(pk=current.pk).update(version=version, checked_at=checked_at)
             current.version, current.checked_at = version, checked_at
             check = current

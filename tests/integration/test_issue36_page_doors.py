@@ -201,3 +201,26 @@ def test_an_event_renamed_or_given_another_address_in_the_admin_shows_at_once(cl
     assert Event.objects.get(pk=event.pk).slug == "winter-cup"
     assert client.get(old).status_code == 404  # the page kept under the old address is gone
     assert "Winter Cup" in client.get("/en/events/winter-cup/").content.decode()
+
+
+# ------------------------------------------------------------------------------------------ no model signal
+
+
+def test_no_model_signal_of_the_site_does_work_of_the_domain():
+    """The path of a write is visible from the service that makes it: no receiver of the site listens to the saves
+    and deletes of its models (the login throttle's receivers listen to logins, not to rows)."""
+    from django.apps import apps
+    from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
+
+    receivers = []
+    for model in apps.get_app_config("leagues").get_models():
+        for signal in (pre_save, post_save, pre_delete, post_delete, m2m_changed):
+            live = signal._live_receivers(model)
+            sync_and_async = live if isinstance(live, tuple) else (live,)
+            receivers += [
+                (model.__name__, receiver.__module__)
+                for part in sync_and_async
+                for receiver in part
+                if getattr(receiver, "__module__", "").startswith(("leagues", "tiebreaks", "pairings", "config"))
+            ]
+    assert receivers == []
