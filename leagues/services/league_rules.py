@@ -443,6 +443,27 @@ def card_blocks(*, match: TeamMatch, lineup: Mapping[int, tuple[object, object]]
         raise RulesBroken(blocking)
 
 
+def penalties_kept(*, match: TeamMatch, results: Mapping[int, tuple[str, int]], user: AnyUser) -> None:
+    """A board defaulted by a penalty keeps its result: only the league's organiser changes it (a correction with
+    its reason); a club's new card that would undo it is refused (ServiceError ``penalty_board``), since the
+    penalty is applied once and never again. Call inside the card's transaction."""
+    if is_league_organiser(user, match.round.event.league_id):
+        return
+    penalised = RuleViolation.objects.filter(
+        match=match, status=RuleViolation.Status.PENALISED, penalty=LeagueRule.Penalty.BOARD_DEFAULT
+    )
+    defaulted = {v.params.get("game") for v in penalised}
+    boards = {game.pk: game for game in match.games.filter(pk__in=defaulted - {None})}
+    for game_id, (code, _version) in sorted(results.items()):
+        game = boards.get(game_id)
+        if game is not None and code != game.result:
+            raise ServiceError(
+                _("Board %(board)s was defaulted under the league's rules; only the organiser can change its result.")
+                % {"board": game.board},
+                code="penalty_board",
+            )
+
+
 # ---------------------------------------------------------------- words
 
 
@@ -650,9 +671,10 @@ def violation_penalise(*, violation_id: int, user: AnyUser) -> RuleViolation:
             entry_id = _entry_of(violation)
             result = Result.BLACK_WINS_FORFEIT if game.white_id == entry_id else Result.WHITE_WINS_FORFEIT
             _board_result(violation.match_id, game.pk, result, event, user)
+            violation.params = {**violation.params, "game": game.pk}  # the board defaulted, kept so from now on
         violation.status = RuleViolation.Status.PENALISED
         violation.handled_by, violation.handled_at = acting_user(user), timezone.now()
-        violation.save(update_fields=["status", "handled_by", "handled_at"])
+        violation.save(update_fields=["status", "handled_by", "handled_at", "params"])
     return violation
 
 

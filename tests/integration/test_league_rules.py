@@ -195,3 +195,28 @@ def test_the_admin_saves_a_rule_through_the_service_and_the_saved_cards_are_chec
     bosporus_side = "away" if fjord_side == "home" else "home"
     # both clubs' players of Division One have no licence: every board of both sides
     assert sorted(found) == sorted([(fjord_side, 1), (fjord_side, 2), (bosporus_side, 1), (bosporus_side, 2)])
+
+
+def test_a_club_cannot_undo_a_penalty_by_sending_its_card_again():
+    value, fjord, board, _sentence = CASES["reserves"]
+    s = season_of_two_divisions()
+    rule_save(league=s.d.league, user=s.d.organiser, kind="reserves", value=value, penalty="board_default")
+    body = _card_body(s, fjord, ("1-0", "1-0"))
+    assert _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", body, format="json").status_code == 200
+    violation = RuleViolation.objects.get(match=s.match)
+    violation_penalise(violation_id=violation.pk, user=s.d.organiser)
+    game = Game.objects.get(match=s.match, board=board)
+    defaulted = game.result
+    assert defaulted in ("+/-", "-/+")
+
+    again = _api(_secretary(s)).post(
+        f"/api/v1/matches/{s.match.pk}/card/", _card_body(s, fjord, ("1-0", "1-0")), format="json"
+    )
+    assert again.status_code == 400 and again.json()["code"] == "penalty_board"
+    assert f"Board {board} was defaulted under the league's rules" in again.json()["message"]
+    assert Game.objects.get(pk=game.pk).result == defaulted
+    other = ("0-1", defaulted) if board == 2 else (defaulted, "0-1")  # another board may still change
+    body = _card_body(s, fjord, other) | {"reason": "the other board was misread"}
+    kept = _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", body, format="json")
+    assert kept.status_code == 200, kept.json()
+    assert Game.objects.get(pk=game.pk).result == defaulted
