@@ -1069,8 +1069,19 @@ def event_export_trf(*, event: Event) -> str:
     tournament.extra_records = (*tournament.extra_records, *national_rating_records(event, tournament, entries))
     if not event.is_team:
         tournament.extra_records = (*tournament.extra_records, *decision_trf_lines(event))
+        tournament.extra_records = (*tournament.extra_records, *full_point_bye_lines(games))
     tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))
     return write_trf(tournament)
+
+
+def full_point_bye_lines(games: list[Game]) -> list[str]:
+    """Each full-point bye given on request as a ``###`` line (FIDE's 2026 checklist Q179: a deprecated practice,
+    which the file's ``F`` code alone does not say was asked for)."""
+    return [
+        f"### full-point bye on request (a deprecated practice): round {g.round.number}, player {g.white.start_number}"
+        for g in games
+        if g.result == Result.FULL_POINT_BYE and g.black_id is None and g.white is not None
+    ]
 
 
 def national_rating_records(event: Event, tournament: Tournament, entries: list[Entry]) -> list[str]:

@@ -53,12 +53,17 @@ def test_a_confirmed_warning_is_asked_again_the_next_time_in_either_mode(fide_mo
     assert Game.objects.filter(round__event=event, result=Result.HALF_POINT_BYE).count() == 1  # nothing else saved
 
 
-def test_a_full_point_bye_on_request_always_carries_its_warning():
+def test_a_full_point_bye_on_request_always_carries_its_warning_and_the_trf_says_so():
     event, _user, client = _event()
     for number in (4, 5):
         answer = _bye(client, event, number, 1, kind="full")
         assert answer.status_code == 201, answer.content
         assert any("deprecated practice" in warning for warning in answer.json()["warnings"])
+    lines = client.get(f"/api/v1/events/{event.slug}/export.trf").content.decode("latin-1").split("\r\n")
+    assert [line for line in lines if line.startswith("### full-point bye")] == [
+        "### full-point bye on request (a deprecated practice): round 1, player 4",
+        "### full-point bye on request (a deprecated practice): round 1, player 5",
+    ]
 
 
 def test_no_setting_of_the_event_or_of_the_pairing_turns_a_warning_off():
