@@ -34,7 +34,16 @@ def plain_number(value) -> str:
 def _number_cell(shown: str, value, ltr_cell: str, plain: dict) -> str:
     """A cell showing a number as the page's language writes it. When that is not the number's plain form ("2,5"
     in Norwegian, a dash for none), the plain form is the cell's data-v, which standings.js sorts by: the browser
-    never reads a number from localised text, and an English page's cells carry no attribute they would not need."""
+    never reads a number from localised text, and an English page's cells carry no attribute they would not need.
+    Each different cell is made once per table (`plain` keeps them too)."""
+    key = ("cell", shown, value)
+    cell = plain.get(key)
+    if cell is None:
+        cell = plain[key] = _new_number_cell(shown, value, ltr_cell, plain)
+    return cell
+
+
+def _new_number_cell(shown: str, value, ltr_cell: str, plain: dict) -> str:
     attribute = ""
     if value is not None:
         if value not in plain:
