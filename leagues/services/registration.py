@@ -484,7 +484,9 @@ def registration_of_link(*, token: str) -> Registration:
 
 
 def self_withdraw_problem(registration: Registration) -> str | None:
-    """Why the player can no longer withdraw with the link (None: they can)."""
+    """Why the player can no longer withdraw with the link (None: they can). A registration without a place in the
+    pairings (waiting for a decision, on the waiting list) is withdrawn at any time before the event finishes; an
+    accepted player's, once round 1 is published, is asked for (:func:`registration_withdrawal_request`)."""
     if registration.status == Status.WITHDRAWN:
         return _("This registration is withdrawn already.")
     if registration.status not in WITHDRAWABLE:
@@ -493,7 +495,9 @@ def self_withdraw_problem(registration: Registration) -> str | None:
             "status": registration.get_status_display(),
         }
     event = registration.event
-    if event.status == Event.Status.FINISHED or round_one_published(event):
+    if event.status == Event.Status.FINISHED:
+        return _("The event is finished; it can no longer change.")
+    if registration.status == Status.ACCEPTED and round_one_published(event):
         return _("Round 1 is published: ask the organiser to withdraw you.")
     return None
 

@@ -254,3 +254,21 @@ def test_the_api_gives_the_fee_ledger_line_by_line(client, event, organiser):
         other = APIClient()
         other.credentials(HTTP_AUTHORIZATION=f"Bearer {api_token_create(user=user, name='t', scopes=scopes)[1]}")
         assert other.get(f"/api/v1/events/{event.slug}/registrations/fees/").status_code == 403
+
+
+def test_a_player_on_the_waiting_list_still_withdraws_at_once_after_round_one(client, event, organiser, mailoutbox):
+    """Only an accepted player's withdrawal touches the pairings: one waiting for a decision or on the waiting list
+    has no board, and leaves at once, as before round 1."""
+    one, two = _accepted(client, event, organiser, ["en", "en"], limit=2)
+    _register(client, event, 3)  # the limit is reached: on the waiting list
+    waiting = Registration.objects.get(name="Player, Number 3")
+    assert waiting.status == "waiting"
+    _round_one_published(event, organiser)
+    mailoutbox.clear()
+    page = client.get(_link(waiting)).content.decode()
+    assert "Withdraw my registration" in page and "Ask the organiser" not in page
+    done = client.post(_link(waiting))
+    assert done.status_code == 200 and "the registration is withdrawn" in done.content.decode()
+    assert _state(waiting) == ("withdrawn", False, "", "no entry")
+    assert [m.to for m in mailoutbox] == [["organiser@example.org"]]
+    assert _state(one) == _state(two) == ("accepted", False, "", None)
