@@ -38,7 +38,9 @@ class BracketTieSerializer(serializers.Serializer):
     home = BracketTeamSerializer()
     away = BracketTeamSerializer(allow_null=True, help_text=gettext_lazy("Empty: a bye."))
     match = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The match card's id."))
-    decided_by = serializers.CharField(help_text=gettext_lazy("bye, score, board_count, bottom_board, rating, decider"))
+    decided_by = serializers.ChoiceField(
+        choices=["", *CupTie.DecidedBy.values], help_text=gettext_lazy("What decided the tie; empty: not decided yet.")
+    )
     decider = DeciderSerializer(allow_null=True)
 
 
@@ -59,7 +61,10 @@ class BracketSerializer(serializers.Serializer):
     waiting = serializers.ListField(
         child=serializers.DictField(),
         required=False,
-        help_text=gettext_lazy('After an advance: the ties still waiting, {"position", "for": "card" or "decider"}.'),
+        help_text=gettext_lazy(
+            "After an advance: the ties still waiting, each with its position and what it waits for (its match card, "
+            "or a decider game)."
+        ),
     )
 
 
@@ -71,7 +76,7 @@ class DrawSerializer(serializers.Serializer):
     order = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
-        help_text=gettext_lazy("Seeding in your order: every team's start number, the first seed first."),
+        help_text=gettext_lazy("Seeding in your order: every team's start number, the top-seeded team first."),
     )
     starts_on = serializers.DateField(required=False, allow_null=True)
     days_between = serializers.IntegerField(required=False, default=7)

@@ -27,7 +27,7 @@ class DrawForm(forms.Form):
         label=gettext_lazy("Seeding"), choices=Cup.Seeding.choices, initial=Cup.Seeding.RATING, widget=forms.RadioSelect
     )
     order = forms.CharField(
-        label=gettext_lazy("Your order (start numbers, the first seed first)"),
+        label=gettext_lazy("Your order (start numbers, the top-seeded team first)"),
         max_length=2000,
         required=False,
         help_text=gettext_lazy("Empty: the order of the start numbers."),

@@ -71,8 +71,8 @@ class CupTie(models.Model):
     away = models.ForeignKey(
         Entry, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("away")
     )
-    home_seed = models.PositiveSmallIntegerField(_("home seed"))
-    away_seed = models.PositiveSmallIntegerField(_("away seed"), null=True, blank=True)
+    home_seed = models.PositiveSmallIntegerField(_("seeding place of the home team"))
+    away_seed = models.PositiveSmallIntegerField(_("seeding place of the away team"), null=True, blank=True)
     match = models.OneToOneField(
         TeamMatch, on_delete=models.SET_NULL, null=True, blank=True, related_name="cup_tie", verbose_name=_("match")
     )

@@ -143,7 +143,7 @@ def cup_draw(
     if not is_league_organiser(user, event.league_id):
         raise PermissionDenied(_("Only the league's organisers may draw the cup."))
     if seeding not in Cup.Seeding.values:
-        raise ServiceError(_("Seed the cup by rating or in your order."), code="bad_seeding")
+        raise ServiceError(_("Seeding of the cup: by rating or in your order."), code="bad_seeding")
     resolution = list(tie_resolution) if tie_resolution is not None else ["board_count", "decider"]
     if any(code not in RESOLUTIONS for code in resolution) or len(set(resolution)) != len(resolution):
         raise ServiceError(

@@ -106,7 +106,7 @@ def _locked_event(event: Event, user: AnyUser) -> Event:
     if event.is_team and event.is_round_robin:
         raise ServiceError(_("Team events are paired by their schedule."), code="team_event")
     if event.is_knockout:
-        raise ServiceError(_("A cup's matches are made by its draw, round by round."), code="knockout")
+        raise ServiceError(_("A cup's matches come from its bracket, round by round."), code="knockout")
     if event.status == Event.Status.FINISHED:
         raise ServiceError(_("The event is finished; its pairings can no longer change."), code="event_finished")
     return event

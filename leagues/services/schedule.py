@@ -85,7 +85,7 @@ def fixtures_generate(
         if not event.is_team:
             raise ServiceError(_("Fixtures are drawn for team events only."), code="not_team_event")
         if event.is_knockout:
-            raise ServiceError(_("A cup's matches are made by its draw, round by round."), code="knockout")
+            raise ServiceError(_("A cup's matches come from its bracket, round by round."), code="knockout")
         if not event.is_round_robin:
             raise ServiceError(
                 _("A Swiss event is paired round by round, not drawn in advance."), code="not_round_robin"
