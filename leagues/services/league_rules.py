@@ -7,7 +7,8 @@ division (that division's rule replaces the league's of the same kind). Each rul
   check endpoint and every card's ``rule_violations``) read :func:`card_check`;
 * a save is refused when the line-up breaks a blocking rule (:func:`card_blocks`, called by
   ``services.match_cards.match_card_submit`` inside its transaction), except a violation already in the
-  organiser's inbox (found after an earlier save: the organiser decides it, the club's corrections go on);
+  organiser's inbox (found after an earlier save: the organiser decides it, the club's corrections go on) and
+  a card the league's organiser saves (its violations go to the inbox);
 * after a save (and after a rule changes, :func:`event_rules_rescan`) what the saved card breaks goes to the
   organiser's inbox as a :class:`~leagues.models.RuleViolation`; :func:`violation_penalise` applies the rule's
   penalty once, through the card's result service (audited as every result change), :func:`violation_dismiss`
@@ -23,6 +24,9 @@ Decisions:
 * "Played" means named on a board whose result is recorded, except a board the player's own side lost by
   forfeit (as in ``services.eligibility``). The season is the events of the event's season (the event alone
   without one). "In a round": the same round of the division, or a round of the season on the same date.
+* Appearances for a higher team, the number of appearances and another team in the season count the cards
+  before this one (an earlier round of the division, an earlier date in another; on the same date the card
+  drawn first), so that a card saved again later is not blamed for the appearances after it.
 * Reserves are players beyond the team's first ``event.boards`` on its roster, and players not on it; the
   boards from the top are counted, the reserves beyond the allowed number break the rule.
 * A rule about the whole card (rating-sum cap, women on the card) has no board; its default penalty falls on the
@@ -33,6 +37,7 @@ Decisions:
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -191,7 +196,7 @@ class _Appearance:
     entry_id: int
     event_id: int
     round_number: int
-    date: object
+    date: datetime.date | None
     played: bool
 
 
@@ -302,6 +307,22 @@ class _SideContext:
         """The player's appearances on other cards."""
         return [a for a in self.appearances.get(player_id, []) if a.match_id != self.match.pk]
 
+    def before(self, player_id: int) -> list[_Appearance]:
+        """The player's appearances on cards before this one: an earlier round of the division, an earlier date
+        in another division; on the same date (or without dates) the card drawn first."""
+        this_date, this_number = self.match.round.date, self.match.round.number
+        found = []
+        for a in self.others(player_id):
+            if a.event_id == self.event.pk:
+                earlier = (a.round_number, a.match_id) < (this_number, self.match.pk)
+            elif a.date is not None and this_date is not None and a.date != this_date:
+                earlier = a.date < this_date
+            else:
+                earlier = a.match_id < self.match.pk
+            if earlier:
+                found.append(a)
+        return found
+
 
 _Found = list[tuple[int | None, int | None, dict[str, object]]]
 
@@ -355,7 +376,7 @@ def _higher_team(c: _SideContext, times: int | None) -> _Found:
     higher_ids = {pk for pk, name in higher if team_level(name) < level}
     found: _Found = []
     for board, player in c.boards:
-        count = sum(1 for a in c.others(player.pk) if a.played and a.entry_id in higher_ids)
+        count = sum(1 for a in c.before(player.pk) if a.played and a.entry_id in higher_ids)
         if count >= (times or 1):
             found.append((board, player.pk, {"count": count}))
     return found
@@ -364,7 +385,7 @@ def _higher_team(c: _SideContext, times: int | None) -> _Found:
 def _max_appearances(c: _SideContext, most: int | None) -> _Found:
     found: _Found = []
     for board, player in c.boards:
-        count = sum(1 for a in c.others(player.pk) if a.played)
+        count = sum(1 for a in c.before(player.pk) if a.played)
         if count >= (most or 0):
             found.append((board, player.pk, {"count": count, "most": most}))
     return found
@@ -373,7 +394,7 @@ def _max_appearances(c: _SideContext, most: int | None) -> _Found:
 def _one_team_season(c: _SideContext, _value: int | None) -> _Found:
     found: _Found = []
     for board, player in c.boards:
-        other = sorted({a.entry_id for a in c.others(player.pk) if a.played and a.entry_id != c.entry.pk})  # type: ignore[attr-defined]
+        other = sorted({a.entry_id for a in c.before(player.pk) if a.played and a.entry_id != c.entry.pk})  # type: ignore[attr-defined]
         if other:
             found.append((board, player.pk, {"other": other[0]}))
     return found
@@ -434,9 +455,15 @@ _CHECKS = {
 }
 
 
-def card_blocks(*, match: TeamMatch, lineup: Mapping[int, tuple[object, object]] | None = None) -> None:
+def card_blocks(
+    *, match: TeamMatch, lineup: Mapping[int, tuple[object, object]] | None = None, user: AnyUser = None
+) -> None:
     """Refuse (RulesBroken) a line-up that breaks a blocking rule, except what the organiser's inbox holds for
-    this card already (found after an earlier save: the organiser decides it). Call inside the card's transaction."""
+    this card already (found after an earlier save: the organiser decides it). The league's organiser is not
+    refused (a settled dispute, a card entered for a club): what the card breaks goes to the inbox with it.
+    Call inside the card's transaction."""
+    if user is not None and is_league_organiser(user, match.round.event.league_id):
+        return
     known = set(RuleViolation.objects.filter(match=match).values_list("kind", "side", "board"))
     blocking = [v for v in card_check(match=match, lineup=lineup) if v.blocks and v.key not in known]
     if blocking:

@@ -61,7 +61,7 @@ def match_card_submit(
                 )
             if not reason.strip():
                 raise ServiceError(_("A correction needs a reason."), code="reason_required")
-        card_blocks(match=match, lineup=lineup_with_stored(match, lineup))  # the league's blocking rules
+        card_blocks(match=match, lineup=lineup_with_stored(match, lineup), user=user)  # the league's blocking rules
         penalties_kept(match=match, results=results, user=user)  # a board defaulted by a penalty stays so
         if lineup:
             lineup_apply(match, lineup)

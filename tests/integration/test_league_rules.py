@@ -220,3 +220,33 @@ def test_a_club_cannot_undo_a_penalty_by_sending_its_card_again():
     kept = _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", body, format="json")
     assert kept.status_code == 200, kept.json()
     assert Game.objects.get(pk=game.pk).result == defaulted
+
+
+def test_appearances_count_the_cards_before_this_one_only():
+    value, fjord, board, _sentence = CASES["max_apps"]
+    s = season_of_two_divisions()
+    rule_save(league=s.d.league, user=s.d.organiser, kind="max_apps", severity="warning", value=value)
+    # Player1's appearance for Fjord SK 1 is their first: Division One's card breaks nothing
+    assert not RuleViolation.objects.exists()
+    saved = _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", _card_body(s, fjord), format="json")
+    assert saved.status_code == 200
+    # the second appearance (Division Two, drawn after Division One) breaks it; Division One's card still not
+    assert list(RuleViolation.objects.values_list("match", "board")) == [(s.match.pk, board)]
+    rule_save(league=s.d.league, user=s.d.organiser, kind="max_apps", severity="warning", value=value)  # again
+    assert list(RuleViolation.objects.values_list("match", "board")) == [(s.match.pk, board)]
+
+
+def test_the_organiser_is_not_blocked_and_what_the_card_breaks_goes_to_the_inbox():
+    value, fjord, board, sentence = CASES["licence"]
+    s = season_of_two_divisions()
+    rule_save(league=s.d.league, user=s.d.organiser, kind="licence", severity="block", value=value)
+    answer = _api(s.d.organiser).post(f"/api/v1/matches/{s.match.pk}/card/", _card_body(s, fjord), format="json")
+    assert answer.status_code == 200, answer.json()
+    assert [v["message"] for v in answer.json()["rule_violations"]] == [f"Not allowed: {sentence}"]
+    (violation,) = RuleViolation.objects.filter(match=s.match)
+    assert (violation.kind, violation.board, violation.severity, violation.status) == (
+        "licence",
+        board,
+        "block",
+        "open",
+    )
