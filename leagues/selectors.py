@@ -280,6 +280,23 @@ def _scorer(event: Event) -> Callable[[str], Decimal]:
     return points
 
 
+@dataclass(frozen=True, slots=True)
+class CellGame:
+    """A round cell's game as the pages read it: its id (the game's page) and its result (a bye's kind), a plain
+    row, not a model instance (a 1,000-player open's wallchart has thousands)."""
+
+    pk: int
+    result: str
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    def get_result_display(self) -> str:
+        """The result's name in the current language, as Game.get_result_display gives it."""
+        return str(dict(Result.choices).get(self.result, self.result))
+
+
 @dataclass
 class RoundCell:
     """One round of one entry: opponent (or none), colour, the result as its own score."""
@@ -290,7 +307,7 @@ class RoundCell:
     points: Decimal
     opponent: Entry | None = None
     colour: str = ""  # "w" / "b" / ""
-    game: Game | None = None
+    game: CellGame | None = None
     moves: bool = False  # the game has moves (a PGN): its result links to the game's page
 
     @property
@@ -324,10 +341,9 @@ def individual_rounds(
     if entries is None:
         entries = event.entries.select_related("player")
     entry_of = {entry.pk: entry for entry in entries}
-    # a cell's game is read for its result only (a bye's kind): not its other columns, nor its rows of other tables
+    # a cell's game is read for its result only (a bye's kind): one plain row each, not a model instance
     games = (
         Game.objects.filter(round__event=event)
-        .only("round_id", "white_id", "black_id", "result")
         .annotate(has_moves=Exists(GamePgn.objects.filter(game=OuterRef("pk"))))
         .order_by("round__number", "board")
     )
@@ -335,24 +351,25 @@ def individual_rounds(
         games = games.filter(Q(white=of_entry) | Q(black=of_entry))
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     points = _scorer(event)
-    for game in games:
-        white = entry_of[game.white_id]
-        number = round_of[game.round_id].number
-        if game.result == Result.PENDING:
+    rows = games.values_list("pk", "round_id", "white_id", "black_id", "result", "has_moves")
+    for pk, round_id, white_id, black_id, result, moves in rows:
+        game = CellGame(pk, result)
+        white = entry_of[white_id]
+        number = round_of[round_id].number
+        if result == Result.PENDING:
             # paired, not played yet: readers look up tonight's opponent before the result exists
             white_code = black_code = ""
         else:
-            white_code, black_code = TRF_CODES[game.result]
-        if game.black_id is None:
-            cells[game.white_id][number] = RoundCell(number, white_code, game.result, points(white_code), game=game)
+            white_code, black_code = TRF_CODES[result]
+        if black_id is None:
+            cells[white_id][number] = RoundCell(number, white_code, result, points(white_code), game=game)
             continue
-        black = entry_of[game.black_id]
-        moves = game.has_moves
-        cells[game.white_id][number] = RoundCell(
-            number, white_code, game.result, points(white_code), opponent=black, colour="w", game=game, moves=moves
+        black = entry_of[black_id]
+        cells[white_id][number] = RoundCell(
+            number, white_code, result, points(white_code), opponent=black, colour="w", game=game, moves=moves
         )
-        cells[game.black_id][number] = RoundCell(
-            number, black_code, game.result, points(black_code), opponent=white, colour="b", game=game, moves=moves
+        cells[black_id][number] = RoundCell(
+            number, black_code, result, points(black_code), opponent=white, colour="b", game=game, moves=moves
         )
     return rounds, cells
 

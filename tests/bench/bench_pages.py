@@ -45,6 +45,7 @@ def pages(slug: str, rounds: int) -> dict[str, str]:
         "standings": f"/en/events/{slug}/",
         "crosstable": f"/en/events/{slug}/crosstable/",
         f"round {rounds} (results)": f"/en/events/{slug}/rounds/{rounds}/",
+        "player page (no. 2)": f"/en/events/{slug}/players/2/",
         f"round sheet {rounds + 1} (500 boards)": f"/en/manage/events/{slug}/rounds/{rounds + 1}/",
     }
 
