@@ -30,7 +30,7 @@ CONCEPTS = {
     "over the board", "line-up", "roster", "reserve", "prize", "pooling", "standings", "crosstable",
     "team match", "match card", "game", "draw", "player", "opponent", "arbiter", "organiser", "trophy",
     "withdraw", "team", "background worker", "random seed", "three-letter code", "tiebreak policy",
-    "play-off", "Armageddon",
+    "play-off", "Armageddon", "tournament",
 }  # fmt: skip
 
 
@@ -296,3 +296,16 @@ def test_greek_calls_a_score_skor_and_keeps_vathmologia_for_the_standings():
         if re.search(r"βαθμολογί", translation, re.IGNORECASE)
     ]
     assert not found, "a score called «βαθμολογία»:\n" + "\n".join(found)
+
+
+# Issue 38: an event called by a word for another kind of gathering in the newest strings
+ISSUE_38_WRONG_TERMS = [
+    ("nb", "The event is full.", "Arrangementet er fullt."),
+    ("tr", "The event is full.", "Etkinlik dolu."),
+]
+
+
+@pytest.mark.parametrize(("lang", "english", "wrong"), ISSUE_38_WRONG_TERMS)
+def test_every_wrong_term_of_issue_38_is_reported(lang, english, wrong):
+    terms = glossary(lang)["term"]
+    assert stray_wrong_terms(terms, catalogue(f'msgid "{english}"\nmsgstr "{wrong}"\n')), (english, wrong)
