@@ -81,7 +81,7 @@ class Season:
 
 def build_season(*, cards: dict = CARDS) -> Season:
     league = League.objects.create(name="Fjord League", slug="fjord-league", federation="NOR")
-    organiser = UserFactory(username="organiser")
+    organiser = UserFactory(username="fjord-organiser")
     Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=league)
     event = event_save(
         league=league,
@@ -98,7 +98,7 @@ def build_season(*, cards: dict = CARDS) -> Season:
             "time_control": "90 min + 30 s",
         },
     )
-    arbiter = UserFactory(username="arbiter", first_name="Ada", last_name="Arbiter")
+    arbiter = UserFactory(username="fjord-arbiter", first_name="Ada", last_name="Arbiter")
     Role.objects.create(user=arbiter, kind=Role.Kind.ARBITER, event=event)
     teams, players = {}, {}
     for index, letter in enumerate("ABCD"):
@@ -309,7 +309,7 @@ def test_every_gap_a_rating_officer_sends_back_is_listed_with_the_page_that_fixe
     Event.objects.filter(pk=event.pk).update(time_control="", venue="")
     event.refresh_from_db()
     # round 2: one card submitted by B's secretary, not confirmed yet; the other not entered at all
-    secretary = UserFactory(username="secretary-b")
+    secretary = UserFactory(username="fjord-secretary-b")
     Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=season.teams["B"].team.club)
     match = enter_card(season, 2, "A", "B", ["1", "1", "=", "0"], user=secretary)
 
@@ -420,7 +420,7 @@ def test_a_team_swiss_with_a_pairing_allocated_bye_is_read_with_the_bye_as_a_tea
     board 2 drawn), team 3 has the pairing-allocated bye, a drawn match with a draw on every board (team_swiss.py):
     match points 2, 0, 1; game points 1½, ½, 1. Two games rated; the bye is no player's game."""
     event, entries = team_division(teams=3, roster=2, boards=2, system=Event.System.SWISS)
-    organiser = UserFactory(username="organiser")
+    organiser = UserFactory(username="fjord-organiser")
     Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=event.league)
     rnd = Round.objects.create(event=event, number=1)
     match = TeamMatch.objects.create(round=rnd, home=entries[0], away=entries[1], status=TeamMatch.Status.CONFIRMED)
