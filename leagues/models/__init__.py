@@ -1,7 +1,7 @@
 """The league domain's models, one module per group of nouns; every model is importable from here."""
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
-from .cups import Cup, CupTie
+from .cups import Cup, CupTie, CupTieChange
 from .events import Entry, EntryRating, Event, EventQuerySet, Round, Team, TeamMember
 from .fide_check import FideCheck
 from .follows import Follow, FollowNotice
@@ -32,6 +32,7 @@ __all__ = [
     "ClubMembership",
     "Cup",
     "CupTie",
+    "CupTieChange",
     "Entry",
     "EntryRating",
     "Event",

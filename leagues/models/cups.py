@@ -108,3 +108,23 @@ class CupTie(models.Model):
 
     def __str__(self):
         return f"{self.cup} R{self.round_number} #{self.position}"
+
+
+class CupTieChange(models.Model):
+    """A team going through replaced after the next round was made: a card of the earlier round corrected (or a
+    board defaulted under the league's rules) changed who won that tie, so the next round's match, still without a
+    result, was made again with the new team (services.cups.cup_card_corrected)."""
+
+    tie = models.ForeignKey(CupTie, on_delete=models.CASCADE, related_name="changes", verbose_name=_("cup tie"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("user")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    before = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="+", verbose_name=_("before"))
+    after = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="+", verbose_name=_("after"))
+    reason = models.CharField(_("reason"), max_length=300)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("cup tie change")
+        verbose_name_plural = _("cup tie changes")
