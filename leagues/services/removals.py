@@ -141,6 +141,7 @@ def club_delete(*, league: League, club: Club, user: AnyUser, source: str = Resu
                 _("%(name)s has teams in the league's events: take them off first.") % {"name": club.name},
                 code="has_teams",
             )
+        pages_changed(club_id=club.pk)  # its members' entries no longer name it (read before it goes)
         league.clubs.remove(club)
         if not League.objects.filter(clubs=club).exists() and not Team.objects.filter(club=club).exists():
             club.delete()
