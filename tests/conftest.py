@@ -70,3 +70,86 @@ def _fresh_page_cache():
     except redis.RedisError:
         pass
     yield
+
+
+def _run_pending_commit_hooks(connection) -> None:
+    """Run the on-commit callbacks waiting on `connection` in order, as Django does after a commit (callbacks a
+    callback adds run too)."""
+    import logging
+
+    while connection.run_on_commit:
+        _sids, func, robust = connection.run_on_commit.pop(0)
+        if not robust:
+            func()
+            continue
+        try:
+            func()
+        except Exception:
+            logging.getLogger("django.db.backends.base").error("Error calling %r in on_commit()", func, exc_info=True)
+
+
+@pytest.fixture
+def on_commit_runs(request):
+    """Use with `django_db` (no transaction=True) in a file whose tests expect on-commit work to have run:
+    `pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]`.
+
+    In a rolled-back test (`django_db` without transaction=True) the test's own transaction never commits, so
+    on-commit work (webhooks, page renewals, recomputes: leagues/after_commit.py) would never run. Here it runs when
+    a real commit would: when the code's outermost atomic block exits without an error. A block that rolls back
+    (an exception, or set_rollback) drops the callbacks registered inside it, as PostgreSQL would drop its writes.
+    Callbacks registered outside any block of the code (a factory's save firing a signal) would run at once in
+    autocommit; here they run at the next boundary: the code's next atomic block or the client's next request.
+
+    Unlike `captureOnCommitCallbacks(execute=True)`, which runs everything when its `with` ends, each request or
+    service call sees its effects before the test's next line, and a rolled-back block's callbacks never run.
+    Opt-in, not autouse: some rolled-back tests rely on the work not running (a round that stays queued)."""
+    marker = request.node.get_closest_marker("django_db")
+    # a test that captures its callbacks itself (pytest-django's fixture) keeps them for its own assertions
+    if marker is None or not settings.configured or "django_capture_on_commit_callbacks" in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    from django.core.signals import request_started
+    from django.db import connections, transaction
+
+    # a rolled-back test runs inside Django's TestCase atomic blocks; a transactional one (transaction=True,
+    # transactional_db, live_server) in none: its commits are real, nothing to do
+    if not connections["default"].in_atomic_block:
+        yield
+        return
+    baseline = {alias: len(connections[alias].atomic_blocks) for alias in settings.DATABASES}
+    original_enter, original_exit = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+    def at_baseline(connection, alias) -> bool:
+        return alias in baseline and len(connection.atomic_blocks) == baseline[alias]
+
+    def enter(self):
+        connection = transaction.get_connection(self.using)
+        if at_baseline(connection, connection.alias):  # what waited outside a block would have run by now
+            _run_pending_commit_hooks(connection)
+        return original_enter(self)
+
+    def exit(self, exc_type, exc_value, traceback):
+        connection = transaction.get_connection(self.using)
+        commits = exc_type is None and not connection.needs_rollback and not connection.closed_in_transaction
+        result = original_exit(self, exc_type, exc_value, traceback)
+        if at_baseline(connection, connection.alias):  # the code's outermost block: a real commit or rollback
+            if commits:
+                _run_pending_commit_hooks(connection)
+            else:
+                connection.run_on_commit.clear()
+        return result
+
+    def before_request(**kwargs):
+        for alias in baseline:
+            connection = connections[alias]
+            if at_baseline(connection, alias):
+                _run_pending_commit_hooks(connection)
+
+    transaction.Atomic.__enter__, transaction.Atomic.__exit__ = enter, exit
+    request_started.connect(before_request, dispatch_uid="tests-on-commit-in-rollback-tests")
+    try:
+        yield
+    finally:
+        transaction.Atomic.__enter__, transaction.Atomic.__exit__ = original_enter, original_exit
+        request_started.disconnect(dispatch_uid="tests-on-commit-in-rollback-tests")

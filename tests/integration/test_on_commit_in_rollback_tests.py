@@ -1,0 +1,69 @@
+"""The suite's rolled-back tests run on-commit work when a real commit would (tests/conftest.py): when the code's
+outermost atomic block exits without an error; never for a block that rolled back."""
+
+import pytest
+from django.db import transaction
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
+
+
+def test_work_runs_when_the_outermost_block_commits_not_before():
+    ran = []
+    with transaction.atomic():
+        transaction.on_commit(lambda: ran.append("outer"))
+        with transaction.atomic():
+            transaction.on_commit(lambda: ran.append("inner"))
+        assert ran == []  # a nested block's exit is no commit
+    assert ran == ["outer", "inner"]
+
+
+def test_a_block_that_rolls_back_runs_none_of_its_work():
+    ran = []
+    with pytest.raises(ValueError), transaction.atomic():
+        transaction.on_commit(lambda: ran.append("refused"))
+        raise ValueError
+    with transaction.atomic():
+        transaction.set_rollback(True)
+        transaction.on_commit(lambda: ran.append("rolled back"))
+    assert ran == []
+    with transaction.atomic():
+        transaction.on_commit(lambda: ran.append("next"))
+    assert ran == ["next"]
+
+
+def test_a_nested_block_that_rolls_back_loses_only_its_own_work():
+    ran = []
+    with transaction.atomic():
+        transaction.on_commit(lambda: ran.append("kept"))
+        with pytest.raises(ValueError), transaction.atomic():
+            transaction.on_commit(lambda: ran.append("lost"))
+            raise ValueError
+    assert ran == ["kept"]
+
+
+def test_work_asked_for_outside_a_block_runs_before_the_next_request(client):
+    ran = []
+    transaction.on_commit(lambda: ran.append("outside"))
+    client.get("/")
+    assert ran == ["outside"]
+
+
+def test_work_added_by_work_runs_too():
+    ran = []
+
+    def first():
+        ran.append("first")
+        with transaction.atomic():
+            transaction.on_commit(lambda: ran.append("second"))
+
+    with transaction.atomic():
+        transaction.on_commit(first)
+    assert ran == ["first", "second"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transactional_test_commits_for_real():
+    ran = []
+    with transaction.atomic():
+        transaction.on_commit(lambda: ran.append("committed"))
+    assert ran == ["committed"]
