@@ -553,12 +553,20 @@ def disputes(request, slug):
     league rules broken on saved cards (services.league_rules), each with its penalty to apply or to dismiss."""
     league = _league(request, slug)
     if request.method == "POST":
-        action = violation_penalise if request.POST.get("action") == "penalise" else violation_dismiss
+        chosen = request.POST.get("action")
+        action = violation_penalise if chosen in ("penalise", "penalise_keep") else violation_dismiss
         violation = request.POST.get("violation", "")
         try:
             if not (violation.isascii() and violation.isdigit() and len(violation) < 10):
                 raise ServiceError(_("There is no such rule violation."), code="unknown_violation")
-            action(violation_id=int(violation), user=request.user)
+            if action is violation_penalise:  # a cup: "keep" leaves its next round as it is made
+                violation_penalise(
+                    violation_id=int(violation),
+                    user=request.user,
+                    later_pairing="keep" if chosen == "penalise_keep" else "",
+                )
+            else:
+                violation_dismiss(violation_id=int(violation), user=request.user)
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:

@@ -6,28 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0036_knockout_cups'),
+        ("leagues", "0036_knockout_cups"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CupTieChange',
+            name="CupTieChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, verbose_name='at')),
-                ('reason', models.CharField(max_length=300, verbose_name='reason')),
-                ('after', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='leagues.entry', verbose_name='after')),
-                ('before', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='leagues.entry', verbose_name='before')),
-                ('tie', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='leagues.cuptie', verbose_name='cup tie')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, verbose_name="at")),
+                ("reason", models.CharField(max_length=300, verbose_name="reason")),
+                (
+                    "after",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="+",
+                        to="leagues.entry",
+                        verbose_name="after",
+                    ),
+                ),
+                (
+                    "before",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="+",
+                        to="leagues.entry",
+                        verbose_name="before",
+                    ),
+                ),
+                (
+                    "tie",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="leagues.cuptie",
+                        verbose_name="cup tie",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'cup tie change',
-                'verbose_name_plural': 'cup tie changes',
-                'ordering': ['-at', '-id'],
+                "verbose_name": "cup tie change",
+                "verbose_name_plural": "cup tie changes",
+                "ordering": ["-at", "-id"],
             },
         ),
     ]

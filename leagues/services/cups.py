@@ -33,8 +33,21 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..errors import PermissionDenied, ServiceError
-from ..models import Cup, CupTie, Entry, Event, Game, Player, Result, ResultChange, Round, TeamMatch, TeamMember
+from ..errors import ConfirmationNeeded, PermissionDenied, ServiceError
+from ..models import (
+    Cup,
+    CupTie,
+    CupTieChange,
+    Entry,
+    Event,
+    Game,
+    Player,
+    Result,
+    ResultChange,
+    Round,
+    TeamMatch,
+    TeamMember,
+)
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..selectors import cup_board_points
@@ -442,3 +455,90 @@ def _without_decider(tie: CupTie) -> CupTie:
     copy.decider_result = ""
     copy.match = tie.match
     return copy
+
+
+# --- a card of an earlier round corrected ---------------------------------------------------------------------
+
+
+def cup_card_corrected(match: TeamMatch, *, user: AnyUser, reason: str, later_pairing: str = "") -> None:
+    """A card (or a board defaulted under the league's rules) changed after the next round was made (in the card's
+    transaction, its event locked). When the correction changes who goes through that tie, the next round's match
+    is made again with the new team while it has no result (its card reset: lineup, status, submitted and
+    confirmed; the change audited as a CupTieChange); once it has results the correction is refused with
+    ConfirmationNeeded ``later_round_paired`` unless ``later_pairing`` is "keep" (the bracket stays as it is). A
+    correction that leaves the match level (the decider decides it, and the decider is closed once the next round is
+    made) is refused the same way. Nothing for the current round (cup_card_confirmed decides it) or another event."""
+    event = match.round.event
+    if not event.is_knockout or event.status == Event.Status.FINISHED:
+        return
+    tie = CupTie.objects.filter(match=match).select_related("cup", "match").first()
+    if tie is None or tie.round_number == current_round(tie.cup) or later_pairing == "keep":
+        return
+    outcome = tie_outcome(event, tie.cup, tie)
+    if outcome.winner_id == tie.winner_id:
+        if outcome.decided_by != tie.decided_by:
+            tie.decided_by = outcome.decided_by
+            tie.save(update_fields=["decided_by"])
+        return
+    upper = tie.position % 2 == 1  # the winner of tie 2p-1 is at home in tie p of the next round
+    following = (
+        CupTie.objects.select_for_update(of=("self",))
+        .select_related("match")
+        .get(cup=tie.cup, round_number=tie.round_number + 1, position=(tie.position + 1) // 2)
+    )
+    nxt = following.match
+    assert nxt is not None  # a tie after round 1 is always a match
+    played = nxt.games.exclude(result=Result.PENDING).exists()
+    if outcome.winner_id is None:
+        message = _(
+            "After this correction the match is level and only a decider game could settle it, but round "
+            "%(next)s of the cup is made already. Confirm to keep the bracket as it is (%(team)s stays through)."
+        )
+        raise ConfirmationNeeded(
+            message % {"next": following.round_number, "team": _entry_name(tie.winner_id)}, code="later_round_paired"
+        )
+    if played:
+        message = _(
+            "This correction sends %(new)s through instead of %(old)s, but their match in round %(next)s of the cup "
+            "has results already, so it cannot be made again. Confirm to keep the bracket as it is (%(old)s stays "
+            "through)."
+        )
+        raise ConfirmationNeeded(
+            message
+            % {
+                "new": _entry_name(outcome.winner_id),
+                "old": _entry_name(tie.winner_id),
+                "next": following.round_number,
+            },
+            code="later_round_paired",
+        )
+    before = tie.winner_id
+    assert before is not None  # the tie was decided: the next round is made
+    tie.winner_id, tie.decided_by = outcome.winner_id, outcome.decided_by
+    tie.save(update_fields=["winner", "decided_by"])
+    new = Entry.objects.select_related("team").get(pk=outcome.winner_id)
+    if upper:
+        following.home, following.home_seed = new, _seed_of(tie, new.pk)
+    else:
+        following.away, following.away_seed = new, _seed_of(tie, new.pk)
+    following.save(update_fields=["home", "home_seed", "away", "away_seed"])
+    nxt.games.all().delete()
+    home, away = following.home, following.away
+    assert away is not None
+    nxt.home, nxt.away = home, away
+    nxt.status = TeamMatch.Status.SCHEDULED
+    nxt.submitted_by = nxt.submitted_at = nxt.confirmed_by = nxt.confirmed_at = None
+    nxt.dispute_reason = ""
+    nxt.version += 1
+    nxt.save()
+    rnd = Round.objects.get(event=event, number=following.round_number)
+    Game.objects.bulk_create(board_games(event, rnd, nxt, home, away, _rosters([home, away])))
+    CupTieChange.objects.create(
+        tie=following, user=acting_user(user), before_id=before, after=new, reason=reason.strip()[:300]
+    )
+    event_pages_changed_after_commit(event_id=event.pk)
+
+
+def _entry_name(entry_id: int | None) -> str:
+    entry = Entry.objects.select_related("team").filter(pk=entry_id or 0).first()
+    return entry.name if entry else "?"

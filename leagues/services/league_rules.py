@@ -63,6 +63,7 @@ from ..models import (
     TeamMatch,
 )
 from ..permissions import AnyUser, acting_user, is_league_organiser, organised_league_ids
+from .cups import cup_card_confirmed, cup_card_corrected
 from .eligibility import team_level
 from .results import event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
@@ -673,9 +674,13 @@ def _penalty_board(violation: RuleViolation) -> Game | None:
     return mine[0] if mine else games.order_by("-board").first()
 
 
-def violation_penalise(*, violation_id: int, user: AnyUser) -> RuleViolation:
+def violation_penalise(*, violation_id: int, user: AnyUser, later_pairing: str = "") -> RuleViolation:
     """Apply the penalty the rule set (a default on the board), once: through the card's result service, audited
-    as a result change with the reason "penalty under the league's rules". Applying it again changes nothing."""
+    as a result change with the reason "penalty under the league's rules". Applying it again changes nothing.
+
+    In a knock-out cup whose next round is made, a default that changes who goes through makes the next round's
+    match again, or is refused (ConfirmationNeeded ``later_round_paired``) once that match has results, unless
+    ``later_pairing`` is "keep" (services.cups.cup_card_corrected)."""
     with transaction.atomic():
         event_id = (
             RuleViolation.objects.filter(pk=violation_id).values_list("match__round__event_id", flat=True).first()
@@ -697,7 +702,7 @@ def violation_penalise(*, violation_id: int, user: AnyUser) -> RuleViolation:
                 raise ServiceError(_("The card has no board to default."), code="no_board")
             entry_id = _entry_of(violation)
             result = Result.BLACK_WINS_FORFEIT if game.white_id == entry_id else Result.WHITE_WINS_FORFEIT
-            _board_result(violation.match_id, game.pk, result, event, user)
+            _board_result(violation.match_id, game.pk, result, event, user, later_pairing)
             violation.params = {**violation.params, "game": game.pk}  # the board defaulted, kept so from now on
         violation.status = RuleViolation.Status.PENALISED
         violation.handled_by, violation.handled_at = acting_user(user), timezone.now()
@@ -705,7 +710,9 @@ def violation_penalise(*, violation_id: int, user: AnyUser) -> RuleViolation:
     return violation
 
 
-def _board_result(match_id: int, game_id: int, result: str, event: Event, user: AnyUser) -> None:
+def _board_result(
+    match_id: int, game_id: int, result: str, event: Event, user: AnyUser, later_pairing: str = ""
+) -> None:
     """The penalty's result on one board, through the card's result service (audited with the reason "penalty
     under the league's rules"); the card's version rises, as after every change of the card."""
     match = TeamMatch.objects.select_for_update(of=("self",)).get(pk=match_id)
@@ -716,6 +723,8 @@ def _board_result(match_id: int, game_id: int, result: str, event: Event, user: 
     match.version += 1
     match.save(update_fields=["version"])
     match_card_changed(match)
+    cup_card_corrected(match, user=user, reason=PENALTY_REASON, later_pairing=later_pairing)
+    cup_card_confirmed(match)  # a tie of the cup's current round: decided again with the default
 
 
 def violation_dismiss(*, violation_id: int, user: AnyUser) -> RuleViolation:

@@ -12,7 +12,7 @@ from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
-from .cups import cup_card_confirmed
+from .cups import cup_card_confirmed, cup_card_corrected
 from .league_rules import card_blocks, card_violations_record, lineup_with_stored, penalties_kept
 from .lineups import lineup_apply
 from .results import event_frozen, event_lock, finished_event_override, result_record
@@ -94,6 +94,8 @@ def match_card_submit(
         match.save()
         card_violations_record(match=match)  # what the saved card breaks: to the organiser's inbox
         match_card_changed(match)
+        if correction:  # a cup's tie of an earlier round: the next round's match follows, or the correction waits
+            cup_card_corrected(match, user=user, reason=reason, later_pairing=later_pairing)
         cup_card_confirmed(match)  # a cup's tie decided by this card: the cup advances
         pages_changed(event_id=match.round.event_id)  # the card's state is on the event's pages
         if notify and correction:
