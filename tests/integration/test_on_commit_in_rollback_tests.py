@@ -67,3 +67,15 @@ def test_a_transactional_test_commits_for_real():
     with transaction.atomic():
         transaction.on_commit(lambda: ran.append("committed"))
     assert ran == ["committed"]
+
+
+def test_the_codes_transaction_may_choose_its_isolation_level():
+    from django.db import connection
+
+    read = []
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            cursor.execute("SELECT 1")
+            read.append(cursor.fetchone()[0])
+    assert read == [1]
