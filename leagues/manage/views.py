@@ -721,6 +721,8 @@ def fixtures(request, slug):
     event = get_object_or_404(Event, slug=slug, kind=Event.Kind.TEAM)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
+    if event.is_knockout and request.method != "POST":  # a cup's matches come from its bracket: the cup's page
+        return redirect("manage:cup", slug=slug)
     status = 200
     if request.method == "POST":
         status = _save(request, lambda: fixtures_generate(event=event, user=request.user), _("The schedule is drawn."))

@@ -181,8 +181,8 @@ def _event_problems(report: TeamRatingReport) -> list[ReportProblem]:
             ReportProblem(
                 "no_rated_games",
                 _("No game of the event has been played over the board yet: there is nothing to rate."),
-                reverse("manage:fixtures", args=[event.slug]),
-                _("Fixtures and warnings"),
+                reverse("manage:cup" if event.is_knockout else "manage:fixtures", args=[event.slug]),
+                _("Cup bracket and drawing of lots") if event.is_knockout else _("Fixtures and warnings"),
             )
         )
     return problems
