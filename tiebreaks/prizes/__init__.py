@@ -120,7 +120,9 @@ def split_prizes(
     )
 
 
-def _validate(standings: list[Standing], prizes, o: PrizeOptions) -> None:
+def _validate(
+    standings: list[Standing], prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize], o: PrizeOptions
+) -> None:
     places = [p.place for p in prizes if isinstance(p, PlacePrize)]
     categories: dict[str, list[CategoryPrize]] = {}
     for p in prizes:

@@ -4,11 +4,21 @@ the same players' first tie-break, then by their best player's place; money and 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .model import Award, ClubTeamPrize, Line, PrizeOptions, Standing, remainder_lines, share_equally
+from .model import (
+    Award,
+    CategoryPrize,
+    ClubTeamPrize,
+    Line,
+    PlacePrize,
+    PrizeOptions,
+    Standing,
+    remainder_lines,
+    share_equally,
+)
 
 
 @dataclass(frozen=True)
@@ -23,7 +33,7 @@ class _Team:
     tiebreak: Any  # the sum of their values of it
     first: int  # the standings index of the club's best player
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return {
             "club": self.club,
             "name": self.name,
@@ -37,10 +47,10 @@ class ClubSplit:
     def __init__(
         self,
         standings: list[Standing],
-        prizes,
+        prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize],
         options: PrizeOptions,
         club_names: Mapping[Any, str],
-    ):
+    ) -> None:
         self.standings = standings
         self.options = options
         self.club_names = dict(club_names)
@@ -128,15 +138,16 @@ class ClubSplit:
                 self.unawarded += self.club_prizes[r].amount
                 self.lines.append(Line("no_eligible_winner", {"club_team": r, "amount": self.club_prizes[r].amount}))
         for r in sorted(self.club_prizes):
-            if self.club_prizes[r].item:
-                self._club_item(self.club_prizes[r].item, teams, r)
+            item = self.club_prizes[r].item
+            if item:
+                self._club_item(item, teams, r)
         return tuple(
             Award(t.club, t.name, self.club_money[t.club], tuple(self.club_items[t.club]))
             for t in teams
             if self.club_money[t.club] or self.club_items[t.club]
         )
 
-    def _pay_clubs(self, group, prizes, ranks):
+    def _pay_clubs(self, group: list[_Team], prizes: tuple[tuple[int, int], ...], ranks: tuple[int, int]) -> None:
         money = sum(a for _, a in prizes)
         clubs = [(t.club, t.name) for t in group]
         share, extra, kept = share_equally(money, clubs, self.options.remainder)
@@ -169,7 +180,7 @@ class ClubSplit:
         self.remainder += kept
         self.lines.extend(remainder_lines(clubs, extra, kept))
 
-    def _club_item(self, item, teams, rank):
+    def _club_item(self, item: str, teams: list[_Team], rank: int) -> None:
         params = {"item": item, "club_team": rank}
         i = rank - 1
         if i >= len(teams):
@@ -177,8 +188,8 @@ class ClubSplit:
             return
         t = teams[i]
 
-        def same(u):
-            return u.total == t.total and u.tiebreak == t.tiebreak
+        def same(u: _Team) -> bool:
+            return bool(u.total == t.total and u.tiebreak == t.tiebreak)
 
         lo, hi = i, i
         while lo > 0 and same(teams[lo - 1]):

@@ -105,17 +105,17 @@ class Eligibility:
 
     def admits(self, s: Standing) -> bool:
         if self.kind == "rating_below":
-            return s.rating is not None and s.rating < self.value
+            return s.rating is not None and bool(s.rating < self.value)
         if self.kind == "rating_at_least":
-            return s.rating is not None and s.rating >= self.value
+            return s.rating is not None and bool(s.rating >= self.value)
         if self.kind == "born_after":
-            return s.birth_year is not None and s.birth_year > self.value
+            return s.birth_year is not None and bool(s.birth_year > self.value)
         if self.kind == "born_before":
-            return s.birth_year is not None and s.birth_year < self.value
+            return s.birth_year is not None and bool(s.birth_year < self.value)
         if self.kind == "sex":
-            return s.sex == self.value
+            return bool(s.sex == self.value)
         if self.kind == "club":
-            return s.club == self.value
+            return bool(s.club == self.value)
         if self.kind == "unrated":
             return s.rating is None
         raise ValueError(f"unknown eligibility kind {self.kind!r}")
@@ -138,7 +138,7 @@ class CategoryPrize:
     amount: int = 0
     item: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if isinstance(self.eligibility, Eligibility):
             object.__setattr__(self, "eligibility", (self.eligibility,))
 
@@ -174,7 +174,7 @@ class PrizeOptions:
 @dataclass(frozen=True)
 class Line:
     code: str  # a key of REASONS
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,9 @@ class PrizeResult:
         return next((a.items for a in self.awards if a.participant_id == participant_id), ())
 
 
-def share_equally(total: int, members: Sequence[tuple[Hashable, str]], remainder_rule: str) -> tuple[int, dict, int]:
+def share_equally(
+    total: int, members: Sequence[tuple[Hashable, str]], remainder_rule: str
+) -> tuple[int, dict[Hashable, int], int]:
     """Split `total` among `members` ((id, name), in tie-break order): the equal share rounded down,
     the extra minor units paid to the first members under "by_tiebreak" (id -> 1), and the remainder
     the organiser keeps under "round_down"."""
@@ -216,7 +218,7 @@ def share_equally(total: int, members: Sequence[tuple[Hashable, str]], remainder
     return share, {}, rest
 
 
-def remainder_lines(members: Sequence[tuple[Hashable, str]], extra: dict, kept: int) -> list[Line]:
+def remainder_lines(members: Sequence[tuple[Hashable, str]], extra: dict[Hashable, int], kept: int) -> list[Line]:
     """The explanation of a share's rounding remainder (nothing when the share was exact)."""
     if extra:
         lucky = [(pid, name) for pid, name in members if pid in extra]
@@ -226,5 +228,5 @@ def remainder_lines(members: Sequence[tuple[Hashable, str]], extra: dict, kept: 
     return []
 
 
-def who(members: Sequence[tuple[Hashable, str]]) -> dict:
+def who(members: Sequence[tuple[Hashable, str]]) -> dict[str, Any]:
     return {"participants": tuple(pid for pid, _ in members), "names": tuple(name for _, name in members)}

@@ -3,12 +3,15 @@ tie-break), then the indivisible items by the tie-break order (pure Python)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from ..engine.separation import first_difference
 from .model import (
     Award,
     CategoryPrize,
+    ClubTeamPrize,
     Line,
     PlacePrize,
     PrizeOptions,
@@ -20,7 +23,12 @@ from .model import (
 
 
 class PlayerSplit:
-    def __init__(self, standings: list[Standing], prizes, options: PrizeOptions):
+    def __init__(
+        self,
+        standings: list[Standing],
+        prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize],
+        options: PrizeOptions,
+    ) -> None:
         self.standings = standings
         self.options = options
         self.places = {p.place: p for p in prizes if isinstance(p, PlacePrize)}
@@ -31,39 +39,39 @@ class PlayerSplit:
         self.next_place = 1
         self.next_rank = {key: 1 for key in self.cats}
         self.money = {s.participant_id: 0 for s in self.standings}
-        self.items = {s.participant_id: [] for s in self.standings}
+        self.items: dict[Hashable, list[str]] = {s.participant_id: [] for s in self.standings}
         self.lines: list[Line] = []
         self.remainder = 0
         self.unawarded = 0
 
-    def _rule(self, key) -> CategoryPrize:
+    def _rule(self, key: str) -> CategoryPrize:
         return next(iter(self.cats[key].values()))
 
-    def _place_prizes(self, count) -> list[tuple[int, int]]:
+    def _place_prizes(self, count: int) -> list[tuple[int, int]]:
         """(place, amount) of the money place prizes on the next `count` places."""
         rng = range(self.next_place, self.next_place + count)
         return [(k, self.places[k].amount) for k in rng if k in self.places and self.places[k].amount]
 
-    def _cat_prizes(self, key, count) -> list[tuple[int, int]]:
+    def _cat_prizes(self, key: str, count: int) -> list[tuple[int, int]]:
         first = self.next_rank[key]
         prizes = self.cats[key]
         return [(r, prizes[r].amount) for r in range(first, first + count) if r in prizes and prizes[r].amount]
 
-    def _place_amount(self, place) -> int:
+    def _place_amount(self, place: int) -> int:
         return self.places[place].amount if place in self.places else 0
 
-    def _cat_amount(self, key, rank) -> int:
+    def _cat_amount(self, key: str, rank: int) -> int:
         return self.cats[key][rank].amount if rank in self.cats[key] else 0
 
-    def _eligible(self, key, members) -> list[Standing]:
+    def _eligible(self, key: str, members: Sequence[Standing]) -> list[Standing]:
         rule = self._rule(key)
         return [s for s in members if rule.admits(s)]
 
     @staticmethod
-    def _who(members) -> dict:
+    def _who(members: Sequence[Standing]) -> dict[str, Any]:
         return who([(s.participant_id, s.name) for s in members])
 
-    def _groups(self, entries) -> list[list[Standing]]:
+    def _groups(self, entries: Sequence[Standing]) -> list[list[Standing]]:
         if self.options.method == "none":
             return [[s] for s in entries]
         groups: list[list[Standing]] = []
@@ -74,7 +82,7 @@ class PlayerSplit:
                 groups.append([s])
         return groups
 
-    def _pay(self, members, total, code, params):
+    def _pay(self, members: Sequence[Standing], total: int, code: str, params: dict[str, Any]) -> None:
         """Share `total` equally among `members` (standings order) and explain it."""
         people = [(s.participant_id, s.name) for s in members]
         share, extra, kept = share_equally(total, people, self.options.remainder)
@@ -86,7 +94,7 @@ class PlayerSplit:
         self.remainder += kept
         self.lines.extend(remainder_lines(people, extra, kept))
 
-    def _pay_places(self, members):
+    def _pay_places(self, members: Sequence[Standing]) -> None:
         if not members:
             return
         prizes = self._place_prizes(len(members))
@@ -99,7 +107,7 @@ class PlayerSplit:
         if self.options.method == "none":
             self._explain_money_tiebreak(members[0])
 
-    def _pay_category(self, key, members):
+    def _pay_category(self, key: str, members: Sequence[Standing]) -> None:
         prizes = self._cat_prizes(key, len(members))
         first = self.next_rank[key]
         self.next_rank[key] += len(members)
@@ -113,7 +121,7 @@ class PlayerSplit:
             {"category": key, "ranks": (first, first + len(members) - 1), "prizes": tuple(prizes)},
         )
 
-    def _explain_money_tiebreak(self, s):
+    def _explain_money_tiebreak(self, s: Standing) -> None:
         i = self.standings.index(s)
         if i + 1 < len(self.standings) and self.standings[i + 1].points == s.points:
             other = self.standings[i + 1]
@@ -157,7 +165,7 @@ class PlayerSplit:
             if self.money[s.participant_id] or self.items[s.participant_id]
         )
 
-    def _group_one_prize(self, group):
+    def _group_one_prize(self, group: Sequence[Standing]) -> None:
         """Pool (or, for "none", a single player): place share unless a category share is larger."""
         takers = list(group)
         while takers:
@@ -187,7 +195,14 @@ class PlayerSplit:
                         self._declined(eligible, ("places",), place_share, ("category", key), share)
         self._pay_places(takers)
 
-    def _declined(self, members, taken, taken_share, declined, declined_share):
+    def _declined(
+        self,
+        members: Sequence[Standing],
+        taken: tuple[str, ...],
+        taken_share: Fraction,
+        declined: tuple[str, ...],
+        declined_share: Fraction,
+    ) -> None:
         self.lines.append(
             Line(
                 "better_prize_taken",
@@ -201,7 +216,7 @@ class PlayerSplit:
             )
         )
 
-    def _group_us32b3(self, group):
+    def _group_us32b3(self, group: Sequence[Standing]) -> None:
         pool = list(group)
         while len(pool) > 1:
             n_place, brought, total = self._bring(pool)
@@ -249,7 +264,7 @@ class PlayerSplit:
             self.next_rank[key] += len(members)
         self._pay(pool, total, "us32b3_pooled", params)
 
-    def _bring(self, pool):
+    def _bring(self, pool: Sequence[Standing]) -> tuple[int, dict[str, list[Standing]], int]:
         """Each member brings at most one prize; maximise the pool. Start with places for everyone,
         then swap the lowest place brought for the best category prize a place-bringer may win."""
         n_place = len(pool)
@@ -292,24 +307,26 @@ class PlayerSplit:
 
     # --- items
 
-    def _items(self):
+    def _items(self) -> None:
         for k in sorted(self.places):
-            if self.places[k].item:
-                self._item(self.places[k].item, self.standings, k - 1, {"place": k}, "place_item")
+            place_item = self.places[k].item
+            if place_item:
+                self._item(place_item, self.standings, k - 1, {"place": k}, "place_item")
         for key, prizes in self.cats.items():
             eligible = self._eligible(key, self.standings)
             for r in sorted(prizes):
-                if prizes[r].item:
-                    self._item(prizes[r].item, eligible, r - 1, {"category": key, "rank": r}, "category_item")
+                cat_item = prizes[r].item
+                if cat_item:
+                    self._item(cat_item, eligible, r - 1, {"category": key, "rank": r}, "category_item")
 
-    def _item(self, item, seq, i, where, plain_code):
-        params = {"item": item, **where}
+    def _item(self, item: str, seq: Sequence[Standing], i: int, where: dict[str, Any], plain_code: str) -> None:
+        params: dict[str, Any] = {"item": item, **where}
         if i >= len(seq):
             self.lines.append(Line("no_eligible_winner", {**params, "amount": 0}))
             return
         s = seq[i]
 
-        def same(t):
+        def same(t: Standing) -> bool:
             return t.points == s.points and first_difference(s.tiebreak_values, t.tiebreak_values) is None
 
         lo, hi = i, i
@@ -348,7 +365,10 @@ class PlayerSplit:
         if other is None:
             self.lines.append(Line(plain_code, params))
             return
-        code, value, other_value = first_difference(s.tiebreak_values, other.tiebreak_values)
+        diff = first_difference(s.tiebreak_values, other.tiebreak_values)
+        # a neighbour on equal points with no difference would have made a cluster above
+        assert diff is not None
+        code, value, other_value = diff
         self.lines.append(
             Line(
                 "item_by_tiebreak",
@@ -363,5 +383,5 @@ class PlayerSplit:
             )
         )
 
-    def _give(self, s, item):
+    def _give(self, s: Standing, item: str) -> None:
         self.items[s.participant_id].append(item)
