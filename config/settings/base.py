@@ -294,6 +294,9 @@ SPECTACULAR_SETTINGS = {
         "RegistrationStatusEnum": "leagues.models.Registration.Status",
         "RegistrationActionEnum": "leagues.api.registration.BULK_ACTIONS",
         "ByeKindEnum": "leagues.api.pairings.BYE_KINDS",  # a bye set by hand and a bye requested share it
+        "CupDeciderResultEnum": "leagues.models.cups.CupTie.DeciderResult",  # not a game's result code
+        "CupTieDecidedByEnum": "leagues.models.cups.CupTie.DecidedBy",  # not who decided a tie-break order
+        "TiebreakDecidedByEnum": "leagues.services.tiebreak_decisions.DECIDED_BY",
     },
 }
 

@@ -27,7 +27,7 @@ class BracketTeamSerializer(serializers.Serializer):
 
 class DeciderSerializer(serializers.Serializer):
     white = serializers.IntegerField(help_text=gettext_lazy("The start number of the team whose player had White."))
-    result = serializers.ChoiceField(choices=CupTie.DeciderResult.values)
+    result = serializers.ChoiceField(choices=CupTie.DeciderResult.choices)
     armageddon = serializers.BooleanField()
     white_player = serializers.IntegerField(allow_null=True)
     black_player = serializers.IntegerField(allow_null=True)
@@ -84,7 +84,7 @@ class DrawSerializer(serializers.Serializer):
 
 class DeciderInputSerializer(serializers.Serializer):
     white = serializers.ChoiceField(choices=["home", "away"])
-    result = serializers.ChoiceField(choices=CupTie.DeciderResult.values)
+    result = serializers.ChoiceField(choices=CupTie.DeciderResult.choices)
     armageddon = serializers.BooleanField(default=False)
     white_player = serializers.IntegerField(required=False, allow_null=True)
     black_player = serializers.IntegerField(required=False, allow_null=True)
