@@ -542,3 +542,34 @@ def cup_card_corrected(match: TeamMatch, *, user: AnyUser, reason: str, later_pa
 def _entry_name(entry_id: int | None) -> str:
     entry = Entry.objects.select_related("team").filter(pk=entry_id or 0).first()
     return entry.name if entry else "?"
+
+
+# --- the TRF export -------------------------------------------------------------------------------------------
+
+
+def cup_trf_lines(event: Event) -> list[str]:
+    """What TRF-26 cannot say of a cup, as ``###`` lines of its export (record 192 says CUSTOM_TEAM_KNOCKOUT): each
+    tie of the bracket, the team that went through and by what, a bye of round 1 (written ``0000 - Z`` for its
+    players: no game and no point), and the decider game (play-off or Armageddon), which is no board of the card
+    and so has no place in the 001 records."""
+    cup = Cup.objects.filter(event=event).first()
+    if cup is None:
+        return []
+    lines = [f"### knock-out cup: seeded {cup.seeding}; tie resolution {', '.join(cup.tie_resolution)}"]
+    ties = cup.ties.select_related("home", "away", "winner", "decider_white").order_by("round_number", "position")
+    for tie in ties:
+        where = f"### cup round {tie.round_number} tie {tie.position}:"
+        if tie.away is None:
+            lines.append(f"{where} {tie.home.start_number} {tie.home.name} has a bye and goes through")
+            continue
+        line = f"{where} {tie.home.start_number} {tie.home.name} - {tie.away.start_number} {tie.away.name}"
+        if tie.winner is not None:
+            line += f"; {tie.winner.start_number} {tie.winner.name} goes through ({tie.decided_by})"
+        lines.append(line)
+        if tie.decider_result and tie.decider_white is not None:
+            kind = "Armageddon" if tie.decider_armageddon else "play-off"
+            lines.append(
+                f"{where} decider game ({kind}): {tie.decider_white.start_number} {tie.decider_white.name} had White,"
+                f" {tie.decider_result}"
+            )
+    return lines

@@ -322,10 +322,12 @@ def team_rating_report_trf(*, event: Event, user: AnyUser) -> str:
         end_date=max(dated).isoformat() if dated else "",
         extra_records=tuple(records),
     )
-    return _with_team_scores(write_trf(tournament), tournament, event, games, entries)
+    return team_scores_written(write_trf(tournament), tournament, event, games, entries)
 
 
-def _with_team_scores(text: str, tournament: Tournament, event: Event, games: list[Game], entries: list[Entry]) -> str:
+def team_scores_written(
+    text: str, tournament: Tournament, event: Event, games: list[Game], entries: list[Entry]
+) -> str:
     """The 310 records with each team's match points (cols 55-60), game points (62-67) and rank (69-71), as the
     site's standings have them: FIDE's checker compares them with the players' games."""
     if not any(p.rounds for p in tournament.participants):

@@ -42,9 +42,11 @@ from ..models import (
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 from ..text import CONTROL_CODES
+from .cups import cup_trf_lines
 from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_problems
 from .players import registry_blanks_offered
 from .policy import compute_standings_check
+from .rating_report_teams import team_scores_written
 from .ratings import national_federation, rating_chosen
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
@@ -1062,6 +1064,9 @@ def event_export_trf(*, event: Event) -> str:
     elif event.is_round_robin and not event.is_team:  # so FIDE's checkers pair and break ties as a round robin
         double = event.system == Event.System.DOUBLE_ROUND_ROBIN
         tournament.event_type = "FIDE_DOUBLEROUNDROBIN" if double else "FIDE_ROUNDROBIN"
+    elif event.is_knockout:  # TRF-26 192: a team knock-out; the bracket itself in ### lines (services.cups)
+        tournament.event_type = "CUSTOM_TEAM_KNOCKOUT"
+        tournament.extra_records = (*tournament.extra_records, *cup_trf_lines(event))
     if not event.is_team:
         tournament.participants = rank_by_tiebreaks(event, tournament)
         tournament.extra_records = (*tournament.extra_records, *pairing_records(event))
@@ -1071,6 +1076,8 @@ def event_export_trf(*, event: Event) -> str:
         tournament.extra_records = (*tournament.extra_records, *decision_trf_lines(event))
         tournament.extra_records = (*tournament.extra_records, *full_point_bye_lines(games))
     tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))
+    if event.is_knockout:  # its 310 records with the teams' points, as FIDE's checker compares them with the games
+        return team_scores_written(write_trf(tournament), tournament, event, games, entries)
     return write_trf(tournament)
 
 
