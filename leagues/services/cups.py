@@ -21,6 +21,12 @@ Decisions (documented for the pages and the organisers):
   called by services/match_cards.py) and a recorded decider advance the cup the same way, so the organiser clicks
   only for a decider game. A round's ties are looked at again at each advance until the next round is made: a
   corrected card counts until then.
+* A card of an earlier round corrected after that (by the organiser, or a board defaulted under the league's rules)
+  that changes who goes through: :func:`cup_card_corrected` makes the next round's match again with the new team
+  while it has no result (its card reset, a CupTieChange audits it); once it has results, or when the correction
+  leaves the match level, it is refused (409 ``later_round_paired``) unless the organiser keeps the bracket.
+* The TRF export (services.trf) writes a cup as TRF-26 192 ``CUSTOM_TEAM_KNOCKOUT``; :func:`cup_trf_lines` gives
+  the bracket TRF cannot hold as ``###`` lines.
 """
 
 from __future__ import annotations
