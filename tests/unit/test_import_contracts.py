@@ -156,6 +156,7 @@ SERVICES_MAY_IMPORT = (
     "leagues.page_cache",
     "leagues.notifications",
     "leagues.text",
+    "leagues.dates",
     "leagues.session_locks",
 )
 # permissions.py reads roles from the models; selectors.py may ask it whose rows a user sees
