@@ -6,8 +6,9 @@ import re
 import pytest
 
 from leagues.errors import PermissionDenied
-from leagues.models import Entry, Player, Prize, PrizeFund, StandingsSnapshot
+from leagues.models import Entry, Player, Prize, StandingsSnapshot
 from leagues.services.players import player_set_anonymised
+from leagues.services.setup import PrizeInput, prize_fund_save
 from tests.factories import UserFactory, organiser_of
 
 pytestmark = pytest.mark.django_db
@@ -72,19 +73,13 @@ def test_category_badge_only_once_the_organiser_publishes_the_prize(
     client, bye_event, django_capture_on_commit_callbacks
 ):
     _registry(bye_event)
+    organiser = organiser_of(bye_event.league)
+    s65 = PrizeInput(kind=Prize.Kind.CATEGORY, category="S65", eligibility_kind="born_before", eligibility_value="1950")
     with django_capture_on_commit_callbacks(execute=True):  # saving renews the pages' stamp on commit
-        fund = PrizeFund.objects.create(event=bye_event, published=False)
-        Prize.objects.create(
-            fund=fund,
-            kind=Prize.Kind.CATEGORY,
-            category="S65",
-            eligibility_kind="born_before",
-            eligibility_value="1950",
-        )
+        prize_fund_save(event=bye_event, user=organiser, fields={"published": False}, prizes=[s65])
     assert 'class="badge"' not in client.get("/en/events/bye-cup/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        fund.published = True
-        fund.save()
+        prize_fund_save(event=bye_event, user=organiser, fields={"published": True}, prizes=[s65])
     rows = _first_row(client.get("/en/events/bye-cup/").content.decode())
     badged = [row for row in rows if '<span class="badge">S65</span>' in row]
     assert len(badged) == 1 and "Aas, Per" in badged[0]
