@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tiebreaks.engine import RULE_SETS, EngineError, check_criterion, compute_standings, parse_criterion
+from tiebreaks.engine import RULE_SETS, EngineError, Standings, check_criterion, compute_standings, parse_criterion
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 from tiebreaks.money import money
 from tiebreaks.prizes import PlacePrize, PrizeOptions, Standing, split_prizes
@@ -25,7 +27,7 @@ def decimal_text(value: Fraction | int | None) -> str:
     return fmt(Decimal(value.numerator) / Decimal(value.denominator))
 
 
-def explained_criterion(standings, number: int, code: str, names: dict[int, str]) -> ExplainedCriterion:
+def explained_criterion(standings: Standings, number: int, code: str, names: dict[int, str]) -> ExplainedCriterion:
     return explain_trace(standings.explain(number)[code].to_dict(), name_of=names, isolated=True)
 
 
@@ -40,7 +42,7 @@ def _specs(results: list[tuple[str, float | None]]) -> list[RoundSpec]:
 
 # Three players on 4 of 5 whose opponents' final scores differ in shape (spec T1): one had a
 # collapsed opponent, one the strongest schedule, one the flattest.
-THREE_PLAYERS = [
+THREE_PLAYERS: list[tuple[str, list[tuple[str, float | None]]]] = [
     ("Ana", [("loss", 4), ("win", 3), ("win", 3), ("win", 2), ("win", 1)]),
     ("Bo", [("win", 4), ("loss", 3), ("win", 2.5), ("win", 2), ("win", 2)]),
     ("Cai", [("win", 3), ("win", 3), ("loss", 3), ("win", 2.5), ("win", 1)]),
@@ -48,7 +50,7 @@ THREE_PLAYERS = [
 ORDERS = [["BH"], ["BH/C1"], ["BH/M1"]]
 
 
-def three_winners() -> dict:
+def three_winners() -> dict[str, Any]:
     players = [(name, _specs(rounds)) for name, rounds in THREE_PLAYERS]
     tournament = synthetic_tournament(players)
     focal = {i + 1: name for i, (name, _rounds) in enumerate(THREE_PLAYERS)}
@@ -84,11 +86,25 @@ def three_winners() -> dict:
     }
 
 
-def single_player_example(results, criteria: list[str], *, rating=None) -> dict:
+def _with_rating(
+    result: tuple[str, float | None] | tuple[str, float | None, int],
+) -> tuple[str, float | None, int | None]:
+    """(kind, opponent's score, opponent's rating or None) from a result with or without a rating."""
+    if len(result) == 3:
+        return result
+    return (result[0], result[1], None)
+
+
+def single_player_example(
+    results: Sequence[tuple[str, float | None] | tuple[str, float | None, int]],
+    criteria: list[str],
+    *,
+    rating: int | None = None,
+) -> dict[str, Any]:
     """One player's rounds with made-up opponents; values and explanations of ``criteria``."""
     specs = [
         RoundSpec(kind, Fraction(score).limit_denominator(2) if score is not None else None, opponent_rating=opp_rating)
-        for kind, score, opp_rating in [(r + (None,))[:3] for r in results]
+        for kind, score, opp_rating in map(_with_rating, results)
     ]
     tournament = synthetic_tournament([(_("the player"), specs)], rating=rating)
     standings = compute_standings(tournament, criteria, explain=True)
@@ -116,7 +132,7 @@ def single_player_example(results, criteria: list[str], *, rating=None) -> dict:
     }
 
 
-def _kind_labels():
+def _kind_labels() -> list[tuple[str, str]]:
     from .forms import KIND_CHOICES
 
     return [(k, str(v)) for k, v in KIND_CHOICES if k]
@@ -156,7 +172,7 @@ def round_robin_tournament() -> Tournament:
     return Tournament(participants=participants, total_rounds=5, round_robin=True, name="RR")
 
 
-def round_robin_example(criteria: list[str] | None = None) -> dict:
+def round_robin_example(criteria: list[str] | None = None) -> dict[str, Any]:
     tournament = round_robin_tournament()
     standings = compute_standings(tournament, criteria or ["SB", "DE", "KS"], explain=True)
     names = {n: name for n, name in enumerate(ROUND_ROBIN_NAMES, start=1)}
@@ -201,7 +217,7 @@ def round_robin_example(criteria: list[str] | None = None) -> dict:
     }
 
 
-def counts_example() -> dict:
+def counts_example() -> dict[str, Any]:
     players = [
         ("Dana", _specs([("win", 2), ("win", 3), ("win", 3), ("loss", 4), ("win", 2)])),
         ("Emre", _specs([("loss", 4), ("win", 2), ("win", 3), ("win", 3), ("win", 2)])),
@@ -227,7 +243,7 @@ def counts_example() -> dict:
     }
 
 
-def unplayed_examples() -> dict:
+def unplayed_examples() -> dict[str, Any]:
     bye = single_player_example(
         [("win", 3.5), ("win", 3), ("hpb", None), ("win", 2.5), ("win", 2)], ["BH", "BH/C1", "BH/M1", "SB"]
     )
@@ -237,7 +253,7 @@ def unplayed_examples() -> dict:
     return {"bye": bye, "forfeit": forfeit}
 
 
-def rating_example() -> dict:
+def rating_example() -> dict[str, Any]:
     return single_player_example(
         [("win", 2, 1800), ("draw", 3, 2000), ("win", 2.5, 1900), ("loss", 4, 2150), ("win", 3, 1950)],
         ["ARO", "ARO/C1", "TPR"],
@@ -245,7 +261,7 @@ def rating_example() -> dict:
     )
 
 
-def rating_unrated_example() -> dict:
+def rating_unrated_example() -> dict[str, Any]:
     specs = [RoundSpec("win", Fraction(2), None), RoundSpec("draw", Fraction(3), 2000)]
     tournament = synthetic_tournament([(_("the player"), specs)], rating=1900, filler_rating=None)
     standings = compute_standings(tournament, ["ARO"], explain=True)
@@ -275,7 +291,7 @@ def _offered(rule_set_name_: str, codes: list[str]) -> list[str]:
     return offered
 
 
-def rule_sets_example() -> dict:
+def rule_sets_example() -> dict[str, Any]:
     """The bye example (spec T4) under every rule set the engine offers, computed at render time.
 
     The opponents' scores come from games only (no byes of theirs), so that every rule set counts
@@ -321,7 +337,7 @@ def rule_sets_example() -> dict:
     }
 
 
-def prize_example() -> dict:
+def prize_example() -> dict[str, Any]:
     standings = [
         Standing("a", "Ana", Fraction(4), (("BH/C1", Fraction(12)),)),
         Standing("b", "Bo", Fraction(4), (("BH/C1", Fraction(23, 2)),)),

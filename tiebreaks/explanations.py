@@ -73,7 +73,11 @@ class ExplainedCriterion:
     raw_value: Any = None
 
 
-def _name(name_of: Mapping[int, str] | Callable[[int], str] | None, number: int | None) -> str:
+# who a start number is: a mapping, a function, or nothing ("player 3")
+NameOf = Mapping[int, str] | Callable[[int], str] | None
+
+
+def _name(name_of: NameOf, number: int | None) -> str:
     if number is None:
         return ""
     if name_of is None:
@@ -125,7 +129,7 @@ def adjustment_sentence(adjustment: Mapping[str, Any], isolated: bool = False) -
         },
         isolated,
     )
-    return _adjustment_text(adjustment["reason"], params) or _adjustment_text(R.REQUESTED_BYE_COUNTS_AS_DRAW, params)
+    return _adjustment_text(adjustment["reason"], params) or _requested_bye_text(params)
 
 
 def _adjustment_text(reason: str, params: Mapping[str, Any]) -> str | None:
@@ -133,6 +137,10 @@ def _adjustment_text(reason: str, params: Mapping[str, Any]) -> str | None:
         return _("Their unplayed round %(round)s counts as a draw: %(counted)s instead of %(awarded)s.") % params
     if reason != R.REQUESTED_BYE_COUNTS_AS_DRAW:
         return None
+    return _requested_bye_text(params)
+
+
+def _requested_bye_text(params: Mapping[str, Any]) -> str:
     return (
         _(
             "Their requested bye in round %(round)s is followed only by unplayed rounds, so it counts as a draw "
@@ -143,7 +151,11 @@ def _adjustment_text(reason: str, params: Mapping[str, Any]) -> str | None:
 
 
 def element_sentence(
-    element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None, isolated: bool = False
+    element: Mapping[str, Any],
+    code: str,
+    details: Mapping[str, Any],
+    name_of: NameOf = None,
+    isolated: bool = False,
 ) -> str:
     """One sentence saying what this round is worth and where the number came from."""
     text = _element_text(element, code, details, name_of, isolated)
@@ -164,7 +176,11 @@ def _adjusted_from(element: Mapping[str, Any]) -> str:
 
 
 def _element_text(
-    element: Mapping[str, Any], code: str, details: Mapping[str, Any], name_of=None, isolated: bool = False
+    element: Mapping[str, Any],
+    code: str,
+    details: Mapping[str, Any],
+    name_of: NameOf = None,
+    isolated: bool = False,
 ) -> str | None:
     reason = element["reason"]
     params = {
@@ -447,7 +463,7 @@ def _team_sentence(reason: str, params: Mapping[str, Any], element: Mapping[str,
     return sentences[reason] % params
 
 
-def trace_note(reason: str | None, details: Mapping[str, Any], name_of=None) -> str:
+def trace_note(reason: str | None, details: Mapping[str, Any], name_of: NameOf = None) -> str:
     """A sentence for a reason that concerns the whole value (undefined, direct encounter...)."""
     if not reason:
         return ""
@@ -563,7 +579,7 @@ def _arithmetic(trace: Mapping[str, Any], code: str, isolated: bool = False) -> 
     return calculation(f"{left} = {total}")
 
 
-def explain_trace(trace: Mapping[str, Any], name_of=None, isolated: bool = False) -> ExplainedCriterion:
+def explain_trace(trace: Mapping[str, Any], name_of: NameOf = None, isolated: bool = False) -> ExplainedCriterion:
     """Everything a reader needs to check one value: each element, what was cut, the arithmetic
     (`isolated`: for a page, names and numbers as isolates, shown with tiebreaks.bidi.as_html)."""
     code = trace["criterion"]

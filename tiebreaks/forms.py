@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -153,7 +154,7 @@ class CalculatorForm(forms.Form):
     """Rounds entered one per row: what happened, and the opponent's final score. The number of
     rows comes from :func:`parse_round_count` (never an error: it is kept inside the range)."""
 
-    def __init__(self, *args, round_count: int = DEFAULT_ROUNDS, **kwargs):
+    def __init__(self, *args: Any, round_count: int = DEFAULT_ROUNDS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.round_count = round_count
         for r in range(1, round_count + 1):
@@ -167,11 +168,12 @@ class CalculatorForm(forms.Form):
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "size": 4}),
             )
 
-    def round_rows(self):
+    def round_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(r, self[f"kind_{r}"], self[f"opponent_{r}"]) for r in range(1, self.round_count + 1)]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean returns
         specs: list[RoundSpec] = []
         n = self.round_count
         for r in range(1, n + 1):

@@ -12,6 +12,7 @@ from a whole translated pattern with named placeholders.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
@@ -149,7 +150,7 @@ def criterion_name(code: str) -> CriterionName:
     return CriterionName(code, code, code)
 
 
-def names_for(codes) -> dict[str, CriterionName]:
+def names_for(codes: Iterable[str]) -> dict[str, CriterionName]:
     """Names for templates, keyed by code with "/" as "_" (``names.BH_C1.long``)."""
     return {code.replace("/", "_"): criterion_name(code) for code in codes}
 

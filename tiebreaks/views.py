@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,7 +23,7 @@ from .forms import CalculatorForm, parse_round_count, synthetic_tournament
 from .names import criterion_name, every_criterion_name, rule_set_name
 
 
-def _names() -> dict:
+def _names() -> dict[str, Any]:
     return {"pts": criterion_name("PTS"), "names": every_criterion_name()}
 
 
@@ -44,7 +44,7 @@ CALCULATOR_CRITERIA = ["BH", "BH/C1", "BH/C2", "BH/M1", "SB", "SB/C1", "PS", "WI
 # ----------------------------------------------------------------------------------------- views
 
 
-def guides(request):
+def guides(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tiebreaks/guides.html",
@@ -56,7 +56,7 @@ def guides(request):
     )
 
 
-def guide(request, slug):
+def guide(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in GUIDES:
         raise Http404
     context = {"slug": slug, "title": GUIDES[slug], "guides": list(GUIDES.items()), **_names(), **EXAMPLES[slug]()}
@@ -70,7 +70,7 @@ class CalculatorResult:
     explained: list[ExplainedCriterion]
 
 
-def calculator(request):
+def calculator(request: HttpRequest) -> HttpResponse:
     # "Set" (resize) re-renders the rows and keeps what was typed; "Calculate" validates
     resizing = "resize" in request.GET
     submitted = not resizing and any(key.startswith("kind_") for key in request.GET)

@@ -19,7 +19,9 @@ class TRFError(ValueError):
     ``kind`` names problems an organiser may overrule: ``"points_column"`` (a points column that
     differs from the results; :func:`~tiebreaks.trf.read_trf` with ``accept_points_column``)."""
 
-    def __init__(self, line_number: int | None, message: str, kind: str = "", params: dict | None = None) -> None:
+    def __init__(
+        self, line_number: int | None, message: str, kind: str = "", params: dict[str, Any] | None = None
+    ) -> None:
         self.line_number = line_number
         self.message = message
         self.kind = kind
@@ -49,7 +51,7 @@ class TRFNote:
     kind: str
     message: str
     readings: tuple[str, ...] = ()
-    params: dict = field(default_factory=dict, compare=False, hash=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __str__(self) -> str:
         return self.message if self.line_number is None else f"line {self.line_number}: {self.message}"
@@ -224,8 +226,8 @@ def parse_birth(text: str, *, this_year: int) -> tuple[int | None, str]:
         year = numbers[0]
         if not 1850 <= year <= this_year:
             return None, ""
-        iso = _iso(year, numbers[1], numbers[2]) if len(numbers) == 3 else None
-        return year, iso or ""
+        ymd = _iso(year, numbers[1], numbers[2]) if len(numbers) == 3 else None
+        return year, ymd or ""
     if len(parts) == 3 and len(parts[2]) == 4 and parts[2].isdigit():  # year last
         year = numbers[2]
         if not 1850 <= year <= this_year:

@@ -373,9 +373,9 @@ class _Reading:
         for n, line in player_lines:
             player = parse(n, line, blocks)
             if player is None:
-                number = line[4:8].strip()
-                if number.isdigit():
-                    self.unreadable.add(int(number))
+                number_text = line[4:8].strip()
+                if number_text.isdigit():
+                    self.unreadable.add(int(number_text))
                 continue
             number = player["start_number"]
             if number in parsed:
