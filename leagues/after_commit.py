@@ -8,7 +8,7 @@ runs after the data is saved, so it must never fail the request: an exception is
 
 import logging
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import transaction
 
@@ -17,16 +17,16 @@ T = TypeVar("T")
 
 
 class _Batch:
-    def __init__(self):
+    def __init__(self) -> None:
         self.work: dict[Hashable, Callable[[], None]] = {}
-        self.items: dict[Hashable, list] = {}
+        self.items: dict[Hashable, list[Any]] = {}
 
     def run(self) -> None:
         for key, work in self.work.items():
             _run(key, work)
 
 
-def _run(key, work) -> None:
+def _run(key: Hashable, work: Callable[[], None]) -> None:
     try:
         work()
     except Exception:  # the transaction is committed: the answer must not become an error

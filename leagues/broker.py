@@ -7,7 +7,9 @@ services never import the tasks (which call the services).
 """
 
 import time
+from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import redis
 from celery import current_app
@@ -47,7 +49,7 @@ def redis_client() -> redis.Redis | None:
     return _client_for(url) if url.startswith(("redis://", "rediss://")) else None
 
 
-def _send(task: str, *args, **options) -> None:
+def _send(task: str, *args: Any, **options: Any) -> None:
     """Send a task; a Redis broker that failed a moment ago is not asked again (redis_outage)."""
     url = broker_url()
     if not url.startswith(("redis://", "rediss://")):
@@ -101,7 +103,7 @@ def enqueue_export_build(scope: str, ident: str, kind: str) -> None:
     _send(EXPORT_BUILD_TASK, scope, ident, kind)
 
 
-def enqueue_webhook_fan_out(event_id: int, items: list) -> None:
+def enqueue_webhook_fan_out(event_id: int, items: Sequence[tuple[str, Any, Any]]) -> None:
     """Find the webhook subscribers of an event's occurrences, [(event type, occurrence, data), ...], in a worker
     (one message, whatever their number)."""
     _send(WEBHOOK_FAN_OUT_TASK, event_id, items)
