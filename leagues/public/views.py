@@ -154,10 +154,6 @@ def _cached(request, slug: str, name: str, render, store=True, explained=False):
     )
 
 
-def event_standings(request, slug):
-    return _cached(request, slug, "standings", lambda: _render_standings(request, slug))
-
-
 def _for_rule_set(name, standings):
     """A FIDE article is no reference for an event under another rule book (US Chess SB is 34E8)."""
     rules = standings.snapshot.rules if standings.snapshot else standings.event.rule_set
@@ -166,8 +162,9 @@ def _for_rule_set(name, standings):
     return dataclasses.replace(name, article="", rule="34E8" if rules.startswith("us-chess") else "")
 
 
-def _render_standings(request, slug):
-    standings = _standings_or_404(slug)
+def render_standings_of(request, standings):
+    """The standings page (a cup's standings address shows its bracket instead: public/cups.py)."""
+    slug = standings.event.slug
     columns = _columns(standings)
     badges = category_badges(standings.event, standings.snapshot, standings.entries)
     table = _table(standings, columns, badges)
