@@ -7,7 +7,7 @@ from leagues.models import Game, Result, ResultChange, Role
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def client_for(user=None):

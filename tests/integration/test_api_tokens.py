@@ -13,7 +13,7 @@ from leagues.models import ApiToken, Game, Result
 from leagues.services.tokens import api_token_create
 from tests.factories import UserFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def bearer(key, prefix="Bearer"):

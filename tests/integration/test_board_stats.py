@@ -22,7 +22,7 @@ from leagues.services.match_cards import match_card_submit
 from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from leagues.services.schedule import fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 from tests.helpers import record_on_card
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 RATINGS = {
     "A 1": [2200, 2150, 2100, 2050],
