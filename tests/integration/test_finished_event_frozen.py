@@ -11,7 +11,7 @@ from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, swiss_event
 from tests.workspace import card_post, division
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _api(user):

@@ -10,7 +10,7 @@ from leagues.services.schedule import fixtures_byes, fixtures_generate
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
 from tests.helpers import record_on_card
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def team_division(teams=4, roster=4, boards=4, **kwargs):

@@ -10,7 +10,7 @@ from leagues.services.league_rules import rule_save, violation_penalise
 from leagues.services.tokens import api_token_create
 from tests.league_rules_data import CASES, CLEAN, season_of_two_divisions
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _api(user, language="en"):

@@ -39,7 +39,7 @@ from leagues.services.trf import event_import_trf
 from tests.factories import ClubFactory, EventFactory, LeagueFactory, PlayerFactory, UserFactory
 from tests.paths import GOLDEN
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 ROLES = [
     "anonymous",

@@ -11,7 +11,7 @@ from tests.factories import LeagueFactory, organiser_of
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 from tiebreaks.trf import write_trf
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _trf(*, fide_ids=("1503014", "24116068")) -> bytes:

@@ -12,7 +12,7 @@ from tests.helpers import text_of
 from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 from tiebreaks.trf import write_trf
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _trf() -> bytes:

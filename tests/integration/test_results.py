@@ -7,7 +7,7 @@ from leagues.models import Event, Game, Result, ResultChange, Role, StandingsSna
 from leagues.services.results import result_record
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _state(event):
