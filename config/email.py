@@ -6,6 +6,7 @@ User and password are percent-decoded. Without EMAIL_URL: EMAIL_HOST and friends
 console backend when DEBUG is on (``make demo``), else SMTP on localhost:25.
 """
 
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -19,9 +20,9 @@ BACKENDS = {
 }
 
 
-def email_settings(debug: bool) -> dict:
+def email_settings(debug: bool) -> dict[str, Any]:
     url = env_secret("EMAIL_URL")
-    settings = {
+    settings: dict[str, Any] = {
         "EMAIL_TIMEOUT": env_int("EMAIL_TIMEOUT", 10),
         # the first retry of an email the mail server refused, in seconds; each next one waits twice as long
         "EMAIL_RETRY_SECONDS": env_int("EMAIL_RETRY_SECONDS", 10),
@@ -45,7 +46,7 @@ def email_settings(debug: bool) -> dict:
     }
 
 
-def parse_email_url(url: str) -> dict:
+def parse_email_url(url: str) -> dict[str, Any]:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme in ("console", "locmem"):

@@ -9,6 +9,7 @@ Health probes wait only when all WEB_CONCURRENCY × WEB_THREADS are busy (docs/o
 """
 
 import os
+from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
@@ -26,7 +27,8 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"
 control_socket_disable = True
 
 
-def post_fork(server, worker):
+# gunicorn is untyped: its server, worker and request objects are Any here
+def post_fork(server: Any, worker: Any) -> None:
     """A thread answering from the cache gets the interpreter back within a millisecond of asking, not Python's
     default 5 ms, while a neighbour thread renders or writes (a cached page asks for it a few times: Redis, socket)."""
     import sys
@@ -41,7 +43,7 @@ def post_fork(server, worker):
 FROZEN_AFTER_REQUESTS = 500
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Any) -> None:
     import gc
     import itertools
 
@@ -49,7 +51,7 @@ def post_worker_init(worker):
     worker.requests_answered = itertools.count(1)  # next() is one step for the interpreter: no request counted twice
 
 
-def post_request(worker, req, environ, resp):
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
     if next(worker.requests_answered) == FROZEN_AFTER_REQUESTS:
         import gc
 

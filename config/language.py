@@ -5,13 +5,13 @@ from __future__ import annotations
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
-from django.http import HttpResponseRedirect
+from django.http import HttpRequest, HttpResponseRedirect
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language_from_request
 
 
-def switch_language(request):
+def switch_language(request: HttpRequest) -> HttpResponseRedirect:
     """``/lang/?language=he&next=/en/events/x/``: the same page under the chosen language.
 
     A GET form posts here, so public pages embed no CSRF token and can be cached whole. ``next`` must
@@ -43,7 +43,7 @@ def switch_language(request):
     return response
 
 
-def root(request):
+def root(request: HttpRequest) -> HttpResponseRedirect:
     """The bare ``/``: the reader's language (the language cookie, else Accept-Language, else English)."""
     response = HttpResponseRedirect(f"/{get_language_from_request(request)}/")
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
