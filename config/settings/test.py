@@ -52,7 +52,8 @@ STORAGES = {
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def _ends_with_its_parent() -> None:

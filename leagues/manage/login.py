@@ -9,7 +9,9 @@ as the configured proxies report it (rate_limits.client_address). When the count
 logging in still works (fail open, logged)."""
 
 import unicodedata
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
@@ -18,6 +20,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import render
 
 from .. import rate_limits
@@ -63,11 +66,11 @@ def _forget_failures(sender, request, user, **kwargs):
         rate_limits.reset(_keys(request, user.get_username())[0])
 
 
-def refuse_when_locked(view):
+def refuse_when_locked(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """A login view that answers 429, with the reason, to a locked name or address."""
 
     @wraps(view)
-    def throttled(request, *args, **kwargs):
+    def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST" and login_locked(request, request.POST.get("username")):
             context = {"form": AuthenticationForm(request), "throttled": True, "next": request.POST.get("next", "")}
             return render(request, "registration/login.html", context, status=429)

@@ -2,7 +2,7 @@
 write them ("Dec 6, 2026", 12/06/2026); every other English page uses config/formats/en (day-month-year).
 Forms read dates as config/formats/en does (their date fields are ISO date pickers)."""
 
-from django.conf.locale.en.formats import (  # noqa: F401 - the format names Django looks up
+from django.conf.locale.en.formats import (  # type: ignore[import-untyped]  # noqa: F401 - the names Django looks up; django-stubs has no locale stubs
     DECIMAL_SEPARATOR,
     FIRST_DAY_OF_WEEK,
     NUMBER_GROUPING,
