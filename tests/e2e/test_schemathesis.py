@@ -97,6 +97,9 @@ def _schemathesis(live_server, token, *extra):
         f"Authorization: Bearer {token}",
         "--workers",
         "1",
+        # the schema is generated on each request: a loaded machine takes longer than the 10 s default to answer
+        "--request-timeout",
+        "120",
         "--no-color",
         "--suppress-health-check",
         "all",
