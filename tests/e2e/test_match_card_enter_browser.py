@@ -44,4 +44,3 @@ def test_enter_on_the_last_board_submits_the_card(browser, live_server, field):
     wait(browser, lambda d: "Match card saved." in d.find_element("id", "main").text)
     assert TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.SUBMITTED
     assert Game.objects.filter(pk__in=[g.pk for g in games]).exclude(result="").count() == 3
-
