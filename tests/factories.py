@@ -9,6 +9,9 @@ from leagues.models import (
     ApiToken,
     Club,
     ClubMembership,
+    Cup,
+    CupTie,
+    CupTieChange,
     Entry,
     EntryRating,
     Event,
@@ -21,6 +24,7 @@ from leagues.models import (
     IdempotentRequest,
     ImportJob,
     League,
+    LeagueRule,
     PairingChange,
     PairingSettings,
     PgnImportJob,
@@ -35,6 +39,7 @@ from leagues.models import (
     Role,
     Round,
     RoundPairing,
+    RuleViolation,
     Scope,
     Season,
     SetupChange,
@@ -515,6 +520,88 @@ class PlayerProposalFactory(factory.django.DjangoModelFactory):
     league = factory.SubFactory(LeagueFactory)
     field = "title"
     value = "FM"
+
+
+class CupFactory(factory.django.DjangoModelFactory):
+    """The draw of a knock-out cup (a team event of the system knock-out), seeded by rating."""
+
+    class Meta:
+        model = Cup
+
+    event = factory.SubFactory(EventFactory, kind=Event.Kind.TEAM, system=Event.System.KNOCKOUT)
+    drawn_by = factory.SubFactory(UserFactory)
+
+
+def _cup_match(tie):
+    """The card of a tie in its round of the cup's event (the round made once, shared by the round's ties)."""
+    rnd, _ = Round.objects.get_or_create(event=tie.cup.event, number=tie.round_number)
+    return TeamMatchFactory(round=rnd, home=tie.home, away=tie.away)
+
+
+class CupTieFactory(factory.django.DjangoModelFactory):
+    """A tie of round 1 not yet played: seeds 1 (home) and 2, two new teams of the cup's event and their card."""
+
+    class Meta:
+        model = CupTie
+
+    cup = factory.SubFactory(CupFactory)
+    round_number = 1
+    position = factory.Sequence(lambda n: n + 1)
+    home = factory.SubFactory(
+        EntryFactory,
+        event=factory.SelfAttribute("..cup.event"),
+        player=None,
+        team=factory.SubFactory(TeamFactory, event=factory.SelfAttribute("..event")),
+    )
+    away = factory.SubFactory(
+        EntryFactory,
+        event=factory.SelfAttribute("..cup.event"),
+        player=None,
+        team=factory.SubFactory(TeamFactory, event=factory.SelfAttribute("..event")),
+    )
+    home_seed = 1
+    away_seed = 2
+    match = factory.LazyAttribute(_cup_match)
+
+
+class CupTieChangeFactory(factory.django.DjangoModelFactory):
+    """The team going through a tie replaced (home by away) after a corrected card."""
+
+    class Meta:
+        model = CupTieChange
+
+    tie = factory.SubFactory(CupTieFactory)
+    user = factory.SubFactory(UserFactory)
+    before = factory.SelfAttribute("tie.home")
+    after = factory.SelfAttribute("tie.away")
+    reason = "the arbiter's correction of board 2"
+
+
+class LeagueRuleFactory(factory.django.DjangoModelFactory):
+    """A league's rule (every division): board order within 100 rating points, a warning."""
+
+    class Meta:
+        model = LeagueRule
+
+    league = factory.SubFactory(LeagueFactory)
+    kind = LeagueRule.Kind.BOARD_ORDER
+    severity = LeagueRule.Severity.WARNING
+    value = 100
+
+
+class RuleViolationFactory(factory.django.DjangoModelFactory):
+    """An open warning of a match card: board 2 of the home team out of order under its league's rule."""
+
+    class Meta:
+        model = RuleViolation
+
+    match = factory.SubFactory(TeamMatchFactory)
+    rule = factory.SubFactory(LeagueRuleFactory, league=factory.SelfAttribute("..match.round.event.league"))
+    kind = factory.SelfAttribute("rule.kind")
+    severity = factory.SelfAttribute("rule.severity")
+    penalty = factory.SelfAttribute("rule.penalty")
+    board = 2
+    side = "home"
 
 
 def swiss_event(players=4, rounds=5, club=None, **kwargs):
