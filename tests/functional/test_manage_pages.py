@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues.models import Event, Game, Result, ResultChange, Role
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+from tests.helpers import text_of
 from tests.paths import GOLDEN
 
 pytestmark = pytest.mark.django_db
@@ -151,7 +152,7 @@ def test_public_pages_show_corrections_and_policy_overrides(client):
     assert "players swapped colours" in round_page
     assert f"{entries[0].player.name}</bdi>: place 1 → 3, points 1 → 0" in round_page
     standings = client.get(f"/en/events/{event.slug}/").content.decode()
-    assert "BH became SB. Reason: the regulations said SB" in standings
+    assert "BH became SB. Reason: the regulations said SB" in text_of(standings)
 
 
 def test_match_card_page_warns_about_a_player_not_on_the_roster(client):

@@ -252,7 +252,7 @@ def test_the_rating_guide_says_which_rating_counts_when_a_new_list_appears(clien
     shown = text_of(client.get(f"/{lang}/tiebreaks/rating/").content.decode())
     expected = {
         "en": "FIDE uses each player's first rating, the one at the start, unless the event's regulations say",
-        "nb": "bruker FIDE hver spillers første rating, den ved start, med mindre arrangementets reglement",
+        "nb": "bruker FIDE hver spillers første rating, den ved start, med mindre turneringens reglement",
     }
     assert expected[lang] in shown
 
