@@ -17,6 +17,7 @@ import pytest
 from django.utils import timezone
 
 from leagues.models import Event, Game, GamePgn, Result
+from leagues.services.export_cache import renew_revealed
 from leagues.services.games import pgn_attach, pgn_put, transmission_delay_set
 from tests.e2e.browsing import wait
 from tests.factories import EntryFactory, EventFactory, GameFactory, PlayerFactory, RoundFactory, organiser_of
@@ -195,6 +196,7 @@ def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_th
 
     newer.updated_at = timezone.now() - timedelta(minutes=16)  # the delay has passed for the newer moves
     newer.save(update_fields=["updated_at"])
+    renew_revealed(now=timezone.now() + timedelta(minutes=16))  # the sweep after the delay renews the event's pages
     wait(browser, lambda d: shown(d) == placement(boards[40]) and current_move(d) == "Be5", timeout=75)
     assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 40
 
