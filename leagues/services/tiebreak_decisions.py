@@ -179,7 +179,10 @@ def tied_order_remove(
 
 
 def ties_left(event: Event) -> list[list[Entry]]:
-    """The groups of players sharing a place now (under the event's list and its orders), by start number."""
+    """The groups of players sharing a place now (under the event's list and its orders), by start number; none in
+    a team event (whose ties are not ordered by a decision here)."""
+    if event.is_team:
+        return []
     entries = {e.id: e for e in _entries(event)}
     groups = _tied_groups(event, list(event.tiebreak_decisions or []))
     return sorted(

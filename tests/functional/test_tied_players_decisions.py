@@ -13,6 +13,7 @@ from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
 from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
+from tests.helpers import team_match
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +146,14 @@ def test_the_api_sets_and_withdraws_a_value_set_from_outside_and_refuses_a_crite
     assert (value["start_number"], value["criterion"], value["value"]) == (2, "BH", "25/2")
     gone = api.delete(f"{url}1/", {"reason": "Entered in error"}, format="json")
     assert gone.status_code == 200 and gone.json() == {"values": []}
+
+
+def test_a_team_event_has_no_ties_to_order_and_its_api_says_so_instead_of_failing():
+    """Found by the fuzzing run: GET …/tied-orders/ of a team division answered 500."""
+    event, _match, _games, _clubs = team_match()
+    api = APIClient()
+    api.force_authenticate(organiser_of(event.league))
+    url = f"/api/v1/events/{event.slug}/tied-orders/"
+    assert api.get(url).json() == {"decisions": [], "ties": []}
+    refused = api.post(url, {"start_numbers": [1, 2], "decided_by": "organiser", "reason": "x"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "not_individual"
