@@ -34,6 +34,7 @@ class Cup(models.Model):
     event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="cup", verbose_name=_("event"))
     seeding = models.CharField(_("seeding"), max_length=6, choices=Seeding.choices, default=Seeding.RATING)
     tie_resolution = models.JSONField(_("tie resolution"), default=default_tie_resolution)
+    games_per_tie = models.PositiveSmallIntegerField(_("games per tie"), default=1)
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
