@@ -3,6 +3,7 @@ the organiser gives players still tied after the whole list, with a reason; each
 ranks the standings (the engine's MAN, tiebreaks/engine/decisions.py) and is explained on the player page."""
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -154,28 +155,17 @@ def tied_order_remove(
     *, event_id: int, number: int, user: AnyUser, reason: str, source: str = ResultChange.Source.FORM
 ) -> Event:
     """Withdraw the `number`-th order (1 = first), with a reason: its players are tied again."""
-    with transaction.atomic():
-        event: Event = Event.objects.select_for_update().get(pk=event_id)
-        if not can_manage_event(user, event):
-            raise PermissionDenied(_("Only the league's organiser or the arbiter may order tied players."))
-        before = list(event.tiebreak_decisions or [])
-        if not 1 <= number <= len(before):
-            raise NotFound(_("No such decision."))
-        if not reason.strip():
-            raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
-        names = {e.id: e.name for e in _entries(event)}
-        after = before[: number - 1] + before[number:]
-        return _changed(
-            event,
-            "tiebreak_decisions",
-            SettingChange.Setting.DECISION,
-            decisions_text(event, before, names),
-            decisions_text(event, after, names),
-            after,
-            user=user,
-            source=source,
-            reason=reason,
-        )
+    return _nth_removed(
+        event_id,
+        number,
+        "tiebreak_decisions",
+        SettingChange.Setting.DECISION,
+        lambda event, decisions, names: decisions_text(event, decisions, names),
+        _("Only the league's organiser or the arbiter may order tied players."),
+        user=user,
+        reason=reason,
+        source=source,
+    )
 
 
 def ties_left(event: Event) -> list[list[Entry]]:
@@ -455,23 +445,50 @@ def external_value_remove(
     *, event_id: int, number: int, user: AnyUser, reason: str, source: str = ResultChange.Source.FORM
 ) -> Event:
     """Withdraw the `number`-th value set from outside (1 = first), with a reason: the computed value counts again."""
+    return _nth_removed(
+        event_id,
+        number,
+        "tiebreak_external",
+        SettingChange.Setting.EXTERNAL,
+        lambda event, values, names: external_values_text(values, names),
+        _("Only the league's organiser or the arbiter may set a tie-break value."),
+        user=user,
+        reason=reason,
+        source=source,
+    )
+
+
+def _nth_removed(
+    event_id: int,
+    number: int,
+    field: str,
+    setting: str,
+    text: Callable[[Event, list[dict[str, Any]], dict[int, str]], str],
+    refused: str,
+    *,
+    user: AnyUser,
+    reason: str,
+    source: str,
+) -> Event:
+    """The event without the `number`-th decision (1 = first) of its list `field`, audited as `setting` with a
+    reason; `refused`: what a user who may not manage the event is told."""
     with transaction.atomic():
         event: Event = Event.objects.select_for_update().get(pk=event_id)
         if not can_manage_event(user, event):
-            raise PermissionDenied(_("Only the league's organiser or the arbiter may set a tie-break value."))
-        before = list(event.tiebreak_external or [])
+            raise PermissionDenied(refused)
+        before = list(getattr(event, field) or [])
         if not 1 <= number <= len(before):
             raise NotFound(_("No such decision."))
         if not reason.strip():
             raise ServiceError(_("Give the reason for the decision: it is shown publicly."), code="reason_required")
-        after = before[: number - 1] + before[number:]
         names = {e.id: e.name for e in _entries(event)}
+        after = before[: number - 1] + before[number:]
         return _changed(
             event,
-            "tiebreak_external",
-            SettingChange.Setting.EXTERNAL,
-            external_values_text(before, names),
-            external_values_text(after, names),
+            field,
+            setting,
+            text(event, before, names),
+            text(event, after, names),
             after,
             user=user,
             source=source,
