@@ -12,7 +12,7 @@ from .league import Club, ClubMembership, League, Player, Season
 from .pairing import PairingChange, PairingSettings, RoundPairing
 from .prizes import CURRENCIES, Prize, PrizeAllocation, PrizeAward, PrizeFund
 from .proposals import PlayerProposal
-from .registration import FeeRecord, Registration, RegistrationSettings
+from .registration import FeeRecord, RegisteredPlayer, Registration, RegistrationSettings
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
 from .rules import LeagueRule, RuleViolation
@@ -58,6 +58,7 @@ __all__ = [
     "PrizeAward",
     "PrizeFund",
     "Profile",
+    "RegisteredPlayer",
     "Registration",
     "RegistrationSettings",
     "Result",

@@ -1,5 +1,6 @@
-"""Players registering themselves for an individual event (leagues/services/registration.py): the organiser's
-settings (deadline, limit, waiting list, entry fee, check-in), each registration and its entry fee's ledger.
+"""Players registering themselves for an individual event, and captains registering their team for a team event
+(leagues/services/registration.py): the organiser's settings (deadline, limit, waiting list, entry fee, check-in,
+reserves per team), each registration (a team's with its roster) and its entry fee's ledger.
 
 Money is an integer of minor units of the league's currency, as the prize funds keep it."""
 
@@ -19,10 +20,12 @@ class RegistrationSettings(models.Model):
     )
     is_open = models.BooleanField(_("registration open"), default=False)
     deadline = models.DateTimeField(_("registration deadline"), null=True, blank=True)
-    limit = models.PositiveSmallIntegerField(_("limit of players"), null=True, blank=True)
+    limit = models.PositiveSmallIntegerField(_("limit of players"), null=True, blank=True)  # of teams in a team event
     waiting_list = models.BooleanField(_("waiting list"), default=True)
     fee = models.PositiveIntegerField(_("entry fee"), default=0)  # minor units
     checkin_closes_at = models.DateTimeField(_("check-in closes at"), null=True, blank=True)
+    # a team event: how many reserves a team may name besides its boards (None: no limit)
+    reserves = models.PositiveSmallIntegerField(_("reserves per team"), null=True, blank=True)
     # when the organiser confirmed the withdrawal of the players who did not check in (round 1 may be paired)
     no_shows_withdrawn_at = models.DateTimeField(null=True, blank=True)
 
@@ -73,6 +76,37 @@ class Registration(models.Model):
         constraints = [models.UniqueConstraint(fields=["event", "key"], name="registration_once")]
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
+
+    def __str__(self):
+        return self.name
+
+
+class RegisteredPlayer(models.Model):
+    """One player of a team's registration, in board order (the first ``event.boards`` its regular players, the rest
+    its reserves), as the captain typed them and as the registry matched them."""
+
+    registration = models.ForeignKey(
+        Registration, on_delete=models.CASCADE, related_name="roster", verbose_name=_("registration")
+    )
+    board_order = models.PositiveSmallIntegerField(_("board order"))
+    # the same player once in an event's registrations: "fide:<id>", else the name and birth year folded
+    key = models.CharField(max_length=250)
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("player")
+    )
+    fide_id = models.PositiveBigIntegerField(_("FIDE id"), null=True, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["registration", "board_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["registration", "board_order"], name="registered_board_once"),
+            models.UniqueConstraint(fields=["registration", "key"], name="registered_player_once"),
+        ]
+        verbose_name = _("registered player")
+        verbose_name_plural = _("registered players")
 
     def __str__(self):
         return self.name
