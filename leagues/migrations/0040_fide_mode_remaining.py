@@ -5,78 +5,80 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0039_team_registration'),
+        ("leagues", "0039_team_registration"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='half_bye_ineligible',
-            field=models.BooleanField(default=False, verbose_name='not eligible for a half-point bye'),
-        ),
-        migrations.AddField(
-            model_name='player',
-            name='licence_until',
-            field=models.DateField(blank=True, help_text="The last day of the player's licence at the national federation; blank: not on record.", null=True, verbose_name='licence valid until'),
-        ),
-        migrations.AddField(
-            model_name='season',
-            name='nomination_deadline',
-            field=models.DateField(blank=True, help_text='Until this day a club may add players at the end of a ranking list; no one after it.', null=True, verbose_name='last day of late nominations'),
-        ),
-        migrations.AddField(
-            model_name='season',
-            name='ranking_deadline',
-            field=models.DateField(blank=True, help_text="The last day a club submits or reorders its teams' ranking lists.", null=True, verbose_name='ranking lists due'),
+            model_name="entry",
+            name="half_bye_ineligible",
+            field=models.BooleanField(default=False, verbose_name="not eligible for a half-point bye"),
         ),
         migrations.AlterField(
-            model_name='leaguerule',
-            name='kind',
-            field=models.CharField(choices=[('board_order', 'board order within a tolerance'), ('fixed_order', 'fixed board order'), ('rating_cap', 'rating-sum cap'), ('higher_team', 'no lower team after playing for a higher one'), ('max_apps', 'most appearances in the season'), ('one_team', 'one team per player in the season'), ('one_team_rd', 'one team per player in a round'), ('reserves', 'most reserves on a card'), ('women', 'fewest women on a card'), ('licence', 'licensed players only'), ('licence_date', 'licence valid on the match date'), ('woman_board', 'a board reserved for a woman'), ('max_men', 'most men on a card'), ('ranking_list', 'submitted ranking lists')], max_length=12, verbose_name='rule'),
-        ),
-        migrations.AlterField(
-            model_name='ruleviolation',
-            name='kind',
-            field=models.CharField(choices=[('board_order', 'board order within a tolerance'), ('fixed_order', 'fixed board order'), ('rating_cap', 'rating-sum cap'), ('higher_team', 'no lower team after playing for a higher one'), ('max_apps', 'most appearances in the season'), ('one_team', 'one team per player in the season'), ('one_team_rd', 'one team per player in a round'), ('reserves', 'most reserves on a card'), ('women', 'fewest women on a card'), ('licence', 'licensed players only'), ('licence_date', 'licence valid on the match date'), ('woman_board', 'a board reserved for a woman'), ('max_men', 'most men on a card'), ('ranking_list', 'submitted ranking lists')], max_length=12, verbose_name='rule'),
-        ),
-        migrations.AlterField(
-            model_name='settingchange',
-            name='setting',
-            field=models.CharField(choices=[('scoring', 'scoring'), ('pab', 'value of the pairing-allocated bye'), ('tiebreaks', 'tiebreak order'), ('forbidden', 'forbidden pairs'), ('baku', 'Baku acceleration'), ('withdrawal', 'withdrawal'), ('fide_mode', 'FIDE mode left'), ('decision', 'order of players still tied'), ('playoff', 'play-off'), ('external', 'tie-break value set from outside'), ('half_byes', 'limits on half-point byes'), ('board_ord', 'board order within a score group'), ('bye_elig', 'eligibility for the pairing-allocated bye'), ('hbye_elig', 'eligibility for a half-point bye'), ('unrated', 'rating for unrated players'), ('rating_m', 'rating method')], max_length=10, verbose_name='setting'),
+            model_name="settingchange",
+            name="setting",
+            field=models.CharField(
+                choices=[
+                    ("scoring", "scoring"),
+                    ("pab", "value of the pairing-allocated bye"),
+                    ("tiebreaks", "tiebreak order"),
+                    ("forbidden", "forbidden pairs"),
+                    ("baku", "Baku acceleration"),
+                    ("withdrawal", "withdrawal"),
+                    ("fide_mode", "FIDE mode left"),
+                    ("decision", "order of players still tied"),
+                    ("playoff", "play-off"),
+                    ("external", "tie-break value set from outside"),
+                    ("half_byes", "limits on half-point byes"),
+                    ("board_ord", "board order within a score group"),
+                    ("bye_elig", "eligibility for the pairing-allocated bye"),
+                    ("hbye_elig", "eligibility for a half-point bye"),
+                    ("unrated", "rating for unrated players"),
+                    ("rating_m", "rating method"),
+                ],
+                max_length=10,
+                verbose_name="setting",
+            ),
         ),
         migrations.CreateModel(
-            name='MemberRating',
+            name="MemberRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_round', models.PositiveSmallIntegerField(verbose_name='from round')),
-                ('rating', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='rating')),
-                ('list_date', models.DateField(blank=True, null=True, verbose_name='rating list of')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='member_ratings', to='leagues.event', verbose_name='event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='leagues.player', verbose_name='player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("from_round", models.PositiveSmallIntegerField(verbose_name="from round")),
+                ("rating", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="rating")),
+                ("list_date", models.DateField(blank=True, null=True, verbose_name="rating list of")),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="member_ratings",
+                        to="leagues.event",
+                        verbose_name="event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="leagues.player",
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': "team player's rating from a round on",
-                'verbose_name_plural': "team players' ratings from a round on",
-                'ordering': ['event', 'player', 'from_round'],
-                'constraints': [models.UniqueConstraint(fields=('event', 'player', 'from_round'), name='member_rating_once_per_round'), models.CheckConstraint(condition=models.Q(('from_round__gte', 1)), name='member_rating_from_round_one')],
-            },
-        ),
-        migrations.CreateModel(
-            name='RankingListEntry',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='position')),
-                ('nominated_on', models.DateField(verbose_name='nominated on')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='leagues.player', verbose_name='player')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ranking_list', to='leagues.team', verbose_name='team')),
-            ],
-            options={
-                'verbose_name': 'ranking list entry',
-                'verbose_name_plural': 'ranking list entries',
-                'ordering': ['team', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('team', 'position'), name='ranking_position_once'), models.UniqueConstraint(fields=('team', 'player'), name='ranking_player_once')],
+                "verbose_name": "team player's rating from a round on",
+                "verbose_name_plural": "team players' ratings from a round on",
+                "ordering": ["event", "player", "from_round"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("event", "player", "from_round"), name="member_rating_once_per_round"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("from_round__gte", 1)), name="member_rating_from_round_one"
+                    ),
+                ],
             },
         ),
     ]
