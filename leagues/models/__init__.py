@@ -2,7 +2,7 @@
 
 from .audit import FinishedEventChange, ResultChange, TiebreakPolicyChange
 from .cups import Cup, CupTie, CupTieChange
-from .events import Entry, EntryRating, Event, EventQuerySet, Round, Team, TeamMember
+from .events import Entry, EntryRating, Event, EventQuerySet, MemberRating, Round, Team, TeamMember
 from .fide_check import FideCheck
 from .follows import Follow, FollowNotice
 from .games import GamePgn, Transmission
@@ -35,6 +35,7 @@ __all__ = [
     "CupTieChange",
     "Entry",
     "EntryRating",
+    "MemberRating",
     "Event",
     "FeeRecord",
     "FideCheck",

@@ -109,6 +109,9 @@ class SettingChange(models.Model):
         HALF_BYES = "half_byes", _("limits on half-point byes")
         BOARD_ORDER = "board_ord", _("board order within a score group")
         BYE_ELIGIBILITY = "bye_elig", _("eligibility for the pairing-allocated bye")
+        HALF_BYE_ELIGIBILITY = "hbye_elig", _("eligibility for a half-point bye")
+        UNRATED_RATING = "unrated", _("rating for unrated players")
+        RATING_METHOD = "rating_m", _("rating method")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="setting_changes", verbose_name=_("event"))
     user = models.ForeignKey(

@@ -235,6 +235,8 @@ class Entry(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
     # the pairing never gives this player the pairing-allocated bye (FIDE 2026 checklist)
     bye_ineligible = models.BooleanField(_("not eligible for the pairing-allocated bye"), default=False)
+    # a half-point bye this player asks for is refused (a free entry, the event's conditions: FIDE 2026 checklist)
+    half_bye_ineligible = models.BooleanField(_("not eligible for a half-point bye"), default=False)
     club_display: Club | None  # the entry's club, set by selectors.entries_with_clubs (not a column)
 
     class Meta:
@@ -276,6 +278,27 @@ class EntryRating(models.Model):
         ]
         verbose_name = _("rating from a round on")
         verbose_name_plural = _("ratings from a round on")
+
+
+class MemberRating(models.Model):
+    """A team event's player's rating from a round on (FIDE's 2026 checklist: ratings per round, for the boards'
+    players): from round 1 the rating at the start, recorded with the roster; a later round's when a newer rating
+    list applied during the season. Kept per event and player, so a roster change keeps it."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="member_ratings", verbose_name=_("event"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    rating = models.PositiveSmallIntegerField(_("rating"), null=True, blank=True)  # None: unrated from then on
+    list_date = models.DateField(_("rating list of"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "player", "from_round"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player", "from_round"], name="member_rating_once_per_round"),
+            models.CheckConstraint(condition=models.Q(from_round__gte=1), name="member_rating_from_round_one"),
+        ]
+        verbose_name = _("team player's rating from a round on")
+        verbose_name_plural = _("team players' ratings from a round on")
 
 
 class Round(models.Model):
