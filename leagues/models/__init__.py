@@ -15,7 +15,7 @@ from .proposals import PlayerProposal
 from .registration import FeeRecord, RegisteredPlayer, Registration, RegistrationSettings
 from .results import BYE_RESULTS, GAME_RESULTS, TRF_CODES, Game, Result, TeamMatch
 from .roles import Profile, Role
-from .rules import LeagueRule, RuleViolation
+from .rules import LeagueRule, RankingListEntry, RuleViolation
 from .setup_log import SetupChange
 from .snapshots import StandingsSnapshot
 from .tokens import SCOPE_INCLUDES, ApiToken, Scope
@@ -67,6 +67,7 @@ __all__ = [
     "Role",
     "Round",
     "RoundPairing",
+    "RankingListEntry",
     "RuleViolation",
     "Scope",
     "Season",

@@ -49,6 +49,19 @@ class Season(models.Model):
     slug = models.SlugField(_("slug"))
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    # the clubs' ranking lists (services.ranking_lists): submitted by the first day, late nominations by the second
+    ranking_deadline = models.DateField(
+        _("ranking lists due"),
+        null=True,
+        blank=True,
+        help_text=_("The last day a club submits or reorders its teams' ranking lists."),
+    )
+    nomination_deadline = models.DateField(
+        _("last day of late nominations"),
+        null=True,
+        blank=True,
+        help_text=_("Until this day a club may add players at the end of a ranking list; no one after it."),
+    )
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -111,6 +124,12 @@ class Player(models.Model):
     )
     federation = models.CharField(
         _("federation"), max_length=3, blank=True, help_text=_("FIDE's three-letter code, e.g. NOR")
+    )
+    licence_until = models.DateField(
+        _("licence valid until"),
+        null=True,
+        blank=True,
+        help_text=_("The last day of the player's licence at the national federation; blank: not on record."),
     )
     title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
     arbiter_title = models.CharField(_("arbiter title"), max_length=2, choices=ArbiterTitle.choices, blank=True)

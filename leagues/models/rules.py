@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .events import Event
+from .events import Event, Team
 from .league import League, Player
 from .results import TeamMatch
 
@@ -25,6 +25,10 @@ class LeagueRule(models.Model):
         RESERVES = "reserves", _("most reserves on a card")
         WOMEN = "women", _("fewest women on a card")
         LICENCE = "licence", _("licensed players only")
+        LICENCE_VALID = "licence_date", _("licence valid on the match date")
+        WOMAN_BOARD = "woman_board", _("a board reserved for a woman")
+        MAX_MEN = "max_men", _("most men on a card")
+        RANKING_LIST = "ranking_list", _("submitted ranking lists")
 
     class Severity(models.TextChoices):
         WARNING = "warning", _("warning")
@@ -114,3 +118,23 @@ class RuleViolation(models.Model):
         ]
         verbose_name = _("rule violation")
         verbose_name_plural = _("rule violations")
+
+
+class RankingListEntry(models.Model):
+    """One line of a team's ranking list (Rangliste) for the season: the club's secretary submits the list by
+    the season's ranking-list deadline; a player nominated later (until the nomination deadline) is added at
+    its end (services.ranking_lists)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ranking_list", verbose_name=_("team"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+", verbose_name=_("player"))
+    position = models.PositiveSmallIntegerField(_("position"))
+    nominated_on = models.DateField(_("nominated on"))
+
+    class Meta:
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "position"], name="ranking_position_once"),
+            models.UniqueConstraint(fields=["team", "player"], name="ranking_player_once"),
+        ]
+        verbose_name = _("ranking list entry")
+        verbose_name_plural = _("ranking list entries")
