@@ -5,10 +5,10 @@ Test modules import these from here, never from one another."""
 import html as html_lib
 import re
 
-from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, TeamMatch
+from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, StandingsSnapshot, TeamMatch
 from leagues.recompute import store_snapshot
 from leagues.services.match_cards import match_card_submit
-from leagues.services.standings import event_engine_results, snapshot_fields
+from leagues.services.standings import event_engine_results, places_after_each_round, snapshot_fields
 from tests.factories import (
     ClubFactory,
     ClubMembershipFactory,
@@ -48,9 +48,17 @@ def section(html, title):
 
 
 def engine_snapshot(event, *, explain=True):
-    """The event's standings computed now, as the recompute stores them (snapshot fields)."""
-    result, places = event_engine_results(event)
+    """The event's standings computed now, as the recompute stores them once both its phases are done (snapshot
+    fields; the rows' places after each round and the traces come with the second: explained_snapshot)."""
+    result, tournament = event_engine_results(event)
+    places = places_after_each_round(event, tournament) if tournament is not None else None
     return snapshot_fields(result.to_dict(explain=explain), event, places)
+
+
+def explained_snapshot(event, version):
+    """The event's snapshot of `version` once the recompute's second phase stored it (the explanation traces and
+    each player's place after every round), else None (wait_until asks again)."""
+    return StandingsSnapshot.objects.filter(event=event, version=version).exclude(explanations={}).first()
 
 
 def team_match(boards=2):
@@ -232,3 +240,27 @@ def played_division(teams, boards=2):
             )
     store_snapshot(event.pk, 1, engine_snapshot(event), 0)
     return event, sides
+
+
+# ------------------------------------------------------------------------------------------ FIDE's tools
+
+
+def gacrux_team_pairing(event, number, folder, unpaired=()):
+    """gacrux's C.04.6 pairing of round `number` (its pairing checker, ``-m fideteam``) from the site's TRF-26
+    export of the event as it is stored: [(team with White on board 1, the other team), ...], (PAB team, 0) last.
+    `unpaired`: the teams withdrawn for the round (not in the file: the checker is told with -u)."""
+    import json
+    import subprocess
+    import sys
+
+    from leagues.services.trf import event_export_trf
+
+    path = folder / f"round-{number}.trf"
+    path.write_text(event_export_trf(event=event), encoding="utf-8")
+    args = ["-m", "fideteam", "-p", "-n", str(number), "-i", str(path), "-o", "-", "-F", "JSON", "-b", "utf-8"]
+    if unpaired:
+        args += ["-u", *map(str, unpaired)]
+    run = subprocess.run([sys.executable, "-m", "gacrux.pairingchecker", *args], capture_output=True, text=True)
+    answer = json.loads(run.stdout)
+    assert answer["status"]["code"] == 0, answer["status"]
+    return [tuple(pair) for pair in answer["pairingResult"]["pairs"]]

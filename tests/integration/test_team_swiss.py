@@ -25,6 +25,7 @@ from leagues.services.round_pairings import (
 from leagues.services.standings import event_engine_result
 from leagues.services.trf import event_export_trf
 from tests.factories import EntryFactory, EventFactory, TeamFactory, TeamMemberFactory, organiser_of
+from tests.helpers import gacrux_team_pairing
 
 pytestmark = pytest.mark.django_db
 
@@ -50,19 +51,6 @@ def _pair(event, user, number, capture):
     pairing.refresh_from_db()
     assert pairing.status == RoundPairing.Status.READY, pairing.problem
     return pairing
-
-
-def _fide_pairing(event, number, unpaired, tmp_path):
-    """gacrux's C.04.6 pairing of round `number`, from the site's TRF export (white, black; 0 = PAB)."""
-    path = tmp_path / f"round-{number}.trf"
-    path.write_text(event_export_trf(event=event), encoding="utf-8")
-    args = ["-m", "fideteam", "-p", "-n", str(number), "-i", str(path), "-o", "-", "-F", "JSON", "-b", "utf-8"]
-    if unpaired:
-        args += ["-u", *map(str, unpaired)]
-    run = subprocess.run([sys.executable, "-m", "gacrux.pairingchecker", *args], capture_output=True, text=True)
-    answer = json.loads(run.stdout)
-    assert answer["status"]["code"] == 0, answer["status"]
-    return [tuple(pair) for pair in answer["pairingResult"]["pairs"]]
 
 
 def _next_of_our_command_line(event, number, tmp_path):
@@ -107,7 +95,7 @@ def test_a_sixteen_team_swiss_is_paired_round_by_round_as_fide_pairs_it(django_c
             round_withdraw(entry=entries[12], round_number=4, user=user)
             withdrawn.append(12)
         pairing = _pair(event, user, number, django_capture_on_commit_callbacks)
-        fide = _fide_pairing(event, number, withdrawn, tmp_path)  # the initial colour is drawn: in the file
+        fide = gacrux_team_pairing(event, number, tmp_path, withdrawn)  # the initial colour is drawn: in the file
         site = [tuple(board) for board in pairing.boards] + ([(pairing.pab, 0)] if pairing.pab else [])
         assert site == fide, f"round {number}"
         if not withdrawn:  # a withdrawal is not in the file: FIDE's checker is told with -u
