@@ -28,7 +28,7 @@ from tests.factories import (
 from tests.helpers import team_match
 from tests.webhooks import receiver, signature_is_valid
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 ANNOTATED = (
     '[White "Anderssen, Adolf"]\n[Black "Kieseritzky, Lionel"]\n[Result "1-0"]\n\n'

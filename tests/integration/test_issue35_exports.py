@@ -20,7 +20,7 @@ from leagues.services.games import pgn_put, transmission_delay_set
 from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def points_of(answer) -> dict[str, str]:

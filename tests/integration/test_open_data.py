@@ -16,7 +16,7 @@ from leagues.services.results import result_record
 from leagues.services.tokens import api_token_create
 from tests.factories import organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def played_round_one():

@@ -13,7 +13,7 @@ from tests.paths import TESTS
 from tiebreaks.engine import compute_standings
 from tiebreaks.trf import read_trf
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 REAL = TESTS / "fixtures" / "real-trf"
 INDIVIDUAL = [p for p in sorted(REAL.glob("*.trf")) if p.name != "icu-armstrong_2011.trf"]

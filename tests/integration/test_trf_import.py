@@ -11,7 +11,7 @@ from tests.factories import LeagueFactory, UserFactory, organiser_of
 from tests.paths import GOLDEN
 from tiebreaks.trf import read_trf
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _golden(name):

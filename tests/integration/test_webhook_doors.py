@@ -19,7 +19,7 @@ from tests.helpers import team_match
 from tests.paths import GOLDEN
 from tests.webhooks import receiver, signature_is_valid
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 TRF = json.loads((GOLDEN / "swiss-p009-r05-s01004.json").read_text())["trf"]
 
 
