@@ -5,7 +5,9 @@ settings, lists the registrations, decides in bulk (accept, refuse, waiting list
 records entry fees and reads their ledger line by line, confirms the withdrawal of the players who did not check in,
 and confirms or declines the players' requests to withdraw. A registered player withdraws with the key of the link
 in their e-mails (``POST registrations/withdraw/``), by the rule of the page's button: at once before round 1 is
-published, afterwards as a request the organiser confirms."""
+published, afterwards as a request the organiser confirms. A captain registers a team for a team event
+(``POST .../team-registrations/``: the team, its club, the captain's e-mail and the roster board by board); the
+organiser decides on the teams with the same bulk actions, and each team's row lists its players."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -21,6 +23,7 @@ from ..models import Event, FeeRecord, Registration, Scope
 from ..permissions import can_manage_event
 from ..services.registration import (
     WITHDRAWAL_REASON_LENGTH,
+    RosterLine,
     checkin_set,
     fee_amount,
     fee_ledger,
@@ -33,7 +36,9 @@ from ..services.registration import (
     registration_withdraw_by_link,
     registrations_decide,
     registrations_of,
+    rosters_of,
     settings_of,
+    team_registration_submit,
     withdrawal_requests_decide,
 )
 from .serializers import ErrorSerializer
@@ -67,6 +72,13 @@ class RegistrationSettingsSerializer(serializers.Serializer):
         help_text=gettext_lazy("In the league's currency, e.g. 15.00."),
     )
     checkin_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    reserves = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=99,
+        help_text=gettext_lazy("A team event: the reserves a team may name besides its boards; null: no limit."),
+    )
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -77,6 +89,36 @@ class RegisterSerializer(serializers.Serializer):
     birth_year = serializers.CharField(required=False, allow_blank=True, max_length=4)
     club = serializers.CharField(required=False, allow_blank=True, max_length=200)
     language = serializers.CharField(required=False, allow_blank=True, max_length=10)
+
+
+class RosterLineSerializer(serializers.Serializer):
+    fide_id = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=20)
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    federation = serializers.CharField(required=False, allow_blank=True, max_length=3)
+    birth_year = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=4)
+
+
+class TeamRegisterSerializer(serializers.Serializer):
+    email = serializers.CharField(max_length=254, help_text=gettext_lazy("The captain's e-mail address."))
+    team = serializers.CharField(max_length=200, help_text=gettext_lazy("The team's name, e.g. Oslo SK 2."))
+    club = serializers.CharField(max_length=200, help_text=gettext_lazy("A club of the league (name or short name)."))
+    players = RosterLineSerializer(
+        many=True,
+        max_length=100,
+        help_text=gettext_lazy(
+            "The roster in board order: at least the event's boards, at most its boards and reserves. Each player "
+            "by FIDE id, or name, federation and birth year."
+        ),
+    )
+    language = serializers.CharField(required=False, allow_blank=True, max_length=10)
+
+
+class RosterPlayerSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    name = serializers.CharField()
+    fide_id = serializers.IntegerField(allow_null=True)
+    federation = serializers.CharField()
+    birth_year = serializers.IntegerField(allow_null=True)
 
 
 class RegistrationSerializer(serializers.Serializer):
@@ -99,6 +141,9 @@ class RegistrationRowSerializer(RegistrationSerializer):
         allow_null=True, help_text=gettext_lazy("When the player asked to withdraw; null: no request waits.")
     )
     withdrawal_reason = serializers.CharField(help_text=gettext_lazy("The reason the player gave, if any."))
+    players = RosterPlayerSerializer(
+        many=True, help_text=gettext_lazy("A team's registration: its players in board order (empty otherwise).")
+    )
 
 
 class FeeLineSerializer(serializers.Serializer):
@@ -165,10 +210,11 @@ def _settings(event: Event) -> dict:
         "waiting_list": found.waiting_list,
         "fee": fee_amount(event, found.fee),
         "checkin_closes_at": found.checkin_closes_at,
+        "reserves": found.reserves,
     }
 
 
-def _row(event: Event, registration: Registration, owed) -> dict:
+def _row(event: Event, registration: Registration, owed, roster=()) -> dict:
     asking = registration.status == Registration.Status.ACCEPTED  # a request answered leaves its time behind
     return {
         "id": registration.pk,
@@ -185,6 +231,16 @@ def _row(event: Event, registration: Registration, owed) -> dict:
         "fee_owed": fee_amount(event, owed),
         "withdrawal_requested_at": registration.withdrawal_requested_at if asking else None,
         "withdrawal_reason": registration.withdrawal_reason if asking else "",
+        "players": [
+            {
+                "board": line.board_order,
+                "name": line.name,
+                "fide_id": line.fide_id,
+                "federation": line.federation,
+                "birth_year": line.birth_year,
+            }
+            for line in roster
+        ],
     }
 
 
@@ -236,8 +292,8 @@ class RegistrationsView(APIView):
     def get(self, request, slug):
         """Every registration of the event, oldest first (the organiser's and the arbiter's)."""
         event = _event(slug, request)
-        lines = fee_lines(event)
-        rows = [_row(event, r, lines[r.pk].balance) for r in registrations_of(event)]
+        lines, rosters = fee_lines(event), rosters_of(event)
+        rows = [_row(event, r, lines[r.pk].balance, rosters.get(r.pk, [])) for r in registrations_of(event)]
         return Response(RegistrationRowSerializer(rows, many=True).data)
 
     @extend_schema(
@@ -263,6 +319,38 @@ class RegistrationsView(APIView):
         data = dict(given.validated_data)
         language = data.pop("language", "") or request.LANGUAGE_CODE
         registration, created = registration_submit(event=event, language=language, **data)
+        answer = {"id": registration.pk, "name": registration.name, "status": registration.status}
+        return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class TeamRegistrationsView(APIView):
+    permission_classes = [AllowAny]  # a captain registers without an account, as a player does
+
+    @extend_schema(
+        request=TeamRegisterSerializer,
+        responses={
+            201: RegistrationSerializer,
+            200: RegistrationSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+        operation_id="event_team_register",
+    )
+    def post(self, request, slug):
+        """Register a team for a team event: its name, its club, the captain's e-mail and the roster board by board.
+        The same team (its name) registering again gets 200 and the registration it has. 400 with the field
+        (``players``: too few or too many, a player twice or on another team's roster) and nothing saved."""
+        event = get_object_or_404(
+            Event.objects.select_related("league").exclude(status=Event.Status.DRAFT),
+            slug=slug,
+            kind=Event.Kind.TEAM,
+        )
+        given = TeamRegisterSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = dict(given.validated_data)
+        language = data.pop("language", "") or request.LANGUAGE_CODE
+        players = [RosterLine(**dict(line)) for line in data.pop("players")]
+        registration, created = team_registration_submit(event=event, language=language, players=players, **data)
         answer = {"id": registration.pk, "name": registration.name, "status": registration.status}
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -385,6 +473,7 @@ class NoShowsView(APIView):
 urlpatterns = [
     path("events/<slug:slug>/registration/", RegistrationSettingsView.as_view(), name="event-registration"),
     path("events/<slug:slug>/registrations/", RegistrationsView.as_view(), name="event-registrations"),
+    path("events/<slug:slug>/team-registrations/", TeamRegistrationsView.as_view(), name="event-team-registrations"),
     path("events/<slug:slug>/registrations/bulk/", RegistrationsBulkView.as_view(), name="event-registrations-bulk"),
     path("events/<slug:slug>/registrations/no-shows/", NoShowsView.as_view(), name="event-no-shows"),
     path("events/<slug:slug>/registrations/fees/", FeeLedgerView.as_view(), name="event-registration-fees"),

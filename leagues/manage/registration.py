@@ -2,7 +2,7 @@
 entry fee, check-in closing time), the registrations with bulk decisions by checkboxes (accept, refuse, waiting list,
 withdraw, check in, fee paid or refunded), the confirmation of the players who did not check in, the players'
 requests to withdraw after round 1 (confirm or decline), and the CSV exports of the registrations and of the fees'
-ledger."""
+ledger. A team event's registrations are its captains' teams, each with its roster."""
 
 from django import forms
 from django.contrib import messages
@@ -36,6 +36,7 @@ from ..services.registration import (
     registrations_csv,
     registrations_decide,
     registrations_of,
+    rosters_of,
     settings_of,
     withdrawal_requests,
     withdrawal_requests_decide,
@@ -66,6 +67,20 @@ class RegistrationSettingsForm(forms.Form):
         widget=DATETIME,
         help_text=gettext_lazy("Players who have not checked in by then are withdrawn from round 1, once you confirm."),
     )
+    reserves = forms.IntegerField(
+        label=gettext_lazy("Reserves per team"),
+        required=False,
+        min_value=0,
+        max_value=99,
+        help_text=gettext_lazy("Besides its boards. Empty: no limit."),
+    )
+
+    def __init__(self, *args, event: Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        if event.is_team:
+            self.fields["limit"].label = gettext_lazy("Limit of teams")
+        else:
+            del self.fields["reserves"]
 
 
 #: the bulk actions of the checkboxes: (value, label)
@@ -98,15 +113,16 @@ def _initial(event: Event) -> dict:
         "waiting_list": found.waiting_list if found.pk else True,
         "fee": fee_amount(event, found.fee) if found.fee else None,
         "checkin_closes_at": local(found.checkin_closes_at),
+        "reserves": found.reserves,
     }
 
 
 @login_required
 def registration(request, slug):
     event = _event(request, slug)
-    form = RegistrationSettingsForm(initial=_initial(event))
+    form = RegistrationSettingsForm(initial=_initial(event), event=event)
     if request.method == "POST" and request.POST.get("action") == "settings":
-        form = RegistrationSettingsForm(request.POST)
+        form = RegistrationSettingsForm(request.POST, event=event)
         if form.is_valid():
             try:
                 registration_settings_save(event=event, user=request.user, fields=form.cleaned_data)
@@ -118,12 +134,13 @@ def registration(request, slug):
             else:
                 messages.success(request, _("The registration settings are saved."))
                 return redirect("manage:registration", slug=event.slug)
-    lines, ledger = fee_lines(event), fee_records(event)
+    lines, ledger, rosters = fee_lines(event), fee_records(event), rosters_of(event)
     rows = [
         (
             r,
             fee_amount(event, lines[r.pk].balance) if lines[r.pk].balance else None,
             [(record, fee_amount(event, record.amount)) for record in ledger.get(r.pk, [])],
+            rosters.get(r.pk, []),
         )
         for r in registrations_of(event)
     ]

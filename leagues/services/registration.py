@@ -23,6 +23,13 @@ the API (leagues/api/registration.py) all call this module; roles come from leag
   organiser confirms the list (``round_pairings.round_withdraw``); until then round 1 is not paired
   (``round_pairings.pairable_round_problem`` reads :func:`no_shows_unconfirmed`).
 
+A team event's registration is a captain's (:func:`team_registration_submit`): the team's name, its club, the
+captain's e-mail and a roster in board order, each player matched against the registry as above; at least the
+event's boards, at most its boards and the reserves the organiser allows. The limit counts teams; a player is on one
+team's roster of the event only. Accepting a team makes the event's team and its roster through
+``setup.team_save`` and ``setup.roster_set`` (players new to the registry join it, and the team's club, through
+``setup.player_save``); its fees, e-mails (to the captain) and export are the individual registration's.
+
 Every function checks before it writes and writes in one transaction: a refused call changes nothing.
 """
 
@@ -46,6 +53,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..dates import date_format, league_dates
 from ..errors import Conflict, NotFound, PermissionDenied, ServiceError
@@ -57,8 +65,10 @@ from ..models import (
     Event,
     FeeRecord,
     Player,
+    RegisteredPlayer,
     Registration,
     RegistrationSettings,
+    TeamMember,
 )
 from ..notifications import SEND_EMAIL, _plain_text, _send_task, language_of
 from ..page_cache import pages_changed
@@ -66,7 +76,15 @@ from ..permissions import AnyUser, acting_user, can_manage_event, is_league_orga
 from ..text import csv_cell, has_control_characters, one_line
 from .federations import FIDE_FEDERATIONS
 from .round_pairings import last_paired_round, no_shows_waiting, round_withdraw
-from .setup import FieldError, entry_remove_by_registration, minor_units, player_save, round_one_published
+from .setup import (
+    FieldError,
+    entry_remove_by_registration,
+    minor_units,
+    player_save,
+    roster_set,
+    round_one_published,
+    team_save,
+)
 from .setup import entry_register as setup_entry_register
 from .setup import entry_remove as setup_entry_remove
 from .setup import entry_withdraw as setup_entry_withdraw
@@ -115,22 +133,23 @@ def fee_amount(event: Event, amount: int) -> Decimal:
 
 # ------------------------------------------------------------------------------------------ the organiser's settings
 
-SETTINGS_FIELDS = {"is_open", "deadline", "limit", "waiting_list", "fee", "checkin_closes_at"}
+SETTINGS_FIELDS = {"is_open", "deadline", "limit", "waiting_list", "fee", "checkin_closes_at", "reserves"}
 
 
 def registration_settings_save(*, event: Event, user: AnyUser, fields: dict[str, Any]) -> RegistrationSettings:
-    """Open or close registration and set its deadline, limit, waiting list, entry fee (in the league's currency,
-    e.g. Decimal("15.00")) and the check-in's closing time."""
+    """Open or close registration and set its deadline, limit (of players, or of teams in a team event), waiting
+    list, entry fee (in the league's currency, e.g. Decimal("15.00")), the check-in's closing time and (a team
+    event) the reserves a team may name besides its boards."""
     _organiser(user, event)
     unknown = set(fields) - SETTINGS_FIELDS
     if unknown:
         raise ServiceError(_("“%(field)s” cannot be set here.") % {"field": sorted(unknown)[0]}, code="unknown_field")
     with transaction.atomic():
         event = Event.objects.select_for_update().select_related("league").get(pk=event.pk)
-        if event.is_team:
-            raise ServiceError(_("Players register themselves for individual events only."), code="team_event")
         if event.status == Event.Status.FINISHED:
             raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
+        if fields.get("reserves") is not None and not event.is_team:
+            raise FieldError("reserves", _("Only a team event's teams have reserves."))
         found = _locked_settings(event)
         for name, value in fields.items():
             if name == "fee":
@@ -158,7 +177,7 @@ def _now() -> datetime:
 def closed_reason(event: Event, found: RegistrationSettings | None = None) -> str | None:
     """Why nobody may register now (None: registration is open)."""
     found = found if found is not None else settings_of(event)
-    if event.is_team or event.status in (Event.Status.DRAFT, Event.Status.FINISHED) or not found.is_open:
+    if event.status in (Event.Status.DRAFT, Event.Status.FINISHED) or not found.is_open:
         return _("Registration for this event is not open.")
     if found.deadline is not None and _now() > found.deadline:
         return _("Registration closed on %(deadline)s.") % {
@@ -186,20 +205,40 @@ class Typed:
     club: str
 
 
-def _checked(
-    event: Event, *, email: str, fide_id: Any, name: str, federation: str, birth_year: Any, club: str
-) -> tuple[Typed, Player | None]:
+def _email_checked(email: str) -> str:
     email = (email or "").strip()
     try:
         validate_email(email)
     except ValidationError:
         raise FieldError("email", _("Enter a valid e-mail address."), code="bad_email") from None
-    name, federation, club = " ".join((name or "").split()), (federation or "").strip().upper(), (club or "").strip()
-    for field, value in (("name", name), ("club", club)):
-        if has_control_characters(value) or len(value) > 200:
-            raise FieldError(
-                field, _("Use letters, digits and punctuation only (no line breaks or control characters).")
-            )
+    return email
+
+
+def _text_checked(field: str, value: str) -> str:
+    value = " ".join((value or "").split())
+    if has_control_characters(value) or len(value) > 200:
+        raise FieldError(field, _("Use letters, digits and punctuation only (no line breaks or control characters)."))
+    return value
+
+
+def _checked(
+    event: Event, *, email: str, fide_id: Any, name: str, federation: str, birth_year: Any, club: str
+) -> tuple[Typed, Player | None]:
+    email = _email_checked(email)
+    club = _text_checked("club", club)
+    typed, player = _player_checked(fide_id=fide_id, name=name, federation=federation, birth_year=birth_year)
+    if club and _club(event, club) is None:
+        raise FieldError("club", _("No club of the league is called “%(value)s”.") % {"value": club})
+    if not club and not event.league.players_without_club:
+        if player is None or not player.clubs.filter(leagues=event.league_id).exists():
+            raise FieldError("club", _("The league enters players of its clubs only: name the club."))
+    typed.email, typed.club = email, club
+    return typed, player
+
+
+def _player_checked(*, fide_id: Any, name: str, federation: str, birth_year: Any) -> tuple[Typed, Player | None]:
+    """One player as typed, matched against the registry: by FIDE id, else by name and birth year."""
+    name, federation = _text_checked("name", name), (federation or "").strip().upper()
     fide = _whole_number(fide_id, "fide_id", _("A FIDE id is a number."))
     year = _whole_number(birth_year, "birth_year", _("A birth year is a number such as 1990."))
     if year is not None and not FIRST_BIRTH_YEAR <= year <= _now().year:
@@ -217,14 +256,9 @@ def _checked(
         raise FieldError("birth_year", _("Without a FIDE id, give your birth year too."))
     else:
         player = Player.objects.filter(name__iexact=name, birth_year=year, fide_id__isnull=True).order_by("pk").first()
-    if club and _club(event, club) is None:
-        raise FieldError("club", _("No club of the league is called “%(value)s”.") % {"value": club})
-    if not club and not event.league.players_without_club:
-        if player is None or not player.clubs.filter(leagues=event.league_id).exists():
-            raise FieldError("club", _("The league enters players of its clubs only: name the club."))
     if player is not None:
         name = player.name
-    return Typed(email, fide, name, federation, year, club), player
+    return Typed("", fide, name, federation, year, ""), player
 
 
 def _whole_number(value: Any, field: str, message: str) -> int | None:
@@ -268,6 +302,8 @@ def registration_submit(
     ServiceError (``registration_closed``, ``full``, ``entered_already``); then nothing changed."""
     language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     event = Event.objects.select_related("league").get(pk=event.pk)
+    if event.is_team:
+        raise ServiceError(_("A team event's captains register their teams, with their players."), code="team_event")
     reason = closed_reason(event)
     if reason:
         raise ServiceError(reason, code="registration_closed")
@@ -289,21 +325,7 @@ def registration_submit(
                     _("%(player)s is entered in this event already.") % {"player": player.public_name},
                     code="entered_already",
                 )
-            # the form sends an e-mail to the address it is given: one address registers a family, not a crowd
-            by_address = Registration.objects.filter(event=event, email__iexact=typed.email).count()
-            if by_address >= REGISTRATIONS_PER_ADDRESS:
-                raise FieldError(
-                    "email",
-                    _("%(count)s players have registered with this e-mail address already: ask the organiser.")
-                    % {"count": by_address},
-                    code="too_many_by_address",
-                )
-            holding = Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
-            status = Status.PENDING
-            if found.limit is not None and holding >= found.limit:
-                if not found.waiting_list:
-                    raise ServiceError(_("The event is full."), code="full")
-                status = Status.WAITING
+            status = _new_status(event, found, typed.email)
             registration = Registration.objects.create(
                 event=event,
                 key=key,
@@ -321,6 +343,194 @@ def registration_submit(
             return registration, True
     except IntegrityError:  # the same registration made at the same moment by another request
         return Registration.objects.get(event=event, key=key), False
+
+
+def _new_status(event: Event, found: RegistrationSettings, email: str) -> str:
+    """A new registration's status (under the settings' lock): waiting for a decision, or on the waiting list once
+    the places are taken. Refused when one address registered too many, or the event is full without a list."""
+    # the form sends an e-mail to the address it is given: one address registers a family (a club's teams), not a
+    # crowd
+    by_address = Registration.objects.filter(event=event, email__iexact=email).count()
+    if by_address >= REGISTRATIONS_PER_ADDRESS:
+        raise FieldError(
+            "email",
+            _("%(count)s players have registered with this e-mail address already: ask the organiser.")
+            % {"count": by_address},
+            code="too_many_by_address",
+        )
+    holding = Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
+    if found.limit is not None and holding >= found.limit:
+        if not found.waiting_list:
+            raise ServiceError(_("The event is full."), code="full")
+        return Status.WAITING
+    return Status.PENDING
+
+
+@dataclass
+class RosterLine:
+    """One player of a team's roster as the captain typed them (a FIDE id, or name, federation and birth year)."""
+
+    fide_id: Any = None
+    name: str = ""
+    federation: str = ""
+    birth_year: Any = None
+
+    def is_blank(self) -> bool:
+        return not any(
+            str(value or "").strip() for value in (self.fide_id, self.name, self.federation, self.birth_year)
+        )
+
+
+def roster_size(event: Event, found: RegistrationSettings | None = None) -> tuple[int, int | None]:
+    """The fewest and the most players a team registers (None: no limit)."""
+    found = found if found is not None else settings_of(event)
+    return event.boards, None if found.reserves is None else event.boards + found.reserves
+
+
+def _roster_checked(event: Event, lines: Sequence[RosterLine]) -> list[tuple[Typed, Player | None, str]]:
+    """The roster in board order, each player matched and keyed; blank lines are skipped. A FieldError names the
+    board (``players``)."""
+    checked: list[tuple[Typed, Player | None, str]] = []
+    for line in [line for line in lines if not line.is_blank()]:
+        board = len(checked) + 1
+        try:
+            typed, player = _player_checked(
+                fide_id=line.fide_id, name=line.name, federation=line.federation, birth_year=line.birth_year
+            )
+        except FieldError as exc:
+            raise FieldError(
+                "players", _("Board %(board)s: %(problem)s") % {"board": board, "problem": exc.message}, code=exc.code
+            ) from None
+        key = _key(typed, player)
+        for first, _player, seen in checked:
+            if key == seen:
+                raise FieldError(
+                    "players", _("%(player)s is on the roster twice.") % {"player": first.name}, code="player_twice"
+                )
+        checked.append((typed, player, key))
+    fewest, most = roster_size(event)
+    if len(checked) < fewest:
+        raise FieldError(
+            "players",
+            ngettext(
+                "The event plays on %(boards)s board: name at least %(boards)s player.",
+                "The event plays on %(boards)s boards: name at least %(boards)s players.",
+                fewest,
+            )
+            % {"boards": fewest},
+            code="too_few_players",
+        )
+    if most is not None and len(checked) > most:
+        raise FieldError(
+            "players",
+            ngettext(
+                "A team names at most %(count)s player (its boards and reserves).",
+                "A team names at most %(count)s players (its boards and reserves).",
+                most,
+            )
+            % {"count": most},
+            code="too_many_players",
+        )
+    return checked
+
+
+def team_registration_submit(
+    *, event: Event, language: str, email: str, team: str, club: str, players: Sequence[RosterLine]
+) -> tuple[Registration, bool]:
+    """A captain registers a team for a team event (anyone, without an account): the team's name, its club of the
+    league, the captain's e-mail, and the roster in board order. Returns the registration and whether it is new: the
+    same team (its name) registering again gets the registration it has, nothing is sent twice. Raises FieldError
+    (``email``, ``team``, ``club``, ``players``: too few or too many, a player twice, a player on another team's
+    roster) / ServiceError (``registration_closed``, ``full``, ``not_team_event``); then nothing changed."""
+    language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    event = Event.objects.select_related("league").get(pk=event.pk)
+    if not event.is_team:
+        raise ServiceError(_("Teams play in team events only."), code="not_team_event")
+    reason = closed_reason(event)
+    if reason:
+        raise ServiceError(reason, code="registration_closed")
+    email = _email_checked(email)
+    name = _text_checked("team", team)
+    if not name:
+        raise FieldError("team", _("The team needs a name."))
+    club_name = _text_checked("club", club)
+    found_club = _club(event, club_name) if club_name else None
+    if found_club is None:
+        raise FieldError(
+            "club",
+            _("No club of the league is called “%(value)s”.") % {"value": club_name}
+            if club_name
+            else _("A team plays for a club of the league: name the club."),
+        )
+    roster = _roster_checked(event, players)
+    key = f"team:{_folded(name)}"
+    try:
+        with transaction.atomic():
+            found = _locked_settings(event)
+            reason = closed_reason(event, found)
+            if reason:
+                raise ServiceError(reason, code="registration_closed")
+            existing = Registration.objects.filter(event=event, key=key).first()
+            if existing is not None:
+                return existing, False
+            if event.teams.filter(name__iexact=name).exists():
+                raise FieldError("team", _("The event has a team of this name already."))
+            _roster_free(event, roster)
+            status = _new_status(event, found, email)
+            registration = Registration.objects.create(
+                event=event,
+                key=key,
+                name=name,
+                club=found_club.name,
+                email=email,
+                language=language,
+                status=status,
+            )
+            RegisteredPlayer.objects.bulk_create(
+                RegisteredPlayer(
+                    registration=registration,
+                    board_order=board,
+                    key=player_key,
+                    player=player,
+                    fide_id=typed.fide_id,
+                    name=typed.name,
+                    federation=typed.federation or (player.federation if player else ""),
+                    birth_year=typed.birth_year or (player.birth_year if player else None),
+                )
+                for board, (typed, player, player_key) in enumerate(roster, start=1)
+            )
+            _tell_after_commit(registration.pk, "registered")
+            return registration, True
+    except IntegrityError:  # the same team registered at the same moment by another request
+        return Registration.objects.get(event=event, key=key), False
+
+
+def _roster_free(event: Event, roster: list[tuple[Typed, Player | None, str]]) -> None:
+    """A player plays for one team of the event: not on another registration's roster still in play, nor on a team
+    of the event already."""
+    keys = {key: typed.name for typed, _player, key in roster}
+    taken = (
+        RegisteredPlayer.objects.filter(registration__event=event, key__in=keys)
+        .exclude(registration__status__in=(Status.REFUSED, Status.WITHDRAWN))
+        .select_related("registration")
+        .first()
+    )
+    if taken is not None:
+        raise FieldError(
+            "players",
+            _("%(player)s is on the roster of %(team)s already.")
+            % {"player": keys[taken.key], "team": taken.registration.name},
+            code="player_in_another_team",
+        )
+    ids = [player.pk for _typed, player, _key in roster if player is not None]
+    member = TeamMember.objects.filter(team__event=event, player__in=ids).select_related("team", "player").first()
+    if member is not None:
+        raise FieldError(
+            "players",
+            _("%(player)s is on the roster of %(team)s already.")
+            % {"player": member.player.name, "team": member.team.name},
+            code="player_in_another_team",
+        )
 
 
 # ------------------------------------------------------------------------------------------ the organiser decides
@@ -397,28 +607,48 @@ def registrations_decide(*, event: Event, user: AnyUser, ids: Iterable[int], dec
         return chosen
 
 
+def _registry_player(
+    event: Event, user: AnyUser, club: Club | None, player: Player | None, typed: RegisteredPlayer | Registration
+) -> Player:
+    """The registered player in the league's registry (and their club's): the one matched, else a new one."""
+    if player is None:
+        return player_save(
+            league=event.league,
+            user=user,
+            club=club,
+            fields={
+                "name": typed.name,
+                "fide_id": typed.fide_id,
+                "federation": typed.federation,
+                "birth_year": typed.birth_year,
+            },
+        )
+    event.league.players.add(player)
+    if club is not None:
+        ClubMembership.objects.get_or_create(player=player, club=club)
+    return player
+
+
 def _accept(event: Event, found: RegistrationSettings, registration: Registration, user: AnyUser) -> None:
-    league = event.league
     club = _club(event, registration.club) if registration.club else None
-    player = registration.player
     try:
-        if player is None:
-            player = player_save(
-                league=league,
-                user=user,
-                club=club,
-                fields={
-                    "name": registration.name,
-                    "fide_id": registration.fide_id,
-                    "federation": registration.federation,
-                    "birth_year": registration.birth_year,
-                },
-            )
+        if event.is_team:
+            if club is None:
+                raise FieldError(
+                    "club", _("No club of the league is called “%(value)s”.") % {"value": registration.club}
+                )
+            roster = list(registration.roster.select_related("player").order_by("board_order"))
+            players = []
+            for line in roster:
+                line.player = _registry_player(event, user, club, line.player, line)
+                line.save(update_fields=["player"])
+                players.append(line.player)
+            team = team_save(event=event, user=user, club=club, name=registration.name)
+            roster_set(team=team, user=user, players=players)
+            player, entry = None, Entry.objects.get(team=team)
         else:
-            league.players.add(player)
-            if club is not None:
-                ClubMembership.objects.get_or_create(player=player, club=club)
-        entry = setup_entry_register(event=event, user=user, player=player, rating=player.rating)
+            player = _registry_player(event, user, club, registration.player, registration)
+            entry = setup_entry_register(event=event, user=user, player=player, rating=player.rating)
     except FieldError as exc:  # the registry or the entry refused this one: name whom, nothing is saved
         raise ServiceError(f"{registration.name}: {exc.message}", code=exc.code) from None
     registration.player, registration.entry = player, entry
@@ -436,6 +666,12 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
     entry = registration.entry
     if entry is None:
         return
+    if entry.team_id is not None:
+        raise ServiceError(
+            _("%(name)s is entered in the event: withdraw the team from the event's teams.")
+            % {"name": registration.name},
+            code="team_entered",
+        )
     if not round_one_published(event):
         registration.entry = None
         registration.save(update_fields=["entry"])
@@ -497,6 +733,8 @@ def self_withdraw_problem(registration: Registration) -> str | None:
     event = registration.event
     if event.status == Event.Status.FINISHED:
         return _("The event is finished; it can no longer change.")
+    if registration.status == Status.ACCEPTED and event.is_team:
+        return _("Your team is entered in the event: ask the organiser to withdraw it.")
     if registration.status == Status.ACCEPTED and round_one_published(event):
         return _("Round 1 is published: ask the organiser to withdraw you.")
     return None
@@ -544,6 +782,7 @@ def asks_the_organiser(registration: Registration) -> bool:
     Swiss-Manager's and chess-results' organisers mark withdrawals, the player asks and the organiser confirms."""
     return (
         registration.status == Status.ACCEPTED
+        and not registration.event.is_team  # a team's captain asks the organiser by other means
         and registration.entry_id is not None
         and round_one_published(registration.event)
     )
@@ -827,9 +1066,10 @@ def fee_ledger_csv(*, event: Event, user: AnyUser) -> str:
 
 def registrations_csv(*, event: Event, user: AnyUser) -> str:
     """The registrations and entries: start number, name, FIDE id, federation, birth year, club, e-mail, status,
-    checked in, fee balance."""
+    checked in, fee balance; a team event's, the team's players in board order too."""
     _organiser(user, event)
     lines = fee_lines(event)
+    rosters = rosters_of(event)
     header: list[object] = [
         _("Start number"),
         _("Name"),
@@ -842,25 +1082,43 @@ def registrations_csv(*, event: Event, user: AnyUser) -> str:
         _("Checked in"),
         _("Fee owed"),
     ]
+    if event.is_team:
+        header.append(_("Players"))
     rows: list[list[object]] = [header]
     for registration in sorted(
         registrations_of(event), key=lambda r: (r.entry.start_number if r.entry else 10**6, r.created_at, r.pk)
     ):
-        rows.append(
-            [
-                registration.entry.start_number if registration.entry else "",
-                registration.name,
-                registration.fide_id or (registration.player.fide_id if registration.player else "") or "",
-                registration.federation,
-                registration.birth_year or "",
-                registration.club,
-                registration.email,
-                registration.get_status_display(),
-                _("yes") if registration.checked_in_at else "",
-                str(fee_amount(event, lines[registration.pk].balance)),
-            ]
-        )
+        row: list[object] = [
+            registration.entry.start_number if registration.entry else "",
+            registration.name,
+            registration.fide_id or (registration.player.fide_id if registration.player else "") or "",
+            registration.federation,
+            registration.birth_year or "",
+            registration.club,
+            registration.email,
+            registration.get_status_display(),
+            _("yes") if registration.checked_in_at else "",
+            str(fee_amount(event, lines[registration.pk].balance)),
+        ]
+        if event.is_team:
+            row.append(roster_text(rosters.get(registration.pk, [])))
+        rows.append(row)
     return _csv(rows)
+
+
+def rosters_of(event: Event) -> dict[int, list[RegisteredPlayer]]:
+    """Registration id → its team's players in board order (a team event's)."""
+    rosters: dict[int, list[RegisteredPlayer]] = {}
+    for line in RegisteredPlayer.objects.filter(registration__event=event).order_by("registration", "board_order"):
+        rosters.setdefault(line.registration_id, []).append(line)
+    return rosters
+
+
+def roster_text(roster: Iterable[RegisteredPlayer]) -> str:
+    """The roster on one line: "1. Carlsen, Magnus (1503014); 2. …"."""
+    return "; ".join(
+        f"{line.board_order}. {line.name}" + (f" ({line.fide_id})" if line.fide_id else "") for line in roster
+    )
 
 
 # ------------------------------------------------------------------------------------------ check-in
@@ -966,7 +1224,15 @@ def registration_message(registration_id: int, kind: str) -> dict[str, object]:
             "currency": event.league.currency,
             "checkin_closes_at": found.checkin_closes_at and timezone.localtime(found.checkin_closes_at),
             "event_url": settings.SITE_URL + reverse("leagues:event-standings", args=[event.slug]),
-            "withdraw_url": withdraw_url(registration) if registration.status in WITHDRAWABLE else "",
+            "withdraw_url": (
+                withdraw_url(registration)
+                if registration.status in WITHDRAWABLE
+                and not (event.is_team and registration.status == Status.ACCEPTED)
+                else ""
+            ),
+            # a team's registration: its captain is told, with the roster in board order
+            "team": event.is_team,
+            "roster": list(registration.roster.order_by("board_order")) if event.is_team else [],
             # a confirmed withdrawal: the first round the player is no longer paired in
             "from_round": (
                 registration.entry.withdrawn_after_round + 1
