@@ -54,6 +54,14 @@ class EventSettingsSerializer(serializers.Serializer):
         required=False,
         help_text=gettext_lazy("Which of a player's ratings the event takes from the registry (TRF record 172)."),
     )
+    unrated_rating = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy(
+            "The rating assumed for unrated players (0 to 3000) in the initial ranking and the rating-based "
+            "tie-breaks; null: none. After the start: refused in FIDE mode, else a recorded hard warning."
+        ),
+    )
     reason = serializers.CharField(
         max_length=300, required=False, allow_blank=True, write_only=True, help_text=REASON_HELP
     )
@@ -106,8 +114,20 @@ class ByeRequestSerializer(serializers.Serializer):
 
 class ByeEligibilitySerializer(serializers.Serializer):
     start_number = serializers.IntegerField(min_value=1)
+    kind = serializers.ChoiceField(
+        choices=["pab", "half"],
+        required=False,
+        default="pab",
+        help_text=gettext_lazy(
+            "pab (the default): the pairing-allocated bye; half: a half-point bye on request (a free entry, the "
+            "event's conditions)."
+        ),
+    )
     eligible = serializers.BooleanField(
-        help_text=gettext_lazy("false: the pairing never gives this player the pairing-allocated bye.")
+        help_text=gettext_lazy(
+            "false: the pairing never gives this player the pairing-allocated bye (kind pab), or a half-point bye "
+            "the player asks for is refused (kind half)."
+        )
     )
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, write_only=True)
 
@@ -155,6 +175,7 @@ def _settings_data(event: Event) -> dict:
         "tiebreak_criteria": event.tiebreak_criteria,
         "tiebreak_ratings": event.tiebreak_ratings,
         "rating_method": event.rating_method,
+        "unrated_rating": event.unrated_rating,
     }
 
 
@@ -293,9 +314,10 @@ class ByeRequestView(APIView):
 
 
 class ByeEligibilityView(APIView):
-    """Mark a player eligible or not for the pairing-allocated bye; after the start the change is recorded
-    with the settings' changes. A pairing giving the bye to a player not eligible is refused at publishing
-    until the bye is swapped by hand."""
+    """Mark a player eligible or not for the pairing-allocated bye (a pairing giving it to a player not
+    eligible is refused at publishing until the bye is swapped by hand) or, with kind half, for a half-point bye
+    on request (such a request is then refused); after the start the change is recorded with the settings'
+    changes."""
 
     required_scope = Scope.ORGANISER
 
@@ -314,8 +336,10 @@ class ByeEligibilityView(APIView):
             user=request.user,
             reason=data.get("reason", ""),
             source=ResultChange.Source.API,
+            kind=data["kind"],
         )
-        return Response({"start_number": entry.start_number, "eligible": not entry.bye_ineligible})
+        flag = entry.half_bye_ineligible if data["kind"] == "half" else entry.bye_ineligible
+        return Response({"start_number": entry.start_number, "kind": data["kind"], "eligible": not flag})
 
 
 class WithdrawalView(APIView):

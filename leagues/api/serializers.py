@@ -104,8 +104,17 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["start_number", "name", "player", "team", "rating", "withdrawn_after_round", "bye_ineligible"]
-        read_only_fields = ["bye_ineligible"]
+        fields = [
+            "start_number",
+            "name",
+            "player",
+            "team",
+            "rating",
+            "withdrawn_after_round",
+            "bye_ineligible",
+            "half_bye_ineligible",
+        ]
+        read_only_fields = ["bye_ineligible", "half_bye_ineligible"]
 
 
 class RoundSerializer(serializers.ModelSerializer):

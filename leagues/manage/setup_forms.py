@@ -88,9 +88,14 @@ class EventForm(forms.ModelForm):
             "board_one_white_for_home",
             "baku_acceleration",
             "rating_method",
+            "unrated_rating",
         ]
         widgets = {"starts_on": DATE}
         help_texts = {
+            "unrated_rating": _(
+                "The rating assumed for unrated players (0 to 3000) in the initial ranking and, when the regulations "
+                "announce it, in the rating-based tie-breaks. Empty: none."
+            ),
             "boards": _("Team events: boards per match."),
             "rounds_count": _("A round robin of n teams or players has n−1 rounds (odd n: n), twice that double."),
         }
@@ -110,8 +115,9 @@ class EventForm(forms.ModelForm):
                 max_length=300,
                 validators=[refuse_control_characters],
                 help_text=_(
-                    "Outside FIDE mode a change of the scoring or of the Baku acceleration after round 1 is "
-                    "published needs a reason; it is shown publicly with the change."
+                    "Outside FIDE mode a change of the scoring, the Baku acceleration, the rating method or the "
+                    "rating for unrated players after round 1 is published needs a reason; it is shown publicly "
+                    "with the change."
                 ),
             )
         try:

@@ -23,6 +23,7 @@ from ..services.people import league_people, role_change, role_invite, role_remo
 from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
 from ..services.ratings import long_event_days
 from ..services.results import later_round_paired
+from ..services.round_pairings import entry_bye_eligibility_set
 from ..services.setup import (
     TRANSITIONS,
     PrizeInput,
@@ -249,6 +250,8 @@ def entries(request, slug):
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action == "rating" and not event.is_team:
         return _entry_rating(request, event)
+    if action == "half_bye" and not event.is_team:
+        return _entry_half_bye(request, event)
     if event.is_team:
         form = TeamForm(request.POST or None, event=event)
         if request.method == "POST" and form.is_valid():
@@ -300,6 +303,23 @@ def _entry_rating(request, event: Event):
             raise ServiceError(form.errors["rating"][0])
         entry_rating_set(entry=entry, user=request.user, rating=form.cleaned_data["rating"])
         messages.success(request, _("The rating of %(player)s is saved.") % {"player": entry.name})
+    except PermissionDenied:
+        raise DjangoPermissionDenied from None
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("manage:entries", slug=event.slug)
+
+
+def _entry_half_bye(request, event: Event):
+    """A player marked eligible or not for a half-point bye on request (a free entry, the event's conditions)."""
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=request.POST.get("entry"), event=event)
+    eligible = request.POST.get("eligible") == "yes"
+    try:
+        entry_bye_eligibility_set(entry=entry, eligible=eligible, user=request.user, kind="half")
+        if eligible:
+            messages.success(request, _("%(player)s may ask for a half-point bye.") % {"player": entry.name})
+        else:
+            messages.success(request, _("%(player)s is not eligible for a half-point bye.") % {"player": entry.name})
     except PermissionDenied:
         raise DjangoPermissionDenied from None
     except ServiceError as exc:

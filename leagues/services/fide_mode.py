@@ -43,6 +43,8 @@ LOCKED_IN_FIDE_MODE = {
     SettingChange.Setting.PAB,
     SettingChange.Setting.FORBIDDEN_PAIRS,
     SettingChange.Setting.BAKU,
+    SettingChange.Setting.RATING_METHOD,
+    SettingChange.Setting.UNRATED_RATING,
 }
 #: the settings whose change moves the standings (the recompute says what moved)
 MOVES_STANDINGS = {
@@ -51,6 +53,8 @@ MOVES_STANDINGS = {
     SettingChange.Setting.TIEBREAKS,
     SettingChange.Setting.DECISION,
     SettingChange.Setting.PLAYOFF,
+    SettingChange.Setting.RATING_METHOD,
+    SettingChange.Setting.UNRATED_RATING,
 }
 
 
@@ -191,6 +195,8 @@ FIELD_OF: dict[str, str] = {
     SettingChange.Setting.FORBIDDEN_PAIRS: "forbidden_pairs",
     SettingChange.Setting.BAKU: "baku_acceleration",
     SettingChange.Setting.TIEBREAKS: "criteria",
+    SettingChange.Setting.RATING_METHOD: "rating_method",
+    SettingChange.Setting.UNRATED_RATING: "unrated_rating",
 }
 
 
@@ -256,29 +262,35 @@ def pairs_text(pairs: Iterable[Iterable[int]]) -> str:
 def event_settings_changed(
     event: Event, *, before: dict[str, Any], user: AnyUser, reason: str = "", source: str = ResultChange.Source.FORM
 ) -> None:
-    """The event form's part: its scoring and Baku acceleration, compared with `before` (field: value)."""
+    """The event form's part: its scoring, Baku acceleration, rating method and rating for unrated players,
+    compared with `before` (field: value)."""
     names = ("points_win", "points_draw", "points_loss")
-    rescored = setting_change_checked(
-        event,
-        setting=SettingChange.Setting.SCORING,
-        before=scoring_text(*(before[name] for name in names)),
-        after=scoring_text(*(getattr(event, name) for name in names)),
-        user=user,
-        reason=reason,
-        source=source,
+    changes = (
+        (
+            SettingChange.Setting.SCORING,
+            scoring_text(*(before[name] for name in names)),
+            scoring_text(*(getattr(event, name) for name in names)),
+        ),
+        (SettingChange.Setting.BAKU, _yes_no(before["baku_acceleration"]), _yes_no(event.baku_acceleration)),
+        (SettingChange.Setting.RATING_METHOD, before["rating_method"], event.rating_method),
+        (
+            SettingChange.Setting.UNRATED_RATING,
+            _rating_text(before["unrated_rating"]),
+            _rating_text(event.unrated_rating),
+        ),
     )
-    if rescored is not None:  # the standings follow the new scoring (the caller saves this event object)
+    recorded = [
+        setting_change_checked(event, setting=setting, before=old, after=new, user=user, reason=reason, source=source)
+        for setting, old, new in changes
+    ]
+    if any(change is not None and change.setting in MOVES_STANDINGS for change in recorded):
+        # the standings follow the new settings, and the recompute says what moved (the caller saves the event)
         event_results_changed(event_id=event.pk)
         event.results_version += 1
-    setting_change_checked(
-        event,
-        setting=SettingChange.Setting.BAKU,
-        before=_yes_no(before["baku_acceleration"]),
-        after=_yes_no(event.baku_acceleration),
-        user=user,
-        reason=reason,
-        source=source,
-    )
+
+
+def _rating_text(value: int | None) -> str:
+    return "-" if value is None else str(value)
 
 
 def _yes_no(value: bool) -> str:
@@ -342,6 +354,11 @@ def trf_comment_lines(event: Event) -> list[str]:
             lines.append(f"### withdrawal {when} by {who}: {change.before} from round {change.after}")
         elif change.setting == SettingChange.Setting.BYE_ELIGIBILITY:
             lines.append(f"### eligibility for the bye {when} by {who}: {change.before} -> {change.after}")
+        elif change.setting == SettingChange.Setting.HALF_BYE_ELIGIBILITY:
+            lines.append(
+                f"### eligibility for a half-point bye {when} by {who}: {change.before} -> {change.after}"
+                + (f"; reason: {change.reason}" if change.reason else "")
+            )
         else:
             lines.append(
                 f"### HARD WARNING {when} by {who}: {change.setting} changed after the start: "

@@ -776,6 +776,15 @@ def bye_request(
                 _("%(name)s withdrew after round %(round)s.") % {"name": entry, "round": entry.withdrawn_after_round},
                 code="withdrawn",
             )
+        if kind == "half" and entry.half_bye_ineligible:
+            raise ServiceError(
+                _(
+                    "%(name)s is not eligible for a half-point bye in this event (the organiser marked the entry so, "
+                    "e.g. a free entry): a zero-point bye can be entered instead."
+                )
+                % {"name": entry},
+                code="half_bye_not_eligible",
+            )
         if Game.objects.filter(round__event=event, round__number=round_number, white=entry, black__isnull=True):
             raise ServiceError(
                 _("%(name)s has a bye in round %(number)s already.") % {"name": entry, "number": round_number},
@@ -938,29 +947,48 @@ def _half_byes_text(allowed: int, not_last: int) -> str:
     return f"{allowed} / {not_last}"  # half-point byes allowed / none in the last N rounds
 
 
+#: the byes a player can be marked not eligible for (FIDE 2026 checklist): the entry's flag and the audit's setting
+ELIGIBILITY = {
+    "pab": ("bye_ineligible", SettingChange.Setting.BYE_ELIGIBILITY),
+    "half": ("half_bye_ineligible", SettingChange.Setting.HALF_BYE_ELIGIBILITY),
+}
+
+
 def entry_bye_eligibility_set(
-    *, entry: Entry, eligible: bool, user: AnyUser, reason: str = "", source: str = ResultChange.Source.FORM
+    *,
+    entry: Entry,
+    eligible: bool,
+    user: AnyUser,
+    reason: str = "",
+    source: str = ResultChange.Source.FORM,
+    kind: str = "pab",
 ) -> Entry:
-    """Mark a player (a team in a team Swiss) eligible or not for the pairing-allocated bye; after the event's
-    start the change is recorded with the settings' changes. A pairing not yet published is made again."""
+    """Mark a player (a team in a team Swiss) eligible or not for the pairing-allocated bye (`kind` "pab") or
+    for a half-point bye on request ("half": a free entry, the event's conditions; such a request is then
+    refused, in FIDE mode and out of it); after the event's start the change is recorded with the settings'
+    changes. A pairing not yet published is made again."""
+    if kind not in ELIGIBILITY:
+        raise ServiceError(_("Choose the pairing-allocated bye or a half-point bye."), code="bad_bye")
+    field, setting = ELIGIBILITY[kind]
     with transaction.atomic():
         event = _locked_event(entry.event, user)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
-        if entry.bye_ineligible == (not eligible):
+        if getattr(entry, field) == (not eligible):
             return entry
         setting_change_checked(
             event,
-            setting=SettingChange.Setting.BYE_ELIGIBILITY,
-            before=f"{entry.start_number} {entry.name}: {'no' if entry.bye_ineligible else 'yes'}",
+            setting=setting,
+            before=f"{entry.start_number} {entry.name}: {'no' if getattr(entry, field) else 'yes'}",
             after=f"{entry.start_number} {entry.name}: {'yes' if eligible else 'no'}",
             user=user,
             reason=reason,
             source=source,
             reason_required=False,
         )
-        entry.bye_ineligible = not eligible
-        entry.save(update_fields=["bye_ineligible"])
-        _outdated(event, last_paired_round(event) + 1)
+        setattr(entry, field, not eligible)
+        entry.save(update_fields=[field])
+        if kind == "pab":
+            _outdated(event, last_paired_round(event) + 1)
         pages_changed(event_id=event.pk)
         return entry
 

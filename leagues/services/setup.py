@@ -194,12 +194,17 @@ EVENT_FIELDS = {
     "board_one_white_for_home",
     "baku_acceleration",
     "rating_method",
+    "unrated_rating",
 }
 #: chosen when the event is created; later on the tiebreak policy page (services.policy: locked from the first
 #: game's result, then changed only by the organiser with a reason shown publicly)
 NEW_EVENT_FIELDS = EVENT_FIELDS | {"rule_set", "tiebreak_criteria"}
 #: what may no longer change once a result is in
 FIXED_AFTER_FIRST_RESULT = {"kind", "system", "boards", "points_win", "points_draw", "points_loss", "baku_acceleration"}
+#: settings whose change after the start services.fide_mode refuses (FIDE mode) or records (a hard warning)
+AUDITED_AFTER_START = {"rating_method", "unrated_rating"}
+#: the highest rating an event may announce for its unrated players (their assumed rating, FIDE C.07 Article 10)
+MAX_UNRATED_RATING = 3000
 
 
 def _has_results(event: Event) -> bool:
@@ -236,7 +241,7 @@ def event_save(
                 raise PermissionDenied(_("This event belongs to another league."))
             if event.status == Event.Status.FINISHED:
                 raise ServiceError(_("The event is finished; it can no longer change."), code="event_finished")
-            before = {name: getattr(event, name) for name in FIXED_AFTER_FIRST_RESULT}
+            before = {name: getattr(event, name) for name in FIXED_AFTER_FIRST_RESULT | AUDITED_AFTER_START}
             recommended = event.tiebreak_criteria == default_tiebreak_order(event)
         else:
             event, before, recommended = Event(league=league), None, True
@@ -247,7 +252,7 @@ def event_save(
         if before is not None:
             event_settings_changed(event, before=before, user=user, reason=reason, source=source)
         if before is not None and _has_results(event):
-            changed = [name for name, value in before.items() if getattr(event, name) != value]
+            changed = [name for name in FIXED_AFTER_FIRST_RESULT if getattr(event, name) != before[name]]
             if changed:
                 raise FieldError(
                     changed[0],
@@ -256,11 +261,15 @@ def event_save(
                 )
         if event.rounds_count < 1:
             raise FieldError("rounds_count", _("An event has at least one round."))
-        if event.is_knockout and not event.is_team:
-            raise FieldError("system", _("A knock-out cup is played by teams."))
         if event.baku_acceleration and (event.is_team or event.is_round_robin):
             raise FieldError("baku_acceleration", _("Only an individual Swiss event can be accelerated."))
         event_scoring_checked(event)
+        if event.unrated_rating is not None and not 0 <= event.unrated_rating <= MAX_UNRATED_RATING:
+            raise FieldError(
+                "unrated_rating",
+                _("The rating for unrated players is between 0 and %(max)s.") % {"max": MAX_UNRATED_RATING},
+                code="bad_unrated_rating",
+            )
         if event.match_points_loss > event.match_points_draw or event.match_points_draw > event.match_points_win:
             raise FieldError(
                 "match_points_draw", _("A match won must score at least a drawn one, a drawn one at least a lost one.")

@@ -75,3 +75,23 @@ def test_a_player_is_marked_not_eligible_for_the_bye_on_the_pairing_screen(
     five.refresh_from_db()
     assert not five.bye_ineligible
     assert RoundPairing.objects.get(round__event=event).status == RoundPairing.Status.FAILED  # to pair again
+
+
+def test_a_player_marked_not_eligible_for_a_half_point_bye_on_the_entries_list_is_refused_one(client, event):
+    client.force_login(organiser_of(event.league))
+    two = Entry.objects.get(event=event, start_number=2)
+    entries = f"/en/manage/events/{event.slug}/entries/"
+    marked = client.post(entries, {"action": "half_bye", "entry": two.pk, "eligible": "no"}, follow=True)
+    assert "Player2, Test is not eligible for a half-point bye." in marked.content.decode()
+    row = next(r for r in client.get(entries).content.decode().split("<tr>") if "Player2, Test" in r)
+    assert "not eligible for a half-point bye" in row and "Make Player2, Test eligible" in row
+    url = f"/en/manage/events/{event.slug}/pairing/1/"
+    refused = client.post(url, {"action": "bye", "bye-entry": two.pk, "bye-kind": "half", "bye-confirm": "on"})
+    assert refused.status_code == 400
+    assert "Player2, Test is not eligible for a half-point bye in this event" in refused.content.decode()
+    assert not Game.objects.filter(round__event=event).exists()
+    greek = client.post(url.replace("/en/", "/el/"), {"action": "bye", "bye-entry": two.pk, "bye-kind": "half"})
+    assert greek.status_code == 400 and "ρεπό μισού βαθμού" in greek.content.decode()
+    client.post(entries, {"action": "half_bye", "entry": two.pk, "eligible": "yes"})
+    assert client.post(url, {"action": "bye", "bye-entry": two.pk, "bye-kind": "half"}).status_code == 302
+    assert Game.objects.get(round__event=event).result == Result.HALF_POINT_BYE
