@@ -3,8 +3,9 @@
 Division One (tests.workspace.division): Fjord SK 1 – Bosporus SK 1, round 1 on 2026-01-05, its card played:
 Fjord's Player1 (1950) and Player2 (1900) appeared for Fjord SK 1. Division Two, same season and date: Fjord SK 2
 (roster F4 1800, F5 1750, F6 1700; F6 the reserve and without a licence) – Bosporus SK 2 (B4 1500 and B5 1450,
-B4 a woman, both licensed). The card under test is Division Two's; the Fjord side names the players of each
-case below, Bosporus its roster.
+B4 a woman, both licensed). Licences run until 31 December 2026, F6's until 31 December 2025; the ranking
+lists: Fjord SK 1 Player1, Player2; Fjord SK 2 F4, F5 (F6 not nominated); Bosporus SK 2 B4, B5. The card under
+test is Division Two's; the Fjord side names the players of each case below, Bosporus its roster.
 
 Each case: the rule, its number, the Fjord line-up (board 1, board 2), the board the rule is broken at (None:
 the whole card) and the sentence the secretary reads (English), worked out by hand from the figures above.
@@ -15,11 +16,13 @@ from datetime import date
 
 from leagues.models import Season, TeamMatch
 from leagues.services.match_cards import match_card_submit
+from leagues.services.ranking_lists import ranking_list_set
 from leagues.services.schedule import fixtures_generate
 from leagues.services.setup import event_save, event_status_set, player_save, roster_set, team_save
 from tests.workspace import division
 
 P1, F4, F5, F6 = "Fjord, Player1", "Fjord, Four", "Fjord, Five", "Fjord, Six"
+LICENCE_UNTIL = date(2026, 12, 31)
 
 # kind: (value, (board 1, board 2) by name, broken at board, the sentence)
 CASES = {
@@ -53,7 +56,19 @@ CASES = {
     "reserves": (0, (F4, F6), 2, f"Board 2: {F6} is a reserve beyond the 0 the league allows on a card."),
     "women": (1, (F4, F5), None, "Fjord SK 2: women on the card: 0; the league asks for at least 1."),
     "licence": (None, (F4, F6), 2, f"Board 2: {F6} has no licence (national federation ID) on record."),
+    "licence_date": (
+        None,
+        (F4, F6),
+        2,
+        f"Board 2: the licence of {F6} ran out on 31 Dec 2025, before the match on 5 Jan 2026.",
+    ),
+    # Bosporus keeps both: B4 (board 1) is a woman, B5 the one man
+    "woman_board": (1, (F4, F5), 1, f"Board 1 is reserved for a woman; {F4} is not on record as one."),
+    "max_men": (1, (F4, F5), None, "Fjord SK 2: men on the card: 2; the league allows at most 1."),
+    "ranking_list": (None, (F4, F6), 2, f"Board 2: {F6} is not on the club's ranking lists."),
 }
+# the rules CLEAN breaks too: a cap of 3500, and no woman on Fjord's side
+BROKEN_BY_CLEAN = ("rating_cap", "women", "woman_board", "max_men")
 # a line-up of the Fjord side that breaks none of the rules (with the Bosporus roster): F4, F5 licensed, in order,
 # 3550 (under no cap but rating_cap's), no reserve
 CLEAN = (F4, F5)
@@ -89,11 +104,11 @@ def season_of_two_divisions() -> Season2:
     fjord, bosporus = d.clubs
     players = {p.name: p for club in d.clubs for p in d.players[club.slug]}
     for name, rating, club, extra in (
-        (F4, 1800, fjord, {"national_id": "N-4"}),
-        (F5, 1750, fjord, {"national_id": "N-5"}),
-        (F6, 1700, fjord, {}),
-        ("Bosporus, Four", 1500, bosporus, {"national_id": "T-4", "sex": "w"}),
-        ("Bosporus, Five", 1450, bosporus, {"national_id": "T-5"}),
+        (F4, 1800, fjord, {"national_id": "N-4", "licence_until": LICENCE_UNTIL}),
+        (F5, 1750, fjord, {"national_id": "N-5", "licence_until": LICENCE_UNTIL}),
+        (F6, 1700, fjord, {"licence_until": date(2025, 12, 31)}),
+        ("Bosporus, Four", 1500, bosporus, {"national_id": "T-4", "sex": "w", "licence_until": LICENCE_UNTIL}),
+        ("Bosporus, Five", 1450, bosporus, {"national_id": "T-5", "licence_until": LICENCE_UNTIL}),
     ):
         players[name] = player_save(
             league=d.league, user=org, fields={"name": name, "rating": rating, **extra}, club=club
@@ -111,12 +126,14 @@ def season_of_two_divisions() -> Season2:
             "starts_on": date(2026, 1, 5),
         },
     )
-    for club, name, roster in (
-        (fjord, "Fjord SK 2", [F4, F5, F6]),
-        (bosporus, "Bosporus SK 2", ["Bosporus, Four", "Bosporus, Five"]),
+    for club, name, roster, listed in (
+        (fjord, "Fjord SK 2", [F4, F5, F6], [F4, F5]),
+        (bosporus, "Bosporus SK 2", ["Bosporus, Four", "Bosporus, Five"], ["Bosporus, Four", "Bosporus, Five"]),
     ):
         team = team_save(event=two, user=org, club=club, name=name)
         roster_set(team=team, user=org, players=[players[n] for n in roster])
+        ranking_list_set(team=team, user=org, players=[players[n] for n in listed])
+    ranking_list_set(team=d.teams[0], user=org, players=d.players[fjord.slug][:2])
     fixtures_generate(event=two, user=org, starts_on=date(2026, 1, 5))
     two = event_status_set(event=type(two).objects.get(pk=two.pk), user=org, status="published")
     type(two).objects.filter(pk=two.pk).update(season=season)

@@ -8,6 +8,7 @@ from . import (
     events,
     exports,
     games_pgn,
+    ranking_lists,
     rating_report,
     registration,
     removals,
@@ -50,6 +51,7 @@ urlpatterns = [
     path("", include(removals.urlpatterns)),
     path("", include(bulk_entry.urlpatterns)),
     path("", include(registration.urlpatterns)),
+    path("", include(ranking_lists.urlpatterns)),
     path("", include(router.urls)),
     re_path(r"^.*$", views.unknown_route),  # anything else under the API: a JSON 404, not the site's page
 ]

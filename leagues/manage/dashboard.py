@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from ..models import Event, Game, League, Result, Round, RoundPairing, TeamMatch
 from ..permissions import arbitrated_event_ids, organised_league_ids, secretary_club_ids
+from ..services.ranking_lists import lists_to_submit
 from ..services.round_pairings import last_paired_round, pairable_round_problem
 
 
@@ -28,6 +29,7 @@ class Dashboard:
     to_publish: list = field(default_factory=list)  # round pairings ready to publish
     overdue: int = 0
     rules_broken: int = 0  # open league-rule violations of the user's leagues (each league's count on it)
+    ranking_lists: list = field(default_factory=list)  # (team, late nominations only, until) of the user's clubs
 
     @property
     def empty(self) -> bool:
@@ -40,6 +42,7 @@ class Dashboard:
             or self.to_pair
             or self.to_publish
             or self.rules_broken
+            or self.ranking_lists
         )
 
 
@@ -112,6 +115,10 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
         counts[round_id] = counts.get(round_id, 0) + 1
     rounds = Round.objects.filter(pk__in=counts).select_related("event").order_by("event__name", "number")
     board.sheets = [(rnd, counts[rnd.pk]) for rnd in rounds if rnd.date is None or rnd.date <= today]
+    for team in lists_to_submit(user, today):
+        season = team.event.season
+        late = season.ranking_deadline < today  # after the day the lists were due: late nominations only
+        board.ranking_lists.append((team, late, season.nomination_deadline if late else season.ranking_deadline))
     return board
 
 

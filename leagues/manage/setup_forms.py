@@ -54,8 +54,8 @@ class NewLeagueForm(LeagueForm):
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
-        fields = ["name", "slug", "starts_on", "ends_on"]
-        widgets = {"starts_on": DATE, "ends_on": DATE}
+        fields = ["name", "slug", "starts_on", "ends_on", "ranking_deadline", "nomination_deadline"]
+        widgets = {"starts_on": DATE, "ends_on": DATE, "ranking_deadline": DATE, "nomination_deadline": DATE}
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)

@@ -49,6 +49,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..dates import date_format
 from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import (
     Entry,
@@ -58,6 +59,7 @@ from ..models import (
     League,
     LeagueRule,
     Player,
+    RankingListEntry,
     Result,
     RuleViolation,
     TeamMatch,
@@ -65,6 +67,7 @@ from ..models import (
 from ..permissions import AnyUser, acting_user, is_league_organiser, organised_league_ids
 from .cups import cup_card_confirmed, cup_card_corrected
 from .eligibility import team_level
+from .ranking_lists import season_teams
 from .results import event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
 
@@ -73,7 +76,15 @@ HOME, AWAY = "home", "away"
 PENALTY_REASON = "league rule penalty"  # a site reason of ResultChange, shown in the reader's language
 
 # the rules that need a number, and the number a rule without one uses
-NEEDS_VALUE = {Kind.BOARD_ORDER, Kind.RATING_CAP, Kind.MAX_APPEARANCES, Kind.RESERVES, Kind.WOMEN}
+NEEDS_VALUE = {
+    Kind.BOARD_ORDER,
+    Kind.RATING_CAP,
+    Kind.MAX_APPEARANCES,
+    Kind.RESERVES,
+    Kind.WOMEN,
+    Kind.WOMAN_BOARD,
+    Kind.MAX_MEN,
+}
 DEFAULT_VALUE = {Kind.HIGHER_TEAM: 1}
 
 _OWN_FORFEIT = {
@@ -442,6 +453,70 @@ def _licence(c: _SideContext, _value: int | None) -> _Found:
     return [(board, player.pk, {}) for board, player in c.boards if not player.national_id.strip()]
 
 
+def _licence_valid(c: _SideContext, _value: int | None) -> _Found:
+    day = c.match.round.date or timezone.localdate()
+    found: _Found = []
+    for board, player in c.boards:
+        if player.licence_until is None:
+            found.append((board, player.pk, {"reason": "unknown"}))
+        elif player.licence_until < day:
+            found.append((board, player.pk, {"until": player.licence_until.isoformat(), "day": day.isoformat()}))
+    return found
+
+
+def _is_woman(player: Player) -> bool:
+    return player.sex == Player.Sex.FEMALE
+
+
+def _woman_board(c: _SideContext, board_number: int | None) -> _Found:
+    # an empty board keeps the rule (the side loses it by forfeit)
+    return [(board, player.pk, {}) for board, player in c.boards if board == board_number and not _is_woman(player)]
+
+
+def _max_men(c: _SideContext, most: int | None) -> _Found:
+    count = sum(1 for _board, player in c.boards if not _is_woman(player))
+    if most is not None and count > most:
+        return [(None, None, {"count": count, "most": most})]
+    return []
+
+
+def _ranking_list(c: _SideContext, lower_reserves: int | None) -> _Found:
+    team = c.entry.team  # type: ignore[attr-defined]
+    level = team_level(team.name)
+    teams = {t.pk: t for t in season_teams(c.event) if t.club_id == team.club_id}
+    season = c.event.season
+    closed = season.nomination_deadline if season is not None else None
+    on_lists = RankingListEntry.objects.filter(team_id__in=list(teams), player__in=[p for _b, p in c.boards])
+    listed = {e.player_id: e for e in on_lists}
+    found: _Found = []
+    reserves = 0
+    ranked: list[
+        tuple[tuple[int, int], int, int]
+    ] = []  # (place on the club's lists, board, player) of the boards above
+    for board, player in c.boards:
+        entry = listed.get(player.pk)
+        params: dict[str, object] | None = None
+        if entry is None:
+            params = {"reason": "unlisted"}
+        else:
+            list_team = teams[entry.team_id]
+            list_level = team_level(list_team.name)
+            place = (list_level, entry.position)  # a lower team's list comes after this team's
+            above = next(((b, p) for key, b, p in ranked if key > place), None)
+            if list_team.pk != team.pk and list_level < level:
+                params = {"reason": "higher", "list": list_team.name}
+            elif closed is not None and entry.nominated_on > closed:
+                params = {"reason": "late", "day": entry.nominated_on.isoformat(), "closed": closed.isoformat()}
+            elif list_team.pk != team.pk and lower_reserves is not None and (reserves := reserves + 1) > lower_reserves:
+                params = {"reason": "reserve", "list": list_team.name, "most": lower_reserves}
+            elif above is not None:
+                params = {"reason": "order", "above": above[1], "above_board": above[0]}
+            ranked.append((place, board, player.pk))
+        if params is not None:
+            found.append((board, player.pk, params))
+    return found
+
+
 _CHECKS = {
     Kind.BOARD_ORDER: _board_order,
     Kind.FIXED_ORDER: _fixed_order,
@@ -453,6 +528,10 @@ _CHECKS = {
     Kind.RESERVES: _reserves,
     Kind.WOMEN: _women,
     Kind.LICENCE: _licence,
+    Kind.LICENCE_VALID: _licence_valid,
+    Kind.WOMAN_BOARD: _woman_board,
+    Kind.MAX_MEN: _max_men,
+    Kind.RANKING_LIST: _ranking_list,
 }
 
 
@@ -524,8 +603,35 @@ def _sentence(kind: str, params: Mapping[str, Any]) -> str:
         Kind.RESERVES: _("Board %(board)s: %(player)s is a reserve beyond the %(most)s the league allows on a card."),
         Kind.WOMEN: _("%(team)s: women on the card: %(count)s; the league asks for at least %(least)s."),
         Kind.LICENCE: _("Board %(board)s: %(player)s has no licence (national federation ID) on record."),
+        Kind.LICENCE_VALID: _(
+            "Board %(board)s: the licence of %(player)s ran out on %(until)s, before the match on %(day)s."
+        ),
+        Kind.WOMAN_BOARD: _("Board %(board)s is reserved for a woman; %(player)s is not on record as one."),
+        Kind.MAX_MEN: _("%(team)s: men on the card: %(count)s; the league allows at most %(most)s."),
     }
+    if kind == Kind.LICENCE_VALID and params.get("reason") == "unknown":
+        return _("Board %(board)s: %(player)s has no licence valid-until date on record.") % params
+    if kind == Kind.RANKING_LIST:
+        return _ranking_sentence(params)
     return sentences[Kind(kind)] % params
+
+
+def _ranking_sentence(params: Mapping[str, Any]) -> str:
+    sentences = {
+        "unlisted": _("Board %(board)s: %(player)s is not on the club's ranking lists."),
+        "higher": _("Board %(board)s: %(player)s is on the ranking list of %(list)s, a higher team of the club."),
+        "late": _(
+            "Board %(board)s: %(player)s was nominated on %(day)s, after the last day of nominations (%(closed)s)."
+        ),
+        "reserve": _(
+            "Board %(board)s: %(player)s is a reserve from the list of %(list)s beyond the %(most)s the league allows."
+        ),
+        "order": _(
+            "Board %(board)s: %(player)s sits below %(above)s (board %(above_board)s), who comes after them on the "
+            "club's ranking lists."
+        ),
+    }
+    return sentences[str(params.get("reason"))] % params
 
 
 def explain(violations: Iterable[Violation | RuleViolation]) -> list[dict[str, Any]]:
@@ -544,14 +650,18 @@ def explain(violations: Iterable[Violation | RuleViolation]) -> list[dict[str, A
     answer = []
     for v in violations:
         entry_id = v.entry_id if isinstance(v, Violation) else _entry_of(v)
-        params = dict(v.params) | {
-            "board": v.board,
-            "player": names.get(v.player_id, "?"),
-            "above": names.get(v.params.get("above"), "?"),
-            "other": teams.get(v.params.get("other"), "?"),
-            "team": teams.get(entry_id, "?"),
-            "value": rules.get(v.rule_id, "?"),
-        }
+        params = (
+            dict(v.params)
+            | _dates(v.params)
+            | {
+                "board": v.board,
+                "player": names.get(v.player_id, "?"),
+                "above": names.get(v.params.get("above"), "?"),
+                "other": teams.get(v.params.get("other"), "?"),
+                "team": teams.get(entry_id, "?"),
+                "value": rules.get(v.rule_id, "?"),
+            }
+        )
         reason = _sentence(v.kind, params)
         if v.severity == LeagueRule.Severity.BLOCK:
             message = _("Not allowed: %(reason)s") % {"reason": reason}
@@ -568,6 +678,15 @@ def explain(violations: Iterable[Violation | RuleViolation]) -> list[dict[str, A
             }
         )
     return answer
+
+
+def _dates(params: Mapping[str, Any]) -> dict[str, str]:
+    """The days a violation names, as the reader writes them."""
+    return {
+        key: date_format(datetime.date.fromisoformat(params[key]))
+        for key in ("until", "day", "closed")
+        if isinstance(params.get(key), str)
+    }
 
 
 def _entry_of(v: RuleViolation) -> int:
@@ -606,6 +725,28 @@ def rule_sentence(rule: LeagueRule) -> str:
             value,
         ),
         Kind.LICENCE: _("Only players with a licence (a national federation ID on record) may play."),
+        Kind.LICENCE_VALID: _("A player's licence must be valid on the day of the match."),
+        Kind.WOMAN_BOARD: _("Board %(value)s of each team is reserved for a woman (or left empty)."),
+        Kind.MAX_MEN: ngettext(
+            "At most %(value)s man on each team's card (a player not on record as a woman counts as a man).",
+            "At most %(value)s men on each team's card (a player not on record as a woman counts as a man).",
+            value,
+        ),
+        Kind.RANKING_LIST: _(
+            "Only players on the club's submitted ranking lists may play, in the order of the lists, and none "
+            "nominated after the last day of nominations; a player of a lower team's list may play for a higher "
+            "team as a reserve."
+        )
+        if rule.value is None
+        else ngettext(
+            "Only players on the club's submitted ranking lists may play, in the order of the lists, and none "
+            "nominated after the last day of nominations; at most %(value)s player of a lower team's list on a "
+            "higher team's card.",
+            "Only players on the club's submitted ranking lists may play, in the order of the lists, and none "
+            "nominated after the last day of nominations; at most %(value)s players of a lower team's list on a "
+            "higher team's card.",
+            value,
+        ),
     }
     return sentences[Kind(rule.kind)] % {"value": rule.value}
 

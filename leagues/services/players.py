@@ -1,6 +1,7 @@
 """The player registry's rules: who may show a player by initials only, and that it reaches every page at once;
 a player kept by several leagues changes through another league's file only when a league keeping it accepts."""
 
+import datetime
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,6 +14,8 @@ from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import (
     ClubMembership,
     Entry,
+    Event,
+    Game,
     League,
     Player,
     PlayerProposal,
@@ -21,7 +24,7 @@ from ..models import (
     TeamMember,
 )
 from ..page_cache import pages_changed
-from ..permissions import AnyUser, acting_user, is_league_organiser
+from ..permissions import AnyUser, acting_user, is_league_organiser, secretary_club_ids
 from .prizes import prizes_recompute
 from .results import names_changed
 
@@ -65,6 +68,41 @@ def player_set_anonymised(*, player_id: int, anonymised: bool, user: AnyUser) ->
         for event_id in {entry.event_id for entry in entries} | team_events:
             pages_changed(event_id=event_id)
     return player
+
+
+def player_licence_set(*, player_id: int, until: datetime.date | None, user: AnyUser) -> Player:
+    """Set the last day of the player's licence at the national federation (None: not on record): an organiser
+    of a league whose registry holds the player, or the secretary of a club the player belongs to. The saved
+    cards the player is on are checked again against the league's rules (services.league_rules)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(_("No such player."))
+        organiser = any(is_league_organiser(user, league_id) for league_id in players_of_league_ids(player))
+        clubs = set(ClubMembership.objects.filter(player=player).values_list("club_id", flat=True))
+        if not organiser and not clubs & secretary_club_ids(user):
+            raise PermissionDenied(_("Only the league's organiser or the player's club changes the licence."))
+        if player.licence_until != until:
+            player.licence_until = until
+            player.save(update_fields=["licence_until"])
+            licence_changed(player)
+    return player
+
+
+def players_of_league_ids(player: Player) -> set[int]:
+    """The leagues whose registry holds the player (through a club or registered by the league)."""
+    through_clubs = League.objects.filter(clubs__clubmembership__player=player).values_list("pk", flat=True)
+    registered = League.objects.filter(players=player).values_list("pk", flat=True)
+    return set(through_clubs) | set(registered)
+
+
+def licence_changed(player: Player) -> None:
+    """The saved cards the player is named on are checked again (the licence rules read the licence)."""
+    from .league_rules import event_rules_rescan  # the rules import the registry's helpers: imported late
+
+    named = Q(white_player=player) | Q(black_player=player)
+    for event in Event.objects.filter(pk__in=Game.objects.filter(named, match__isnull=False).values("round__event_id")):
+        event_rules_rescan(event=event)
 
 
 def _rename_in_snapshot(event_id: int, start_number: int, name: str) -> None:

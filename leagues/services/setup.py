@@ -54,9 +54,10 @@ from ..selectors import entries_with_clubs, row_number
 from ..text import has_control_characters
 from .federations import FIDE_FEDERATIONS
 from .fide_mode import event_scoring_checked, event_settings_changed
-from .players import players_of_league
+from .players import licence_changed, players_of_league
 from .policy import compute_standings_check, default_tiebreak_order, lots_seeded
 from .prizes import club_names, prize_options, prize_standings, prizes_recompute, split_prize
+from .ranking_lists import deadlines_changed, deadlines_check
 from .ratings import rating_by_method
 from .results import event_results_changed, finished_event_override, names_changed, result_record
 from .webhooks import event_finished
@@ -154,7 +155,7 @@ def _league_checked(league: League, fields: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------------------------------ seasons
 
-SEASON_FIELDS = {"name", "slug", "starts_on", "ends_on"}
+SEASON_FIELDS = {"name", "slug", "starts_on", "ends_on", "ranking_deadline", "nomination_deadline"}
 
 
 def season_save(*, league: League, user: AnyUser, fields: dict[str, Any], season: Season | None = None) -> Season:
@@ -163,11 +164,15 @@ def season_save(*, league: League, user: AnyUser, fields: dict[str, Any], season
         season = season or Season(league=league)
         if season.league_id != league.pk:
             raise PermissionDenied(_("This season belongs to another league."))
+        before = (season.ranking_deadline, season.nomination_deadline)
         _assign(season, fields, SEASON_FIELDS)
         if season.starts_on and season.ends_on and season.ends_on < season.starts_on:
             raise FieldError("ends_on", _("The season cannot end before it starts."))
+        deadlines_check(season)
         _validated(season)
         season.save()
+        if season.pk and before != (season.ranking_deadline, season.nomination_deadline):
+            deadlines_changed(season)
         return season
 
 
@@ -414,6 +419,7 @@ def player_fields() -> list[str]:
         "rating_blitz",
         "rating_national",
         "national_id",
+        "licence_until",
         "birth_year",
         "birth_date",
         "sex",
@@ -438,6 +444,7 @@ def player_save(
         if player is None and club is None and not league.players_without_club:
             raise FieldError("club", _("The league enters players of its clubs only: choose the club."))
         before = (player.rating, player.title, player.name) if player is not None else None
+        licence_before = player.licence_until if player is not None else None
         player = player or Player()
         _assign(player, fields, set(player_fields()))
         if player.federation:
@@ -453,6 +460,8 @@ def player_save(
             _player_ranking_changed(player, league, old_rating=before[0])
         if before is not None:
             names_changed(player_id=player.pk)  # the standings and pages of its events show it anew
+            if licence_before != player.licence_until:
+                licence_changed(player)
         return player
 
 

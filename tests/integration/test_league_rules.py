@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from leagues.models import Game, LeagueRule, ResultChange, RuleViolation, TeamMatch
 from leagues.services.league_rules import rule_save, violation_penalise
 from leagues.services.tokens import api_token_create
-from tests.league_rules_data import CASES, CLEAN, season_of_two_divisions
+from tests.league_rules_data import BROKEN_BY_CLEAN, CASES, CLEAN, season_of_two_divisions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -77,7 +77,7 @@ def test_a_warning_rule_lets_the_card_be_saved_answers_the_violation_and_tells_t
     assert (violation.kind, violation.side, violation.board, violation.status) == (kind, s.fjord_side, board, "open")
 
     clean = _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/check/", _card_body(s, CLEAN), format="json")
-    if kind not in ("rating_cap", "women"):  # the clean line-up: 3550 (over this cap) and no woman; else it keeps all
+    if kind not in BROKEN_BY_CLEAN:
         assert clean.json() == {"blocked": False, "violations": []}
 
 
