@@ -123,11 +123,33 @@ def enqueue_render_pass(slug: str) -> None:
     _send(RENDER_PASS_TASK, slug, priority=9)
 
 
+def _rerun_key(event_id: int) -> str:
+    return f"chess-league:recompute-rerun:{event_id}"
+
+
 def recompute_started(event_id: int) -> None:
-    """A worker took the event's recompute: results saved from now on send a new one."""
+    """A worker holds the event's lock and is about to read its results: results saved from now on send a new
+    recompute, and the reruns asked so far are answered by this one."""
     client = redis_client()
     if client is not None:
-        client.delete(_pending_key(event_id))
+        client.delete(_pending_key(event_id), _rerun_key(event_id))
+
+
+def recompute_rerun_ask(event_id: int) -> bool:
+    """A recompute found another worker recomputing the event: ask that one to run again once done (it reads
+    results saved since it started, recompute_rerun_asked), rather than wait for it. False without a broker (tasks
+    run in-process: nothing to ask through)."""
+    client = redis_client()
+    if client is None:
+        return False
+    client.set(_rerun_key(event_id), 1, ex=PENDING_TTL)
+    return True
+
+
+def recompute_rerun_asked(event_id: int) -> bool:
+    """Whether another worker asked for a rerun of the event since its recompute started (the request is taken)."""
+    client = redis_client()
+    return client is not None and bool(client.delete(_rerun_key(event_id)))
 
 
 def heartbeat_key() -> str:

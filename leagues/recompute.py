@@ -3,13 +3,13 @@
 import json
 import logging
 import time
-from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.ranking import Standings
 
 from . import broker, page_cache
@@ -18,29 +18,20 @@ from .models import Event, ResultChange, StandingsSnapshot
 from .models.audit import SettingChange
 from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
-from .services.standings import event_engine_results, snapshot_fields
+from .services.standings import event_engine_results, places_after_each_round, snapshot_fields, with_round_places
 from .services.webhooks import standings_updated
 from .session_locks import session_lock
 
 log = logging.getLogger("leagues.recompute")
 
 
-class LockBusy(Exception):
-    """Another process is recomputing the same event right now."""
-
-
-@contextmanager
-def event_lock(event_id: int):
-    """A per-event PostgreSQL advisory lock, so recomputes of one event never run concurrently."""
-    with session_lock(f"standings:{event_id}") as held:
-        if not held:
-            raise LockBusy(event_id)
-        yield
+def _lock_name(event_id: int) -> str:
+    return f"standings:{event_id}"
 
 
 def _read_consistently(event_id: int):
-    """The event, the engine's standings and each player's place after every round, of one consistent state of its
-    results."""
+    """The event, the engine's standings and (an individual event's) the crosstable they are computed from, of one
+    consistent state of its results."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -73,46 +64,67 @@ def store_snapshot(event_id: int, version: int, data: dict, duration_ms: int) ->
 
 
 def standings_recompute_event(event_id: int) -> bool:
-    """Recompute one event's standings; returns whether a newer snapshot was stored."""
-    with event_lock(event_id):
-        current = StandingsSnapshot.objects.filter(event_id=event_id).values_list("version", flat=True).first()
-        version_now = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
-        if version_now is None:
-            return False  # event deleted meanwhile
-        if current is not None and current >= version_now:
-            log.info("recompute skipped event=%s version=%s (snapshot current)", event_id, version_now)
-            return False
-        started = time.perf_counter()
-        log.info("recompute started event=%s", event_id)
-        event, result, places = _read_consistently(event_id)
-        data = snapshot_fields(result.to_dict(), event, places)
-        if settings.RECOMPUTE_TEST_DELAY:
-            time.sleep(settings.RECOMPUTE_TEST_DELAY)
-        duration_ms = round((time.perf_counter() - started) * 1000)
-        before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
-        written = store_snapshot(event_id, event.results_version, data, duration_ms)
-        if written:
-            slug, version = event.slug, event.results_version
-            # before the prizes' renewal: the event's pages are renewed once, as showing this snapshot
-            once_after_commit(
-                ("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version)
-            )
-            prizes_recompute(event_id, None)  # prizes follow every new snapshot
-            standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
-            # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
-            once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
-        if written and before is not None:
-            record_correction_impact(event_id, before, data["rows"])
-        log.info(
-            "recompute event=%s version=%s duration_ms=%s stored=%s",
-            event_id,
-            event.results_version,
-            duration_ms,
-            written,
-        )
-        if written:
-            store_explanations(event_id, event.results_version, result)
-        return written
+    """Recompute one event's standings; returns whether a newer snapshot was stored. Recomputes of one event never
+    run at once (a PostgreSQL session lock). One sent while another worker recomputes the event asks that worker to
+    run again once done (broker.recompute_rerun_ask) and ends: no worker waits for another's lock or sends its task
+    round through the broker again, and the results saved meanwhile are read as soon as the lock is free. Without a
+    broker (tasks in-process) it waits for the lock."""
+    written, attempt = False, 0
+    while True:
+        with session_lock(_lock_name(event_id)) as held:
+            if held:
+                written = _recompute_holding_the_lock(event_id) or written
+        if held:
+            if not broker.recompute_rerun_asked(event_id):
+                return written
+        elif attempt:
+            # busy again: its holder took the lock after this one asked or released it, and reads the newest results
+            log.info("recompute event=%s left to the worker recomputing it", event_id)
+            return written
+        elif not broker.recompute_rerun_ask(event_id):
+            with session_lock(_lock_name(event_id), wait=True):
+                return _recompute_holding_the_lock(event_id) or written
+        attempt += 1
+
+
+def _recompute_holding_the_lock(event_id: int) -> bool:
+    broker.recompute_started(event_id)
+    current = StandingsSnapshot.objects.filter(event_id=event_id).values_list("version", flat=True).first()
+    version_now = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
+    if version_now is None:
+        return False  # event deleted meanwhile
+    if current is not None and current >= version_now:
+        log.info("recompute skipped event=%s version=%s (snapshot current)", event_id, version_now)
+        return False
+    started = time.perf_counter()
+    log.info("recompute started event=%s", event_id)
+    event, result, tournament = _read_consistently(event_id)
+    data = snapshot_fields(result.to_dict(), event)
+    if settings.RECOMPUTE_TEST_DELAY:
+        time.sleep(settings.RECOMPUTE_TEST_DELAY)
+    duration_ms = round((time.perf_counter() - started) * 1000)
+    before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
+    written = store_snapshot(event_id, event.results_version, data, duration_ms)
+    if written:
+        slug, version = event.slug, event.results_version
+        # before the prizes' renewal: the event's pages are renewed once, as showing this snapshot
+        once_after_commit(("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version))
+        prizes_recompute(event_id, None)  # prizes follow every new snapshot
+        standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
+        # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
+        once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
+    if written and before is not None:
+        record_correction_impact(event_id, before, data["rows"])
+    log.info(
+        "recompute event=%s version=%s duration_ms=%s stored=%s",
+        event_id,
+        event.results_version,
+        duration_ms,
+        written,
+    )
+    if written:
+        store_explanations(event, result, tournament, data["rows"])
+    return written
 
 
 EXPLAINED_BETWEEN_CHECKS = 250  # rows explained between two looks for newer results
@@ -122,16 +134,19 @@ def _newest_version(event_id: int) -> int | None:
     return Event.objects.filter(pk=event_id).values_list("results_version", flat=True).first()
 
 
-def store_explanations(event_id: int, version: int, result) -> None:
-    """Second phase: the explanation traces. The standings are visible already; given up as soon as newer results
-    are saved (their recompute explains them), so a worker in the middle of a big open's traces takes the next
-    result's recompute at once."""
+def store_explanations(event: Event, result, tournament: Tournament | None, rows: list[dict]) -> None:
+    """Second phase: the explanation traces and (an individual event's) each player's place after every round, which
+    the pages showing the traces show (a player's page). The standings are visible already; given up as soon as
+    newer results are saved (their recompute explains them), so a worker in the middle of a big open's traces takes
+    the next result's recompute at once."""
+    event_id, version = event.pk, event.results_version
     started = time.perf_counter()
+    places = places_after_each_round(event, tournament) if tournament is not None else None
     traces = explanations_built(event_id, version, result)
     if traces is None:
         log.info("explanations event=%s version=%s given up (newer results)", event_id, version)
         return
-    if explanations_stored(event_id, version, traces):
+    if explanations_stored(event_id, version, traces, with_round_places(rows, places) if places else None):
         # only the pages showing the traces: the standings and the rest were renewed with the snapshot
         event_explanations_changed_after_commit(event_id=event_id)
     log.info(
@@ -159,9 +174,11 @@ def explanations_built(event_id: int, version: int, result) -> dict | None:
     return explanations
 
 
-def explanations_stored(event_id: int, version: int, explanations: dict) -> bool:
-    """Store the traces on the snapshot of `version`; False when a newer snapshot is there already."""
-    return bool(StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(explanations=explanations))
+def explanations_stored(event_id: int, version: int, explanations: dict, rows: list[dict] | None = None) -> bool:
+    """Store the traces (and `rows`, the standings' rows with each player's place after every round) on the
+    snapshot of `version`; False when a newer snapshot is there already."""
+    fields = {"explanations": explanations} if rows is None else {"explanations": explanations, "rows": rows}
+    return bool(StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(**fields))
 
 
 def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:

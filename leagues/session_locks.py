@@ -10,15 +10,19 @@ from django.db import connection
 
 
 @contextmanager
-def session_lock(name: str) -> Iterator[bool]:
-    """Try the lock called ``name``: yields True while this process holds it, False when another one does."""
+def session_lock(name: str, *, wait: bool = False) -> Iterator[bool]:
+    """Try the lock called ``name``: yields True while this process holds it, False when another one does; with
+    `wait`, waits for the other one to release it (always True)."""
     if connection.vendor != "postgresql":
         yield True
         return
     key = zlib.crc32(name.encode())
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-        held = cursor.fetchone()[0]
+        if wait:
+            cursor.execute("SELECT pg_advisory_lock(%s), true", [key])
+        else:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        held = cursor.fetchone()[-1]
     try:
         yield held
     finally:

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 
 from . import broker, notifications, page_cache
-from .recompute import LockBusy, renew_lost_pages, stale_event_ids, standings_recompute_event
+from .recompute import renew_lost_pages, stale_event_ids, standings_recompute_event
 from .services import export_cache, follows
 from .services.disputes import match_cards_remind as remind
 from .services.fide_check import event_fide_check as fide_check
@@ -23,16 +23,13 @@ from .services.webhooks import webhooks_fan_out as fan_out
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True, max_retries=None)
-def standings_recompute(self, event_id: int) -> None:
-    broker.recompute_started(event_id)
-    try:
-        if standings_recompute_event(event_id):
-            page_cache.render_pass_after_recompute(event_id)
-        broker.record_heartbeat()
-    except LockBusy:
-        # another worker is computing this event; run again after it, so the newest results are seen
-        raise self.retry(countdown=0.5) from None
+@shared_task(acks_late=True)
+def standings_recompute(event_id: int) -> None:
+    """One event's recompute; sent while another worker recomputes the event, it is left to that one, which runs
+    again once done (standings_recompute_event)."""
+    if standings_recompute_event(event_id):
+        page_cache.render_pass_after_recompute(event_id)
+    broker.record_heartbeat()
 
 
 @shared_task

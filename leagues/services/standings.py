@@ -206,7 +206,7 @@ def snapshot_fields(
 ) -> dict[str, Any]:
     """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
     title, federation and rating at the start, as the standings show them, and with `places` the player's place
-    after each round (``round_places``, places_after_each_round)."""
+    after each round (with_round_places)."""
     fields = {
         key: data.get(key, default)
         for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
@@ -214,8 +214,14 @@ def snapshot_fields(
     if event is not None and not event.is_team:
         fields["rows"] = with_registry(event, fields["rows"])
     if places:
-        fields["rows"] = [{**row, "round_places": places.get(row.get("start_number"), [])} for row in fields["rows"]]
+        fields["rows"] = with_round_places(fields["rows"], places)
     return fields
+
+
+def with_round_places(rows: list[dict[str, Any]], places: dict[int, list[int | None]]) -> list[dict[str, Any]]:
+    """The standings' rows, each with the player's place after each round (``round_places``,
+    places_after_each_round), as a player's page reads them."""
+    return [{**row, "round_places": places.get(row["start_number"], [])} for row in rows]
 
 
 def with_registry(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -322,20 +328,21 @@ def event_engine_result(event: Event) -> Standings | TeamStandings:
     return team_standings(event, games, entries)
 
 
-def event_engine_results(event: Event) -> tuple[Standings | TeamStandings, dict[int, list[int | None]]]:
-    """The engine's standings of the event and, for an individual event, each player's place after every round
-    (start number -> [place after round 1, after round 2, ...]): the standings with the event's tie-breaks as they
-    stood after that round (``--after-round``), as a player's page plots them. A team event's: none."""
+def event_engine_results(event: Event) -> tuple[Standings | TeamStandings, Tournament | None]:
+    """The engine's standings of the event and, for an individual event, the crosstable they are computed from
+    (places_after_each_round reads it; a team event's: None)."""
     if event.is_team:
-        return event_engine_result(event), {}
+        return event_engine_result(event), None
     tournament = crosstable_for(event, *plain_rows(event))
-    return _compute(event, tournament), places_after_each_round(event, tournament)
+    return _compute(event, tournament), tournament
 
 
 def places_after_each_round(event: Event, tournament: Tournament) -> dict[int, list[int | None]]:
-    """Each player's place (the standings' rank: tied players share the first of their places) after rounds
-    1..the last with a result, each computed as the standings after that round alone (later results, and the
-    tie-break values they change, unknown then); None after a round the engine cannot rank."""
+    """Each player's place (start number -> [place after round 1, after round 2, ...]) after rounds 1..the last
+    with a result, as a player's page plots them: the standings' rank (tied players share the first of their places)
+    with the event's tie-breaks as they stood after that round alone (``--after-round``: later results, and the
+    tie-break values they change, unknown then); None after a round the engine cannot rank. One standings per round:
+    the recompute stores them with the explanation traces, after the standings (leagues/recompute.py)."""
     played = max((len(p.rounds) for p in tournament.participants), default=0)
     places: dict[int, list[int | None]] = {p.start_number: [] for p in tournament.participants}
     for number in range(1, played + 1):

@@ -6,11 +6,14 @@
 Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss-1000-players.trf, 1,000 players
 with byes and forfeits) as a Swiss event (bulk writes), and measures the CPU time of the recompute's phases, as
 standings_recompute_event runs them: reading rows (the event, its games and entries), standings (the engine and the
-snapshot's table), snapshot store, traces build, traces store. Each phase counts this process's CPU
+snapshot's table), snapshot store (the first phase: the standings are visible after it), then the second: round
+places (the standings after each round, which a player's page plots), traces build, traces store (with the places).
+Each phase counts this process's CPU
 (time.process_time) plus the CPU of the database's process serving this connection (/proc/PID/stat, 10 ms ticks;
 PostgreSQL on this machine), since a stored column costs the database its parsing. The floor is reading rows +
 standings + snapshot store; the last line gives the ratio of the whole to the floor (medians of `repeat` runs).
-Then the whole recompute after one more result, as the worker runs it. With --tree, a profile of one more recompute
+Then the whole recompute after one more result, as the worker runs it, and its first phase alone (until the
+standings are stored and visible). With --tree, a profile of one more recompute
 in CPU time (cProfile timed by time.process_time, so time waiting for the database or for the CPU on a busy machine
 is not counted; the database's own CPU is in the table above), its 40 most costly calls by cumulative CPU time.
 """
@@ -131,7 +134,14 @@ def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, 
     """The recompute's phases as standings_recompute_event runs them: (this process, database) CPU seconds."""
     from leagues import recompute
     from leagues.models import Event
-    from leagues.services.standings import _compute, crosstable_for, plain_rows, snapshot_fields
+    from leagues.services.standings import (
+        _compute,
+        crosstable_for,
+        places_after_each_round,
+        plain_rows,
+        snapshot_fields,
+        with_round_places,
+    )
 
     Event.objects.filter(pk=event_id).update(results_version=version)  # as a result saved would
     times = {}
@@ -146,15 +156,18 @@ def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, 
     event = Event.objects.get(pk=event_id)
     games, entries = plain_rows(event)  # as event_engine_result reads an open
     lap("reading rows")
-    result = _compute(event, crosstable_for(event, games, entries))
+    tournament = crosstable_for(event, games, entries)
+    result = _compute(event, tournament)
     data = snapshot_fields(result.to_dict(), event)
     lap("standings")
     assert recompute.store_snapshot(event_id, version, data, 0)
     lap("snapshot store")
+    places = places_after_each_round(event, tournament)
+    lap("round places")
     traces = recompute.explanations_built(event_id, version, result)
     lap("traces build")
     assert traces is not None
-    assert recompute.explanations_stored(event_id, version, traces)
+    assert recompute.explanations_stored(event_id, version, traces, with_round_places(data["rows"], places))
     lap("traces store")
     return times
 
@@ -176,6 +189,7 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from leagues import recompute
     from leagues.models import Result, StandingsSnapshot
     from leagues.recompute import standings_recompute_event
     from leagues.services.results import result_record
@@ -209,16 +223,26 @@ def main() -> None:
     )
     StandingsSnapshot.objects.filter(event=event).delete()
     standings_recompute_event(event.pk)
-    whole_runs = []
+    whole_runs, first_runs = [], []
+    second_phase = recompute.store_explanations
+
+    def first_phase_ended(*args):
+        first_runs.append(sum(clock()) - sum(started))
+        second_phase(*args)
+
+    recompute.store_explanations = first_phase_ended
     for game in games[: args.repeat]:
         result_record(game_id=game.pk, result=Result.DRAW, user=user)
         started = clock()
         standings_recompute_event(event.pk)  # as the worker runs it: standings, then explanations
         ended = clock()
         whole_runs.append(ended[0] - started[0] + ended[1] - started[1])
+    recompute.store_explanations = second_phase
+    firsts = ", ".join(f"{r * 1000:.0f}" for r in sorted(first_runs))
     print(
         f"whole recompute after one result, as the worker runs it: median {statistics.median(whole_runs) * 1000:.0f} ms"
-        " CPU (this process and database)"
+        " CPU (this process and database), of which the first phase (until the standings are stored) median "
+        f"{statistics.median(first_runs) * 1000:.0f} ms (runs: {firsts} ms)"
     )
     if args.tree:
         import cProfile

@@ -21,7 +21,7 @@ from leagues.tasks import standings_sweep
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
 from tests.factories import organiser_of, swiss_event
-from tests.helpers import engine_snapshot
+from tests.helpers import engine_snapshot, explained_snapshot
 from tests.serving import free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -89,10 +89,11 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
             assert wait_until(lambda: redis_answers(own_broker), timeout=10)
             with celery_worker(own_broker, name="after-outage"):
                 assert wait_until(sweep_once_redis_is_asked_again, timeout=3 * SKIP_SECONDS) == 1
-                snapshot = wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=3).first())
+                assert wait_until(lambda: StandingsSnapshot.objects.filter(event=event, version=3).first())
                 # the worker renews the pages' stamp just after committing the snapshot: the page follows
                 page = f"/en/events/{event.slug}/"
                 assert wait_until(lambda: "Being updated" not in client.get(page).content.decode(), timeout=10)
+                snapshot = wait_until(lambda: explained_snapshot(event, 3))  # its second phase too
         finally:
             server.terminate()
             server.wait()
@@ -137,9 +138,7 @@ def test_two_workers_and_a_burst_of_200_results(broker):
             thread.join()
         assert not errors
         final_version = Event.objects.get(pk=event.pk).results_version
-        snapshot = wait_until(
-            lambda: StandingsSnapshot.objects.filter(event=event, version=final_version).first(), timeout=120
-        )
+        snapshot = wait_until(lambda: explained_snapshot(event, final_version), timeout=120)  # both phases
     assert final_version == 200
     assert ResultChange.objects.filter(game__round__event=event).count() == 200  # each stored exactly once
     assert snapshot is not None

@@ -27,7 +27,7 @@ from tests.conftest import require
 from tests.e2e.hosts import hosts, namespaces_available
 from tests.e2e.worker import ROOT, celery_worker, database_url, redis_answers, wait_until
 from tests.factories import UserFactory, organiser_of, swiss_event
-from tests.helpers import engine_snapshot
+from tests.helpers import engine_snapshot, explained_snapshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LOGS = Path(tempfile.gettempdir())
@@ -223,7 +223,7 @@ def test_two_webs_and_two_workers_share_only_postgres_and_redis(site):
     final = _results_version(event)
     assert final == 4
     assert wait_until(lambda: _snapshot_version(event) >= final, timeout=30)
-    snapshot = StandingsSnapshot.objects.get(event=event)
+    snapshot = wait_until(lambda: explained_snapshot(event, final), timeout=30)  # its second phase too
     assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
     assert wait_until(lambda: _request(web_a + standings)[2]["version"] == final, timeout=5)
 

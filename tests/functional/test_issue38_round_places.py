@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from leagues.models import Event, Game, Result, Round
+from leagues.models import Event, Game, Result, Round, StandingsSnapshot
 from leagues.recompute import store_snapshot
 from tests.factories import GameFactory, RoundFactory, swiss_event
 from tests.helpers import engine_snapshot
@@ -60,3 +60,26 @@ def test_the_place_chart_plots_the_places_with_tie_breaks(client, event):
         ("3", "3"),
     ]
     assert "Place by points" not in page
+
+
+@pytest.mark.usefixtures("on_commit_runs")
+def test_the_recompute_shows_the_places_with_the_explanations_after_the_standings(client, event, monkeypatch):
+    """The standings of a new result are stored without waiting for the standings after each round (one per round
+    played); the recompute's second phase stores them with the explanation traces, and the player's page shows them
+    from then on: until then it says its places are by points."""
+    from leagues import recompute
+
+    later, second_phase = [], recompute.store_explanations
+    monkeypatch.setattr(recompute, "store_explanations", lambda *args: later.append(args))
+    Event.objects.filter(pk=event.pk).update(results_version=6)  # as a result saved would
+    assert recompute.standings_recompute_event(event.pk)
+    page = client.get(f"/en/events/{event.slug}/players/4/").content.decode()
+    assert "Place by points after each round" in page  # the standings first, the places by points meanwhile
+    assert _round_places(page) == ["2", "2", "3"]  # by points after round 2: the best of those on 1 point
+
+    second_phase(*later[0])
+    page = client.get(f"/en/events/{event.slug}/players/4/").content.decode()
+    assert _round_places(page) == PLAYER_4_PLACES
+    assert "Place by points" not in page
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]

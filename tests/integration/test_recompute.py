@@ -1,6 +1,9 @@
 """The recompute is idempotent and an older computation never overwrites a newer snapshot."""
 
 import json
+import logging
+import threading
+import zlib
 from datetime import timedelta
 
 import pytest
@@ -14,6 +17,7 @@ from leagues.recompute import LOST_RENEWAL_GRACE, stale_event_ids, standings_rec
 from leagues.services.results import result_record
 from leagues.tasks import standings_sweep
 from tests.conftest import require
+from tests.e2e.worker import TEST_BROKER, broker_for_this_process, wait_until
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
 
@@ -90,3 +94,85 @@ def test_a_render_pass_leaves_the_workers_language_as_it_was():
         assert page_cache.render_pass(event.slug) == 1
         assert translation.get_language() == "en"
         assert gettext("Start number") == "Start number"
+
+
+def _holding_the_lock(event) -> bool:
+    """Whether a process holds the event's recompute lock (PostgreSQL's advisory locks, as another worker sees them)."""
+    from django.db import connection
+
+    key = zlib.crc32(f"standings:{event.pk}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = %s", [key])
+        return cursor.fetchone()[0] > 0
+
+
+def _recompute_in_a_thread(event) -> tuple[threading.Thread, list]:
+    """A worker recomputing the event (RECOMPUTE_TEST_DELAY: in the middle of it for a while)."""
+    from django.db import connection
+
+    returned = []
+
+    def work():
+        try:
+            returned.append(standings_recompute_event(event.pk))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=work, name="holder")
+    worker.start()
+    assert wait_until(lambda: _holding_the_lock(event), timeout=20, step=0.01)
+    return worker, returned
+
+
+def _points(event) -> dict:
+    return {row["start_number"]: row["points"] for row in StandingsSnapshot.objects.get(event=event).rows}
+
+
+def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_never_lost(settings, caplog):
+    """Two workers: a result saved while one recomputes its event sends one recompute (another result meanwhile
+    sends none: it waits in the queue already); the other worker leaves it to the one recomputing, which reads the
+    newer results once done (no waiting for the lock, no retry through the broker). Both results are in the
+    standings; only the worker holding the lock computed them."""
+    from leagues import broker
+
+    event, entries, games = swiss_event(players=6)
+    user = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)  # in-process: snapshot of version 1
+    Event.objects.filter(pk=event.pk).update(results_version=2)  # a result's version, its recompute under way
+    settings.RECOMPUTE_TEST_DELAY = 1
+    caplog.set_level(logging.INFO, logger="leagues.recompute")
+    caplog.clear()
+    with broker_for_this_process(TEST_BROKER):
+        client = broker.redis_client()
+        try:
+            holder, returned = _recompute_in_a_thread(event)
+            assert broker.enqueue_recompute(event.pk) is True  # a result saved meanwhile: its recompute is sent
+            result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # its own version
+            result_record(game_id=games[2].pk, result=Result.BLACK_WINS, user=user)
+            assert broker.enqueue_recompute(event.pk) is False  # coalesced into the recompute waiting in the queue
+            assert standings_recompute_event(event.pk) is False  # that one, taken by the other worker: left
+            holder.join(timeout=60)
+        finally:
+            client.delete(broker._pending_key(event.pk), broker._rerun_key(event.pk))
+    assert returned == [True]
+    assert StandingsSnapshot.objects.get(event=event).version == Event.objects.get(pk=event.pk).results_version == 4
+    # 1-4 1-0, 2-5 ½-½, 3-6 0-1
+    assert _points(event) == {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.0, 5: 0.5, 6: 1.0}
+    started = [record for record in caplog.records if record.getMessage().startswith("recompute started")]
+    assert started and {record.threadName for record in started} == {"holder"}
+
+
+def test_in_process_a_recompute_waits_for_the_one_under_way_and_reads_the_newer_result(settings):
+    """Without a broker (tasks run in the process that saves) there is no worker to leave the recompute to: the
+    result's recompute waits for the one under way, then reads the result."""
+    event, entries, games = swiss_event(players=4)
+    user = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    Event.objects.filter(pk=event.pk).update(results_version=2)
+    settings.RECOMPUTE_TEST_DELAY = 1
+    holder, returned = _recompute_in_a_thread(event)
+    result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # its recompute runs here, after the holder's
+    holder.join(timeout=60)
+    assert returned == [True]
+    assert StandingsSnapshot.objects.get(event=event).version == 3
+    assert _points(event) == {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.5}  # 1-3 1-0, 2-4 ½-½
