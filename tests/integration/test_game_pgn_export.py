@@ -30,7 +30,7 @@ from tests.pgn_event import event_from_pgn
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pgn"
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 ANNOTATED = (
     '[White "Anderssen, Adolf"]\n[Black "Kieseritzky, Lionel"]\n[Result "1-0"]\n\n'

@@ -16,7 +16,7 @@ from leagues.models import Entry, Event, Game, Player, TeamMatch
 from tests.factories import LeagueFactory, organiser_of
 from tests.integration.test_issue17_trf_fuzz import LINES, broken_files
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 EXAMPLES = int(os.environ.get("TRF_FUZZ_EXAMPLES", "12"))
 _numbers = itertools.count()
 

@@ -18,7 +18,7 @@ FILES = sorted(GOLDEN.glob("*.json"))  # the individual files; team files sit in
 BUCHHOLZ_FAMILY = {"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "AOB", "FB"}
 LOWER_IS_BETTER = {"DE"}  # a place in the tied group: 1 is best
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _allowed_criteria(data) -> list[str]:
