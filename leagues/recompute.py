@@ -141,7 +141,7 @@ def store_explanations(event: Event, result, tournament: Tournament | None, rows
     the next result's recompute at once."""
     event_id, version = event.pk, event.results_version
     started = time.perf_counter()
-    places = places_after_each_round(event, tournament) if tournament is not None else None
+    places = places_after_each_round(event, tournament, result) if tournament is not None else None
     traces = explanations_built(event_id, version, result)
     if traces is None:
         log.info("explanations event=%s version=%s given up (newer results)", event_id, version)

@@ -17,12 +17,14 @@ from tiebreaks.engine.model import (
     Scoring,
     Team,
     Tournament,
+    last_paired_round,
 )
 from tiebreaks.engine.ranking import Standings
 from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
 from ..models import TRF_CODES, Entry, EntryRating, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
+from .ratings import TeamRatings
 from .team_swiss import team_board_records, team_bye_records, team_pairing_records
 
 
@@ -271,16 +273,16 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
             blocks[white][r] = RoundEntry(code=white_code, opponent=opponent_of_white, colour="w" if black else None)
         if black:
             blocks[black][r] = RoundEntry(code=black_code, opponent=opponent_of_black, colour="b" if white else None)
-    people = {
-        player.pk: (player.public_name, player.rating)
-        for player in Player.objects.filter(pk__in=number).only("pk", "name", "rating", "anonymised")
-    }
+    people = Player.objects.in_bulk(list(number))
+    ratings = TeamRatings(event, set(number))  # each player's rating of the event, round by round
+    rounds = max(event.rounds_count, last_round)
     participants = [
         Participant(
             start_number=n,
-            name=people[p][0],
-            rating=people[p][1],
+            name=people[p].public_name,
+            rating=ratings.in_round(people[p], 1),
             rounds=tuple(blocks[p].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1)),
+            round_ratings=ratings_by_round(ratings.in_round(people[p], 1), ratings.newer(people[p]), rounds),
         )
         for p, n in number.items()
     ]
@@ -303,6 +305,11 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
             *team_pairing_records(event),
             *team_bye_records(event, games),
             *team_board_records(games, number, members, {e.id: e.start_number for e in entries}, event.boards),
+            *(  # a newer rating of a board's player from a round on, as an individual event's file writes it
+                f"### rating from round {from_round}: {n:4d} {rating or 0:4d}"
+                for p, n in number.items()
+                for from_round, rating in ratings.newer(people[p])
+            ),
         ),
     )
 
@@ -337,19 +344,26 @@ def event_engine_results(event: Event) -> tuple[Standings | TeamStandings, Tourn
     return _compute(event, tournament), tournament
 
 
-def places_after_each_round(event: Event, tournament: Tournament) -> dict[int, list[int | None]]:
+def places_after_each_round(
+    event: Event, tournament: Tournament, standings: Standings | None = None
+) -> dict[int, list[int | None]]:
     """Each player's place (start number -> [place after round 1, after round 2, ...]) after rounds 1..the last
     with a result, as a player's page plots them: the standings' rank (tied players share the first of their places)
     with the event's tie-breaks as they stood after that round alone (``--after-round``: later results, and the
     tie-break values they change, unknown then); None after a round the engine cannot rank. One standings per round:
-    the recompute stores them with the explanation traces, after the standings (leagues/recompute.py)."""
+    the recompute stores them with the explanation traces, after the standings (leagues/recompute.py). `standings`:
+    the event's standings computed from `tournament`, which are those after its last paired round (not computed
+    again)."""
     played = max((len(p.rounds) for p in tournament.participants), default=0)
+    known = last_paired_round(p.rounds for p in tournament.participants) if tournament.rounds_computed is None else 0
     places: dict[int, list[int | None]] = {p.start_number: [] for p in tournament.participants}
     for number in range(1, played + 1):
         try:
-            ranks = {
-                row.start_number: row.rank for row in _compute(event, replace(tournament, rounds_computed=number)).rows
-            }
+            if standings is not None and number == known:
+                after = standings
+            else:
+                after = _compute(event, replace(tournament, rounds_computed=number))
+            ranks = {row.start_number: row.rank for row in after.rows}
         except EngineError:
             ranks = {}
         for start_number, line in places.items():
