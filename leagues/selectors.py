@@ -744,6 +744,8 @@ class BracketTie:
     home: BracketSide
     away: BracketSide | None  # None: a bye
     match: TeamMatch | None = None
+    tie_id: int | None = None
+    games: list[Game] = field(default_factory=list)  # an individual cup's tie: its games in board order
     decided_by: str = ""  # CupTie.DecidedBy
     decided_by_label: str = ""
     decider: dict | None = None  # {"white": Entry, "result", "armageddon", "white_player", "black_player"}
@@ -786,9 +788,10 @@ def cup_bracket(event: Event) -> Bracket:
         )
         .order_by("round_number", "position")
     )
-    games: dict[int, list[Game]] = defaultdict(list)
-    for game in Game.objects.filter(match__in=[t.match_id for t in ties if t.match_id]).order_by("board"):
-        games[game.match_id].append(game)  # type: ignore[index]
+    games: dict[object, list[Game]] = defaultdict(list)  # match id, or (round, the two players' entries)
+    for game in Game.objects.filter(round__event=event, black__isnull=False).order_by("board"):
+        games[game.match_id or (game.round_id, frozenset((game.white_id, game.black_id)))].append(game)
+    round_ids = {rnd.number: rnd.pk for rnd in rounds}
     first_round = [t for t in ties if t.round_number == 1]
     labels = dict(CupTie.DecidedBy.choices)
     out: list[BracketRound] = []
@@ -801,7 +804,9 @@ def cup_bracket(event: Event) -> Bracket:
             if tie is None:
                 rows.append(BracketTie(position=position, home=BracketSide(None), away=BracketSide(None)))
                 continue
-            points = cup_board_points(event, tie.home_id, games.get(tie.match_id or 0, []))
+            pair = (round_ids.get(rnd.number), frozenset((tie.home_id, tie.away_id)))
+            played = games.get(tie.match_id or pair, [])
+            points = cup_board_points(event, tie.home_id, played)
             home = BracketSide(tie.home, tie.home_seed, goes_through=tie.winner_id == tie.home_id)
             away = None
             if tie.away_id is not None:
@@ -824,6 +829,8 @@ def cup_bracket(event: Event) -> Bracket:
                     home=home,
                     away=away,
                     match=tie.match,
+                    tie_id=tie.pk,
+                    games=[] if tie.match_id else played,
                     decided_by=tie.decided_by,
                     decided_by_label=str(labels.get(tie.decided_by, "")) if tie.decided_by else "",
                     decider=decider,

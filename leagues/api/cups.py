@@ -34,10 +34,19 @@ class DeciderSerializer(serializers.Serializer):
 
 
 class BracketTieSerializer(serializers.Serializer):
+    id = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The tie's id (its decider is recorded by it); empty: not made yet.")
+    )
     position = serializers.IntegerField()
     home = BracketTeamSerializer()
     away = BracketTeamSerializer(allow_null=True, help_text=gettext_lazy("Empty: a bye."))
-    match = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The match card's id."))
+    match = serializers.IntegerField(
+        allow_null=True, help_text=gettext_lazy("The match card's id (a team cup); empty in an individual cup.")
+    )
+    games = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=gettext_lazy("The ids of the tie's games (an individual cup: one, or the games of a mini-match)."),
+    )
     decided_by = serializers.ChoiceField(
         choices=["", *CupTie.DecidedBy.values], help_text=gettext_lazy("What decided the tie; empty: not decided yet.")
     )
@@ -56,6 +65,7 @@ class BracketSerializer(serializers.Serializer):
     drawn = serializers.BooleanField()
     seeding = serializers.CharField(allow_null=True)
     tie_resolution = serializers.ListField(child=serializers.CharField())
+    games_per_tie = serializers.IntegerField(allow_null=True)
     rounds = BracketRoundSerializer(many=True)
     champion = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("The start number of the winner."))
     waiting = serializers.ListField(
@@ -63,7 +73,7 @@ class BracketSerializer(serializers.Serializer):
         required=False,
         help_text=gettext_lazy(
             "After an advance: the ties still waiting, each with its position and what it waits for (its match card, "
-            "or a decider game)."
+            "its games' results in an individual cup, or a decider game)."
         ),
     )
 
@@ -80,6 +90,9 @@ class DrawSerializer(serializers.Serializer):
     )
     starts_on = serializers.DateField(required=False, allow_null=True)
     days_between = serializers.IntegerField(required=False, default=7)
+    games_per_tie = serializers.IntegerField(
+        required=False, default=1, help_text=gettext_lazy("An individual cup: the games of a tie (1 to 20).")
+    )
 
 
 class DeciderInputSerializer(serializers.Serializer):
@@ -121,10 +134,12 @@ def bracket_data(event: Event) -> dict:
                 }
             ties.append(
                 {
+                    "id": tie.tie_id,
                     "position": tie.position,
                     "home": _side(tie.home),
                     "away": _side(tie.away),
                     "match": tie.match.pk if tie.match else None,
+                    "games": [] if tie.match else [game.pk for game in tie.games],
                     "decided_by": tie.decided_by,
                     "decider": decider,
                 }
@@ -135,6 +150,7 @@ def bracket_data(event: Event) -> dict:
         "drawn": cup is not None,
         "seeding": cup.seeding if cup else None,
         "tie_resolution": list(cup.tie_resolution) if cup else [],
+        "games_per_tie": cup.games_per_tie if cup else None,
         "rounds": rounds,
         "champion": bracket.champion.start_number if bracket.champion else None,
     }
@@ -185,6 +201,7 @@ class DrawView(APIView):
             order=data.get("order"),
             starts_on=data.get("starts_on"),
             days_between=data["days_between"],
+            games_per_tie=data["games_per_tie"],
         )
         return _answer(event, status=201)
 
@@ -205,8 +222,9 @@ class AdvanceView(APIView):
 
 
 class DeciderView(APIView):
-    """Record the decider game of a level cup match on its card (a play-off, or Armageddon: a draw sends Black's
-    team through); the cup advances."""
+    """Record the decider game of a level cup tie (a play-off, or Armageddon: a draw sends Black's team or player
+    through): a team cup's on its match card (matches/{id}/decider/), an individual cup's on its tie
+    (cup-ties/{id}/decider/); the cup advances."""
 
     required_scope = Scope.ORGANISER
 
@@ -214,12 +232,13 @@ class DeciderView(APIView):
         request=DeciderInputSerializer,
         responses={200: BracketSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
-    def post(self, request, match_id):
+    def post(self, request, match_id=None, tie_id=None):
         given = DeciderInputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
         tie, progress = cup_decider_record(
             match_id=match_id,
+            tie_id=tie_id,
             user=request.user,
             white=data["white"],
             result=data["result"],
@@ -235,4 +254,5 @@ urlpatterns = [
     path("events/<slug:slug>/cup/draw/", DrawView.as_view(), name="cup-draw"),
     path("events/<slug:slug>/cup/advance/", AdvanceView.as_view(), name="cup-advance"),
     path("matches/<int:match_id>/decider/", DeciderView.as_view(), name="match-decider"),
+    path("cup-ties/<int:tie_id>/decider/", DeciderView.as_view(), name="cup-tie-decider"),
 ]

@@ -16,7 +16,15 @@ from django.utils.translation import gettext_lazy
 from .. import selectors
 from ..models import Cup, CupTie, Event
 from ..permissions import can_manage_event
-from ..services.cups import cup_advance, cup_decider_record, cup_draw, current_round, tie_outcome
+from ..services.cups import (
+    INDIVIDUAL_RESOLUTIONS,
+    RESOLUTIONS,
+    cup_advance,
+    cup_decider_record,
+    cup_draw,
+    current_round,
+    tie_outcome,
+)
 from .views import _save
 
 NONE = [("", "—")]
@@ -40,14 +48,27 @@ class DrawForm(forms.Form):
         label=gettext_lazy("First round on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     days_between = forms.IntegerField(label=gettext_lazy("Days between rounds"), min_value=0, initial=7)
+    games_per_tie = forms.IntegerField(
+        label=gettext_lazy("Games per tie"),
+        min_value=1,
+        max_value=20,
+        initial=1,
+        help_text=gettext_lazy("1: one game decides the tie; more: a mini-match, the colours alternating."),
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, event: Event, **kwargs):
         super().__init__(*args, prefix="draw", **kwargs)
-        for name, initial in zip(
-            ("first", "second", "third", "fourth"), ("board_count", "decider", "", ""), strict=True
-        ):
-            self.fields[name].choices = NONE + list(Cup.Resolution.choices)
+        team = event.is_team
+        allowed = set(RESOLUTIONS if team else INDIVIDUAL_RESOLUTIONS)
+        initials = ("board_count", "decider", "", "") if team else ("decider", "", "", "")
+        for name, initial in zip(("first", "second", "third", "fourth"), initials, strict=True):
+            self.fields[name].choices = NONE + [c for c in Cup.Resolution.choices if c[0] in allowed]
             self.fields[name].initial = initial
+        if team:
+            del self.fields["games_per_tie"], self.fields["fourth"]
+        else:
+            del self.fields["third"], self.fields["fourth"]
+            self.fields["order"].label = gettext_lazy("Your order (start numbers, the top-seeded first)")
 
     def clean_order(self) -> list[int]:
         text = self.cleaned_data["order"]
@@ -56,11 +77,11 @@ class DrawForm(forms.Form):
         return [int(n) for n in re.findall(r"\d+", text)]
 
     def resolution(self) -> list[str]:
-        return [self.cleaned_data[name] for name in ("first", "second", "third", "fourth") if self.cleaned_data[name]]
+        names = ("first", "second", "third", "fourth")
+        return [self.cleaned_data[name] for name in names if self.cleaned_data.get(name)]
 
 
 class DeciderForm(forms.Form):
-    match = forms.IntegerField(widget=forms.HiddenInput)
     white = forms.ChoiceField(label=gettext_lazy("White"), choices=[])
     result = forms.ChoiceField(label=gettext_lazy("Result"), choices=CupTie.DeciderResult.choices)
     armageddon = forms.BooleanField(
@@ -68,18 +89,17 @@ class DeciderForm(forms.Form):
     )
 
     def __init__(self, *args, tie: CupTie, **kwargs):
-        super().__init__(*args, prefix=f"decider-{tie.match_id}", **kwargs)
+        super().__init__(*args, prefix=f"decider-{tie.pk}", **kwargs)
         self.fields["white"].choices = [("home", tie.home.name), ("away", tie.away.name if tie.away else "")]
-        self.fields["match"].initial = tie.match_id
 
 
 @login_required
 def cup(request, slug):
-    event = get_object_or_404(Event, slug=slug, kind=Event.Kind.TEAM, system=Event.System.KNOCKOUT)
+    event = get_object_or_404(Event, slug=slug, system=Event.System.KNOCKOUT)
     if not can_manage_event(request.user, event):
         raise DjangoPermissionDenied
     action = request.POST.get("action") if request.method == "POST" else None
-    draw = DrawForm(request.POST if action == "draw" else None)
+    draw = DrawForm(request.POST if action == "draw" else None, event=event)
     status = 200
     if action == "draw":
         if draw.is_valid():
@@ -94,6 +114,7 @@ def cup(request, slug):
                     order=data["order"] or None,
                     starts_on=data["starts_on"],
                     days_between=data["days_between"],
+                    games_per_tie=data.get("games_per_tie") or 1,
                 ),
                 _("The cup is drawn."),
             )
@@ -109,8 +130,8 @@ def cup(request, slug):
         number = current_round(cup_row)
         for tie in cup_row.ties.filter(round_number=number, away__isnull=False).select_related("home", "away", "match"):
             if tie_outcome(event, cup_row, tie).waiting == "decider" or tie.decider_result:
-                form = DeciderForm(request.POST if action == f"decider-{tie.match_id}" else None, tie=tie)
-                if action == f"decider-{tie.match_id}":
+                form = DeciderForm(request.POST if action == f"decider-{tie.pk}" else None, tie=tie)
+                if action == f"decider-{tie.pk}":
                     status = _decider(request, form, tie) if form.is_valid() else 400
                     if status is None:
                         return redirect("manage:cup", slug=slug)
@@ -128,7 +149,7 @@ def _decider(request, form: DeciderForm, tie: CupTie):
     return _save(
         request,
         lambda: cup_decider_record(
-            match_id=tie.match_id or 0,
+            tie_id=tie.pk,
             user=request.user,
             white=data["white"],
             result=data["result"],

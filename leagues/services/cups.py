@@ -1,5 +1,5 @@
-"""Knock-out cups (single elimination) of team events: the draw, the advance from round to round, and the decider
-game of a level match. Every write is one transaction under the event's lock.
+"""Knock-out cups (single elimination) of team events and of individual events: the draw, the advance from round to
+round, and the decider game of a level tie. Every write is one transaction under the event's lock.
 
 Decisions (documented for the pages and the organisers):
 
@@ -9,6 +9,12 @@ Decisions (documented for the pages and the organisers):
 * Seeding by rating: the team's rating at the start (its entry's) or else the average rating of the first players
   of its roster, one per board; then the start number. Seeding in the organiser's order: the start numbers in the
   order given (all of them), else the start numbers' order.
+* An individual cup is drawn and advanced as a team cup, its players in the teams' places: seeded by rating (the
+  entry's, else the player's) or in the organiser's order, byes to the top seeds. Its tie is one game, or a mini-match
+  of the cup's ``games_per_tie`` games (the player higher in the bracket has White in the odd games), entered as any
+  individual result (services/results.py calls :func:`cup_game_recorded`); no card to confirm. A level tie is decided
+  by the cup's tie resolution among rating (the lower-rated player goes through) and the decider game, recorded as
+  in a team cup. A tie's games are the games of its round between its two players (two players meet once a round).
 * A tie is a team match with a card as in the divisions (services/match_cards.py); the team higher in the bracket
   is at home. A tie is decided once its card is confirmed with every board's result: by the game points; when
   level, by the cup's tie resolution, tried in its order: board count (board 1 weighs as many points as there are
@@ -61,6 +67,8 @@ from .results import event_lock
 from .schedule import board_games
 
 RESOLUTIONS = [choice.value for choice in Cup.Resolution]
+#: what can decide a level tie of an individual cup (a game has no boards to count)
+INDIVIDUAL_RESOLUTIONS = [Cup.Resolution.RATING.value, Cup.Resolution.DECIDER.value]
 
 
 def bracket_size(teams: int) -> int:
@@ -87,9 +95,12 @@ def bracket_order(size: int) -> list[int]:
 # --- the draw ---------------------------------------------------------------------------------------------------
 
 
-def _team_rating(entry: Entry, boards: int) -> float | None:
+def _seed_rating(entry: Entry, boards: int) -> float | None:
+    """A team's or a player's rating for the seeding (the entry's, else the player's or the roster's average)."""
     if entry.rating:
         return float(entry.rating)
+    if entry.team_id is None:
+        return float(entry.player.rating) if entry.player and entry.player.rating else None
     ratings = [
         r
         for r in TeamMember.objects.filter(team__entry=entry)
@@ -102,14 +113,14 @@ def _team_rating(entry: Entry, boards: int) -> float | None:
 
 def _seeded(event: Event, entries: list[Entry], seeding: str, order: list[int] | None) -> list[Entry]:
     if seeding == Cup.Seeding.RATING:
-        ratings = {e.pk: _team_rating(e, event.boards) for e in entries}
+        ratings = {e.pk: _seed_rating(e, event.boards) for e in entries}
         return sorted(entries, key=lambda e: (-(ratings[e.pk] or 0), e.start_number))
     if not order:
         return sorted(entries, key=lambda e: e.start_number)
     by_number = {e.start_number: e for e in entries}
     if sorted(order) != sorted(by_number):
         raise ServiceError(
-            _("The seeding order must name every team once, by start number."),
+            _("The seeding order must name every team or player once, by start number."),
             code="bad_order",
         )
     return [by_number[number] for number in order]
@@ -124,20 +135,62 @@ def _cup_is_played(event: Event) -> bool:
 
 
 def _rosters(entries: list[Entry]) -> dict[int, list[Player]]:
+    """The teams' players in board order (nothing for players: an individual cup's entries have no roster)."""
     return {
         entry.pk: [
             m.player
             for m in TeamMember.objects.filter(team__entry=entry).select_related("player").order_by("board_order")
         ]
         for entry in entries
+        if entry.team_id is not None
     }
+
+
+def _tie_games(event: Event, rnd: Round, tie: CupTie, rosters: dict[int, list[Player]]) -> list[Game]:
+    """A tie's games, not saved: a team cup's boards of its match; an individual cup's ``games_per_tie`` games, the
+    player higher in the bracket with White in the odd ones (boards numbered on from the ties before)."""
+    home, away = tie.home, tie.away
+    assert away is not None  # a bye has no games
+    if tie.match is not None:
+        return board_games(event, rnd, tie.match, home, away, rosters)
+    count = tie.cup.games_per_tie
+    return [
+        Game(
+            round=rnd,
+            board=(tie.position - 1) * count + number,
+            white=home if number % 2 else away,
+            black=away if number % 2 else home,
+        )
+        for number in range(1, count + 1)
+    ]
+
+
+def _tie_made(event: Event, rnd: Round, tie: CupTie, rosters: dict[int, list[Player]]) -> list[Game]:
+    """Save a tie of two teams or players (a team cup's with its match card) and answer its games, not saved."""
+    assert tie.away is not None  # a bye is saved as it is drawn
+    if event.is_team:
+        tie.match = TeamMatch.objects.create(round=rnd, home=tie.home, away=tie.away)
+    tie.save()
+    return _tie_games(event, rnd, tie, rosters)
+
+
+def tie_games(event: Event, tie: CupTie) -> list[Game]:
+    """The games of a tie, in board order: its match's boards, or the games of its round between its two players."""
+    games = Game.objects.filter(round__event=event, round__number=tie.round_number)
+    if tie.match_id is not None:
+        games = games.filter(match_id=tie.match_id)
+    else:
+        games = games.filter(match__isnull=True, white_id__in=(tie.home_id, tie.away_id)).filter(
+            black_id__in=(tie.home_id, tie.away_id)
+        )
+    return list(
+        games.select_related("white_player", "black_player", "white__player", "black__player").order_by("board")
+    )
 
 
 def _knockout_event(event_id: int) -> Event:
     event_lock(event_id)
     event: Event = Event.objects.select_for_update().get(pk=event_id)
-    if not event.is_team:
-        raise ServiceError(_("A knock-out cup is played by teams."), code="not_team_event")
     if not event.is_knockout:
         raise ServiceError(_("This event is not a knock-out cup."), code="not_knockout")
     if event.status == Event.Status.FINISHED:
@@ -154,20 +207,30 @@ def cup_draw(
     order: list[int] | None = None,
     starts_on: date | None = None,
     days_between: int = 7,
+    games_per_tie: int = 1,
 ) -> Cup:
     """Draw the cup: seeds, round 1's matches and byes, and every round with its date. An unplayed draw is drawn
-    again. Raises PermissionDenied (not the league's organiser) or ServiceError, and then nothing was written:
-    ``not_team_event``, ``not_knockout``, ``event_finished``, ``cup_played``, ``too_few_teams``, ``bad_seeding``,
-    ``bad_tie_resolution``, ``bad_order``, ``bad_days_between``."""
+    again. ``games_per_tie``: the games of a tie of an individual cup (a team cup's tie is its match). Raises
+    PermissionDenied (not the league's organiser) or ServiceError, and then nothing was written: ``not_knockout``,
+    ``event_finished``, ``cup_played``, ``too_few_teams``, ``bad_seeding``, ``bad_tie_resolution``, ``bad_order``,
+    ``bad_days_between``, ``bad_games_per_tie``."""
     if not is_league_organiser(user, event.league_id):
         raise PermissionDenied(_("Only the league's organisers may draw the cup."))
     if seeding not in Cup.Seeding.values:
         raise ServiceError(_("Seeding of the cup: by rating or in your order."), code="bad_seeding")
-    resolution = list(tie_resolution) if tie_resolution is not None else ["board_count", "decider"]
-    if any(code not in RESOLUTIONS for code in resolution) or len(set(resolution)) != len(resolution):
+    allowed = RESOLUTIONS if event.is_team else INDIVIDUAL_RESOLUTIONS
+    default = ["board_count", "decider"] if event.is_team else ["decider"]
+    resolution = list(tie_resolution) if tie_resolution is not None else default
+    if any(code not in allowed for code in resolution) or len(set(resolution)) != len(resolution):
+        message = (
+            _("The tie resolution lists each of board count, bottom board, rating and decider at most once.")
+            if event.is_team
+            else _("The tie resolution of an individual cup lists each of rating and decider at most once.")
+        )
+        raise ServiceError(message, code="bad_tie_resolution")
+    if games_per_tie < 1 or (event.is_team and games_per_tie != 1) or games_per_tie > 20:
         raise ServiceError(
-            _("The tie resolution lists each of board count, bottom board, rating and decider at most once."),
-            code="bad_tie_resolution",
+            _("A tie of an individual cup has 1 to 20 games; a team cup's tie is its match."), code="bad_games_per_tie"
         )
     if Cup.Resolution.DECIDER not in resolution:
         resolution.append(Cup.Resolution.DECIDER)  # the last resort, always
@@ -180,15 +243,22 @@ def cup_draw(
                 _("Results have already been recorded; the cup can no longer be drawn again."), code="cup_played"
             )
         entries = list(
-            Entry.objects.filter(event=event, team__isnull=False).select_related("team").order_by("start_number")
+            Entry.objects.filter(
+                event=event, **({"team__isnull": False} if event.is_team else {"player__isnull": False})
+            )
+            .select_related("team", "player")
+            .order_by("start_number")
         )
         if len(entries) < 2:
-            raise ServiceError(_("A cup needs at least two teams."), code="too_few_teams")
+            raise ServiceError(_("A cup needs at least two teams or players."), code="too_few_teams")
         seeds = _seeded(event, entries, seeding, order)
         Cup.objects.filter(event=event).delete()
         venues = dict(Round.objects.filter(event=event).values_list("number", "venue"))  # the organiser's, kept
         Round.objects.filter(event=event).delete()  # unplayed: its matches and games go with it
-        cup = Cup.objects.create(event=event, seeding=seeding, tie_resolution=resolution, drawn_by=acting_user(user))
+        cup = Cup.objects.create(
+            event=event, seeding=seeding, tie_resolution=resolution, games_per_tie=games_per_tie,
+            drawn_by=acting_user(user),
+        )  # fmt: skip
         first_day = starts_on or event.starts_on
         rounds_count = bracket_rounds(len(seeds))
         rounds = {}
@@ -213,13 +283,9 @@ def cup_draw(
                     decided_by=CupTie.DecidedBy.BYE,
                 )
                 continue
-            away = seeds[low - 1]
-            match = TeamMatch.objects.create(round=rounds[1], home=home, away=away)
-            games.extend(board_games(event, rounds[1], match, home, away, rosters))
-            CupTie.objects.create(
-                cup=cup, round_number=1, position=position, home=home, away=away, home_seed=high, away_seed=low,
-                match=match,
-            )  # fmt: skip
+            tie = CupTie(cup=cup, round_number=1, position=position, home=home, away=seeds[low - 1],
+                         home_seed=high, away_seed=low)  # fmt: skip
+            games.extend(_tie_made(event, rounds[1], tie, rosters))
         Game.objects.bulk_create(games)
         Event.objects.filter(pk=event.pk).update(rounds_count=rounds_count)
         event_pages_changed_after_commit(event_id=event.pk)
@@ -262,13 +328,13 @@ def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:
     """Who goes through, by what; or what the tie waits for."""
     if tie.away_id is None:
         return Outcome(tie.home_id, CupTie.DecidedBy.BYE)
-    match = tie.match
-    if match is None or match.status != TeamMatch.Status.CONFIRMED:
-        return Outcome(None, waiting="card")
-    games = list(match.games.select_related("white_player", "black_player").order_by("board"))
+    waiting = "card" if event.is_team else "games"
+    if event.is_team and (tie.match is None or tie.match.status != TeamMatch.Status.CONFIRMED):
+        return Outcome(None, waiting=waiting)
+    games = tie_games(event, tie)
     points = cup_board_points(event, tie.home_id, games)
     if points is None:
-        return Outcome(None, waiting="card")
+        return Outcome(None, waiting=waiting)
 
     def ahead(home: Fraction | int | None, away: Fraction | int | None, lower_wins: bool = False) -> int | None:
         if home is None or away is None or home == away:
@@ -290,10 +356,12 @@ def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:
                 winner = ahead(sum(p[0] for p in points[:kept]), sum(p[1] for p in points[:kept]))
                 if winner:
                     break
-        elif rule == Cup.Resolution.RATING:
+        elif rule == Cup.Resolution.RATING and event.is_team:
             home_rating = _average_rating(games, True, tie.home_id)
             away_rating = _average_rating(games, False, tie.home_id)
             winner = ahead(home_rating, away_rating, lower_wins=True)
+        elif rule == Cup.Resolution.RATING:
+            winner = ahead(_seed_rating(tie.home, 1), _seed_rating(tie.away, 1), lower_wins=True)  # type: ignore[arg-type]
         elif rule == Cup.Resolution.DECIDER:
             winner = _decider_winner(tie)
             if winner is None:
@@ -345,12 +413,9 @@ def _advance(event: Event, cup: Cup) -> Progress:
     for position in range(1, len(ties) // 2 + 1):
         upper, lower = ties[2 * position - 2], ties[2 * position - 1]
         home, away = winners[upper.winner_id], winners[lower.winner_id]
-        match = TeamMatch.objects.create(round=rnd, home=home, away=away)
-        games.extend(board_games(event, rnd, match, home, away, rosters))
-        CupTie.objects.create(
-            cup=cup, round_number=number + 1, position=position, home=home, away=away, match=match,
-            home_seed=_seed_of(upper, home.pk), away_seed=_seed_of(lower, away.pk),
-        )  # fmt: skip
+        tie = CupTie(cup=cup, round_number=number + 1, position=position, home=home, away=away,
+                     home_seed=_seed_of(upper, home.pk), away_seed=_seed_of(lower, away.pk))  # fmt: skip
+        games.extend(_tie_made(event, rnd, tie, rosters))
     Game.objects.bulk_create(games)
     progress.next_round_made = True
     return progress
@@ -393,7 +458,8 @@ def cup_card_confirmed(match: TeamMatch) -> None:
 
 def cup_decider_record(
     *,
-    match_id: int,
+    match_id: int | None = None,
+    tie_id: int | None = None,
     user: AnyUser,
     white: str,
     result: str,
@@ -401,15 +467,17 @@ def cup_decider_record(
     white_player_id: int | None = None,
     black_player_id: int | None = None,
 ) -> tuple[CupTie, Progress]:
-    """Record the decider game (a play-off, or Armageddon) on a level match's card, then advance the cup. ``white``
-    is "home" or "away" (the team whose player had White). Raises PermissionDenied or ServiceError, and then
+    """Record the decider game (a play-off, or Armageddon) of a level tie, then advance the cup: a team cup's on its
+    match's card (``match_id``), an individual cup's on its tie (``tie_id``). ``white`` is "home" or "away" (the team
+    or player higher or lower in the bracket had White). Raises PermissionDenied or ServiceError, and then
     nothing was written: ``not_cup_match``, ``round_closed`` (the next round is made), ``card_not_confirmed``,
     ``not_level`` (the card or the cup's rules before the decider decide the match), ``bad_result`` (a draw decides
     only an Armageddon game), ``bad_side``, ``player_not_in_team``."""
-    event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
-    tie = CupTie.objects.filter(match_id=match_id).select_related("cup__event").first()
-    if event_id is None or tie is None:
+    ties = CupTie.objects.filter(match_id=match_id) if match_id is not None else CupTie.objects.filter(pk=tie_id or 0)
+    tie = ties.exclude(away__isnull=True).select_related("cup__event").first()
+    if tie is None:
         raise ServiceError(_("This match is not a tie of a knock-out cup."), code="not_cup_match")
+    event_id = tie.cup.event_id
     if not can_manage_event(user, tie.cup.event):
         raise PermissionDenied(_("Only the league's organiser or the event's arbiter may record the decider."))
     if white not in ("home", "away"):
@@ -432,16 +500,24 @@ def cup_decider_record(
         black_entry = tie.away if white == "home" else tie.home
         assert white_entry is not None and black_entry is not None  # a tie with a match has two teams
         for player_id, entry in ((white_player_id, white_entry), (black_player_id, black_entry)):
-            if player_id is not None and not TeamMember.objects.filter(team__entry=entry, player_id=player_id).exists():
+            if player_id is None:
+                continue
+            if event.is_team and not TeamMember.objects.filter(team__entry=entry, player_id=player_id).exists():
                 raise ServiceError(
                     _("The decider's player must be on %(team)s's roster.") % {"team": entry.name},
                     code="player_not_in_team",
                 )
+            if not event.is_team and player_id != entry.player_id:
+                raise ServiceError(_("The decider is played by the tie's two players."), code="player_not_in_team")
         before = tie_outcome(event, tie.cup, _without_decider(tie))
         if before.waiting == "card":
             raise ServiceError(
                 _("The decider is recorded once the match card is confirmed with every board's result."),
                 code="card_not_confirmed",
+            )
+        if before.waiting == "games":
+            raise ServiceError(
+                _("The decider is recorded once every game of the tie has its result."), code="card_not_confirmed"
             )
         if before.waiting != "decider":
             raise ServiceError(_("This match is decided without a decider game."), code="not_level")
@@ -478,7 +554,37 @@ def cup_card_corrected(match: TeamMatch, *, user: AnyUser, reason: str, later_pa
     if not event.is_knockout or event.status == Event.Status.FINISHED:
         return
     tie = CupTie.objects.filter(match=match).select_related("cup", "match").first()
-    if tie is None or tie.round_number == current_round(tie.cup) or later_pairing == "keep":
+    if tie is not None:
+        _tie_corrected(event, tie, user=user, reason=reason, later_pairing=later_pairing)
+
+
+def cup_game_recorded(game: Game, *, user: AnyUser, reason: str, later_pairing: str = "") -> None:
+    """A game of an individual cup got its result, or was corrected (in the result's transaction, its event locked):
+    a tie of the current round is decided, and the round's last decided tie makes the next round, as a confirmed
+    card does in a team cup; a tie of an earlier round is corrected as :func:`cup_card_corrected` says. Nothing for a
+    game of any other event."""
+    event = game.round.event
+    if not event.is_knockout or event.is_team or event.status == Event.Status.FINISHED:
+        return
+    cup = Cup.objects.filter(event=event).first()
+    pair = (game.white_id, game.black_id)
+    tie = (
+        CupTie.objects.filter(cup=cup, round_number=game.round.number, home_id__in=pair, away_id__in=pair)
+        .select_related("cup", "home__player", "away__player")
+        .first()
+    )
+    if cup is None or tie is None:
+        return
+    if tie.round_number == current_round(cup):
+        _advance(event, cup)
+        event_pages_changed_after_commit(event_id=event.pk)
+    else:
+        _tie_corrected(event, tie, user=user, reason=reason, later_pairing=later_pairing)
+
+
+def _tie_corrected(event: Event, tie: CupTie, *, user: AnyUser, reason: str, later_pairing: str) -> None:
+    """A tie of an earlier round corrected: the next round's tie made again with the new winner, or refused."""
+    if tie.round_number == current_round(tie.cup) or later_pairing == "keep":
         return
     outcome = tie_outcome(event, tie.cup, tie)
     if outcome.winner_id == tie.winner_id:
@@ -492,9 +598,8 @@ def cup_card_corrected(match: TeamMatch, *, user: AnyUser, reason: str, later_pa
         .select_related("match")
         .get(cup=tie.cup, round_number=tie.round_number + 1, position=(tie.position + 1) // 2)
     )
-    nxt = following.match
-    assert nxt is not None  # a tie after round 1 is always a match
-    played = nxt.games.exclude(result=Result.PENDING).exists()
+    made = tie_games(event, following)
+    played = any(g.result != Result.PENDING for g in made)
     if outcome.winner_id is None:
         message = _(
             "After this correction the match is level and only a decider game could settle it, but round "
@@ -527,18 +632,20 @@ def cup_card_corrected(match: TeamMatch, *, user: AnyUser, reason: str, later_pa
         following.home, following.home_seed = new, _seed_of(tie, new.pk)
     else:
         following.away, following.away_seed = new, _seed_of(tie, new.pk)
+    Game.objects.filter(pk__in=[g.pk for g in made]).delete()
     following.save(update_fields=["home", "home_seed", "away", "away_seed"])
-    nxt.games.all().delete()
     home, away = following.home, following.away
     assert away is not None
-    nxt.home, nxt.away = home, away
-    nxt.status = TeamMatch.Status.SCHEDULED
-    nxt.submitted_by = nxt.submitted_at = nxt.confirmed_by = nxt.confirmed_at = None
-    nxt.dispute_reason = ""
-    nxt.version += 1
-    nxt.save()
+    nxt = following.match
+    if nxt is not None:  # a team cup's card starts again
+        nxt.home, nxt.away = home, away
+        nxt.status = TeamMatch.Status.SCHEDULED
+        nxt.submitted_by = nxt.submitted_at = nxt.confirmed_by = nxt.confirmed_at = None
+        nxt.dispute_reason = ""
+        nxt.version += 1
+        nxt.save()
     rnd = Round.objects.get(event=event, number=following.round_number)
-    Game.objects.bulk_create(board_games(event, rnd, nxt, home, away, _rosters([home, away])))
+    Game.objects.bulk_create(_tie_games(event, rnd, following, _rosters([home, away])))
     CupTieChange.objects.create(
         tie=following, user=acting_user(user), before_id=before, after=new, reason=reason.strip()[:300]
     )

@@ -52,7 +52,7 @@ def _state(event_id: int) -> tuple[Event, StandingsSnapshot, str, int] | None:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         event = Event.objects.filter(pk=event_id).first()
-        if event is None or event.is_team:
+        if event is None or event.is_team or event.is_knockout:  # a cup is paired by its bracket, not by FIDE's rules
             return None
         snapshot = StandingsSnapshot.objects.filter(event=event).first()
         if snapshot is None or snapshot.version != event.results_version:

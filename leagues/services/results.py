@@ -138,6 +138,10 @@ def result_record(
         game.result = result
         game.version += 1
         game.save(update_fields=["result", "version", "corrected"])
+        if event.is_knockout and card is None:  # an individual cup's tie decided, or an earlier tie corrected
+            from .cups import cup_game_recorded  # cups needs this module's event lock
+
+            cup_game_recorded(game, user=user, reason=reason, later_pairing=later_pairing)
         if not event.tiebreak_locked and not game.is_bye:  # a bye (paired or asked for) is no game's result
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=True)
         if event.status == Event.Status.PUBLISHED:

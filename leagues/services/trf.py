@@ -1064,8 +1064,8 @@ def event_export_trf(*, event: Event) -> str:
     elif event.is_round_robin and not event.is_team:  # so FIDE's checkers pair and break ties as a round robin
         double = event.system == Event.System.DOUBLE_ROUND_ROBIN
         tournament.event_type = "FIDE_DOUBLEROUNDROBIN" if double else "FIDE_ROUNDROBIN"
-    elif event.is_knockout:  # TRF-26 192: a team knock-out; the bracket itself in ### lines (services.cups)
-        tournament.event_type = "CUSTOM_TEAM_KNOCKOUT"
+    elif event.is_knockout:  # TRF-26 192: a (team) knock-out; the bracket itself in ### lines (services.cups)
+        tournament.event_type = "CUSTOM_TEAM_KNOCKOUT" if event.is_team else "CUSTOM_KNOCKOUT"
         tournament.extra_records = (*tournament.extra_records, *cup_trf_lines(event))
     if not event.is_team:
         tournament.participants = rank_by_tiebreaks(event, tournament)
@@ -1076,7 +1076,7 @@ def event_export_trf(*, event: Event) -> str:
         tournament.extra_records = (*tournament.extra_records, *decision_trf_lines(event))
         tournament.extra_records = (*tournament.extra_records, *full_point_bye_lines(games))
     tournament.extra_records = (*tournament.extra_records, *trf_comment_lines(event))
-    if event.is_knockout:  # its 310 records with the teams' points, as FIDE's checker compares them with the games
+    if event.is_knockout and event.is_team:  # its 310 records with the teams' points, as FIDE's checker reads them
         return team_scores_written(write_trf(tournament), tournament, event, games, entries)
     return write_trf(tournament)
 

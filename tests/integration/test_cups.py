@@ -15,7 +15,7 @@ from leagues.services.cups import bracket_order, cup_draw, tie_outcome
 from leagues.services.match_cards import match_card_confirm, match_card_submit, match_cards_auto_confirm
 from leagues.services.round_pairings import round_pair
 from leagues.services.schedule import fixtures_generate
-from leagues.services.setup import FieldError, event_save
+from leagues.services.setup import event_save
 from leagues.services.team_swiss import is_team_swiss
 from tests.factories import (
     EntryFactory,
@@ -259,14 +259,12 @@ def test_a_cup_takes_neither_the_swiss_pairing_nor_the_round_robin_schedule(clie
     assert _client(user).get(f"/api/v1/events/{event.slug}/rounds/1/pairing/").status_code == 404
     assert client.get(f"/en/events/{event.slug}/pairings/").status_code == 404
     assert TeamMatch.objects.filter(round__event=event).count() == 2  # the draw's, untouched
-    with pytest.raises(FieldError) as refused:
-        event_save(
-            league=event.league, user=user,
-            fields={"name": "Cup of players", "slug": "cup-of-players", "kind": "individual", "system": "ko",
-                    "rounds_count": 3},
-        )  # fmt: skip
-    assert refused.value.field == "system"
-    assert not Event.objects.filter(slug="cup-of-players").exists()
+    event_save(
+        league=event.league, user=user,
+        fields={"name": "Cup of players", "slug": "cup-of-players", "kind": "individual", "system": "ko",
+                "rounds_count": 3},
+    )  # fmt: skip
+    assert Event.objects.get(slug="cup-of-players").is_knockout  # a cup of individual games (issue 32)
 
 
 def test_the_clubs_cards_advance_the_cup_without_the_organiser():
