@@ -18,7 +18,7 @@ from .models import Event, ResultChange, StandingsSnapshot
 from .models.audit import SettingChange
 from .page_cache import event_explanations_changed_after_commit
 from .services.prizes import prizes_recompute
-from .services.standings import event_engine_results, places_after_each_round, snapshot_fields, with_round_places
+from .services.standings import event_engine_results, places_remembered, snapshot_fields, with_round_places
 from .services.webhooks import standings_updated
 from .session_locks import session_lock
 
@@ -141,7 +141,7 @@ def store_explanations(event: Event, result, tournament: Tournament | None, rows
     the next result's recompute at once."""
     event_id, version = event.pk, event.results_version
     started = time.perf_counter()
-    places = places_after_each_round(event, tournament, result) if tournament is not None else None
+    places = places_remembered(event, tournament, result) if tournament is not None else None
     traces = explanations_built(event_id, version, result)
     if traces is None:
         log.info("explanations event=%s version=%s given up (newer results)", event_id, version)

@@ -1,5 +1,6 @@
 """Turn an event's stored results into the engine's input, and the engine's output into a snapshot."""
 
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -345,24 +346,70 @@ def places_after_each_round(
     with a result, as a player's page plots them: the standings' rank (tied players share the first of their places)
     with the event's tie-breaks as they stood after that round alone (``--after-round``: later results, and the
     tie-break values they change, unknown then); None after a round the engine cannot rank. One standings per round:
-    the recompute stores them with the explanation traces, after the standings (leagues/recompute.py). `standings`:
-    the event's standings computed from `tournament`, which are those after its last paired round (not computed
-    again)."""
+    the recompute stores them with the explanation traces, after the standings (leagues/recompute.py), taking those
+    it computed before where nothing they depend on changed (places_remembered). `standings`: the event's standings
+    computed from `tournament`, which are those after its last paired round (not computed again)."""
+    return _places_by_number(tournament, _ranks_after_rounds(event, tournament, standings, []))
+
+
+def _ranks_after_rounds(
+    event: Event, tournament: Tournament, standings: Standings | None, known: list[dict[int, int | None]]
+) -> list[dict[int, int | None]]:
+    """Each round's ranks (start number -> rank), those of the first rounds as `known`."""
     played = max((len(p.rounds) for p in tournament.participants), default=0)
-    known = last_paired_round(p.rounds for p in tournament.participants) if tournament.rounds_computed is None else 0
-    places: dict[int, list[int | None]] = {p.start_number: [] for p in tournament.participants}
-    for number in range(1, played + 1):
+    last = last_paired_round(p.rounds for p in tournament.participants) if tournament.rounds_computed is None else 0
+    ranks = known[:played]
+    for number in range(len(ranks) + 1, played + 1):
         try:
-            if standings is not None and number == known:
+            if standings is not None and number == last:
                 after = standings
             else:
                 after = _compute(event, replace(tournament, rounds_computed=number))
-            ranks = {row.start_number: row.rank for row in after.rows}
+            ranks.append({row.start_number: row.rank for row in after.rows})
         except EngineError:
-            ranks = {}
-        for start_number, line in places.items():
-            line.append(ranks.get(start_number))
-    return places
+            ranks.append({})
+    return ranks
+
+
+def _places_by_number(tournament: Tournament, ranks: list[dict[int, int | None]]) -> dict[int, list[int | None]]:
+    return {p.start_number: [after.get(p.start_number) for after in ranks] for p in tournament.participants}
+
+
+#: each event's ranks after each round as this process last computed them, with what they depend on: the event's
+#: ranking settings and players, and each round's results (the engine reads a round's standings from the rounds
+#: up to it only, tiebreaks/engine/crosstable.py)
+_ranks_known: dict[int, tuple[tuple[Any, ...], list[tuple[Any, ...]], list[dict[int, int | None]]]] = {}
+_ranks_known_lock = threading.Lock()
+RANKS_KNOWN_EVENTS = 64
+
+
+def places_remembered(event: Event, tournament: Tournament, standings: Standings) -> dict[int, list[int | None]]:
+    """places_after_each_round, computing again only the rounds from the first whose results differ from those of
+    this process's last computation for the event (a result of the round under way: none but that round's, which
+    `standings` are). A change of the ranking settings or of a player computes every round again."""
+    ranking = (
+        criteria_with_decisions(event, event.tiebreak_criteria),
+        event.rule_set,
+        event.unrated_rating,
+        event.tiebreak_ratings,
+        replace(tournament, participants=[replace(p, rounds=()) for p in tournament.participants]),
+    )
+    played = max((len(p.rounds) for p in tournament.participants), default=0)
+    people = tournament.participants
+    results = [tuple(p.rounds[r] if r < len(p.rounds) else None for p in people) for r in range(played)]
+    with _ranks_known_lock:
+        known_ranking, known_results, known = _ranks_known.get(event.pk, ((), [], []))
+    same = 0
+    if known_ranking == ranking:
+        while same < min(len(known), played) and known_results[same] == results[same]:
+            same += 1
+    ranks = _ranks_after_rounds(event, tournament, standings, known[:same])
+    with _ranks_known_lock:
+        _ranks_known.pop(event.pk, None)
+        _ranks_known[event.pk] = (ranking, results, ranks)
+        while len(_ranks_known) > RANKS_KNOWN_EVENTS:
+            del _ranks_known[next(iter(_ranks_known))]
+    return _places_by_number(tournament, ranks)
 
 
 def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:

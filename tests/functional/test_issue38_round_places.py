@@ -7,7 +7,8 @@ import pytest
 
 from leagues.models import Event, Game, Result, Round, StandingsSnapshot
 from leagues.recompute import store_snapshot
-from tests.factories import GameFactory, RoundFactory, swiss_event
+from leagues.services.results import result_record
+from tests.factories import GameFactory, RoundFactory, organiser_of, swiss_event
 from tests.helpers import engine_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -82,4 +83,29 @@ def test_the_recompute_shows_the_places_with_the_explanations_after_the_standing
     assert _round_places(page) == PLAYER_4_PLACES
     assert "Place by points" not in page
     snapshot = StandingsSnapshot.objects.get(event=event)
+    assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
+
+
+@pytest.mark.usefixtures("on_commit_runs")
+def test_a_correction_of_an_earlier_round_moves_the_places_after_it(client, event):
+    """The recompute keeps the places of the rounds whose results did not change since it last computed them, and
+    computes again those from a corrected round on."""
+    from leagues.recompute import standings_recompute_event
+
+    Event.objects.filter(pk=event.pk).update(results_version=6)
+    assert standings_recompute_event(event.pk)
+    game = Game.objects.get(round__event=event, round__number=2, board=2)
+    result_record(  # 3-4 0-1, not ½-½
+        game_id=game.pk,
+        result=Result.BLACK_WINS,
+        user=organiser_of(event.league),
+        reason="Scoresheets checked",
+        later_pairing="keep",
+    )
+    # after round 2: 2 and 4 on 1½ with a win each share the first place; after round 3: 2 (2½), 4 (2, 1 win),
+    # 1 (1½): 4 is 2nd
+    page = client.get(f"/en/events/{event.slug}/players/4/").content.decode()
+    assert _round_places(page) == ["2–3", "1–2", "2"]
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    assert snapshot.version == 7
     assert snapshot.rows == engine_snapshot(Event.objects.get(pk=event.pk))["rows"]
