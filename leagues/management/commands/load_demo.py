@@ -1,4 +1,5 @@
-"""Load a demo league: four clubs, a team division, an individual Swiss, and users to log in with."""
+"""Load a demo league: four clubs, a team division, an individual Swiss, a team knock-out cup, and users to log
+in with."""
 
 import logging
 import random
@@ -13,6 +14,8 @@ from django.utils import timezone
 from leagues.models import (
     Club,
     ClubMembership,
+    Cup,
+    CupTie,
     Entry,
     Event,
     Game,
@@ -31,6 +34,7 @@ from leagues.models import (
 )
 from leagues.page_cache import pages_changed
 from leagues.recompute import standings_recompute_event
+from leagues.services.cups import cup_draw
 from leagues.services.match_cards import match_card_dispute, match_card_submit
 from leagues.services.results import result_record
 
@@ -64,6 +68,8 @@ CLUBS = [
     ),
 ]
 PASSWORD = "demo-chess-2026"
+#: the demo cup's quarter-finals: the home team's points on boards 1 and 2
+QUARTER_FINALS = [(1, 1), (0.5, 0), (1, 0), (1, 1)]
 
 
 class Command(BaseCommand):
@@ -107,6 +113,7 @@ class Command(BaseCommand):
                 clubs.append((club, members))
             self._team_division(league, season, clubs, organiser, rng)
             self._club_swiss(league, season, clubs, organiser, rng)
+            self._team_cup(league, season, clubs, organiser)
         for event in Event.objects.filter(league__slug="demo-league"):
             pages_changed(event_id=event.pk)  # the demo loaded again: no page of the one before stays
             standings_recompute_event(event.pk)
@@ -273,6 +280,51 @@ class Command(BaseCommand):
             eligibility_value="2000",
             amount=4000,
         )
+
+    def _team_cup(self, league, season, clubs, organiser):
+        """Eight teams of two boards (two a club), seeded by rating; the quarter-finals played through the organiser's
+        match cards, one of them 1-1 and decided by board count, so the semi-finals are made and wait."""
+        event = Event.objects.create(
+            league=league,
+            season=season,
+            name="Nordic–Aegean Cup",
+            slug="demo-cup",
+            kind=Event.Kind.TEAM,
+            system=Event.System.KNOCKOUT,
+            rounds_count=3,
+            boards=2,
+            status=Event.Status.PUBLISHED,
+            starts_on=date(2026, 10, 15),
+            tiebreak_criteria=["GPTS"],
+        )
+        number = 0
+        for club, members in clubs:
+            for suffix, players in ((" Cup A", members[0:2]), (" Cup B", members[4:6])):
+                number += 1
+                team = Team.objects.create(event=event, club=club, name=f"{club.name}{suffix}")
+                for board, player in enumerate(players, start=1):
+                    TeamMember.objects.create(team=team, player=player, board_order=board)
+                Entry.objects.create(event=event, start_number=number, team=team)
+        cup_draw(event=event, user=organiser, seeding=Cup.Seeding.RATING, days_between=14)
+        # the home team's points on boards 1 and 2 of each quarter-final: 2-0, ½-1½, 1-1 (board count: home), 2-0
+        for tie, home_points in zip(
+            CupTie.objects.filter(cup__event=event, round_number=1), QUARTER_FINALS, strict=True
+        ):
+            match = TeamMatch.objects.get(pk=tie.match_id)
+            card = {}
+            for game in match.games.order_by("board"):
+                home, home_white = home_points[game.board - 1], game.white_id == match.home_id
+                result = (
+                    Result.DRAW
+                    if home == 0.5
+                    else Result.WHITE_WINS
+                    if (home == 1) == home_white
+                    else Result.BLACK_WINS
+                )
+                card[game.pk] = (result, game.version)
+            match_card_submit(  # the organiser's card is confirmed at once, and the last one makes the semi-finals
+                match_id=match.pk, results=card, user=organiser, expected_version=0, source=ResultChange.Source.DEMO
+            )
 
     def _bye(self, rnd, board, entry, result, organiser):
         game = Game.objects.create(round=rnd, board=board, white=entry)
