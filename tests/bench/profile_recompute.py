@@ -7,7 +7,9 @@ Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss
 with byes and forfeits) as a Swiss event (bulk writes), and measures the CPU time of the recompute's phases, as
 standings_recompute_event runs them: reading rows (the event, its games and entries), standings (the engine and the
 snapshot's table), snapshot store (the first phase: the standings are visible after it), then the second: round
-places (the standings after each round, which a player's page plots), traces build, traces store (with the places).
+places (the standings after each round, which a player's page plots: none but those of rounds whose results changed
+since the worker last computed them, as the recompute keeps them; the cost of every round's, a worker's first
+recompute of the event, is printed below the table), traces build, traces store (with the places).
 Each phase counts this process's CPU
 (time.process_time) plus the CPU of the database's process serving this connection (/proc/PID/stat, 10 ms ticks;
 PostgreSQL on this machine), since a stored column costs the database its parsing. The floor is reading rows +
@@ -137,7 +139,7 @@ def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, 
     from leagues.services.standings import (
         _compute,
         crosstable_for,
-        places_after_each_round,
+        places_remembered,
         plain_rows,
         snapshot_fields,
         with_round_places,
@@ -162,7 +164,7 @@ def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, 
     lap("standings")
     assert recompute.store_snapshot(event_id, version, data, 0)
     lap("snapshot store")
-    places = places_after_each_round(event, tournament)
+    places = places_remembered(event, tournament, result)  # the first run: every round; then none changed
     lap("round places")
     traces = recompute.explanations_built(event_id, version, result)
     lap("traces build")
@@ -193,6 +195,7 @@ def main() -> None:
     from leagues.models import Result, StandingsSnapshot
     from leagues.recompute import standings_recompute_event
     from leagues.services.results import result_record
+    from leagues.services.standings import crosstable_for, places_after_each_round, plain_rows
 
     event, user, games = build_event(args.trf, args.rounds, args.criteria.split(","))
     standings_recompute_event(event.pk)  # the first snapshot
@@ -217,6 +220,11 @@ def main() -> None:
     floors = [sum(sum(run[phase]) for phase in FLOOR) for run in runs]
     whole, floor = statistics.median(wholes), statistics.median(floors)
     ratios = sorted(w / f for w, f in zip(wholes, floors, strict=True))
+    event.refresh_from_db()
+    started = clock()
+    places_after_each_round(event, crosstable_for(event, *plain_rows(event)))
+    ended = clock()
+    print(f"round places of every round (a worker's first recompute of the event): {sum(ended) - sum(started):.3f} s")
     print(
         f"whole {whole * 1000:.0f} ms, floor (reading rows + standings + snapshot store) {floor * 1000:.0f} ms: "
         f"whole / floor {statistics.median(ratios):.2f} (runs: {', '.join(f'{r:.2f}' for r in ratios)})"
