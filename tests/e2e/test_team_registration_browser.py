@@ -6,8 +6,9 @@ register a team each on the event's form: two in the browser (one in Hebrew, rig
 player already on another team's roster, the rest through the same HTTP form by a plain HTTP client; the sixth goes to
 the waiting list. The organiser accepts the five in bulk with the box that chooses everyone waiting for a decision;
 the five teams, with their rosters, appear in the event's teams; the waiting team does not. The captains are
-e-mailed in their language. Run with -s to read what typing a team and accepting the teams cost (clicks,
-keystrokes)."""
+e-mailed in their language. The captain's form (refused, in Hebrew) and the organiser's page pass axe-core's WCAG 2.1
+AA rules as tests/e2e/test_accessibility.py checks every page. Run with -s to read what typing a team and
+accepting the teams cost (clicks, keystrokes)."""
 
 import csv
 import io
@@ -18,6 +19,7 @@ from selenium.webdriver.support.select import Select
 
 from leagues.models import Event, League, Registration, Team, TeamMember
 from tests.e2e.browsing import wait
+from tests.e2e.test_accessibility import axe_violations, load_axe_into_every_page
 from tests.factories import ClubFactory, EventFactory, LeagueFactory, PlayerFactory, RoleFactory, UserFactory
 from tests.smtp import smtp_server
 
@@ -96,6 +98,8 @@ def _register_in_browser(browser, base, slug, team, club, email, language, playe
 
 def test_six_captains_register_their_teams_and_the_organiser_accepts_five(browser, live_server, smtp):
     base = live_server.url
+    browser.set_script_timeout(60)
+    load_axe_into_every_page(browser)
     league = LeagueFactory(name="Fjord League", slug="fjord-league")
     League.objects.filter(pk=league.pk).update(players_without_club=False)
     for name in ("Oslo SK", "Bergen SK", "Haifa CC"):
@@ -150,6 +154,7 @@ def test_six_captains_register_their_teams_and_the_organiser_accepts_five(browse
     assert browser.find_element("tag name", "html").get_attribute("dir") == "rtl"
     assert "Berg, Anna כבר בסגל של הקבוצה Oslo SK 1." in text
     assert browser.find_element("name", "board-2-name").get_attribute("value") == f"{team}, Player 1"  # kept
+    assert axe_violations(browser) == []
     browser.find_element("name", "board-1-fide_id").clear()  # a blank first line: the players below move up
     old = browser.find_element("tag name", "html")
     for name, value in zip(("board-5-name", "board-5-federation", "board-5-birth_year"), _roster(team)[3], strict=True):
@@ -184,6 +189,7 @@ def test_six_captains_register_their_teams_and_the_organiser_accepts_five(browse
     accepting.press(browser.find_element("link text", "Registration and check-in"))
     roster = browser.find_element("css selector", f"#registration-{Registration.objects.get(name='Oslo SK 1').pk}")
     assert "Berg, Anna (1500100)" in roster.text and "Oslo SK 1, Player 4" in roster.text
+    assert axe_violations(browser, skip=["color-contrast"]) == []
     accepting.click(browser.find_element("id", "choose-pending"))
     accepting.choose(browser.find_element("id", "bulk-action"), "Accept")
     accepting.press(browser.find_element("xpath", "//button[normalize-space()='Apply']"))
