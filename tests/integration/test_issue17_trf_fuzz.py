@@ -12,7 +12,7 @@ from leagues.services.trf import event_import_trf, import_preview
 from tests.factories import LeagueFactory, organiser_of
 from tests.paths import GOLDEN
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 LINES = json.loads((GOLDEN / "swiss-p008-r05-s01000.json").read_text())["trf"].splitlines()
 NASTY = ["\x00", "\r", "\t", "\x1b", "é", "ｎ", "9" * 12, "-1", "0000", "  ", "=", "+", "X", "142 99999", "999"]

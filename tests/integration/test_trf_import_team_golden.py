@@ -15,7 +15,7 @@ from tests.factories import LeagueFactory, organiser_of
 from tests.paths import GOLDEN
 from tiebreaks.engine.team import compute_team_standings
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 FILES = sorted((GOLDEN / "team").glob("*.json"))
 ROUNDED = ("AOB:MP", "SSSC")  # the checker rounds these to 0.01
 
