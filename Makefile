@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # the suite's processes (pytest-xdist), each with its own test database and Redis database (config/settings/test.py)
 TEST_PROCESSES ?= 2
 
-.PHONY: demo test install bench bench-night check-generated check-fide lint messages worker serve schema
+.PHONY: demo test install bench bench-night bench-federation check-generated check-fide lint messages worker serve schema
 
 # the project's dependencies (it installs no package of its own: commands run from this directory); not an
 # editable install, whose path finder every Python process would import at start (about 20 ms each)
@@ -47,6 +47,12 @@ bench: $(TEST_STAMP)
 # a league night: 45 events, secretaries and readers at once, with one worker and with two (a few minutes)
 bench-night: $(TEST_STAMP) messages
 	$(BIN)/python tests/bench/bench_night.py
+
+# a federation night on loopback: a 5,600-player open in 26 sections and 40 team divisions, 500 page requests and
+# 30 results a second for 10 minutes (BENCH_SECONDS=120 for a shorter one)
+BENCH_SECONDS ?= 600
+bench-federation: $(TEST_STAMP) messages
+	$(BIN)/python tests/bench/bench_federation.py --seconds $(BENCH_SECONDS)
 
 # one worker taking every queue (without -Q a worker takes all of config/celery.py's); compose runs a pool per queue
 # the Random Tournament Generator's files checked by our checker and by FIDE's pairing checker (N tournaments)

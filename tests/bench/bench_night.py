@@ -85,66 +85,37 @@ def percentile(values, share):
 # ------------------------------------------------------------------------------------------- the night's events
 
 
-def build_night():
-    """The events, with bulk writes; returns (organiser, token, team match ids, open slugs)."""
-    from django.contrib.auth import get_user_model
+OUTCOMES = ["1-0", "1/2-1/2", "0-1"]  # Result.WHITE_WINS, DRAW, BLACK_WINS: the played rounds' results in turn
 
-    from leagues.models import (
-        Club,
-        Entry,
-        Event,
-        Game,
-        League,
-        Player,
-        Result,
-        Role,
-        Round,
-        Scope,
-        Team,
-        TeamMatch,
+
+def build_division(league, clubs, *, name: str, slug: str, rounds: int):
+    """A team round robin of `clubs`' teams (BOARDS boards a match) with its first `rounds` rounds paired (the
+    circle method: round 1 pairs the first team with the last) and nothing played; returns the event."""
+    from leagues.models import Entry, Event, Game, Player, Round, Team, TeamMatch
+
+    teams = len(clubs)
+    event = Event.objects.create(
+        league=league,
+        name=name,
+        slug=slug,
+        kind=Event.Kind.TEAM,
+        system=Event.System.ROUND_ROBIN,
+        rounds_count=teams - 1,
+        boards=BOARDS,
+        status=Event.Status.PUBLISHED,
+        tiebreak_criteria=["GPTS", "SB"],
     )
-    from leagues.services.tokens import api_token_create
-
-    League.objects.filter(slug="night").delete()
-    Club.objects.filter(name__startswith="Night club ").delete()
-    league = League.objects.create(name="League night", slug="night")
-    user_model = get_user_model()
-    user_model.objects.filter(username="night-organiser").delete()
-    organiser = user_model.objects.create_user("night-organiser", password=PASSWORD)
-    Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=league)
-    _, token = api_token_create(user=organiser, name="night", scopes=[Scope.ORGANISER])
-    clubs = Club.objects.bulk_create(Club(name=f"Night club {n}", slug=f"night-club-{n}") for n in range(TEAMS))
-    league.clubs.add(*clubs)
-    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
-
-    for division in range(DIVISIONS):
-        event = Event.objects.create(
-            league=league,
-            name=f"Division {division + 1}",
-            slug=f"night-division-{division + 1}",
-            kind=Event.Kind.TEAM,
-            system=Event.System.ROUND_ROBIN,
-            rounds_count=TEAMS - 1,
-            boards=BOARDS,
-            status=Event.Status.PUBLISHED,
-            tiebreak_criteria=["GPTS", "SB"],
-        )
-        teams = Team.objects.bulk_create(
-            Team(event=event, club=club, name=f"{club.name} {division + 1}") for club in clubs
-        )
-        sides = Entry.objects.bulk_create(
-            Entry(event=event, start_number=n + 1, team=team) for n, team in enumerate(teams)
-        )
-        players = Player.objects.bulk_create(
-            Player(name=f"Team player {division}-{n}", rating=1500 + n) for n in range(TEAMS * BOARDS)
-        )
-        rnd = Round.objects.create(event=event, number=1)
-        matches = TeamMatch.objects.bulk_create(
-            TeamMatch(round=rnd, home=sides[m], away=sides[TEAMS - 1 - m]) for m in range(TEAMS // 2)
-        )
-        games = []
-        for m, match in enumerate(matches):
-            home, away = m, TEAMS - 1 - m
+    squads = Team.objects.bulk_create(Team(event=event, club=club, name=f"{club.name} ({name})") for club in clubs)
+    sides = Entry.objects.bulk_create(Entry(event=event, start_number=n + 1, team=t) for n, t in enumerate(squads))
+    players = Player.objects.bulk_create(
+        Player(name=f"Team player {slug}-{n}", rating=1500 + n) for n in range(teams * BOARDS)
+    )
+    order, games = list(range(teams)), []
+    for number in range(1, rounds + 1):
+        rnd = Round.objects.create(event=event, number=number)
+        pairs = [(order[m], order[teams - 1 - m]) for m in range(teams // 2)]
+        matches = TeamMatch.objects.bulk_create(TeamMatch(round=rnd, home=sides[h], away=sides[a]) for h, a in pairs)
+        for match, (home, away) in zip(matches, pairs, strict=True):
             for board in range(1, BOARDS + 1):
                 white, black = (home, away) if board % 2 else (away, home)
                 games.append(
@@ -158,49 +129,86 @@ def build_night():
                         black_player=players[black * BOARDS + board - 1],
                     )
                 )
-        Game.objects.bulk_create(games)
+        order = [order[0], order[-1], *order[1:-1]]  # the circle turns, the first team stays
+    Game.objects.bulk_create(games)
+    return event
 
-    for number, size in enumerate(OPENS, start=1):
-        event = Event.objects.create(
-            league=league,
-            name=f"Open {number} ({size})",
-            slug=f"night-open-{number}",
-            rounds_count=PLAYED_ROUNDS + 1,
-            status=Event.Status.PUBLISHED,
-            tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
-        )
-        people = Player.objects.bulk_create(
-            Player(name=f"Open player {number}-{n}", rating=2400 - n) for n in range(size)
-        )
-        entries = Entry.objects.bulk_create(
-            Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
-        )
-        half, games = size // 2, []
-        for r in range(1, PLAYED_ROUNDS + 2):
-            rnd = Round.objects.create(event=event, number=r)
-            for board in range(half):  # a different opponent each round
-                played = r <= PLAYED_ROUNDS
-                games.append(
-                    Game(
-                        round=rnd,
-                        board=board + 1,
-                        white=entries[board],
-                        black=entries[half + (board + r - 1) % half],
-                        result=outcomes[(board + r) % 3] if played else Result.PENDING,
-                    )
+
+def build_open(league, number: int, size: int, *, name: str, slug: str, rounds: int, played: int):
+    """An individual Swiss of `size` players (rated 2400 down) with `rounds` rounds paired, a different opponent
+    each round (an odd player out is absent), the first `played` of them played; returns the event."""
+    from leagues.models import Entry, Event, Game, Player, Result, Round
+
+    event = Event.objects.create(
+        league=league,
+        name=name,
+        slug=slug,
+        rounds_count=rounds,
+        status=Event.Status.PUBLISHED,
+        tiebreak_criteria=["BH/C1", "BH", "SB", "PS", "WIN"],
+    )
+    people = Player.objects.bulk_create(Player(name=f"Open player {number}-{n}", rating=2400 - n) for n in range(size))
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, start_number=n + 1, player=p, rating=p.rating) for n, p in enumerate(people)
+    )
+    half, games = size // 2, []
+    for r in range(1, rounds + 1):
+        rnd = Round.objects.create(event=event, number=r)
+        for board in range(half):  # a different opponent each round
+            games.append(
+                Game(
+                    round=rnd,
+                    board=board + 1,
+                    white=entries[board],
+                    black=entries[half + (board + r - 1) % half],
+                    result=OUTCOMES[(board + r) % 3] if r <= played else Result.PENDING,
                 )
-        Game.objects.bulk_create(games)
-        Event.objects.filter(pk=event.pk).update(results_version=1)
+            )
+    Game.objects.bulk_create(games)
+    Event.objects.filter(pk=event.pk).update(results_version=1)
+    return event
+
+
+def organiser_with_token(league):
+    """The league's organiser (who signs in as the secretaries, signed_in) and an API token of theirs."""
+    from django.contrib.auth import get_user_model
+
+    from leagues.models import Role, Scope
+    from leagues.services.tokens import api_token_create
+
+    user_model = get_user_model()
+    user_model.objects.filter(username="night-organiser").delete()
+    organiser = user_model.objects.create_user("night-organiser", password=PASSWORD)
+    Role.objects.create(user=organiser, kind=Role.Kind.ORGANISER, league=league)
+    _, token = api_token_create(user=organiser, name="night", scopes=[Scope.ORGANISER])
+    return organiser, token
+
+
+def build_night():
+    """The events, with bulk writes; returns (organiser, token, team match ids, open slugs)."""
+    from leagues.models import Club, League, TeamMatch
+
+    League.objects.filter(slug="night").delete()
+    Club.objects.filter(name__startswith="Night club ").delete()
+    league = League.objects.create(name="League night", slug="night")
+    organiser, token = organiser_with_token(league)
+    clubs = Club.objects.bulk_create(Club(name=f"Night club {n}", slug=f"night-club-{n}") for n in range(TEAMS))
+    league.clubs.add(*clubs)
+    for division in range(1, DIVISIONS + 1):
+        build_division(league, clubs, name=f"Division {division}", slug=f"night-division-{division}", rounds=1)
+    for number, size in enumerate(OPENS, start=1):
+        name, slug = f"Open {number} ({size})", f"night-open-{number}"
+        build_open(league, number, size, name=name, slug=slug, rounds=PLAYED_ROUNDS + 1, played=PLAYED_ROUNDS)
     match_ids = list(TeamMatch.objects.filter(round__event__league=league).values_list("pk", flat=True))
     return organiser, token, match_ids, [f"night-open-{n}" for n in range(1, len(OPENS) + 1)]
 
 
-def recompute_all_here():
+def recompute_all_here(league: str = "night"):
     """Every event's first snapshot, computed in this process before the night starts."""
     from leagues.models import Event
     from leagues.recompute import standings_recompute_event
 
-    for event_id in Event.objects.filter(league__slug="night").values_list("pk", flat=True):
+    for event_id in Event.objects.filter(league__slug=league).values_list("pk", flat=True):
         standings_recompute_event(event_id)
 
 
@@ -386,6 +394,7 @@ class Night:
         self.waiting: list[tuple[str, int, float]] = []  # (event slug, results version, written at)
         self.visible: list[float] = []
         self.visible_in_the_big_open: list[float] = []  # the same, for results of the 1,000-player open
+        self.visible_by_event: dict[str, list[float]] = {}  # the same, by event slug
         self.start_at = time.monotonic() + PROBERS_START  # the probers' processes are ready by then
         self.stop_at = self.start_at + seconds
         self.done = threading.Event()
@@ -435,11 +444,15 @@ class Night:
         return answer
 
     def card(self, session, api, pace) -> None:
-        from leagues.models import TeamMatch
-
         match_id = self._take_match()
         if match_id is None:
             return self.open_result(session, api, pace)
+        self.card_of(session, api, pace, match_id)
+
+    def card_of(self, session, api, pace, match_id: int) -> None:
+        """A match card through the API: every board's result at once."""
+        from leagues.models import TeamMatch
+
         match = TeamMatch.objects.select_related("round").get(pk=match_id)
         games = list(match.games.order_by("board").values_list("pk", "version"))
         boards = [{"game": pk, "result": pace.choice(["1-0", "1/2-1/2", "0-1"]), "version": v} for pk, v in games]
@@ -470,7 +483,10 @@ class Night:
         pending = self._pending_games(slug, 1)
         if not pending:
             return
-        game_id, version, event_id = pending[0]
+        self.result_of(session, api, pace, *pending[0])
+
+    def result_of(self, session, api, pace, game_id: int, version: int, event_id: int) -> None:
+        """A single result through the API, sent with the game's version it read (If-Match)."""
         result = pace.choice(["1-0", "1/2-1/2", "0-1"])
         answer = self._timed(
             "single result (API)",
@@ -491,16 +507,20 @@ class Night:
 
     def sheet(self, session, pace) -> None:
         """A whole round sheet of a 100-player open: a few boards typed in, the others as stored."""
+        self.sheet_of(session, pace, pace.choice(self.opens[1:]), PLAYED_ROUNDS + 1)
+
+    def sheet_of(self, session, pace, slug: str, number: int) -> None:
+        """The round sheet page of round `number`: a few of its boards without a result typed in, the others sent
+        as stored."""
         from leagues.models import Game
 
-        slug = pace.choice(self.opens[1:])
-        url = f"{self.base}/en/manage/events/{slug}/rounds/{PLAYED_ROUNDS + 1}/"
+        url = f"{self.base}/en/manage/events/{slug}/rounds/{number}/"
         page = session.get(url, timeout=30)
         if page.status_code != 200:
             return self._error(f"round sheet, its page: {page.status_code}")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
         games = list(
-            Game.objects.filter(round__event__slug=slug, round__number=PLAYED_ROUNDS + 1).values_list(
+            Game.objects.filter(round__event__slug=slug, round__number=number).values_list(
                 "pk", "result", "version", "round__event_id"
             )
         )
@@ -622,6 +642,7 @@ class Night:
                 for slug, target, written_at in self.waiting:
                     if shown.get(slug, -1) >= target:
                         self.visible.append(now - written_at)
+                        self.visible_by_event.setdefault(slug, []).append(now - written_at)
                         if slug == self.opens[0]:
                             self.visible_in_the_big_open.append(now - written_at)
                     else:
@@ -674,10 +695,10 @@ def lost_results(written: dict[int, str]) -> list[tuple[int, str, str]]:
     return [(pk, result, stored.get(pk)) for pk, result in written.items() if stored.get(pk) != result]
 
 
-def stale_events() -> int:
+def stale_events(league: str = "night") -> int:
     from leagues.models import Event
 
-    return Event.objects.filter(league__slug="night").stale().count()
+    return Event.objects.filter(league__slug=league).stale().count()
 
 
 def throughput(seconds: float) -> tuple[int, float]:
