@@ -475,7 +475,7 @@ def team_registration_submit(
                 return existing, False
             if event.teams.filter(name__iexact=name).exists():
                 raise FieldError("team", _("The event has a team of this name already."))
-            _roster_free(event, roster)
+            _roster_free(event, [(typed.name, player, player_key) for typed, player, player_key in roster])
             status = _new_status(event, found, email)
             registration = Registration.objects.create(
                 event=event,
@@ -505,13 +505,17 @@ def team_registration_submit(
         return Registration.objects.get(event=event, key=key), False
 
 
-def _roster_free(event: Event, roster: list[tuple[Typed, Player | None, str]]) -> None:
-    """A player plays for one team of the event: not on another registration's roster still in play, nor on a team
-    of the event already."""
-    keys = {key: typed.name for typed, _player, key in roster}
+def _roster_free(
+    event: Event, roster: list[tuple[str, Player | None, str]], registration: Registration | None = None
+) -> None:
+    """A player (name, matched player, key) plays for one team of the event: not on another registration's roster
+    still in play, nor on a team of the event already (when `registration`, a refused team accepted later, is
+    accepted, the players are checked again)."""
+    keys = {key: name for name, _player, key in roster}
     taken = (
         RegisteredPlayer.objects.filter(registration__event=event, key__in=keys)
         .exclude(registration__status__in=(Status.REFUSED, Status.WITHDRAWN))
+        .exclude(registration=registration)
         .select_related("registration")
         .first()
     )
@@ -522,7 +526,7 @@ def _roster_free(event: Event, roster: list[tuple[Typed, Player | None, str]]) -
             % {"player": keys[taken.key], "team": taken.registration.name},
             code="player_in_another_team",
         )
-    ids = [player.pk for _typed, player, _key in roster if player is not None]
+    ids = [player.pk for _name, player, _key in roster if player is not None]
     member = TeamMember.objects.filter(team__event=event, player__in=ids).select_related("team", "player").first()
     if member is not None:
         raise FieldError(
@@ -638,6 +642,7 @@ def _accept(event: Event, found: RegistrationSettings, registration: Registratio
                     "club", _("No club of the league is called “%(value)s”.") % {"value": registration.club}
                 )
             roster = list(registration.roster.select_related("player").order_by("board_order"))
+            _roster_free(event, [(line.name, line.player, line.key) for line in roster], registration)
             players = []
             for line in roster:
                 line.player = _registry_player(event, user, club, line.player, line)

@@ -276,6 +276,17 @@ def test_a_refused_acceptance_saves_no_team(event, clubs, organiser):
     assert set(Registration.objects.values_list("status", flat=True)) == {"pending"}
 
 
+def test_a_refused_team_accepted_later_is_checked_again(event, clubs, organiser):
+    _open(event, organiser)
+    oslo, _ = _team(event, "Oslo SK 1")
+    registrations_decide(event=event, user=organiser, ids=[oslo.pk], decision="refuse")
+    bergen, _ = _team(event, "Bergen SK 1", club="Bergen SK", players=_roster("Oslo SK 1", 4))  # free again
+    with pytest.raises(ServiceError) as refused:
+        registrations_decide(event=event, user=organiser, ids=[oslo.pk], decision="accept")
+    assert refused.value.message == "Oslo SK 1: Oslo SK 1, Player 1 is on the roster of Bergen SK 1 already."
+    assert not Team.objects.exists() and Registration.objects.get(pk=oslo.pk).status == "refused"
+
+
 def test_the_captain_is_told_in_their_language(event, clubs, organiser, mailoutbox):
     _open(event, organiser)
     registration, _ = _team(event, "Oslo SK 1", language="he")
@@ -318,7 +329,8 @@ def test_the_api_registers_teams_and_the_organiser_decides(event, clubs, organis
     assert full.status_code == 201 and full.json()["status"] == "waiting"
     assert Registration.objects.get(pk=made.json()["id"]).language == "nb" and len(mailoutbox) == 2
 
-    too_few = api.post(API, _payload("Oslo SK 2", players=[{"fide_id": "1503014", "name": "Carlsen, Magnus"}]), format="json")
+    carlsen = [{"fide_id": "1503014", "name": "Carlsen, Magnus"}]
+    too_few = api.post(API, _payload("Oslo SK 2", players=carlsen), format="json")
     assert too_few.status_code == 400
     assert too_few.json() == {
         "code": "too_few_players",
