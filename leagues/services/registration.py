@@ -352,12 +352,12 @@ def _new_status(event: Event, found: RegistrationSettings, email: str) -> str:
     # crowd
     by_address = Registration.objects.filter(event=event, email__iexact=email).count()
     if by_address >= REGISTRATIONS_PER_ADDRESS:
-        raise FieldError(
-            "email",
-            _("%(count)s players have registered with this e-mail address already: ask the organiser.")
-            % {"count": by_address},
-            code="too_many_by_address",
+        message = (
+            _("%(count)s teams have been registered with this e-mail address already: ask the organiser.")
+            if event.is_team
+            else _("%(count)s players have registered with this e-mail address already: ask the organiser.")
         )
+        raise FieldError("email", message % {"count": by_address}, code="too_many_by_address")
     holding = Registration.objects.filter(event=event, status__in=HOLDING_A_PLACE).count()
     if found.limit is not None and holding >= found.limit:
         if not found.waiting_list:

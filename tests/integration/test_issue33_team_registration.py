@@ -181,6 +181,17 @@ def test_a_player_plays_for_one_team_of_the_event(event, clubs, organiser, mailo
     assert created and registration.roster.get(board_order=4).player.name == "Berg, Anna"
 
 
+def test_one_address_registers_a_clubs_six_teams_not_more(event, clubs, organiser):
+    _open(event, organiser)
+    for n in range(1, 7):
+        _team(event, f"Oslo SK {n}", players=_roster(f"Team {n}", 4))
+    with pytest.raises(ServiceError) as refused:
+        _team(event, "Oslo SK 7", players=_roster("Team 7", 4))
+    assert refused.value.field == "email" and refused.value.code == "too_many_by_address"
+    assert refused.value.message == "6 teams have been registered with this e-mail address already: ask the organiser."
+    assert Registration.objects.count() == 6
+
+
 def test_the_club_and_the_team_name_are_checked(event, clubs, organiser):
     _open(event, organiser)
     with pytest.raises(ServiceError) as refused:
