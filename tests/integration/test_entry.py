@@ -27,7 +27,7 @@ from leagues.services.results import event_lock, result_record, round_sheet_save
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import team_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _results(games):
@@ -168,6 +168,7 @@ def test_correction_records_what_it_changed_in_the_standings():
     assert moved[3]["rank"][1] == 1
 
 
+@pytest.mark.django_db(transaction=True)  # threads: each has its own connection and commits
 def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
     """A secretary saves the round sheet while another enters board 2's result alone: one waits for the other
     and each ends as a user expects (the lone result saved; the sheet saved, or refused because board 2 changed

@@ -12,7 +12,7 @@ from leagues.services.results import result_record
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def client_for(user=None):
@@ -272,6 +272,7 @@ class _Calls:
         monkeypatch.setattr(module, name, counted)
 
 
+@pytest.mark.django_db(transaction=True)  # threads: each has its own connection and commits
 def test_a_result_entered_while_redis_hangs_is_saved_and_answered_success(monkeypatch, settings):
     """A Redis that accepts connections and never answers, as broker, page cache and throttle counter: the
     result is saved and answered 200 (before: the broker's connection waited for ever). Its time is in
@@ -582,6 +583,7 @@ def test_an_over_long_idempotency_key_answers_400_and_changes_nothing():
     assert _boards(games) == [""]
 
 
+@pytest.mark.django_db(transaction=True)  # threads: each has its own connection and commits
 def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_postgres):
     import threading
 
