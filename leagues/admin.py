@@ -16,12 +16,13 @@ from . import rules_admin as rules_admin  # the league rules' admin, saved throu
 from .errors import ServiceError
 from .health import worker_status
 from .page_cache import pages_changed
-from .services.fide_mode import scoring_problems
+from .services.fide_mode import event_started, scoring_problems
 from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
 from .services.policy import default_tiebreak_order
 from .services.prizes import prizes_recompute
 from .services.results import event_results_changed, names_changed
+from .services.setup import AUDITED_AFTER_START, MAX_UNRATED_RATING
 from .services.webhooks import event_finished
 
 
@@ -202,6 +203,15 @@ class EventAdminForm(forms.ModelForm):
             for problem in scoring_problems(**{n.removeprefix("points_"): data[n] for n in names}, fide_mode=fide_mode):
                 self.add_error(problem.field if problem.field in names else None, problem.message)
                 break
+        unrated = data.get("unrated_rating")
+        if unrated is not None and unrated > MAX_UNRATED_RATING:
+            self.add_error(
+                "unrated_rating",
+                _("The rating for unrated players is between 0 and %(max)s.") % {"max": MAX_UNRATED_RATING},
+            )
+        if self.instance.pk and event_started(self.instance):  # audited there: refused in FIDE mode, else recorded
+            for name in AUDITED_AFTER_START & set(self.changed_data):
+                self.add_error(name, _("The event has started: change it on the event's form, which records it."))
         return data
 
 

@@ -143,8 +143,9 @@ class RatingsListSerializer(serializers.Serializer):
 
 class RatingChangeSerializer(serializers.Serializer):
     line = serializers.IntegerField()
-    start_number = serializers.IntegerField()
+    start_number = serializers.IntegerField(help_text=gettext_lazy("A team event's player: the team's start number."))
     name = serializers.CharField()
+    team = serializers.CharField(help_text=gettext_lazy("A team event's player: the team; else empty."))
     before = serializers.IntegerField(allow_null=True)
     after = serializers.IntegerField(allow_null=True)
 
@@ -161,8 +162,9 @@ class RatingsPreviewSerializer(serializers.Serializer):
 
 
 class RatingsListView(APIView):
-    """A newer rating list during the event (a league's season): the players' ratings from a round on, by the
-    page's service (leagues/services/bulk_entry.py); without ``confirm`` nothing is saved."""
+    """A newer rating list during the event (a league's season): the players' ratings from a round on (a team
+    event's: its rostered players', ``team`` naming the team), by the page's service
+    (leagues/services/bulk_entry.py); without ``confirm`` nothing is saved."""
 
     required_scope = Scope.ORGANISER
 
@@ -194,8 +196,9 @@ class RatingsListView(APIView):
                 "changes": [
                     {
                         "line": change.line,
-                        "start_number": change.entry.start_number,
-                        "name": change.entry.name,
+                        "start_number": change.number,  # a team event's player: the team's start number
+                        "name": change.name,
+                        "team": change.team,
                         "before": change.before,
                         "after": change.after,
                     }

@@ -159,13 +159,10 @@ class RatingsRefreshForm(forms.Form):
 @login_required
 def ratings_refresh(request, slug):
     """Read a newer rating list during the event (a league's season): preview whose rating changes from which
-    round, then confirm (leagues/services/bulk_entry.py)."""
+    round, then confirm (leagues/services/bulk_entry.py); a team event's: its rostered players'."""
     event = get_object_or_404(Event.objects.select_related("league"), slug=slug)
     if not is_league_organiser(request.user, event.league_id):
         raise DjangoPermissionDenied
-    if event.is_team:
-        messages.error(request, _("Players of a team event play in its teams' rosters."))
-        return redirect("manage:entries", slug=event.slug)
     form = RatingsRefreshForm(request.POST or None, request.FILES or None)
     preview, content, status = None, "", 200
     try:

@@ -8,7 +8,8 @@ Rules (exact: Fraction for points, integers for ratings):
   a win's points to ``total_points`` (what the board gave the team); a forfeit loss (also a double
   forfeit) counts in ``forfeits_lost`` and scores nothing.
 * Performance: the engine's TPR and ARO (tiebreaks.engine.rating) over the games played over the
-  board only: ``opponents_rating`` = mean opponents' rating rounded half up, ``performance`` =
+  board only, each opponent with the rating of that round (services.ratings.TeamRatings: ratings per round):
+  ``opponents_rating`` = mean opponents' rating rounded half up, ``performance`` =
   that + dp(percentage) from FIDE's table 8.1(a). An unrated opponent counts with
   ``event.unrated_rating``; without it (or without a named opponent) the player's values are None,
   as are they without games.
@@ -27,6 +28,7 @@ from fractions import Fraction
 from tiebreaks.engine.rating import average_rating, performance_rating
 
 from ..models import Event, Game, Player, Result
+from ..services.ratings import TeamRatings
 
 # result -> (white's halves, black's halves) on the 1/½/0 scale, for games over the board
 _OTB_HALVES = {Result.WHITE_WINS: (2, 0), Result.DRAW: (1, 1), Result.BLACK_WINS: (0, 2)}
@@ -71,20 +73,21 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
     rows = (
         Game.objects.filter(round__event=event, match__isnull=False)
         .exclude(result__in=[Result.PENDING, Result.UNKNOWN])
-        .values_list("board", "white_id", "black_id", "white_player_id", "black_player_id", "result")
+        .values_list("board", "white_id", "black_id", "white_player_id", "black_player_id", "result", "round__number")
     )
     rows = list(rows)
     player_ids = {p for row in rows for p in row[3:5] if p is not None}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    ratings = TeamRatings(event, set(player_ids))
     fallback = event.unrated_rating
 
-    def rating_of(player_id: int | None) -> int | None:
+    def rating_of(player_id: int | None, number: int) -> int | None:
         if player_id is None:
             return None
-        rating = players[player_id].rating
+        rating = ratings.in_round(players[player_id], number)
         return rating if rating is not None else fallback
 
-    for board, white, black, white_player, black_player, result in rows:
+    for board, white, black, white_player, black_player, result, number in rows:
         sides = ((white, white_player, black_player, 0), (black, black_player, white_player, 1))
         for entry_id, player_id, opponent_id, index in sides:
             if player_id is None or entry_id is None:
@@ -95,7 +98,7 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
                     halves = _OTB_HALVES[result][index]
                     tally.halves += halves
                     tally.points += scoring[halves]
-                    tally.opponents.append(rating_of(opponent_id))
+                    tally.opponents.append(rating_of(opponent_id, number))
                 elif result in _FORFEITS:
                     if _FORFEITS[result][index]:
                         tally.forfeits_won += 1
@@ -110,7 +113,7 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
             BoardStat(
                 player_id=player_id,
                 player_name=player.name,
-                rating=player.rating,
+                rating=ratings.in_round(player, 1),
                 entry_id=entry_id,
                 board=board,
                 games=len(opponents),

@@ -14,6 +14,7 @@ Players are matched against the registry so that nobody is made twice: by FIDE i
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 import zipfile
@@ -29,13 +30,25 @@ from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
 
 from ..errors import PermissionDenied, ServiceError
-from ..models import Club, ClubMembership, Entry, EntryRating, Event, League, Player, ResultChange, SetupChange
+from ..models import (
+    Club,
+    ClubMembership,
+    Entry,
+    EntryRating,
+    Event,
+    League,
+    MemberRating,
+    Player,
+    ResultChange,
+    SetupChange,
+    TeamMember,
+)
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 from ..text import has_control_characters
 from .federations import FIDE_FEDERATIONS
 from .players import players_of_league
-from .ratings import rating_by_method, rating_in_round
+from .ratings import TeamRatings, rating_by_method, rating_in_round
 from .results import event_results_changed
 from .setup import LATE_BYES, MAX_RATING, FieldError, entry_register, initial_ranking, player_save
 
@@ -477,23 +490,28 @@ def _new_player_fields(row: ListRow) -> dict[str, object]:
 
 @dataclass
 class RatingChange:
-    """One entry whose rating a newer list changes from a round on."""
+    """One player whose rating a newer list changes from a round on: an individual event's entry, or a team
+    event's board player (``entry`` None, ``team`` the team they are on the roster of)."""
 
     line: int
-    entry: Entry
-    before: int | None  # the rating the entry has in that round until now
+    player: Player
+    number: int  # the entry's start number; a team player's: the team's
+    name: str
+    before: int | None  # the rating the player has in that round until now
     after: int | None
+    entry: Entry | None = None
+    team: str = ""
 
 
 @dataclass
 class RatingRefresh:
-    """A newer rating list read against the event's entries: what changes from which round; nothing is saved until
+    """A newer rating list read against the event's players: what changes from which round; nothing is saved until
     the organiser confirms."""
 
     from_round: int
     list_date: date | None
     changes: list[RatingChange] = field(default_factory=list)
-    unchanged: int = 0  # entries on the list whose rating stays
+    unchanged: int = 0  # players on the list whose rating stays
     not_entered: int = 0  # lines naming no player of the event (a whole federation's list, say)
     problems: list[str] = field(default_factory=list)
 
@@ -521,56 +539,94 @@ def _from_round(event: Event, from_round: int | None, list_date: date | None) ->
     return from_round
 
 
+def _rated_players(event: Event, from_round: int) -> list[RatingChange]:
+    """The event's players as a newer list may change them, each with the rating they have in `from_round` until
+    now: an individual event's entries; a team event's rostered players (ratings per round for the boards'
+    players, FIDE's 2026 checklist)."""
+    if not event.is_team:
+        entries = event.entries.filter(player__isnull=False).select_related("player").prefetch_related("round_ratings")
+        return [
+            RatingChange(
+                line=0,
+                player=e.player,
+                number=e.start_number,
+                name=e.name,
+                before=rating_in_round(e.rating, [(r.from_round, r.rating) for r in e.round_ratings.all()], from_round),
+                after=None,
+                entry=e,
+            )
+            for e in entries
+            if e.player is not None
+        ]
+    members = TeamMember.objects.filter(team__event=event).select_related("player", "team")
+    members = members.order_by("team__entry__start_number", "board_order")
+    seen: set[int] = set()
+    found = []
+    ratings = TeamRatings(event, {m.player_id for m in members})
+    for member in members:
+        if member.player_id in seen:
+            continue
+        seen.add(member.player_id)
+        entry = Entry.objects.filter(team=member.team_id).values_list("start_number", flat=True).first()
+        found.append(
+            RatingChange(
+                line=0,
+                player=member.player,
+                number=entry or 0,
+                name=member.player.name,
+                before=ratings.in_round(member.player, from_round),
+                after=None,
+                team=member.team.name,
+            )
+        )
+    return found
+
+
 def _refresh_read(event: Event, content: bytes, from_round: int, list_date: date | None) -> RatingRefresh:
     read = read_player_list(content)
     refresh = RatingRefresh(from_round=from_round, list_date=list_date, problems=list(read.problems))
     for row in read.lines_with_problems:
         refresh.problems.append(_line_problem(row))
-    entries = list(
-        event.entries.filter(player__isnull=False).select_related("player").prefetch_related("round_ratings")
-    )
-    by_fide_id = {e.player.fide_id: e for e in entries if e.player is not None and e.player.fide_id}
-    by_name: dict[str, list[Entry]] = {}
-    for e in entries:
-        if e.player is not None:
-            by_name.setdefault(e.player.name.casefold(), []).append(e)
+    rated = _rated_players(event, from_round)
+    by_fide_id = {r.player.fide_id: r for r in rated if r.player.fide_id}
+    by_name: dict[str, list[RatingChange]] = {}
+    for r in rated:
+        by_name.setdefault(r.player.name.casefold(), []).append(r)
     seen: dict[int, int] = {}
     for row in read.rows:
         if row.problems:
             continue
-        entry = by_fide_id.get(row.fide_id) if row.fide_id else None
-        if entry is None and not row.fide_id:
+        found = by_fide_id.get(row.fide_id) if row.fide_id else None
+        if found is None and not row.fide_id:
             named = by_name.get(row.name.casefold(), [])
-            entry = named[0] if len(named) == 1 else None
-        if entry is None:
+            found = named[0] if len(named) == 1 else None
+        if found is None:
             refresh.not_entered += 1
             continue
-        if entry.pk in seen:
+        if found.player.pk in seen:
             refresh.problems.append(
                 _("line %(line)s: %(player)s is on line %(first)s already.")
-                % {"line": row.line, "player": entry.name, "first": seen[entry.pk]}
+                % {"line": row.line, "player": found.name, "first": seen[found.player.pk]}
             )
             continue
-        seen[entry.pk] = row.line
+        seen[found.player.pk] = row.line
         if row.rating is None:  # the list gives no rating: the player keeps the one they have
             refresh.unchanged += 1
             continue
-        changes = [(r.from_round, r.rating) for r in entry.round_ratings.all()]
-        before = rating_in_round(entry.rating, changes, from_round)
-        if before == row.rating:
+        if found.before == row.rating:
             refresh.unchanged += 1
         else:
-            refresh.changes.append(RatingChange(line=row.line, entry=entry, before=before, after=row.rating))
+            refresh.changes.append(dataclasses.replace(found, line=row.line, after=row.rating))
     return refresh
 
 
 def ratings_refresh_preview(
     *, event: Event, user: AnyUser, content: bytes, from_round: int | None = None, list_date: date | None = None
 ) -> RatingRefresh:
-    """A newer rating list read against the event's players (by FIDE id, else by name): whose rating changes from
-    which round (given, or the first round on or after the list's date). Nothing is saved."""
+    """A newer rating list read against the event's players (by FIDE id, else by name; a team event's: its
+    rostered players): whose rating changes from which round (given, or the first round on or after the list's
+    date). Nothing is saved."""
     _allowed(event, user)
-    _individual(event)
     return _refresh_read(event, content, _from_round(event, from_round, list_date), list_date)
 
 
@@ -585,9 +641,9 @@ def ratings_refresh_confirm(
 ) -> RatingRefresh:
     """Every rating the newer list changes, from that round on, or none (``list_has_problems``). Round 1 and the
     rounds before keep the ratings they had: the player pages, the rating-based tie-breaks (when the event reads
-    the rating of each round) and the rating report show each round's rating."""
+    the rating of each round) and the rating report show each round's rating. A team event's player without a
+    rating of round 1 yet keeps the registry's of now for the rounds before."""
     _allowed(event, user)
-    _individual(event)
     with transaction.atomic():
         event = Event.objects.select_for_update().select_related("league").get(pk=event.pk)
         refresh = _refresh_read(event, content, _from_round(event, from_round, list_date), list_date)
@@ -596,8 +652,22 @@ def ratings_refresh_confirm(
                 _("Nothing was changed: %(problem)s") % {"problem": refresh.problems[0]}, code="list_has_problems"
             )
         for change in refresh.changes:
-            EntryRating.objects.update_or_create(
-                entry=change.entry,
+            if change.entry is not None:
+                EntryRating.objects.update_or_create(
+                    entry=change.entry,
+                    from_round=refresh.from_round,
+                    defaults={"rating": change.after, "list_date": list_date},
+                )
+                continue
+            MemberRating.objects.get_or_create(  # the rounds before keep the rating they had
+                event=event,
+                player=change.player,
+                from_round=1,
+                defaults={"rating": rating_by_method(change.player, event.rating_method)},
+            )
+            MemberRating.objects.update_or_create(
+                event=event,
+                player=change.player,
                 from_round=refresh.from_round,
                 defaults={"rating": change.after, "list_date": list_date},
             )
@@ -616,8 +686,3 @@ def ratings_refresh_confirm(
             if event.results_version:  # the standings read the ratings (and the rating of each round, if chosen)
                 event_results_changed(event_id=event.pk)
         return refresh
-
-
-def _individual(event: Event) -> None:
-    if event.is_team:
-        raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")

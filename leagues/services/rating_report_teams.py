@@ -7,6 +7,10 @@ FIDE id, federation, title, sex, birth date and the registry name (never the ini
 records a rating officer reads: 022 the venue, 032 the league's federation, 042/052 the first and last round,
 102/112 the arbiters, 122 the time control, 132 each round's date.
 
+Each player counts with the rating of the event in each round (services.ratings.TeamRatings: the rating at the
+start, then a newer rating list's from a round on), as the 001 line (round 1) and ``### rating from round``
+lines write it.
+
 Only games played over the board are rated (FIDE Rating Regulations B.02: forfeited games are not rated). A board
 won by default, a double forfeit and a board one team left empty keep their TRF forfeit codes (``+``/``-``, or
 ``0000 - +`` against an empty seat), which FIDE's rating leaves out, so the file still gives each match its card's
@@ -38,6 +42,7 @@ from ..permissions import AnyUser, event_arbiters, is_league_organiser
 from .federations import FIDE_FEDERATIONS
 from .fide_mode import trf_comment_lines
 from .rating_report import TRF_SEX, TRF_TITLES
+from .ratings import TeamRatings
 from .standings import team_player_numbers, team_standings, team_tournament_for
 
 #: a board's result played over the board: FIDE rates it
@@ -62,6 +67,8 @@ class ReportPlayer:
     player: Player
     team: str  # the team the player played for (the first, if more)
     rated_games: int
+    rating: int | None = None  # the player's rating of the event in round 1
+    newer: tuple[tuple[int, int | None], ...] = ()  # (from round, rating): a newer rating list during the season
 
 
 @dataclass
@@ -109,8 +116,19 @@ def team_rating_report(*, event: Event, user: AnyUser) -> TeamRatingReport:
                 if player_id not in team_of and side is not None:
                     team_of[player_id] = side.name
     people = Player.objects.in_bulk(list(rated))
+    ratings = TeamRatings(event, set(rated))  # each player's rating of the event round by round
     report.players = sorted(
-        (ReportPlayer(numbers[pk], people[pk], team_of.get(pk, ""), count) for pk, count in rated.items()),
+        (
+            ReportPlayer(
+                numbers[pk],
+                people[pk],
+                team_of.get(pk, ""),
+                count,
+                ratings.in_round(people[pk], 1),
+                tuple(ratings.newer(people[pk])),
+            )
+            for pk, count in rated.items()
+        ),
         key=lambda row: row.number,
     )
     report.problems = _event_problems(report) + _card_problems(event, games) + _player_problems(report)
@@ -285,8 +303,7 @@ def team_rating_report_trf(*, event: Event, user: AnyUser) -> str:
         participants.append(
             dataclasses.replace(
                 participant,
-                name=player.name,
-                rating=player.rating,
+                name=player.name,  # the rating stays the event's at round 1 (team_tournament_for)
                 fide_id=str(player.fide_id or ""),
                 federation=player.federation,
                 sex=TRF_SEX.get(player.sex, ""),

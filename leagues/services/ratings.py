@@ -3,7 +3,10 @@ the profile. The arithmetic is FIDE's (tiebreaks.engine.rating_change); this mod
 
 Rated: a game played over the board (1-0, ½-½, 0-1; never a forfeit or a bye) against a rated opponent, by a
 rated player, each with the rating of that round: the rating at the start of the event until a newer rating list
-applied (an individual event's ``EntryRating`` rows, FIDE's 2026 checklist: ratings per round).
+applied (an individual event's ``EntryRating`` rows, FIDE's 2026 checklist: ratings per round). A team event's
+board players have theirs in ``MemberRating`` rows (from round 1: the rating at the start, recorded with the
+roster; later rounds: a newer list); a player without one counts with the registry's rating under the event's
+rating method.
 K (tiebreaks.engine.rating_change.development_coefficient):
 the K the registry copied from FIDE's list when it has one; else 40 for a new player (fewer than 30 games on
 FIDE's list, the registry's `fide_games`), 10 from 2400 (and for GM and IM titles, which need 2400), 40 up to
@@ -28,7 +31,7 @@ from tiebreaks.engine.rating_change import (
     game_change,
 )
 
-from ..models import TRF_CODES, Entry, EntryRating, Event, Game, Player, Result
+from ..models import TRF_CODES, Entry, EntryRating, Event, Game, MemberRating, Player, Result
 
 SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
 POINTS_2400 = {Player.Title.GM, Player.Title.IM}
@@ -164,6 +167,10 @@ def player_events(player: Player) -> list[EventRecord]:
         side for g in games if not g.match_id for side in (g.white_id, g.black_id) if side is not None
     }
     newer = newer_ratings_of(entry_ids)
+    team_events = {g.round.event_id for g in games if g.match_id}
+    members = member_ratings_of(
+        team_events, {p for g in games if g.match_id for p in (g.white_player_id, g.black_player_id)}
+    )
     records: dict[int, EventRecord] = {}
     for event_id, entry in entries.items():
         records[event_id] = EventRecord(
@@ -171,8 +178,17 @@ def player_events(player: Player) -> list[EventRecord]:
         )
     for game in games:
         event = game.round.event
-        record = records.setdefault(event.pk, EventRecord(event=event, entry=None, team_name="", rating=player.rating))
-        record.games.append(_played(game, player, newer))
+        if event.pk not in records:  # a team event: the player's rating of its first round, then the newer ones
+            own = members.get((event.pk, player.pk), [])
+            records[event.pk] = EventRecord(
+                event=event,
+                entry=None,
+                team_name="",
+                rating=team_rating_in_round(player, event, own, 1),
+                rating_changes=[(r, rating) for r, rating in own if r >= 2],
+            )
+        record = records[event.pk]
+        record.games.append(_played(game, player, newer, members))
         if not record.team_name and game.match_id:
             side = game.white if game.white_player_id == player.pk else game.black
             record.team_name = side.team.name if side is not None and side.team is not None else ""
@@ -197,6 +213,44 @@ def newer_ratings_of(entry_ids: set[int]) -> dict[int, list[tuple[int, int | Non
     return out
 
 
+def member_ratings_of(
+    event_ids: set[int], player_ids: set[int | None]
+) -> dict[tuple[int, int], list[tuple[int, int | None]]]:
+    """Team events' players' ratings from a round on, (from round, rating) in round order, by (event, player)."""
+    out: dict[tuple[int, int], list[tuple[int, int | None]]] = {}
+    for event_id, player_id, from_round, rating in (
+        MemberRating.objects.filter(event_id__in=event_ids, player_id__in=player_ids)
+        .order_by("event_id", "player_id", "from_round")
+        .values_list("event_id", "player_id", "from_round", "rating")
+    ):
+        out.setdefault((event_id, player_id), []).append((from_round, rating))
+    return out
+
+
+def team_rating_in_round(
+    player: Player, event: Event, changes: list[tuple[int, int | None]], number: int
+) -> int | None:
+    """A team event's player's rating in round `number`: from the player's ``MemberRating`` rows (`changes`), before
+    the first of them the registry's rating under the event's rating method."""
+    return rating_in_round(rating_by_method(player, event.rating_method), changes, number)
+
+
+class TeamRatings:
+    """Every player's rating of one team event, round by round (the standings' crosstable, the board statistics,
+    the rating report)."""
+
+    def __init__(self, event: Event, player_ids: set[int | None]):
+        self.event = event
+        self.changes = {p: c for (_e, p), c in member_ratings_of({event.pk}, player_ids).items()}
+
+    def in_round(self, player: Player, number: int) -> int | None:
+        return team_rating_in_round(player, self.event, self.changes.get(player.pk, []), number)
+
+    def newer(self, player: Player) -> list[tuple[int, int | None]]:
+        """The player's ratings from a later round on (a newer rating list), (from round, rating)."""
+        return [(r, rating) for r, rating in self.changes.get(player.pk, []) if r >= 2]
+
+
 def rating_in_round(first: int | None, changes: list[tuple[int, int | None]], number: int) -> int | None:
     """The rating in round `number`: the last newer rating from that round or before, else `first`."""
     rating = first
@@ -207,17 +261,32 @@ def rating_in_round(first: int | None, changes: list[tuple[int, int | None]], nu
     return rating
 
 
-def _played(game: Game, player: Player, newer: dict[int, list[tuple[int, int | None]]]) -> PlayedGame:
+def _played(
+    game: Game,
+    player: Player,
+    newer: dict[int, list[tuple[int, int | None]]],
+    members: dict[tuple[int, int], list[tuple[int, int | None]]],
+) -> PlayedGame:
     white_code, black_code = TRF_CODES[game.result]
     number = game.round.number
     own_rating: int | None
     changed = False
-    if game.match_id:  # team event: the board's players
+    if game.match_id:  # team event: the board's players, each with the rating of the round
+        event = game.round.event
         is_white = game.white_player_id == player.pk
         opponent = game.black_player if is_white else game.white_player
         opponent_entry = None
-        opponent_rating = opponent.rating if opponent else None
-        own_rating = player.rating
+        opponent_rating = own_rating = None
+        for who, is_own in ((opponent, False), (player, True)):
+            if who is None:
+                continue
+            changes = members.get((event.pk, who.pk), [])
+            value = team_rating_in_round(who, event, changes, number)
+            changed = changed or value != team_rating_in_round(who, event, changes, 1)
+            if is_own:
+                own_rating = value
+            else:
+                opponent_rating = value
     else:
         is_white = game.white is not None and game.white.player_id == player.pk
         own_entry = game.white if is_white else game.black

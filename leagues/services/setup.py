@@ -33,6 +33,7 @@ from ..models import (
     FinishedEventChange,
     Game,
     League,
+    MemberRating,
     PairingSettings,
     Player,
     Prize,
@@ -776,7 +777,8 @@ def team_save(*, event: Event, user: AnyUser, club: Club, name: str, team: Team 
 
 def roster_set(*, team: Team, user: AnyUser, players: list[Player]) -> list[TeamMember]:
     """The team's roster in board order: the first ``event.boards`` are its regular players, the rest its
-    reserves. Players of the team's club only, each once."""
+    reserves. Players of the team's club only, each once. A player new to the event gets the rating of the event
+    from round 1 (the registry's under its rating method), which a later registry change no longer moves."""
     with transaction.atomic():
         _editable_event(team.event, user)
         ids = [p.pk for p in players]
@@ -791,6 +793,12 @@ def roster_set(*, team: Team, user: AnyUser, players: list[Player]) -> list[Team
         TeamMember.objects.filter(team=team).delete()
         saved = TeamMember.objects.bulk_create(
             TeamMember(team=team, player=player, board_order=order) for order, player in enumerate(players, start=1)
+        )
+        # each player's rating of the event from round 1 (ratings per round: a newer list adds later rounds)
+        event, method = team.event, team.event.rating_method
+        MemberRating.objects.bulk_create(
+            [MemberRating(event=event, player=p, from_round=1, rating=rating_by_method(p, method)) for p in players],
+            ignore_conflicts=True,
         )
         pages_changed(event_id=team.event_id)
         return saved

@@ -25,6 +25,7 @@ from tiebreaks.engine.team import TeamStandings, compute_team_standings
 
 from ..models import TRF_CODES, Entry, EntryRating, Event, Game, PairingSettings, Player, Result
 from ..models.league import initials
+from .ratings import TeamRatings
 from .team_swiss import team_board_records, team_bye_records, team_pairing_records
 
 
@@ -273,16 +274,16 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
             blocks[white][r] = RoundEntry(code=white_code, opponent=opponent_of_white, colour="w" if black else None)
         if black:
             blocks[black][r] = RoundEntry(code=black_code, opponent=opponent_of_black, colour="b" if white else None)
-    people = {
-        player.pk: (player.public_name, player.rating)
-        for player in Player.objects.filter(pk__in=number).only("pk", "name", "rating", "anonymised")
-    }
+    people = Player.objects.in_bulk(list(number))
+    ratings = TeamRatings(event, set(number))  # each player's rating of the event, round by round
+    rounds = max(event.rounds_count, last_round)
     participants = [
         Participant(
             start_number=n,
-            name=people[p][0],
-            rating=people[p][1],
+            name=people[p].public_name,
+            rating=ratings.in_round(people[p], 1),
             rounds=tuple(blocks[p].get(r, RoundEntry(code="Z")) for r in range(1, last_round + 1)),
+            round_ratings=ratings_by_round(ratings.in_round(people[p], 1), ratings.newer(people[p]), rounds),
         )
         for p, n in number.items()
     ]
@@ -305,6 +306,11 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
             *team_pairing_records(event),
             *team_bye_records(event, games),
             *team_board_records(games, number, members, {e.id: e.start_number for e in entries}, event.boards),
+            *(  # a newer rating of a board's player from a round on, as an individual event's file writes it
+                f"### rating from round {from_round}: {n:4d} {rating or 0:4d}"
+                for p, n in number.items()
+                for from_round, rating in ratings.newer(people[p])
+            ),
         ),
     )
 

@@ -9,7 +9,7 @@ import pytest
 from leagues.models import Result
 from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
-from tests.factories import EventFactory, organiser_of, swiss_event
+from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.functional.test_issue31_fide_mode_pages import event_form, text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -69,3 +69,22 @@ def test_out_of_fide_mode_the_rating_method_and_the_rating_for_unrated_players_a
         assert re.search(line, public), public
     norwegian = text(client.get(f"/nb/events/{event.slug}/"))
     assert "the national regulations" in norwegian and "rating method" not in norwegian
+
+
+def test_the_admin_sends_a_change_after_the_start_to_the_event_form_where_it_is_recorded(client):
+    event, _user, _url = started(client, fide_mode=False)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = f"/admin/leagues/event/{event.pk}/change/"
+    page = client.get(url).content.decode()
+    fields = {
+        name: value
+        for name, value in re.findall(r'<input[^>]* name="([^"]+)"[^>]* value="([^"]*)"', page)
+        if name != "csrfmiddlewaretoken" and not name.startswith("_")
+    }
+    fields.update(league=event.league.pk, kind=event.kind, system=event.system, status=event.status)
+    fields.update(primary_score=event.primary_score, rating_method="FIDE", tiebreak_ratings="first")
+    refused = client.post(url, dict(fields, unrated_rating="1400"))
+    assert refused.status_code == 200
+    assert "The event has started: change it on the event&#x27;s form, which records it." in refused.content.decode()
+    event.refresh_from_db()
+    assert event.unrated_rating is None and not SettingChange.objects.filter(event=event).exists()

@@ -183,7 +183,10 @@ def test_the_api_sets_the_rating_of_each_round_and_the_rating_method(league):
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     url = f"/api/v1/events/{league.slug}/settings/"
     assert api.get(url).json()["tiebreak_ratings"] == "first"
-    answer = api.patch(url, {"tiebreak_ratings": "round", "rating_method": "HBFN"}, format="json")
+    locked = api.patch(url, {"tiebreak_ratings": "round", "rating_method": "HBFN"}, format="json")
+    assert locked.status_code == 400 and locked.json()["code"] == "fide_mode_locked"  # started: FIDE locks it
+    Event.objects.filter(pk=league.pk).update(fide_mode=False)  # out of FIDE mode: a recorded hard warning
+    answer = api.patch(url, {"tiebreak_ratings": "round", "rating_method": "HBFN", "reason": "HBFN"}, format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["tiebreak_ratings"] == "round" and answer.json()["rating_method"] == "HBFN"
     refused = api.patch(url, {"tiebreak_ratings": "latest"}, format="json")

@@ -111,7 +111,7 @@ def test_a_player_not_eligible_for_the_bye_is_never_published_with_it(django_cap
         f"/api/v1/events/{event.slug}/bye-eligibility/", {"start_number": engine_pab, "eligible": False}, format="json"
     )
     assert marked.status_code == 200, marked.content
-    assert marked.json() == {"start_number": engine_pab, "eligible": False}
+    assert marked.json() == {"start_number": engine_pab, "kind": "pab", "eligible": False}
     # the marking makes the pairing not yet published outdated: paired again, gacrux still gives it the bye
     # (it cannot be told otherwise), and publishing is refused until the bye is swapped by hand
     pairing = _pair(event, user, 1, django_capture_on_commit_callbacks)
