@@ -10,6 +10,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from leagues.errors import ServiceError
@@ -26,7 +27,10 @@ from leagues.models import (
 )
 from leagues.services.registration import (
     RosterLine,
+    checkin_set,
     fees_record,
+    no_shows,
+    no_shows_withdraw,
     registration_message,
     registration_settings_save,
     registration_submit,
@@ -211,8 +215,6 @@ def test_the_club_and_the_team_name_are_checked(event, clubs, organiser):
 
 
 def test_after_the_deadline_and_on_a_closed_event_nobody_registers(event, clubs, organiser):
-    from django.utils import timezone
-
     with pytest.raises(ServiceError) as refused:
         _team(event, "Oslo SK 1")
     assert refused.value.code == "registration_closed"
@@ -296,6 +298,21 @@ def test_a_refused_team_accepted_later_is_checked_again(event, clubs, organiser)
         registrations_decide(event=event, user=organiser, ids=[oslo.pk], decision="accept")
     assert refused.value.message == "Oslo SK 1: Oslo SK 1, Player 1 is on the roster of Bergen SK 1 already."
     assert not Team.objects.exists() and Registration.objects.get(pk=oslo.pk).status == "refused"
+
+
+def test_a_team_that_did_not_check_in_is_withdrawn_from_round_1_once_confirmed(event, clubs, organiser):
+    _open(event, organiser)
+    oslo, _ = _team(event, "Oslo SK 1")
+    bergen, _ = _team(event, "Bergen SK 1", club="Bergen SK", players=_roster("B", 4))
+    registrations_decide(event=event, user=organiser, ids=[oslo.pk, bergen.pk], decision="accept")
+    checkin_set(event=event, user=organiser, ids=[oslo.pk])
+    _open(event, organiser, checkin_closes_at=timezone.now() - timedelta(minutes=1))
+    assert [r.name for r in no_shows(event)] == ["Bergen SK 1"]
+    no_shows_withdraw(event=event, user=organiser, ids=[bergen.pk])
+    assert dict(Entry.objects.filter(event=event).values_list("team__name", "withdrawn_after_round")) == {
+        "Oslo SK 1": None,
+        "Bergen SK 1": 0,
+    }
 
 
 def test_the_captain_is_told_in_their_language(event, clubs, organiser, mailoutbox):
