@@ -78,7 +78,7 @@ def _register_team(request, event: Event):
         "settings": found,
         "places_left": None if found.limit is None else max(found.limit - places_taken(event), 0),
         "action": reverse("leagues:event-register", args=[event.slug]),
-        "clubs": Club.objects.filter(leagues=event.league_id).order_by("name"),
+        "clubs": Club.objects.filter(leagues=event.league_id, retired=False).order_by("name"),
         "fewest": fewest,
         "values": {},
         "lines": [(board, {}) for board in boards],

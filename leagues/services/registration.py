@@ -455,7 +455,7 @@ def team_registration_submit(
         raise FieldError("team", _("The team needs a name."))
     club_name = _text_checked("club", club)
     found_club = _club(event, club_name) if club_name else None
-    if found_club is None:
+    if found_club is None or found_club.retired:  # a retired club enters no new team
         raise FieldError(
             "club",
             _("No club of the league is called “%(value)s”.") % {"value": club_name}

@@ -201,6 +201,11 @@ def test_the_club_and_the_team_name_are_checked(event, clubs, organiser):
     with pytest.raises(ServiceError) as refused:
         _team(event, "Tromsø SK 1", club="Tromsø SK")
     assert refused.value.field == "club" and refused.value.message == "No club of the league is called “Tromsø SK”."
+    clubs[1].retired = True
+    clubs[1].save()
+    with pytest.raises(ServiceError) as refused:
+        _team(event, "Bergen SK 1", club="Bergen SK")
+    assert refused.value.message == "No club of the league is called “Bergen SK”."
     with pytest.raises(ServiceError) as refused:
         _team(event, "Tromsø SK 1", club="")
     assert refused.value.message == "A team plays for a club of the league: name the club."
