@@ -667,17 +667,12 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
     """The player's entry leaves the event: taken off before round 1 is published, withdrawn afterwards from the
     next round to be paired, as the organiser withdraws any player (``round_pairings.round_withdraw``, recorded
     with the event's changes once it has started); a player asked to withdraw says so there, not their reason
-    (which the organiser alone reads)."""
+    (which the organiser alone reads). A team is withdrawn, from round 1 on before it is published (as a team that
+    did not check in): its team and roster stay with the event's teams, unpaired."""
     entry = registration.entry
     if entry is None:
         return
-    if entry.team_id is not None:
-        raise ServiceError(
-            _("%(name)s is entered in the event: withdraw the team from the event's teams.")
-            % {"name": registration.name},
-            code="team_entered",
-        )
-    if not round_one_published(event):
+    if not round_one_published(event) and entry.team_id is None:
         registration.entry = None
         registration.save(update_fields=["entry"])
         setup_entry_remove(entry=entry, user=user)

@@ -29,8 +29,10 @@ from leagues.services.registration import (
     RosterLine,
     checkin_set,
     fees_record,
+    first_waiting,
     no_shows,
     no_shows_withdraw,
+    place_free,
     registration_message,
     registration_settings_save,
     registration_submit,
@@ -338,9 +340,15 @@ def test_an_accepted_team_is_withdrawn_by_the_organiser_not_by_the_link(event, c
     pending.refresh_from_db()
     assert self_withdraw_problem(pending) == "Your team is entered in the event: ask the organiser to withdraw it."
     assert "/registration/withdraw/" not in registration_message(pending.pk, "accepted")["body"]
-    with pytest.raises(ServiceError) as refused:
-        registrations_decide(event=event, user=organiser, ids=[pending.pk], decision="withdraw")
-    assert refused.value.code == "team_entered" and Team.objects.count() == 1
+    _open(event, organiser, limit=1)
+    waiting, _ = _team(event, "Oslo SK 2", players=_roster("C", 4))
+    assert waiting.status == "waiting"
+    registrations_decide(event=event, user=organiser, ids=[pending.pk], decision="withdraw")
+    pending.refresh_from_db()
+    # the organiser withdraws the team from round 1 on: it stays among the event's teams, unpaired
+    assert pending.status == "withdrawn" and pending.entry.withdrawn_after_round == 0
+    assert list(Team.objects.values_list("name", flat=True)) == ["Oslo SK 1"]
+    assert place_free(event) and first_waiting(event) == Registration.objects.get(pk=waiting.pk)
 
 
 # ------------------------------------------------------------------------------------------ the API
