@@ -33,6 +33,21 @@ Decisions:
   side's bottom board with a player.
 * A default (the penalty ``board_default``) gives the board to the other side by forfeit: "-/+" when the side
   that broke the rule has white, "+/-" when black.
+* Gender: besides "at least N women", a board may be reserved for a woman (``woman_board``, its number the
+  board; an empty board keeps the rule, the side loses it by forfeit) and a card may hold at most N men
+  (``max_men``, mixed teams as the French federation's Coupe de la Parité fields them; "at most 7 men" on eight
+  boards differs from "at least 1 woman" in letting the side leave a board empty instead). A player whose sex
+  is not on record counts as a man. (The leagues' current rule texts were not checked for this.)
+* Licences: ``licence`` asks for a national federation ID on record; ``licence_date`` for a licence valid on the
+  match's day (``Player.licence_until`` on or after the round's date; no date on record breaks it too). The
+  organiser sets the date on the player's page or the API, the player's club's secretary through the API
+  (services.players.player_licence_set); a change checks the saved cards again.
+* Ranking lists (``ranking_list``, services.ranking_lists): only players on a ranking list of the club in the
+  season may play; a player on a higher team's list may not play for a lower team; a player of a lower team's
+  list plays for a higher team as a reserve, below the team's own listed players (the club's lists read as one
+  order: the first team's list, then the second's, ...), at most the rule's number of them on a card (none set:
+  any number); a player nominated after the season's nomination deadline breaks it on every card. One reason
+  per board, in that order.
 """
 
 from __future__ import annotations
@@ -62,12 +77,12 @@ from ..models import (
     RankingListEntry,
     Result,
     RuleViolation,
+    Team,
     TeamMatch,
 )
 from ..permissions import AnyUser, acting_user, is_league_organiser, organised_league_ids
 from .cups import cup_card_confirmed, cup_card_corrected
 from .eligibility import team_level
-from .ranking_lists import season_teams
 from .results import event_lock, finished_event_override, result_record
 from .webhooks import match_card_changed
 
@@ -216,6 +231,12 @@ def _season_events(event: Event) -> list[int]:
     if event.season_id is None:
         return [event.pk]
     return list(Event.objects.filter(season_id=event.season_id, kind=Event.Kind.TEAM).values_list("pk", flat=True))
+
+
+def season_teams(event: Event) -> list[Team]:
+    """The teams of the event's season (the event alone without one), by division and name."""
+    teams = Team.objects.filter(event_id__in=_season_events(event)).select_related("club", "event")
+    return list(teams.order_by("event__name", "name"))
 
 
 def _appearances(event_ids: Iterable[int], players: set[int]) -> dict[int, list[_Appearance]]:

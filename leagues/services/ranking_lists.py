@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from ..errors import PermissionDenied, ServiceError
 from ..models import ClubMembership, Event, Player, RankingListEntry, Season, Team
 from ..permissions import AnyUser, is_club_secretary, is_league_organiser, secretary_club_ids
+from .league_rules import event_rules_rescan, season_teams
 
 
 def deadlines_check(season: Season) -> None:
@@ -46,8 +47,6 @@ def deadlines_check(season: Season) -> None:
 
 def deadlines_changed(season: Season) -> None:
     """The days changed: the saved cards of the season are checked again (a late nomination may now be one)."""
-    from .league_rules import event_rules_rescan  # the rules read the lists: imported late
-
     for event in Event.objects.filter(season=season, kind=Event.Kind.TEAM):
         event_rules_rescan(event=event)
 
@@ -63,13 +62,6 @@ def is_public(season: Season | None, today: datetime.date | None = None) -> bool
     return season is not None and season.ranking_deadline is not None and today > season.ranking_deadline
 
 
-def season_teams(event: Event) -> list[Team]:
-    """The teams of the event's season (the event alone without one), by division and name."""
-    events = Event.objects.filter(kind=Event.Kind.TEAM)
-    events = events.filter(season_id=event.season_id) if event.season_id else events.filter(pk=event.pk)
-    return list(Team.objects.filter(event__in=events).select_related("club", "event").order_by("event__name", "name"))
-
-
 def ranking_list(team: Team) -> list[RankingListEntry]:
     return list(team.ranking_list.select_related("player").order_by("position"))
 
@@ -79,8 +71,6 @@ def ranking_list_set(*, team: Team, user: AnyUser, players: Sequence[Player | in
     deadline any list; after it, until the nomination deadline, only the list as it was with players added at its
     end; after that, nothing (the organiser: anything, at any time). Then every saved card of the season is
     checked again against the rules (services.league_rules)."""
-    from .league_rules import event_rules_rescan  # the rules read the lists: imported late
-
     ids = [p.pk if isinstance(p, Player) else int(p) for p in players]
     with transaction.atomic():
         team = Team.objects.select_for_update(of=("self",)).select_related("event__season").get(pk=team.pk)
