@@ -18,7 +18,7 @@ from pairings.fide_tools import FideToolRefused, fide_pairing_check, fide_rules_
 from ..models import EntryRating, Event, FideCheck, Game, Result, StandingsSnapshot
 from ..page_cache import pages_changed
 from .round_pairings import last_paired_round
-from .trf import event_export_trf
+from .trf import event_export_trf, tiebreaks_written
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +99,8 @@ def _tiebreak_differences(event: Event, snapshot: StandingsSnapshot, trf: str, r
     # nor the decisions the site records (a play-off's games, a manual order of players still tied)
     criteria = [code for code in criteria if code.split("/")[0].upper() not in ("LOT", "PO", "MAN")]
     try:
-        fide = fide_tiebreaks(
-            trf, ["PTS", *criteria], rounds=rounds, rule_set=snapshot.rules, round_robin=event.is_round_robin
-        )
+        asked = tiebreaks_written(["PTS", *criteria], event.unrated_rating)  # the event's rating for unrated players
+        fide = fide_tiebreaks(trf, asked, rounds=rounds, rule_set=snapshot.rules, round_robin=event.is_round_robin)
     except FideToolRefused as refusal:
         return [{"kind": "refused", "tool": "tiebreaks", "message": str(refusal)[:500]}]
     differences = []

@@ -18,6 +18,7 @@ from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
+from tiebreaks.engine.criteria import RATING_CRITERIA, parse_criterion
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament, last_paired_round
 from tiebreaks.engine.team import primary_from_event_type
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
@@ -1047,6 +1048,25 @@ def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
+def tiebreaks_written(codes: list[str], unrated_rating: int | None) -> list[str]:
+    """A tie-break list as the event's TRF files (and FIDE's checker) get it: a rating-based criterion without its
+    own rating for unrated players takes the event's (``/U<r>``), so FIDE's checker and another program compute
+    what the site does (C.07 Article 10)."""
+    if unrated_rating is None:
+        return list(codes)
+    written = []
+    for code in codes:
+        try:
+            criterion = parse_criterion(code)
+        except EngineError:
+            written.append(code)
+            continue
+        if criterion.name in RATING_CRITERIA and criterion.unrated_rating is None:
+            code = replace(criterion, unrated_rating=unrated_rating).code
+        written.append(code)
+    return written
+
+
 def event_export_trf(*, event: Event) -> str:
     entries = list(
         event.entries.select_related("player", "team").prefetch_related("team__members").order_by("start_number")
@@ -1058,7 +1078,7 @@ def event_export_trf(*, event: Event) -> str:
     )
     build = team_tournament_for if event.is_team else tournament_for
     tournament = build(event, games, entries)
-    tournament.tiebreaks = list(event.tiebreak_criteria)
+    tournament.tiebreaks = tiebreaks_written(event.tiebreak_criteria, event.unrated_rating)
     if event.baku_acceleration:
         tournament.event_type = "FIDE_DUTCH_2026_BAKU"  # read back (and by gacrux) as the accelerated Dutch
     elif event.is_round_robin and not event.is_team:  # so FIDE's checkers pair and break ties as a round robin

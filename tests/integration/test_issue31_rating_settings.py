@@ -12,6 +12,7 @@ from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
 from leagues.services.setup import event_save
 from leagues.services.trf import event_export_trf
+from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, organiser_of, swiss_event
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -79,6 +80,7 @@ def test_out_of_fide_mode_the_rating_for_unrated_players_is_a_hard_warning_with_
     answer = api(user).patch(url, {"unrated_rating": 1400, "reason": "announced in the regulations"}, format="json")
     assert answer.status_code == 200, answer.json()
     standings_recompute_event(event.pk)
+    event.refresh_from_db()
     change = SettingChange.objects.get(event=event)
     assert (change.setting, change.before, change.after, change.user, change.source) == (
         "unrated",
@@ -98,6 +100,10 @@ def test_out_of_fide_mode_the_rating_for_unrated_players_is_a_hard_warning_with_
     }
     trf = event_export_trf(event=event)
     assert "unrated changed after the start: - -> 1400; reason: announced in the regulations" in trf
+    # the file's tie-break list carries the event's rating for unrated players, and FIDE's checker agrees
+    assert any(line.startswith(("202", "212")) and "ARO/U1400" in line for line in trf.splitlines()), trf
+    fide = fide_tiebreaks(trf, ["ARO/U1400"], rounds=1)
+    assert {number: values[0] for number, values in fide.items()} == {1: 1800, 2: 1400, 3: 2000, 4: 1900}
 
 
 def test_out_of_fide_mode_a_rating_method_change_after_the_start_is_a_recorded_hard_warning():
