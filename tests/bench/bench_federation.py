@@ -38,6 +38,7 @@ import logging
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -77,6 +78,7 @@ ROUNDS, PLAYED = 9, 3
 DIVISIONS, TEAMS = 40, 6
 FRESH_GOAL, READ_GOAL = 10.0, 0.300  # seconds: every section's result → visible p99, reads p99
 NEW_VISITORS = 0.1  # the share of reads without validators
+READER = "bench-federation-reader"  # the readers' User-Agent, which gunicorn's access log shows
 
 
 def section_sizes() -> list[int]:
@@ -181,7 +183,7 @@ def read(port: int, follows, start_at: float, stop_at: float, rate: float, threa
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             started = time.perf_counter()
             try:
-                connection.request("GET", path, headers={"Accept-Encoding": "gzip", **headers})
+                connection.request("GET", path, headers={"Accept-Encoding": "gzip", "User-Agent": READER, **headers})
                 answer = connection.getresponse()
                 answer.read()
             except OSError as exc:
@@ -279,6 +281,16 @@ class FederationNight(Night):
 # ------------------------------------------------------------------------------------------- the night
 
 
+def served_in_gunicorn() -> dict[int, list[float]]:
+    """The readers' requests by status, with the seconds gunicorn's access log gives each: from the moment a
+    thread took the request, so what a reader waited beyond it was spent in the queue for a free thread."""
+    served: dict[int, list[float]] = {}
+    log = (bench_night.LOGS / "bench-night-web.log").read_text(errors="replace")
+    for status, took in re.findall(rf'" (\d{{3}}) .*"{READER}" (\d+)ms', log):
+        served.setdefault(int(status), []).append(int(took) / 1000)
+    return served
+
+
 def redis_cpu() -> float:
     """The Redis server's CPU so far: the whole server's (shared with everything else on the machine)."""
     import redis
@@ -366,6 +378,7 @@ def run(args) -> dict:
         night.done.set()
         watcher.join()
         lost = lost_results(night.written)
+        served = served_in_gunicorn()
         stale = stale_events(LEAGUE)
     finally:
         for process in [web, *pool]:
@@ -380,6 +393,7 @@ def run(args) -> dict:
         "conditional": sum(a["conditional"] for a in answers),
         "late": sum(a["late"] for a in answers),
         "lost": lost,
+        "served": served,
         "stale": stale,
         "cpu": cpu,
         "load": (load_before, load_during, open("/proc/loadavg").read().split()[:3]),
@@ -409,6 +423,11 @@ def report(outcome: dict, args) -> None:
         for status in sorted({st for k, st, _ in reads if k == kind}):
             times = [t for k, st, t in reads if k == kind and st == status]
             print(f"| {kind}, answered {status}: p50 / p99 | {ms(times, 0.5)} / {ms(times, 0.99)} ({len(times)}) |")
+    for status, times in sorted(outcome["served"].items()):
+        print(
+            f"| reads answered {status}, time in gunicorn (its access log; the rest is the wait for a free thread): "
+            f"p50 / p99 | {ms(times, 0.5)} / {ms(times, 0.99)} ({len(times)}) |"
+        )
     print(f"| results entered a second (asked {args.results}) | {night.results / seconds:.1f} ({night.results}) |")
     for kind in sorted({k for k, _ in night.write_kinds}):
         times = [t for k, t in night.write_kinds if k == kind]
