@@ -57,8 +57,6 @@ ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
 
 class TeamRankingListView(APIView):
-    permission_classes = [IsAuthenticated, TokenScope]
-
     def _team(self, team_id: int) -> Team:
         return get_object_or_404(Team.objects.select_related("event__season", "event__league"), pk=team_id)
 

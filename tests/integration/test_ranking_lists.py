@@ -123,6 +123,8 @@ def test_the_lists_are_public_once_the_first_deadline_has_passed():
     _deadlines(s, today - datetime.timedelta(days=1), today)
     public = anonymous.get(f"/api/v1/seasons/{season.pk}/ranking-lists/")
     assert public.status_code == 200
+    one_list = anonymous.get(f"/api/v1/teams/{_fjord_two(s).pk}/ranking-list/")
+    assert [e["player_name"] for e in one_list.json()["entries"]] == [F4, F5]
     fjord_two = next(row for row in public.json() if row["team_name"] == "Fjord SK 2")
     assert [e["player_name"] for e in fjord_two["entries"]] == [F4, F5]
 
