@@ -103,6 +103,7 @@ def test_the_organiser_accepts_the_teams_in_bulk_and_exports_them(client, event,
     page = client.get("/en/manage/events/fjord-teams/registration/").content.decode()
     assert "Limit of teams" in page and "Reserves per team" in page
     assert '<ol class="roster"><li><bdi>Oslo SK 1, Player 1</bdi></li>' in page
+    assert '<th scope="col">Team</th>' in page and "Birth year" not in page  # a team's row has no player's fields
     saved = client.post(
         "/en/manage/events/fjord-teams/registration/",
         {"action": "settings", "is_open": "on", "waiting_list": "on", "limit": "8", "reserves": "2", "fee": "25.00"},
