@@ -219,6 +219,7 @@ def match_card(request, match_id):
             "confirms_on": _confirms_on(match),
             "card_version": match.version,
             "ask_later_pairing": _asks_later_pairing(request, refusal),
+            "manages": can_manage_event(request.user, match.round.event),  # the cup page, else the public bracket
         },
         status=status,
     )
