@@ -17,8 +17,9 @@ from pairings.fide_tools import FideToolRefused, fide_pairing_check, fide_rules_
 
 from ..models import EntryRating, Event, FideCheck, Game, Result, StandingsSnapshot
 from ..page_cache import pages_changed
+from .ratings import tiebreaks_written
 from .round_pairings import last_paired_round
-from .trf import event_export_trf, tiebreaks_written
+from .trf import event_export_trf
 
 log = logging.getLogger(__name__)
 

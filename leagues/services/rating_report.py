@@ -17,7 +17,7 @@ from tiebreaks.trf import write_trf
 from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, Game
 from ..permissions import AnyUser, event_arbiters, is_league_organiser
-from .ratings import rating_comment_lines
+from .ratings import rating_comment_lines, tiebreaks_written
 from .standings import tournament_for
 
 #: the report's TRF: the sex and title fields as TRF writes them
@@ -118,7 +118,7 @@ def rating_report_trf(*, event: Event, user: AnyUser) -> str:
         dataclasses.replace(
             tournament,
             participants=participants,
-            tiebreaks=list(event.tiebreak_criteria),
+            tiebreaks=tiebreaks_written(event.tiebreak_criteria, event.unrated_rating),
             start_date=event.starts_on.isoformat() if event.starts_on else "",
             extra_records=tuple(extra),
         )

@@ -15,6 +15,7 @@ the year of the 18th birthday below 2300 (the birth year stays private: only K s
 and the pages say so next to K.
 """
 
+import dataclasses
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -22,6 +23,8 @@ from typing import cast
 
 from django.db.models import Q
 
+from tiebreaks.engine import EngineError
+from tiebreaks.engine.criteria import RATING_CRITERIA, parse_criterion
 from tiebreaks.engine.rating_change import (
     DevelopmentCoefficient,
     EventRating,
@@ -120,6 +123,25 @@ def rating_comment_lines(event: Event) -> list[str]:
         listed = f" (list of {list_date:%Y-%m-%d})" if list_date else ""
         lines.append(f"### rating from round {from_round}: {number:4d} {rating or 0:4d}{listed}")
     return lines
+
+
+def tiebreaks_written(codes: list[str], unrated_rating: int | None) -> list[str]:
+    """A tie-break list as the event's TRF files (and FIDE's checker) get it: a rating-based criterion without its
+    own rating for unrated players takes the event's (``/U<r>``), so FIDE's checker and another program compute
+    what the site does (C.07 Article 10)."""
+    if unrated_rating is None:
+        return list(codes)
+    written = []
+    for code in codes:
+        try:
+            criterion = parse_criterion(code)
+        except EngineError:
+            written.append(code)
+            continue
+        if criterion.name in RATING_CRITERIA and criterion.unrated_rating is None:
+            code = dataclasses.replace(criterion, unrated_rating=unrated_rating).code
+        written.append(code)
+    return written
 
 
 def _k(player: Player, rating: int, year: int | None, games: int) -> DevelopmentCoefficient:

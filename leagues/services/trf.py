@@ -18,7 +18,6 @@ from pairings import System as PairingSystem
 from pairings.checker import check_event
 from pairings.trf import read_event
 from tiebreaks.engine import FIDE_EDITIONS, EngineError, fide_edition_for, recommended_criteria
-from tiebreaks.engine.criteria import RATING_CRITERIA, parse_criterion
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament, last_paired_round
 from tiebreaks.engine.team import primary_from_event_type
 from tiebreaks.trf import TRFError, TRFNote, read_trf_with_notes, trf_problems, write_trf
@@ -48,7 +47,7 @@ from .fide_mode import imported_event_mode, trf_comment_lines, trf_scoring_probl
 from .players import registry_blanks_offered
 from .policy import compute_standings_check
 from .rating_report_teams import team_scores_written
-from .ratings import national_federation, rating_chosen
+from .ratings import national_federation, rating_chosen, tiebreaks_written
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
@@ -1046,25 +1045,6 @@ IMPORT_REASON = "TRF import"
 
 def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-def tiebreaks_written(codes: list[str], unrated_rating: int | None) -> list[str]:
-    """A tie-break list as the event's TRF files (and FIDE's checker) get it: a rating-based criterion without its
-    own rating for unrated players takes the event's (``/U<r>``), so FIDE's checker and another program compute
-    what the site does (C.07 Article 10)."""
-    if unrated_rating is None:
-        return list(codes)
-    written = []
-    for code in codes:
-        try:
-            criterion = parse_criterion(code)
-        except EngineError:
-            written.append(code)
-            continue
-        if criterion.name in RATING_CRITERIA and criterion.unrated_rating is None:
-            code = replace(criterion, unrated_rating=unrated_rating).code
-        written.append(code)
-    return written
 
 
 def event_export_trf(*, event: Event) -> str:
