@@ -96,7 +96,8 @@ def us_event():
     return event
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_us_chess_event_shows_us_names_in_the_standings(client, us_event):
     html = client.get("/en/events/us-open/").content.decode()
     text = text_of(html)
@@ -112,7 +113,8 @@ def test_us_chess_event_shows_us_names_in_the_standings(client, us_event):
     assert "2 3.5 4 4 7" in text
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_us_chess_player_page_explains_under_rule_34(client, us_event):
     html = client.get("/en/events/us-open/players/2/").content.decode()
     mm = section(html, "Modified Median")
@@ -128,7 +130,8 @@ def test_us_chess_player_page_explains_under_rule_34(client, us_event):
     assert "Cumulative of opposition: 7" in opp and "34E9" in opp
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_us_chess_cumulative_takes_off_the_bye(client, us_event):
     cum = section(client.get("/en/events/us-open/players/1/").content.decode(), "Cumulative:")
     assert "Cumulative: 5" in cum
@@ -136,7 +139,8 @@ def test_us_chess_cumulative_takes_off_the_bye(client, us_event):
     assert "34E3" in cum
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_us_chess_sonneborn_berger_is_not_cited_as_a_fide_article(client, us_event):
     from leagues.services.policy import event_policy_set
 

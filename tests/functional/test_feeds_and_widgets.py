@@ -120,7 +120,8 @@ def _event_form_post(event, **changes):
     return {k: v for k, v in {**data, **changes}.items() if v is not None}
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_a_rounds_venue_set_on_the_schedule_form_shows_on_its_page_feeds_and_match_card(client):
     from tests.workspace import division as season_division
 

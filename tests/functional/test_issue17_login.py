@@ -7,7 +7,7 @@ from django.core.cache import caches
 
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 SITE, ADMIN = "/en/accounts/login/", "/admin/login/"
 

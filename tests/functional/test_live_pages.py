@@ -12,7 +12,8 @@ pytestmark = pytest.mark.django_db
 PAGES = ["/en/events/bye-cup/", "/en/events/bye-cup/rounds/3/", "/en/events/bye-cup/crosstable/"]
 
 
-@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 @pytest.mark.parametrize("url", PAGES)
 def test_unchanged_page_answers_304_and_a_new_result_gives_a_new_page(
     client, bye_event, url, django_capture_on_commit_callbacks
@@ -30,7 +31,8 @@ def test_unchanged_page_answers_304_and_a_new_result_gives_a_new_page(
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
-@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_refresh_only_during_a_round_and_without_javascript_by_reloading(
     client, bye_event, django_capture_on_commit_callbacks
 ):

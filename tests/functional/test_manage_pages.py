@@ -23,7 +23,8 @@ def _sheet(games, **results):
     return data
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_round_sheet_saves_the_whole_round(client):
     event, entries, games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
@@ -132,7 +133,8 @@ def test_manage_pages_answer_in_every_language(client, lang):
         assert f'lang="{lang}"' in response.content.decode()[:400]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_public_pages_show_corrections_and_policy_overrides(client):
     event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH"])
     organiser = organiser_of(event.league)
@@ -165,7 +167,8 @@ def test_match_card_page_warns_about_a_player_not_on_the_roster(client):
     assert f"Board 1: {games[0].white_player.name} is not on the team&#x27;s roster." in page.content.decode()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_organiser_draws_a_division_schedule_once(client):
     from leagues.models import Entry, Team, TeamMatch
     from tests.factories import EventFactory
@@ -229,7 +232,8 @@ def test_production_settings_pass_the_deploy_check():
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
     from leagues.services.match_cards import match_card_confirm, match_card_submit
     from tests.helpers import team_match

@@ -160,7 +160,8 @@ def _pair_and_publish(client, event, number):
     assert client.post(url, {"action": "publish"}).status_code == 302
 
 
-@pytest.mark.django_db(transaction=True)  # every write commits, as on the site: the pages' stamps are renewed
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_the_latest_pairings_follow_each_published_round_and_are_answered_from_the_cache(
     client, event, django_assert_num_queries
 ):

@@ -77,7 +77,8 @@ def test_search_by_name_or_fide_id_from_every_page(client, ana):
     assert "No player found" in client.get("/en/players/?q=99999999999999999999").content.decode()
 
 
-@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_an_anonymised_player_is_not_found_and_shows_initials(client, ana, django_capture_on_commit_callbacks):
     client.force_login(organiser_of(ana.entry_set.first().event.league))
     with django_capture_on_commit_callbacks(execute=True):

@@ -32,7 +32,8 @@ def _text(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_an_armageddon_draw_wins_the_play_off_for_black_and_first_place(client):
     event, entries, organiser = _two_winners()
     client.force_login(organiser)

@@ -70,7 +70,8 @@ def test_shared_first_place_is_shown_as_1_2_in_the_winners(client, two_tied):
     assert winners.count("£5") == 2  # 1000 / 2 = 500 pence
 
 
-@pytest.mark.django_db(transaction=True)  # the page's stamp is renewed when the change commits
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_page_is_provisional_until_the_event_is_finished(client, two_tied):
     assert "Provisional" in page(client, two_tied)
     organiser = organiser_of(two_tied.league)

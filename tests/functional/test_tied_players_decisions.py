@@ -32,7 +32,8 @@ def _text(html: str) -> str:
     return " ".join(html_module.unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_the_chief_arbiters_order_ranks_the_standings_and_is_explained_and_recorded(client):
     event, entries, organiser = _all_drawn()
     client.force_login(organiser)
@@ -100,7 +101,8 @@ def test_the_api_orders_a_tie_whole_refuses_half_of_one_and_withdraws_an_order()
     assert SettingChange.objects.filter(event=event, setting=SettingChange.Setting.DECISION).count() == 2
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_a_value_set_from_outside_ranks_the_standings_and_is_explained(client):
     event, entries, organiser = _all_drawn()
     client.force_login(organiser)

@@ -24,7 +24,7 @@ from leagues.services.trf import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.paths import REPO, TESTS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 FIXTURES = TESTS / "fixtures" / "trf"
 #: TRF-16 with `BBU 0.5`; TRF-26 with `162 ... P 0.5` and `212 BH/C1,BH,SB`; 7 players, a PAB every round
 TORNELO = {

@@ -23,7 +23,7 @@ from tests.paths import GOLDEN, REPO, TESTS, TRF_SAMPLES
 from tiebreaks.engine.team import compute_team_standings
 from tiebreaks.trf import read_trf
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 FIDE_SAMPLE = TRF_SAMPLES / "fide-trf26-sample-team.trf"
 ARMSTRONG = TESTS / "fixtures" / "real-trf" / "icu-armstrong_2011.trf"
 

@@ -11,7 +11,7 @@ from leagues.services.results import result_record
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 from tests.webhooks import receiver, signature_is_valid
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 PAGE = "/en/manage/webhooks/"
 
