@@ -509,15 +509,16 @@ class Night:
         """A whole round sheet of a 100-player open: a few boards typed in, the others as stored."""
         self.sheet_of(session, pace, pace.choice(self.opens[1:]), PLAYED_ROUNDS + 1)
 
-    def sheet_of(self, session, pace, slug: str, number: int) -> None:
+    def sheet_of(self, session, pace, slug: str, number: int) -> int:
         """The round sheet page of round `number`: a few of its boards without a result typed in, the others sent
-        as stored."""
+        as stored. Returns the results saved."""
         from leagues.models import Game
 
         url = f"{self.base}/en/manage/events/{slug}/rounds/{number}/"
         page = session.get(url, timeout=30)
         if page.status_code != 200:
-            return self._error(f"round sheet, its page: {page.status_code}")
+            self._error(f"round sheet, its page: {page.status_code}")
+            return 0
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
         games = list(
             Game.objects.filter(round__event__slug=slug, round__number=number).values_list(
@@ -527,7 +528,7 @@ class Night:
         typed = {pk: pace.choice(["1-0", "1/2-1/2", "0-1"]) for pk, result, _, _ in games if not result}
         typed = dict(list(typed.items())[: pace.randint(2, 5)])
         if not typed:
-            return
+            return 0
         form = {"csrfmiddlewaretoken": token, "reason": ""}
         for pk, result, version, _ in games:
             form[f"result_{pk}"], form[f"version_{pk}"] = typed.get(pk, result), version
@@ -537,11 +538,13 @@ class Night:
         )
         if answer.status_code == 302 and answer.headers.get("Location") == url[len(self.base) :]:
             self._written(typed, games[0][3])  # saved: the sheet again, with its message
-        elif answer.status_code == 409:  # another secretary saved a board of this sheet meanwhile: refused, shown
+            return len(typed)
+        if answer.status_code == 409:  # another secretary saved a board of this sheet meanwhile: refused, shown
             with self.lock:
                 self.conflicts += 1
         else:
             self._error(f"round sheet (page): {answer.status_code} {answer.headers.get('Location', '')}")
+        return 0
 
     def _written(self, results: dict[int, str], event_id: int) -> None:
         target = self._target(event_id)
