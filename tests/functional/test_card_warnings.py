@@ -6,7 +6,7 @@ import pytest
 from leagues.models import Game
 from tests.workspace import card_post, division
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _lineup_query(match, home_players):

@@ -58,7 +58,8 @@ def test_an_organiser_who_drew_the_seed_in_public_names_it_through_the_api():
     assert _seed(event) == 4711  # refused: nothing changed
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_the_standings_break_the_ties_by_the_published_lots_and_say_how_to_repeat_them(client):
     event, entries, games, organiser = _all_drawn()
     Event.objects.filter(pk=event.pk).update(tiebreak_criteria=["BH", "LOT/S2026"])

@@ -23,7 +23,7 @@ from tiebreaks.engine.compact import is_compact
 
 CAPTURED = TESTS / "functional" / "data" / "explanations"
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the recompute sets its own isolation level
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 CASES = {
     "swiss-byes": (

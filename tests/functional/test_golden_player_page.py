@@ -21,7 +21,7 @@ CASE = GOLDEN / "fide2026" / "swiss-p012-r06-s01005.json"
 CRITERIA = ["BH/C1", "BH", "SB"]
 TITLES = {"BH/C1": "Buchholz Cut-1:", "BH": "Buchholz:", "SB": "Sonneborn-Berger:"}
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the recompute sets its own isolation level
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def shown(value) -> str:
