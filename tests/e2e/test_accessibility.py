@@ -26,15 +26,34 @@ from django.core.management import call_command
 from django.utils import timezone
 from selenium.webdriver.support.wait import WebDriverWait
 
-from leagues.models import Club, Event, Player, Registration, Role, Team, TeamMatch
+from leagues.models import (
+    Club,
+    Entry,
+    Event,
+    Game,
+    LeagueRule,
+    Player,
+    Registration,
+    Result,
+    Role,
+    Season,
+    Team,
+    TeamMatch,
+)
+from leagues.services.cups import cup_draw
 from leagues.services.games import public_games
+from leagues.services.league_rules import rule_save
+from leagues.services.ranking_lists import ranking_list_set
 from leagues.services.registration import (
+    RosterLine,
     fees_record,
     registration_settings_save,
     registration_submit,
     registrations_decide,
+    team_registration_submit,
     withdraw_token,
 )
+from leagues.services.results import result_record
 from tests.e2e.test_browser import phone
 from tiebreaks.views import GUIDES
 
@@ -54,6 +73,8 @@ ONLY = [part for part in os.environ.get("AXE_PAGES", "").split(",") if part]
 PASSWORD = "demo-chess-2026"
 TEAM, OPEN = "demo-division-1", "demo-autumn-open"
 REGISTERING = "demo-winter-open"  # an event taking registrations (the demo's events have started)
+TEAM_REGISTERING = "demo-team-rapid"  # a team event taking teams' registrations
+KNOCKOUT = "demo-knockout"  # a knock-out cup of individual games
 LANGUAGES = ("en", "el", "tr", "he", "nb")
 ROTATION = int(os.environ.get("AXE_ROTATION") or datetime.date.today().toordinal())
 
@@ -94,6 +115,93 @@ def registering_event():
     registration_settings_save(event=event, user=organiser, fields={"checkin_closes_at": now})
 
 
+def team_registering_event():
+    """A team event taking registrations: two captains' teams registered, one of them accepted (the captain's form
+    and the organiser's team registrations page have something to show)."""
+    division = Event.objects.get(slug=TEAM)
+    event = Event.objects.create(
+        league=division.league,
+        season=division.season,
+        name="Team Rapid 2026",
+        slug=TEAM_REGISTERING,
+        kind=Event.Kind.TEAM,
+        system=Event.System.SWISS,
+        rounds_count=5,
+        boards=2,
+        status=Event.Status.PUBLISHED,
+        starts_on=datetime.date(2026, 12, 27),
+    )
+    organiser = get_user_model().objects.get(username="organiser")
+    deadline = timezone.now() + datetime.timedelta(days=7)
+    registration_settings_save(event=event, user=organiser, fields={"is_open": True, "deadline": deadline, "limit": 4})
+    made = [
+        team_registration_submit(
+            event=event,
+            language="en",
+            email=f"captain{n}@example.org",
+            team=f"{club} Rapid",
+            club=club,
+            players=[
+                RosterLine(name=f"{club} Rapid, Player {b}", federation="NOR", birth_year=1990 + b) for b in (1, 2)
+            ],
+        )[0]
+        for n, club in enumerate(("Oslo Sjakkselskap", "Haifa Chess Club"))
+    ]
+    registrations_decide(event=event, user=organiser, ids=[made[0].pk], decision="accept")
+
+
+def season_rules_and_lists():
+    """The season's ranking lists (due yesterday, so public; set by the organiser today, so nominated late), the
+    league's new rules (a board for a woman, most men, submitted ranking lists, a licence valid on the match date), a
+    player's licence date, the open's rating for unrated players and a player not eligible for a half-point bye."""
+    organiser = get_user_model().objects.get(username="organiser")
+    today = timezone.localdate()
+    Season.objects.filter(league__slug="demo-league", slug="2026").update(
+        ranking_deadline=today - datetime.timedelta(days=1), nomination_deadline=today + datetime.timedelta(days=7)
+    )
+    for team in Team.objects.filter(event__slug=TEAM).prefetch_related("members"):
+        players = [member.player_id for member in team.members.order_by("board_order")]
+        ranking_list_set(team=team, user=organiser, players=players)
+    league = Event.objects.get(slug=TEAM).league
+    block = LeagueRule.Severity.BLOCK
+    for kind, value in (("woman_board", 4), ("max_men", 3), ("ranking_list", None), ("licence_date", None)):
+        rule_save(league=league, user=organiser, kind=kind, severity=block, value=value)
+    Player.objects.filter(pk=Player.objects.first().pk).update(licence_until=datetime.date(2027, 6, 30))
+    Event.objects.filter(slug=OPEN).update(unrated_rating=1000)
+    Entry.objects.filter(pk=Entry.objects.filter(event__slug=OPEN).first().pk).update(half_bye_ineligible=True)
+
+
+def knockout_cup():
+    """A knock-out cup of six players, ties of two games (byes to the two best): one tie played, 1½-½."""
+    open_event = Event.objects.get(slug=OPEN)
+    event = Event.objects.create(
+        league=open_event.league,
+        season=open_event.season,
+        name="Knock-out Cup 2026",
+        slug=KNOCKOUT,
+        system=Event.System.KNOCKOUT,
+        rounds_count=3,
+        status=Event.Status.PUBLISHED,
+        starts_on=datetime.date(2026, 11, 7),
+    )
+    for number, entry in enumerate(open_event.entries.order_by("start_number")[:6], start=1):
+        Entry.objects.create(event=event, start_number=number, player=entry.player, rating=entry.rating)
+    organiser = get_user_model().objects.get(username="organiser")
+    cup_draw(event=event, user=organiser, games_per_tie=2)
+    for game, result in zip(
+        Game.objects.filter(round__event=event).order_by("pk")[:2], (Result.WHITE_WINS, Result.DRAW), strict=True
+    ):
+        result_record(game_id=game.pk, result=result, user=organiser)
+
+
+def page_types_data():
+    """What the page types need beyond the demo."""
+    registering_event()
+    team_registering_event()
+    season_rules_and_lists()
+    knockout_cup()
+
+
 def public_pages():
     player = Player.objects.filter(entry__event__slug=OPEN).first()
     return [
@@ -118,6 +226,10 @@ def public_pages():
         f"/events/{REGISTERING}/",
         f"/events/{REGISTERING}/register/",
         f"/registration/withdraw/{withdraw_token(Registration.objects.filter(event__slug=REGISTERING).first())}/",
+        f"/events/{TEAM_REGISTERING}/register/",
+        "/leagues/demo-league/rules/",
+        "/leagues/demo-league/seasons/2026/ranking-lists/",
+        f"/events/{KNOCKOUT}/",
         f"/embed/events/{OPEN}/standings/",
         f"/embed/events/{TEAM}/standings/",
         f"/embed/events/{TEAM}/results/",
@@ -173,12 +285,23 @@ def organiser_pages():
         "/manage/webhooks/",
         f"/manage/events/{REGISTERING}/registration/",
         f"/manage/events/{REGISTERING}/registration/no-shows/",
+        f"/manage/events/{TEAM_REGISTERING}/registration/",
+        f"/manage/leagues/demo-league/seasons/{Season.objects.get(league__slug='demo-league').pk}/ranking-lists/",
+        f"/manage/events/{OPEN}/entries/",
+        f"/manage/events/{TEAM}/entries/ratings/",
+        f"/manage/events/{KNOCKOUT}/cup/",
+        "/manage/leagues/demo-league/rules/",
     ]
 
 
 def secretary_pages():
     match = TeamMatch.objects.filter(round__event__slug=TEAM, home__team__club__slug="oslo-sk").first()
-    return ["/manage/", f"/manage/matches/{match.pk}/", f"/manage/events/{TEAM}/rounds/1/"]
+    return [
+        "/manage/",
+        f"/manage/matches/{match.pk}/",
+        f"/manage/events/{TEAM}/rounds/1/",
+        f"/manage/teams/{match.home.team_id}/ranking-list/",
+    ]
 
 
 def set_width(driver, width):
@@ -228,7 +351,7 @@ def log_in(driver, site, username):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_passes_axe_wcag21_aa(browser, live_server, lang):
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    registering_event()
+    page_types_data()
     site = live_server.url
     browser.set_script_timeout(60)
     load_axe_into_every_page(browser)
