@@ -231,7 +231,7 @@ def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, t
             answer: tuple[str, object] = ("ok", function(argument, round_number))
         except PairingError as error:
             answer = ("error", str(error))
-        except BaseException as error:  # noqa: B036 - whatever happens, the parent hears of it
+        except BaseException as error:  # whatever happens, the parent hears of it
             answer = ("error", f"the pairing engine failed on round {round_number}: {error!r}")
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(pickle.dumps(answer))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["FideToolRefused", "RoundCheck", "fide_pairing_check", "fide_tiebreaks", "fide_rules_version"]
+__all__ = ["FideToolRefused", "RoundCheck", "fide_pairing_check", "fide_rules_version", "fide_tiebreaks"]
 
 
 class FideToolRefused(Exception):

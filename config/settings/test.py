@@ -100,7 +100,7 @@ def _redis_server_of_this_run() -> str:
 # (databases 13, 9 and 8 are three tests' own brokers: tests.conftest.redis_database)
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
 REDIS_URL = os.environ.get("TEST_REDIS_URL") or f"{_redis_server_of_this_run()}/{15 - _PROCESS}"
-REST_FRAMEWORK = {  # noqa: F405
+REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute", "export": "100000/minute"},
 }

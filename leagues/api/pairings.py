@@ -167,8 +167,6 @@ class RoundPairingView(APIView):
 
     required_scope = Scope.ORGANISER  # a token pairs rounds only with the organiser scope
 
-    required_scope = Scope.ORGANISER  # a token needs the organiser scope to pair
-
     @extend_schema(responses={200: RoundPairingSerializer, 404: ErrorSerializer})
     def get(self, request, slug, number):
         event = _event(slug, request.user)

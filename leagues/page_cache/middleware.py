@@ -35,13 +35,13 @@ _NOT_ON_304 = {"content-type", "content-disposition"}
 
 class _Route:
     __slots__ = (
-        "slug",
-        "name",
+        "attributes",
         "explained",
         "headers",
+        "name",
         "not_modified_headers",
+        "slug",
         "throttles",
-        "attributes",
     )
 
     def __init__(self, slug, name, explained, headers, throttles, attributes):

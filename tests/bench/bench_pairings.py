@@ -59,7 +59,7 @@ def _rss_kib() -> int:
 
 def child(kind: str, path: Path, rnd: int) -> None:
     """One measurement: prints JSON {cpu, wall, peak_mib, added_mib, pairs}."""
-    import gacrux.pairingdutch  # noqa: F401 - imports before the clock, for both ways
+    import gacrux.pairingdutch  # imports before the clock, for both ways
     import gacrux.trf2json  # noqa: F401
 
     from pairings.dutch import dutch_pairs, gacrux_pairs, gacrux_trf

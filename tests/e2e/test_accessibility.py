@@ -350,7 +350,7 @@ def log_in(driver, site, username):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_passes_axe_wcag21_aa(browser, live_server, lang):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     page_types_data()
     site = live_server.url
     browser.set_script_timeout(60)

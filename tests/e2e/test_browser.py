@@ -34,7 +34,7 @@ def save_png(driver, name: str) -> Path:
 
 @pytest.fixture
 def site(live_server):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     return live_server.url
 
 

@@ -28,7 +28,7 @@ def round_one():
     return event, entries, games
 
 
-def test_a_whole_round_entered_with_the_keyboard_only(browser, live_server, round_one):  # noqa: F811
+def test_a_whole_round_entered_with_the_keyboard_only(browser, live_server, round_one):
     from selenium.webdriver.common.keys import Keys
 
     event, entries, games = round_one

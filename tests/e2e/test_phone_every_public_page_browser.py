@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_no_public_page_scrolls_sideways_on_a_phone(browser, live_server, lang):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     page_types_data()
     phone(browser)
     failures = []

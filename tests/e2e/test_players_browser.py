@@ -24,7 +24,7 @@ PAGES = [
 
 @pytest.fixture
 def site(live_server):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     return live_server.url
 
 
@@ -155,7 +155,7 @@ def test_widget_framed_by_a_page_of_another_site(browser, site):
     page = f'<!doctype html><title>Club site</title><h1>Our club</h1><iframe id="w" src="{widget}"></iframe>'.encode()
 
     class ClubSite(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - the handler's API
+        def do_GET(self):
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.end_headers()

@@ -14,7 +14,7 @@ LANGUAGES = ["en", "el", "tr", "he", "nb"]
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115 - closed with the process
+        call_command("load_demo", stdout=open("/dev/null", "w"))
     yield
     with django_db_blocker.unblock():
         from leagues.models import League

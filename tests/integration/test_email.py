@@ -208,7 +208,7 @@ def test_a_mail_server_that_is_down_loses_no_result_and_blocks_no_request(tmp_pa
 
 
 def test_the_demo_sends_no_mail(smtp):
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     assert smtp.messages() == []
 
 

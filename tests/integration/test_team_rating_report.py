@@ -378,7 +378,7 @@ def test_only_the_leagues_organiser_sees_it_and_an_individual_event_has_its_own(
 
 
 def test_the_demo_team_division_is_read_by_fides_checker_with_no_error_and_its_games_are_the_cards():
-    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115 - closed with the process
+    call_command("load_demo", stdout=open("/dev/null", "w"))
     event = Event.objects.get(slug="demo-division-1")
     organiser = Role.objects.get(kind=Role.Kind.ORGANISER, league=event.league).user
     text = team_rating_report_trf(event=event, user=organiser)

@@ -29,7 +29,6 @@ from .rules import (
 __all__ = [
     "FIDE_EDITIONS",
     "RULE_SETS",
-    "fide_edition_for",
     "Criterion",
     "CriterionNotAllowed",
     "EngineError",
@@ -43,6 +42,7 @@ __all__ = [
     "UnknownCriterion",
     "check_criterion",
     "compute_standings",
+    "fide_edition_for",
     "get_rule_set",
     "parse_criterion",
     "recommended_criteria",

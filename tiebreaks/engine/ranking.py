@@ -630,4 +630,4 @@ def _group_ids(groups: list[list[int]], n: int) -> list[int]:
     return ids
 
 
-__all__ = ["compute_standings", "Standings", "Row", "Note", "Separation", "RATING_CRITERIA"]
+__all__ = ["RATING_CRITERIA", "Note", "Row", "Separation", "Standings", "compute_standings"]

@@ -99,4 +99,4 @@ def explain_sonneborn(ctx: Context, crit: Criterion, i: int) -> Trace:
     return Trace(ct.start_numbers[i], crit.code, total, elements, total, details={"own_score": frac(ct.score[i])})
 
 
-__all__ = ["compute_sonneborn", "explain_sonneborn", "R"]
+__all__ = ["R", "compute_sonneborn", "explain_sonneborn"]

@@ -427,7 +427,7 @@ class TeamCrosstable(Crosstable):
     (points = game points, W/D/L = the game scoring x boards: a whole match's worth).
     """
 
-    def __init__(self, event: TeamEvent, score_name: str) -> None:  # noqa: PLR0915 - one flat builder
+    def __init__(self, event: TeamEvent, score_name: str) -> None:
         t = event.tournament
         self.tournament = t
         self.score_name = score_name
@@ -489,10 +489,10 @@ class TeamCrosstable(Crosstable):
 
 
 __all__ = [
-    "Board",
-    "TeamMatch",
-    "TeamEvent",
-    "TeamCrosstable",
-    "derive_team_event",
     "DEFAULT_MATCH_SCORING",
+    "Board",
+    "TeamCrosstable",
+    "TeamEvent",
+    "TeamMatch",
+    "derive_team_event",
 ]

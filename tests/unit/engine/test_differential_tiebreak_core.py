@@ -28,7 +28,7 @@ from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 pytest.importorskip("tiebreak_core")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core  # noqa: E402
+from tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core
 
 SEEDS = range(300)
 UNRATED_RATING = 1500

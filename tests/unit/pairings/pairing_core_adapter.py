@@ -30,7 +30,7 @@ def _float(state: PairingState, number: int, rnd: int, scores: dict[int, list[Fr
     if entry.opponent is not None and entry.code in _PLAYED:
         own, other = scores[number][rnd - 1], scores[entry.opponent][rnd - 1]
         return "D" if own > other else "U" if own < other else ""
-    if entry.opponent is None and entry.code in "UFH" or entry.code == "+":
+    if (entry.opponent is None and entry.code in "UFH") or entry.code == "+":
         return "D"
     return ""
 
