@@ -2,6 +2,8 @@
 change only through the result service, and saving a prize fund shares the money out again. What a save or a
 delete changed reaches the pages and the standings as a service's write does (`PagesFollow`)."""
 
+from typing import ClassVar
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
@@ -31,7 +33,7 @@ class GameAdminForm(forms.ModelForm):
 
     class Meta:
         model = models.Game
-        fields = ["round", "match", "board", "white", "black", "white_player", "black_player"]
+        fields = ("round", "match", "board", "white", "black", "white_player", "black_player")
 
     def clean(self):
         cleaned = super().clean()
@@ -57,7 +59,7 @@ class GameAdminForm(forms.ModelForm):
 class TeamMemberInline(admin.TabularInline):
     model = models.TeamMember
     extra = 0
-    autocomplete_fields = ["player"]
+    autocomplete_fields = ("player",)
 
 
 class MembershipInline(admin.TabularInline):
@@ -121,9 +123,9 @@ class PagesFollow:
 
 @admin.register(models.League)
 class LeagueAdmin(PagesFollow, admin.ModelAdmin):
-    list_display = ["name", "slug"]
-    prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["clubs"]
+    list_display = ("name", "slug")
+    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    filter_horizontal = ("clubs",)
 
     def changed(self, obj, *, saved: bool) -> None:
         if not saved:  # its events go with it: the pages kept under their addresses too
@@ -133,16 +135,16 @@ class LeagueAdmin(PagesFollow, admin.ModelAdmin):
 
 @admin.register(models.Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "league", "starts_on", "ends_on"]
-    list_filter = ["league"]
-    prepopulated_fields = {"slug": ["name"]}
+    list_display = ("name", "league", "starts_on", "ends_on")
+    list_filter = ("league",)
+    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
 
 
 @admin.register(models.Club)
 class ClubAdmin(PagesFollow, admin.ModelAdmin):
-    list_display = ["name", "short_name"]
-    search_fields = ["name"]
-    prepopulated_fields = {"slug": ["name"]}
+    list_display = ("name", "short_name")
+    search_fields = ("name",)
+    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
 
     def changed(self, obj, *, saved: bool) -> None:
         (names_changed if saved else pages_changed)(club_id=obj.pk)
@@ -150,11 +152,11 @@ class ClubAdmin(PagesFollow, admin.ModelAdmin):
 
 @admin.register(models.Player)
 class PlayerAdmin(PagesFollow, admin.ModelAdmin):
-    list_display = ["name", "title", "federation", "rating", "fide_id", "anonymised"]
-    list_filter = ["federation", "title", "anonymised"]
-    search_fields = ["name", "fide_id", "national_id"]
-    readonly_fields = ["anonymised"]  # changed only by the actions below, which rewrite the stored standings
-    actions = ["show_by_initials", "show_by_name"]
+    list_display = ("name", "title", "federation", "rating", "fide_id", "anonymised")
+    list_filter = ("federation", "title", "anonymised")
+    search_fields = ("name", "fide_id", "national_id")
+    readonly_fields = ("anonymised",)  # changed only by the actions below, which rewrite the stored standings
+    actions = ("show_by_initials", "show_by_name")
 
     def _set_anonymised(self, request, queryset, anonymised):
         for player in queryset:
@@ -171,7 +173,7 @@ class PlayerAdmin(PagesFollow, admin.ModelAdmin):
     def show_by_name(self, request, queryset):
         self._set_anonymised(request, queryset, False)
 
-    inlines = [MembershipInline]
+    inlines = (MembershipInline,)
 
     def changed(self, obj, *, saved: bool) -> None:
         (names_changed if saved else pages_changed)(player_id=obj.pk)
@@ -220,11 +222,11 @@ class EventAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     event_path = ()
     form = EventAdminForm
 
-    list_display = ["name", "league", "season", "kind", "system", "status", "rule_set", "results_version"]
-    list_filter = ["league", "kind", "system", "status"]
-    prepopulated_fields = {"slug": ["name"]}
+    list_display = ("name", "league", "season", "kind", "system", "status", "rule_set", "results_version")
+    list_filter = ("league", "kind", "system", "status")
+    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
     # FIDE mode is left on the event's own page (with a confirmation, recorded) and never turned on again
-    readonly_fields = ["results_version", "tiebreak_locked", "fide_mode"]
+    readonly_fields = ("results_version", "tiebreak_locked", "fide_mode")
 
     def save_form(self, request, form, change):
         event = super().save_form(request, form, change)
@@ -249,9 +251,9 @@ class EventAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
 
 @admin.register(models.Team)
 class TeamAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
-    list_display = ["name", "club", "event"]
-    list_filter = ["event"]
-    inlines = [TeamMemberInline]
+    list_display = ("name", "club", "event")
+    list_filter = ("event",)
+    inlines = (TeamMemberInline,)
 
     def changed(self, obj, *, saved: bool) -> None:
         (names_changed if saved else pages_changed)(event_id=obj.event_id)
@@ -259,15 +261,15 @@ class TeamAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
 
 @admin.register(models.Entry)
 class EntryAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
-    list_display = ["start_number", "__str__", "event", "rating", "withdrawn_after_round"]
-    list_filter = ["event"]
-    autocomplete_fields = ["player"]
+    list_display = ("start_number", "__str__", "event", "rating", "withdrawn_after_round")
+    list_filter = ("event",)
+    autocomplete_fields = ("player",)
 
 
 @admin.register(models.Round)
 class RoundAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
-    list_display = ["event", "number", "date"]
-    list_filter = ["event"]
+    list_display = ("event", "number", "date")
+    list_filter = ("event",)
 
 
 @admin.register(models.TeamMatch)
@@ -275,9 +277,9 @@ class TeamMatchAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     """Fixtures are set up here; a card's state changes only through the match card workflow."""
 
     event_path = ("round", "event")
-    list_display = ["round", "home", "away", "status"]
-    list_filter = ["round__event", "status"]
-    readonly_fields = [
+    list_display = ("round", "home", "away", "status")
+    list_filter = ("round__event", "status")
+    readonly_fields = (
         "status",
         "submitted_by",
         "submitted_at",
@@ -285,7 +287,7 @@ class TeamMatchAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
         "confirmed_at",
         "dispute_reason",
         "version",
-    ]
+    )
 
 
 @admin.register(models.Game)
@@ -294,14 +296,14 @@ class GameAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
 
     event_path = ("round", "event")
     form = GameAdminForm
-    list_display = ["round", "board", "white", "black", "result", "corrected"]
-    list_filter = ["round__event"]
-    readonly_fields = ["result", "version", "corrected"]
+    list_display = ("round", "board", "white", "black", "result", "corrected")
+    list_filter = ("round__event",)
+    readonly_fields = ("result", "version", "corrected")
 
 
 @admin.register(models.FinishedEventChange)
 class FinishedEventChangeAdmin(admin.ModelAdmin):
-    list_display = ["at", "event", "subject", "user", "reason"]
+    list_display = ("at", "event", "subject", "user", "reason")
 
     def has_change_permission(self, request, obj=None):
         return False
@@ -315,8 +317,8 @@ class FinishedEventChangeAdmin(admin.ModelAdmin):
 
 @admin.register(models.ResultChange)
 class ResultChangeAdmin(admin.ModelAdmin):
-    list_display = ["at", "game", "before", "after", "user", "source", "reason"]
-    list_filter = ["source"]
+    list_display = ("at", "game", "before", "after", "user", "source", "reason")
+    list_filter = ("source",)
 
     def has_change_permission(self, request, obj=None):
         return False
@@ -330,14 +332,14 @@ class ResultChangeAdmin(admin.ModelAdmin):
 
 @admin.register(models.Role)
 class RoleAdmin(admin.ModelAdmin):
-    list_display = ["user", "kind", "league", "club", "event"]
-    list_filter = ["kind"]
+    list_display = ("user", "kind", "league", "club", "event")
+    list_filter = ("kind",)
 
 
 @admin.register(models.StandingsSnapshot)
 class StandingsSnapshotAdmin(PagesFollow, admin.ModelAdmin):
-    list_display = ["event", "version", "computed_at", "rules", "duration_ms"]
-    readonly_fields = [f.name for f in models.StandingsSnapshot._meta.fields]
+    list_display = ("event", "version", "computed_at", "rules", "duration_ms")
+    readonly_fields = tuple(f.name for f in models.StandingsSnapshot._meta.fields)
 
     def has_add_permission(self, request):
         return False
@@ -387,7 +389,7 @@ class PrizeInline(admin.TabularInline):
     model = models.Prize
     formset = PrizeInlineFormSet
     extra = 1
-    fields = [
+    fields = (
         "kind",
         "place",
         "category",
@@ -397,15 +399,15 @@ class PrizeInline(admin.TabularInline):
         "amount",
         "item",
         "team_size",
-    ]
+    )
 
 
 @admin.register(models.PrizeFund)
 class PrizeFundAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
-    list_display = ["event", "currency", "method", "published", "paid"]
-    list_filter = ["method", "published", "currency"]
-    list_select_related = ["event", "allocation"]
-    inlines = [PrizeInline]
+    list_display = ("event", "currency", "method", "published", "paid")
+    list_filter = ("method", "published", "currency")
+    list_select_related = ("event", "allocation")
+    inlines = (PrizeInline,)
 
     @admin.display(description=_("paid (minor units)"))
     def paid(self, fund):

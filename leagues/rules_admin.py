@@ -11,8 +11,8 @@ from .services.league_rules import rule_delete, rule_save
 
 @admin.register(models.LeagueRule)
 class LeagueRuleAdmin(admin.ModelAdmin):
-    list_display = ["league", "event", "kind", "severity", "value", "penalty"]
-    list_filter = ["league", "kind", "severity"]
+    list_display = ("league", "event", "kind", "severity", "value", "penalty")
+    list_filter = ("league", "kind", "severity")
 
     def get_readonly_fields(self, request, obj=None):
         return ["league", "event", "kind"] if obj is not None and obj.pk else []  # another rule: add it
@@ -39,9 +39,9 @@ class LeagueRuleAdmin(admin.ModelAdmin):
 
 @admin.register(models.RuleViolation)
 class RuleViolationAdmin(admin.ModelAdmin):
-    list_display = ["match", "kind", "severity", "side", "board", "player", "status", "penalty"]
-    list_filter = ["status", "kind"]
-    readonly_fields = [f.name for f in models.RuleViolation._meta.fields]
+    list_display = ("match", "kind", "severity", "side", "board", "player", "status", "penalty")
+    list_filter = ("status", "kind")
+    readonly_fields = tuple(f.name for f in models.RuleViolation._meta.fields)
 
     def has_add_permission(self, request):
         return False

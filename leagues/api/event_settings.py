@@ -150,7 +150,7 @@ class SettingChangeSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = SettingChange
-        fields = ["at", "user", "setting", "before", "after", "source", "reason", "standings_impact"]
+        fields = ("at", "user", "setting", "before", "after", "source", "reason", "standings_impact")
 
 
 def _managed_event(slug: str, user) -> Event:

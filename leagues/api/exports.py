@@ -39,7 +39,7 @@ def _schema(media_type: str, description: str, kind=OpenApiTypes.BINARY):
 
 class _EventExport(APIView):
     kind = ""
-    throttle_classes = [AnonThrottle, UserThrottle, ExportThrottle]
+    throttle_classes = (AnonThrottle, UserThrottle, ExportThrottle)
 
     def get(self, request, slug):
         response = event_export(request, slug=slug, kind=self.kind)
@@ -107,7 +107,7 @@ class CrosstableXlsx(_EventExport):
 class SeasonBundle(APIView):
     """Every public event of one season in one zip, with a manifest."""
 
-    throttle_classes = [AnonThrottle, UserThrottle, ExportThrottle]
+    throttle_classes = (AnonThrottle, UserThrottle, ExportThrottle)
 
     @_schema("application/zip", "Every public event of the season: TRF, Chess-JSON, standings and crosstable.")
     def get(self, request, pk):

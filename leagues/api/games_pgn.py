@@ -92,7 +92,7 @@ def _version_from_if_match(header: str | None) -> int | None:
 class GamePgnView(APIView):
     """One game's PGN: the site's headers and the moves as readers may see them now."""
 
-    parser_classes = [JSONParser, PgnParser]
+    parser_classes = (JSONParser, PgnParser)
 
     def get_permissions(self):
         if self.request.method == "PUT":
@@ -218,7 +218,7 @@ def _import_data(job: PgnImportJob) -> dict:
 
 
 class EventPgnView(APIView):
-    parser_classes = [JSONParser, PgnParser]
+    parser_classes = (JSONParser, PgnParser)
     required_scope = Scope.RESULTS
 
     def get_permissions(self):
@@ -293,7 +293,7 @@ class EventPgnView(APIView):
 
 
 class PgnImportView(APIView):
-    permission_classes = [IsAuthenticated, TokenScope]
+    permission_classes = (IsAuthenticated, TokenScope)
 
     @extend_schema(responses={200: PgnImportSerializer, 404: ErrorSerializer})
     def get(self, request, pk):

@@ -30,7 +30,7 @@ class RankingEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RankingListEntry
-        fields = ["position", "player", "player_name", "nominated_on"]
+        fields = ("position", "player", "player_name", "nominated_on")
 
 
 class RankingListSerializer(serializers.Serializer):
@@ -96,7 +96,7 @@ class SeasonRankingListsView(APIView):
 
 
 class PlayerLicenceView(APIView):
-    permission_classes = [IsAuthenticated, TokenScope]
+    permission_classes = (IsAuthenticated, TokenScope)
     required_scope = Scope.RESULTS
 
     @extend_schema(

@@ -324,7 +324,7 @@ class RegistrationsView(APIView):
 
 
 class TeamRegistrationsView(APIView):
-    permission_classes = [AllowAny]  # a captain registers without an account, as a player does
+    permission_classes = (AllowAny,)  # a captain registers without an account, as a player does
 
     @extend_schema(
         request=TeamRegisterSerializer,
@@ -414,7 +414,7 @@ class FeeLedgerView(APIView):
 
 
 class WithdrawView(APIView):
-    permission_classes = [AllowAny]  # the link's signed key is the credential; a token or session adds nothing
+    permission_classes = (AllowAny,)  # the link's signed key is the credential; a token or session adds nothing
 
     @extend_schema(
         request=WithdrawSerializer,

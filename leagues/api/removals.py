@@ -2,6 +2,8 @@
 (leagues/services/removals.py): delete an event, club, player or entry without results, archive (retire) one
 with results, or bring it back. A refusal (``has_results``: archive instead) changes nothing."""
 
+from typing import ClassVar
+
 from django.shortcuts import get_object_or_404
 from django.urls import re_path
 from drf_spectacular.utils import extend_schema
@@ -23,7 +25,12 @@ class RemovalAnswerSerializer(serializers.Serializer):
 
 class _Removal(APIView):
     required_scope = Scope.ORGANISER
-    responses = {200: RemovalAnswerSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
+    responses: ClassVar[dict[int, type[serializers.Serializer]]] = {
+        200: RemovalAnswerSerializer,
+        400: ErrorSerializer,
+        403: ErrorSerializer,
+        404: ErrorSerializer,
+    }
 
 
 class EventRemovalView(_Removal):

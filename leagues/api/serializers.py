@@ -10,7 +10,7 @@ WRITABLE_RESULTS = [(code, label) for code, label in Result.choices if code]
 class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
-        fields = ["slug", "name"]
+        fields = ("slug", "name")
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -18,13 +18,13 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "league", "slug", "name", "starts_on", "ends_on"]
+        fields = ("id", "league", "slug", "name", "starts_on", "ends_on")
 
 
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["slug", "name", "short_name"]
+        fields = ("slug", "name", "short_name")
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -35,7 +35,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = [
+        fields = (
             "id",
             "name",
             "fide_id",
@@ -46,7 +46,7 @@ class PlayerSerializer(serializers.ModelSerializer):
             "rating_rapid",
             "rating_blitz",
             "rating_national",
-        ]
+        )
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_fide_id(self, player) -> int | None:
@@ -60,7 +60,7 @@ class TeamSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "name", "club", "event", "roster"]
+        fields = ("id", "name", "club", "event", "roster")
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_roster(self, team) -> list[int]:
@@ -73,7 +73,7 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = [
+        fields = (
             "slug",
             "name",
             "league",
@@ -96,7 +96,7 @@ class EventSerializer(serializers.ModelSerializer):
             "tiebreak_criteria",
             "tiebreak_locked",
             "results_version",
-        ]
+        )
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -104,7 +104,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = [
+        fields = (
             "start_number",
             "name",
             "player",
@@ -113,8 +113,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "withdrawn_after_round",
             "bye_ineligible",
             "half_bye_ineligible",
-        ]
-        read_only_fields = ["bye_ineligible", "half_bye_ineligible"]
+        )
+        read_only_fields = ("bye_ineligible", "half_bye_ineligible")
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -124,7 +124,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "date", "venue"]
+        fields = ("number", "date", "venue")
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -135,7 +135,7 @@ class GameSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = [
+        fields = (
             "id",
             "event",
             "round",
@@ -148,7 +148,7 @@ class GameSerializer(serializers.ModelSerializer):
             "result",
             "version",
             "corrected",
-        ]
+        )
 
 
 class TeamMatchSerializer(serializers.ModelSerializer):
@@ -159,7 +159,7 @@ class TeamMatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TeamMatch
-        fields = ["id", "round", "home", "away", "status", "version", "dispute_reason", "games"]
+        fields = ("id", "round", "home", "away", "status", "version", "dispute_reason", "games")
 
 
 LATER_PAIRING_HELP = _(

@@ -39,7 +39,7 @@ def _shown(api_token, key=None) -> dict:
 class TokenListView(APIView):
     """Your API tokens: list them (prefixes only) or make one (the token is in this answer only)."""
 
-    permission_classes = [permissions.IsAuthenticated, TokenScope]
+    permission_classes = (permissions.IsAuthenticated, TokenScope)
     read_scope = Scope.TOKENS
     required_scope = Scope.TOKENS
 
@@ -65,7 +65,7 @@ class TokenListView(APIView):
 class TokenDetailView(APIView):
     """Revoke one of your tokens by its prefix: it stops working at once."""
 
-    permission_classes = [permissions.IsAuthenticated, TokenScope]
+    permission_classes = (permissions.IsAuthenticated, TokenScope)
     read_scope = Scope.TOKENS
     required_scope = Scope.TOKENS
 

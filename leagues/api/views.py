@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from typing import ClassVar
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, TextField
@@ -49,8 +50,8 @@ from .cursor import CursorOrOffset
 class FilteredReadOnly(viewsets.ReadOnlyModelViewSet):
     """Read-only, with equality filters from the query string (`filters` maps parameter → lookup)."""
 
-    filters: dict[str, str] = {}
-    integer_filters = {"round"}
+    filters: ClassVar[dict[str, str]] = {}
+    integer_filters = frozenset({"round"})
     event_path: str | None = None  # the lookup of the row's event: rows of draft events are not shown
 
     def get_queryset(self):
@@ -95,7 +96,7 @@ class SeasonViewSet(FilteredReadOnly):
 
     queryset = Season.objects.select_related("league")
     serializer_class = s.SeasonSerializer
-    filters = {"league": "league__slug"}
+    filters: ClassVar[dict[str, str]] = {"league": "league__slug"}
 
 
 @_filter_parameters("league")
@@ -105,7 +106,7 @@ class ClubViewSet(FilteredReadOnly):
     queryset = Club.objects.all()
     serializer_class = s.ClubSerializer
     lookup_field = "slug"
-    filters = {"league": "leagues__slug"}
+    filters: ClassVar[dict[str, str]] = {"league": "leagues__slug"}
 
 
 @_filter_parameters("club", "name")
@@ -115,7 +116,7 @@ class PlayerViewSet(FilteredReadOnly):
     queryset = Player.objects.all()
     serializer_class = s.PlayerSerializer
     pagination_class = CursorOrOffset
-    filters = {"club": "clubs__slug", "name": "name__icontains"}
+    filters: ClassVar[dict[str, str]] = {"club": "clubs__slug", "name": "name__icontains"}
 
     def get_queryset(self):
         # a player entered only in draft events is not shown before the event is published
@@ -133,7 +134,7 @@ class TeamViewSet(FilteredReadOnly):
 
     queryset = Team.objects.select_related("club", "event").prefetch_related("members")
     serializer_class = s.TeamSerializer
-    filters = {"event": "event__slug", "club": "club__slug"}
+    filters: ClassVar[dict[str, str]] = {"event": "event__slug", "club": "club__slug"}
     event_path = "event"
 
 
@@ -144,7 +145,12 @@ class EventViewSet(FilteredReadOnly):
     queryset = Event.objects.public().select_related("league", "season")
     serializer_class = s.EventSerializer
     lookup_field = "slug"
-    filters = {"league": "league__slug", "season": "season__slug", "status": "status", "kind": "kind"}
+    filters: ClassVar[dict[str, str]] = {
+        "league": "league__slug",
+        "season": "season__slug",
+        "status": "status",
+        "kind": "kind",
+    }
 
     def get_queryset(self):
         queryset = super().get_queryset()
@@ -177,7 +183,7 @@ class GameViewSet(FilteredReadOnly):
     queryset = Game.objects.select_related("round__event", "white", "black")
     serializer_class = s.GameSerializer
     pagination_class = CursorOrOffset
-    filters = {"event": "round__event__slug", "round": "round__number"}
+    filters: ClassVar[dict[str, str]] = {"event": "round__event__slug", "round": "round__number"}
     event_path = "round__event"
 
     def retrieve(self, request, *args, **kwargs):
@@ -372,7 +378,7 @@ class TeamMatchViewSet(FilteredReadOnly):
         "games__round__event", "games__white", "games__black"
     )
     serializer_class = s.TeamMatchSerializer
-    filters = {"event": "round__event__slug", "round": "round__number"}
+    filters: ClassVar[dict[str, str]] = {"event": "round__event__slug", "round": "round__number"}
     event_path = "round__event"
 
     def _answer(self, action):

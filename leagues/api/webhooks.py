@@ -29,7 +29,7 @@ class SubscriptionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = WebhookSubscription
-        fields = ["id", "url", "events", "league", "club", "event", "created_at", "paused", "failures_in_a_row"]
+        fields = ("id", "url", "events", "league", "club", "event", "created_at", "paused", "failures_in_a_row")
 
     def get_paused(self, subscription) -> bool:
         return subscription.paused_at is not None
@@ -47,13 +47,13 @@ class NewSubscriptionSerializer(SubscriptionSerializer):
     secret = serializers.CharField(read_only=True, help_text="Signs every delivery; shown in this answer only.")
 
     class Meta(SubscriptionSerializer.Meta):
-        fields = SubscriptionSerializer.Meta.fields + ["secret"]
+        fields = (*SubscriptionSerializer.Meta.fields, "secret")
 
 
 class DeliverySerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookDelivery
-        fields = ["id", "event_type", "status", "attempts", "response_code", "error", "created_at", "last_attempt_at"]
+        fields = ("id", "event_type", "status", "attempts", "response_code", "error", "created_at", "last_attempt_at")
 
 
 class NewestFirst(CursorPagination):
@@ -64,7 +64,7 @@ class NewestFirst(CursorPagination):
 class WebhookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """Your webhook subscriptions (organisers, club secretaries; tokens need the `webhooks` scope)."""
 
-    permission_classes = [permissions.IsAuthenticated, TokenScope]
+    permission_classes = (permissions.IsAuthenticated, TokenScope)
     read_scope = Scope.WEBHOOKS
     required_scope = Scope.WEBHOOKS
     serializer_class = SubscriptionSerializer

@@ -1,9 +1,11 @@
 """Organisers' forms: what they type, validated field by field; the services validate again and write."""
 
 from datetime import timedelta
+from typing import ClassVar
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tiebreaks.engine import RULE_SETS, recommended_criteria
@@ -23,8 +25,8 @@ MAX_ROUNDS = 30
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ["name", "auto_confirm_days", "currency", "players_without_club", "federation"]
-        help_texts = {
+        fields = ("name", "auto_confirm_days", "currency", "players_without_club", "federation")
+        help_texts: ClassVar[dict[str, str | Promise]] = {
             "currency": _("The currency of the league's prize funds, unless a fund names another."),
             "federation": _(
                 "FIDE's three-letter code of the league's country, e.g. USA or NOR. The English pages of a league "
@@ -43,8 +45,8 @@ class LeagueForm(forms.ModelForm):
 
 class NewLeagueForm(LeagueForm):
     class Meta(LeagueForm.Meta):
-        fields = ["name", "slug", "auto_confirm_days", "currency", "players_without_club", "federation"]
-        help_texts = {
+        fields = ("name", "slug", "auto_confirm_days", "currency", "players_without_club", "federation")
+        help_texts: ClassVar[dict[str, str | Promise]] = {
             "slug": _("The league's address, e.g. oslo-league: letters, digits and hyphens."),
             "currency": LeagueForm.Meta.help_texts["currency"],
             "federation": LeagueForm.Meta.help_texts["federation"],
@@ -54,8 +56,13 @@ class NewLeagueForm(LeagueForm):
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
-        fields = ["name", "slug", "starts_on", "ends_on", "ranking_deadline", "nomination_deadline"]
-        widgets = {"starts_on": DATE, "ends_on": DATE, "ranking_deadline": DATE, "nomination_deadline": DATE}
+        fields = ("name", "slug", "starts_on", "ends_on", "ranking_deadline", "nomination_deadline")
+        widgets: ClassVar[dict[str, forms.Widget]] = {
+            "starts_on": DATE,
+            "ends_on": DATE,
+            "ranking_deadline": DATE,
+            "nomination_deadline": DATE,
+        }
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,7 +74,7 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = [
+        fields = (
             "name",
             "slug",
             "season",
@@ -89,9 +96,9 @@ class EventForm(forms.ModelForm):
             "baku_acceleration",
             "rating_method",
             "unrated_rating",
-        ]
-        widgets = {"starts_on": DATE}
-        help_texts = {
+        )
+        widgets: ClassVar[dict[str, forms.Widget]] = {"starts_on": DATE}
+        help_texts: ClassVar[dict[str, str | Promise]] = {
             "unrated_rating": _(
                 "The rating assumed for unrated players (0 to 3000) in the initial ranking and, when the regulations "
                 "announce it, in the rating-based tie-breaks. Empty: none."
@@ -229,7 +236,7 @@ class EventForm(forms.ModelForm):
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = ["name", "slug", "short_name"]
+        fields = ("name", "slug", "short_name")
 
 
 class PlayerForm(forms.ModelForm):
@@ -352,7 +359,7 @@ class PrizeForm(forms.Form):
     team_size = forms.IntegerField(label=_("Players counted"), required=False, min_value=1, initial=3)
 
     #: the kinds of prize that use a field (the others use it on every kind): the page shows only these
-    KINDS_OF_FIELD = {
+    KINDS_OF_FIELD: ClassVar[dict[str, tuple[str, ...]]] = {
         "place": (Prize.Kind.PLACE,),
         "category": (Prize.Kind.CATEGORY,),
         "eligibility_kind": (Prize.Kind.CATEGORY,),

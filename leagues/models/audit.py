@@ -1,8 +1,11 @@
 """The public record of changes: every result change, every override of a locked tiebreak policy and every
 change of a finished event."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from .events import Event
@@ -33,7 +36,7 @@ class ResultChange(models.Model):
 
     # The reasons the site gives itself are stored as these codes and shown in the reader's language (a
     # worker writes them in no reader's language); a reason a person typed is shown as typed.
-    SITE_REASONS = {
+    SITE_REASONS: ClassVar[dict[str, str | Promise]] = {
         "pairing": _("pairing"),
         "bye requested": _("bye requested"),
         "changed by hand": _("changed by hand"),
@@ -42,7 +45,7 @@ class ResultChange(models.Model):
     }
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("result change")
         verbose_name_plural = _("result changes")
 
@@ -64,7 +67,7 @@ class TiebreakPolicyChange(models.Model):
     reason = models.CharField(_("reason"), max_length=300)
 
     class Meta:
-        ordering = ["-at"]
+        ordering: ClassVar[list[str]] = ["-at"]
         verbose_name = _("tiebreak policy change")
         verbose_name_plural = _("tiebreak policy changes")
 
@@ -85,7 +88,7 @@ class FinishedEventChange(models.Model):
     reason = models.CharField(_("reason"), max_length=300)
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("change of a finished event")
         verbose_name_plural = _("changes of finished events")
 
@@ -127,6 +130,6 @@ class SettingChange(models.Model):
     standings_impact = models.JSONField(_("effect on the standings"), null=True, blank=True)
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("change of a setting")
         verbose_name_plural = _("changes of settings")

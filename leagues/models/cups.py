@@ -2,6 +2,8 @@
 resolution) and its bracket of ties, each a team match (its card) or a bye (leagues/services/cups.py draws and
 advances them)."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -100,10 +102,8 @@ class CupTie(models.Model):
     decider_at = models.DateTimeField(_("decider recorded at"), null=True, blank=True)
 
     class Meta:
-        ordering = ["cup", "round_number", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["cup", "round_number", "position"], name="cup_tie_place_once"),
-        ]
+        ordering: ClassVar[list[str]] = ["cup", "round_number", "position"]
+        constraints = (models.UniqueConstraint(fields=["cup", "round_number", "position"], name="cup_tie_place_once"),)
         verbose_name = _("cup tie")
         verbose_name_plural = _("cup ties")
 
@@ -126,6 +126,6 @@ class CupTieChange(models.Model):
     reason = models.CharField(_("reason"), max_length=300)
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("cup tie change")
         verbose_name_plural = _("cup tie changes")

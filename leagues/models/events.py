@@ -1,6 +1,7 @@
 """Events and their participants: an event's teams and rosters, entries (a player or a team) and rounds."""
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -156,7 +157,7 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
-        ordering = ["-starts_on", "name"]
+        ordering: ClassVar[list[str]] = ["-starts_on", "name"]
         verbose_name = _("event")
         verbose_name_plural = _("events")
 
@@ -198,8 +199,8 @@ class Team(models.Model):
     name = models.CharField(_("name"), max_length=200)
 
     class Meta:
-        ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["event", "name"], name="team_name_per_event")]
+        ordering: ClassVar[list[str]] = ["name"]
+        constraints = (models.UniqueConstraint(fields=["event", "name"], name="team_name_per_event"),)
         verbose_name = _("team")
         verbose_name_plural = _("teams")
 
@@ -215,11 +216,11 @@ class TeamMember(models.Model):
     board_order = models.PositiveSmallIntegerField(_("board order"))
 
     class Meta:
-        ordering = ["team", "board_order"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["team", "board_order"]
+        constraints = (
             models.UniqueConstraint(fields=["team", "board_order"], name="roster_board_once"),
             models.UniqueConstraint(fields=["team", "player"], name="roster_player_once"),
-        ]
+        )
         verbose_name = _("team member")
         verbose_name_plural = _("team members")
 
@@ -240,8 +241,8 @@ class Entry(models.Model):
     club_display: Club | None  # the entry's club, set by selectors.entries_with_clubs (not a column)
 
     class Meta:
-        ordering = ["event", "start_number"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["event", "start_number"]
+        constraints = (
             models.UniqueConstraint(fields=["event", "start_number"], name="start_number_once"),
             models.UniqueConstraint(fields=["event", "player"], name="player_once_per_event"),
             models.CheckConstraint(
@@ -249,7 +250,7 @@ class Entry(models.Model):
                 | models.Q(player__isnull=True, team__isnull=False),
                 name="entry_is_player_or_team",
             ),
-        ]
+        )
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
 
@@ -271,11 +272,11 @@ class EntryRating(models.Model):
     list_date = models.DateField(_("rating list of"), null=True, blank=True)
 
     class Meta:
-        ordering = ["entry", "from_round"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["entry", "from_round"]
+        constraints = (
             models.UniqueConstraint(fields=["entry", "from_round"], name="entry_rating_once_per_round"),
             models.CheckConstraint(condition=models.Q(from_round__gte=2), name="entry_rating_from_round_two"),
-        ]
+        )
         verbose_name = _("rating from a round on")
         verbose_name_plural = _("ratings from a round on")
 
@@ -292,11 +293,11 @@ class MemberRating(models.Model):
     list_date = models.DateField(_("rating list of"), null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "player", "from_round"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["event", "player", "from_round"]
+        constraints = (
             models.UniqueConstraint(fields=["event", "player", "from_round"], name="member_rating_once_per_round"),
             models.CheckConstraint(condition=models.Q(from_round__gte=1), name="member_rating_from_round_one"),
-        ]
+        )
         verbose_name = _("team player's rating from a round on")
         verbose_name_plural = _("team players' ratings from a round on")
 
@@ -309,8 +310,8 @@ class Round(models.Model):
     start_time = models.TimeField(_("start time"), null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "number"]
-        constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_once")]
+        ordering: ClassVar[list[str]] = ["event", "number"]
+        constraints = (models.UniqueConstraint(fields=["event", "number"], name="round_once"),)
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
 

@@ -27,7 +27,7 @@ class Follow(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [
+        constraints = (
             models.CheckConstraint(
                 condition=models.Q(player__isnull=False, team__isnull=True)
                 | models.Q(player__isnull=True, team__isnull=False),
@@ -35,7 +35,7 @@ class Follow(models.Model):
             ),
             models.UniqueConstraint(fields=["email", "player"], name="follow_player_once"),
             models.UniqueConstraint(fields=["email", "team"], name="follow_team_once"),
-        ]
+        )
         verbose_name = _("follower")
         verbose_name_plural = _("followers")
 
@@ -61,4 +61,4 @@ class FollowNotice(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["follow", "event", "sent_at"], name="follow_notice_waiting")]
+        indexes = (models.Index(fields=["follow", "event", "sent_at"], name="follow_notice_waiting"),)

@@ -1,5 +1,7 @@
 """The moves of games: each version of a game's PGN as it arrived, and an event's transmission delay."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -38,8 +40,8 @@ class GamePgn(models.Model):
     source = models.CharField(_("source"), max_length=4, choices=Source.choices, default=Source.FORM)
 
     class Meta:
-        ordering = ["game_id", "version"]
-        constraints = [models.UniqueConstraint(fields=["game", "version"], name="one_pgn_per_game_version")]
+        ordering: ClassVar[list[str]] = ["game_id", "version"]
+        constraints = (models.UniqueConstraint(fields=["game", "version"], name="one_pgn_per_game_version"),)
         verbose_name = _("game moves")
         verbose_name_plural = _("game moves")
 

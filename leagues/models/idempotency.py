@@ -16,6 +16,6 @@ class IdempotentRequest(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once")]
+        constraints = (models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once"),)
         verbose_name = _("idempotent request")
         verbose_name_plural = _("idempotent requests")

@@ -41,11 +41,11 @@ class ImportJob(models.Model):
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
-        constraints = [
+        constraints = (
             models.UniqueConstraint(
                 fields=["league", "requested_by", "key"], condition=~Q(status="failed"), name="import_job_once"
-            )
-        ]
+            ),
+        )
         verbose_name = _("import job")
         verbose_name_plural = _("import jobs")
 

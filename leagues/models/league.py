@@ -1,5 +1,7 @@
 """Who plays: leagues and their seasons, clubs, players and their club memberships."""
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -35,7 +37,7 @@ class League(models.Model):
     )
 
     class Meta:
-        ordering = ["name"]
+        ordering: ClassVar[list[str]] = ["name"]
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
 
@@ -64,8 +66,8 @@ class Season(models.Model):
     )
 
     class Meta:
-        ordering = ["-starts_on", "name"]
-        constraints = [models.UniqueConstraint(fields=["league", "slug"], name="season_slug_per_league")]
+        ordering: ClassVar[list[str]] = ["-starts_on", "name"]
+        constraints = (models.UniqueConstraint(fields=["league", "slug"], name="season_slug_per_league"),)
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
 
@@ -81,7 +83,7 @@ class Club(models.Model):
     retired = models.BooleanField(_("retired"), default=False)
 
     class Meta:
-        ordering = ["name"]
+        ordering: ClassVar[list[str]] = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
 
@@ -165,7 +167,7 @@ class Player(models.Model):
     retired = models.BooleanField(_("retired"), default=False)
 
     class Meta:
-        ordering = ["name"]
+        ordering: ClassVar[list[str]] = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
 
@@ -196,6 +198,6 @@ class ClubMembership(models.Model):
     until = models.DateField(_("until"), null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["player", "club", "since"], name="membership_once")]
+        constraints = (models.UniqueConstraint(fields=["player", "club", "since"], name="membership_once"),)
         verbose_name = _("club membership")
         verbose_name_plural = _("club memberships")

@@ -2,6 +2,7 @@
 from the engine's run to its publication, and every change made to it by hand."""
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -122,6 +123,6 @@ class PairingChange(models.Model):
     after = models.JSONField(_("after"))
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("pairing change")
         verbose_name_plural = _("pairing changes")

@@ -8,6 +8,8 @@ from, with one :class:`PrizeAward` per player or team receiving money or an item
 Money is always an integer of minor units (pence, cents, øre), never a float or a Decimal.
 """
 
+from typing import ClassVar
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -134,8 +136,8 @@ class Prize(models.Model):
     position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:
-        ordering = ["fund", "position", "pk"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["fund", "position", "pk"]
+        constraints = (
             models.CheckConstraint(
                 condition=models.Q(kind="place", place__gte=1)
                 | (
@@ -155,7 +157,7 @@ class Prize(models.Model):
             models.UniqueConstraint(
                 fields=["fund", "rank"], condition=models.Q(kind="club_team"), name="club_team_rank_once"
             ),
-        ]
+        )
         verbose_name = _("prize")
         verbose_name_plural = _("prizes")
 
@@ -233,7 +235,7 @@ class PrizeAward(models.Model):
     items = models.JSONField(_("items"), default=list)
 
     class Meta:
-        ordering = ["allocation", "position"]
-        constraints = [models.UniqueConstraint(fields=["allocation", "entry"], name="award_once_per_entry")]
+        ordering: ClassVar[list[str]] = ["allocation", "position"]
+        constraints = (models.UniqueConstraint(fields=["allocation", "entry"], name="award_once_per_entry"),)
         verbose_name = _("prize award")
         verbose_name_plural = _("prize awards")

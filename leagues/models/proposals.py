@@ -1,6 +1,8 @@
 """Changes of a shared player's registry fields proposed by a league that does not keep the player (a TRF import of
 another league): written only when an organiser of a league that keeps the player accepts them."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -31,16 +33,16 @@ class PlayerProposal(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     class Meta:
-        ordering = ["created_at", "pk"]
+        ordering: ClassVar[list[str]] = ["created_at", "pk"]
         verbose_name = _("proposed player change")
         verbose_name_plural = _("proposed player changes")
-        constraints = [
+        constraints = (
             models.UniqueConstraint(
                 fields=["player", "league", "field", "value"],
                 condition=models.Q(status="pending"),
                 name="one_pending_player_proposal",
-            )
-        ]
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.player}: {self.field} = {self.value}"

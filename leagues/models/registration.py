@@ -4,6 +4,8 @@ reserves per team), each registration (a team's with its roster) and its entry f
 
 Money is an integer of minor units of the league's currency, as the prize funds keep it."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -72,8 +74,8 @@ class Registration(models.Model):
     withdrawal_reason = models.CharField(_("reason for withdrawing"), max_length=300, blank=True)
 
     class Meta:
-        ordering = ["event", "created_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["event", "key"], name="registration_once")]
+        ordering: ClassVar[list[str]] = ["event", "created_at", "pk"]
+        constraints = (models.UniqueConstraint(fields=["event", "key"], name="registration_once"),)
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
 
@@ -100,11 +102,11 @@ class RegisteredPlayer(models.Model):
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
 
     class Meta:
-        ordering = ["registration", "board_order"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["registration", "board_order"]
+        constraints = (
             models.UniqueConstraint(fields=["registration", "board_order"], name="registered_board_once"),
             models.UniqueConstraint(fields=["registration", "key"], name="registered_player_once"),
-        ]
+        )
         verbose_name = _("registered player")
         verbose_name_plural = _("registered players")
 
@@ -131,6 +133,6 @@ class FeeRecord(models.Model):
     recorded_at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
-        ordering = ["recorded_at", "pk"]
+        ordering: ClassVar[list[str]] = ["recorded_at", "pk"]
         verbose_name = _("entry fee record")
         verbose_name_plural = _("entry fee records")

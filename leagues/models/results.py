@@ -1,5 +1,7 @@
 """Games and match cards. Results are stored as codes, never as points: every rule set derives its own numbers."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -53,7 +55,7 @@ class TeamMatch(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
-        ordering = ["round", "id"]
+        ordering: ClassVar[list[str]] = ["round", "id"]
         verbose_name = _("team match")
         verbose_name_plural = _("team matches")
 
@@ -139,8 +141,8 @@ class Game(models.Model):
     corrected = models.BooleanField(_("corrected"), default=False)
 
     class Meta:
-        ordering = ["round", "match", "board"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["round", "match", "board"]
+        constraints = (
             # one game per board of a match, and per board of a round outside matches (two partial
             # indexes instead of NULLS NOT DISTINCT, which SQLite, the demo's database, cannot keep)
             models.UniqueConstraint(
@@ -149,7 +151,7 @@ class Game(models.Model):
             models.UniqueConstraint(
                 fields=["round", "board"], condition=models.Q(match__isnull=True), name="board_once_per_round"
             ),
-        ]
+        )
         verbose_name = _("game")
         verbose_name_plural = _("games")
 

@@ -25,14 +25,14 @@ class Role(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("event"))
 
     class Meta:
-        constraints = [
+        constraints = (
             models.CheckConstraint(
                 condition=models.Q(kind="organiser", league__isnull=False)
                 | models.Q(kind="secretary", club__isnull=False)
                 | models.Q(kind="arbiter", event__isnull=False),
                 name="role_has_its_scope",
-            )
-        ]
+            ),
+        )
         verbose_name = _("role")
         verbose_name_plural = _("roles")
 

@@ -1,6 +1,8 @@
 """A league's rules for team match cards (who may play where) and the violations found on saved cards
 (leagues/services/league_rules.py checks them; each rule is a warning or a block, as the league decides)."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -55,8 +57,8 @@ class LeagueRule(models.Model):
     penalty = models.CharField(_("penalty"), max_length=13, choices=Penalty.choices, default=Penalty.NONE)
 
     class Meta:
-        ordering = ["league", "event", "kind"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["league", "event", "kind"]
+        constraints = (
             models.UniqueConstraint(
                 fields=["league", "kind"], condition=models.Q(event__isnull=True), name="league_rule_once"
             ),
@@ -65,7 +67,7 @@ class LeagueRule(models.Model):
                 condition=models.Q(event__isnull=False),
                 name="division_rule_once",
             ),
-        ]
+        )
         verbose_name = _("league rule")
         verbose_name_plural = _("league rules")
 
@@ -105,8 +107,8 @@ class RuleViolation(models.Model):
     handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
 
     class Meta:
-        ordering = ["found_at", "pk"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["found_at", "pk"]
+        constraints = (
             models.UniqueConstraint(
                 fields=["match", "kind", "side", "board"],
                 condition=models.Q(board__isnull=False),
@@ -115,7 +117,7 @@ class RuleViolation(models.Model):
             models.UniqueConstraint(
                 fields=["match", "kind", "side"], condition=models.Q(board__isnull=True), name="violation_once_per_card"
             ),
-        ]
+        )
         verbose_name = _("rule violation")
         verbose_name_plural = _("rule violations")
 
@@ -131,10 +133,10 @@ class RankingListEntry(models.Model):
     nominated_on = models.DateField(_("nominated on"))
 
     class Meta:
-        ordering = ["team", "position"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["team", "position"]
+        constraints = (
             models.UniqueConstraint(fields=["team", "position"], name="ranking_position_once"),
             models.UniqueConstraint(fields=["team", "player"], name="ranking_player_once"),
-        ]
+        )
         verbose_name = _("ranking list entry")
         verbose_name_plural = _("ranking list entries")

@@ -1,6 +1,8 @@
 """What organisers undid: an event, club, player or entry deleted (it had no results) or archived or retired
 (it had results, so nothing leaves the public record)."""
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -36,6 +38,6 @@ class SetupChange(models.Model):
     detail = models.CharField(_("detail"), max_length=300, blank=True)
 
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering: ClassVar[list[str]] = ["-at", "-id"]
         verbose_name = _("set-up change")
         verbose_name_plural = _("set-up changes")

@@ -1,6 +1,7 @@
 """Webhook subscriptions to a league, a club or an event, and the log of every delivery."""
 
 import uuid
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -40,14 +41,14 @@ class WebhookSubscription(models.Model):
     class Meta:
         verbose_name = _("webhook subscription")
         verbose_name_plural = _("webhook subscriptions")
-        constraints = [
+        constraints = (
             models.CheckConstraint(
                 condition=models.Q(league__isnull=False, club__isnull=True, event__isnull=True)
                 | models.Q(league__isnull=True, club__isnull=False, event__isnull=True)
                 | models.Q(league__isnull=True, club__isnull=True, event__isnull=False),
                 name="webhook_one_target",
-            )
-        ]
+            ),
+        )
 
     def __str__(self) -> str:
         return self.url
@@ -79,7 +80,5 @@ class WebhookDelivery(models.Model):
     class Meta:
         verbose_name = _("webhook delivery")
         verbose_name_plural = _("webhook deliveries")
-        ordering = ["-created_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["subscription", "occurrence"], name="webhook_delivery_once"),
-        ]
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        constraints = (models.UniqueConstraint(fields=["subscription", "occurrence"], name="webhook_delivery_once"),)
