@@ -752,7 +752,7 @@ def run(workers: int, args) -> dict:
     call_command("migrate", verbosity=0)
     redis.Redis.from_url(REDIS_URL).flushdb()
     started = time.monotonic()
-    organiser, token, match_ids, opens = build_night()
+    _organiser, token, match_ids, opens = build_night()
     recompute_all_here()
     from leagues.models import Event
 

@@ -107,7 +107,7 @@ def main() -> None:
                 Game.objects.filter(pk=batch[0]).update(result="")
                 times, answers = [], []
                 for game_id in batch:
-                    seconds, status, result = enter(base, key, game_id)
+                    seconds, status, _result = enter(base, key, game_id)
                     times.append(seconds)
                     answers.append(status)
             stored = Game.objects.filter(pk__in=batch, result="1-0").count()

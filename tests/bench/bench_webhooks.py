@@ -109,7 +109,7 @@ def main() -> None:
     ]  # fmt: skip
     try:
         time.sleep(5)
-        quiet, quiet_games, user = make_event("bench-webhooks-none", args.n)
+        _quiet, quiet_games, user = make_event("bench-webhooks-none", args.n)
         busy, busy_games, _ = make_event("bench-webhooks-100", args.n)
         urls = [f"http://127.0.0.1:{prompt_port}/hook/{n}" for n in range(PROMPT)] + [f"http://127.0.0.1:{slow_port}/"]
         WebhookSubscription.objects.bulk_create(

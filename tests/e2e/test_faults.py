@@ -41,7 +41,7 @@ def _recomputes_logged(*logs: Path) -> int:
 
 
 def test_killed_worker_task_runs_again_and_the_snapshot_ends_current(broker):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     quick_restore = {"CELERY_VISIBILITY_TIMEOUT": "2", "CELERY_RESTORE_INTERVAL": "1"}
     slow = {"RECOMPUTE_TEST_DELAY": "4", **quick_restore}
@@ -75,7 +75,7 @@ def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_post
     require(redis_server is not None, "redis-server is not installed")
     port = free_port()  # nothing listens there: Redis is down
     own_broker = f"redis://127.0.0.1:{port}/0"
-    event, entries, games = swiss_event(players=6)
+    event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
     with broker_for_this_process(own_broker):
         for game, result in zip(games, [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS], strict=True):

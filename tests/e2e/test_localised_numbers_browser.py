@@ -37,7 +37,7 @@ def _log_in(browser, base, username):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_draw_counts_half_a_point_in_the_match_score(browser, live_server, lang):
-    event, match, games, (home_secretary, _away) = team_match(boards=4)
+    _event, match, _games, (home_secretary, _away) = team_match(boards=4)
     home_secretary.username = "home-secretary"
     home_secretary.save()
     _log_in(browser, live_server.url, "home-secretary")

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def _card(browser, live_server, boards):
     from selenium.webdriver.common.keys import Keys
 
-    event, match, games, (home_secretary, _away) = team_match(boards=boards)
+    _event, match, games, (home_secretary, _away) = team_match(boards=boards)
     home_secretary.username = "home-secretary"
     home_secretary.save()
     card = f"/en/manage/matches/{match.pk}/"

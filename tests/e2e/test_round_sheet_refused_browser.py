@@ -62,7 +62,7 @@ def test_a_refused_match_card_keeps_what_was_typed(browser, live_server, setting
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
-    event, match, games, (home_secretary, _away) = team_match(boards=4)
+    _event, match, games, (home_secretary, _away) = team_match(boards=4)
     home_secretary.username = "home-secretary"
     home_secretary.save()
     settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10  # the card sends 18 fields: a bare 400

@@ -52,8 +52,8 @@ def logged_in(user) -> APIClient:
 
 
 def test_a_result_in_another_league_is_visible_while_a_trickling_receiver_is_delivered_to(worker, tmp_path):
-    followed, entries, games = swiss_event(players=8)
-    other, other_entries, other_games = swiss_event(players=4)
+    followed, _entries, games = swiss_event(players=8)
+    other, _other_entries, other_games = swiss_event(players=4)
     assert followed.league_id != other.league_id
     organiser = organiser_of(followed.league)
     api = logged_in(organiser)

@@ -40,7 +40,7 @@ def subscribe(client, url, event, events=("result.recorded",)):
 def test_a_round_sheet_result_reaches_the_receiver_signed_once_retries_on_500_and_skips_paused(
     worker, client, tmp_path
 ):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     api = APIClient()
     api.force_login(organiser)
@@ -95,7 +95,7 @@ def test_a_round_sheet_result_reaches_the_receiver_signed_once_retries_on_500_an
 
 
 def test_the_test_event_and_a_new_snapshot_reach_the_receiver(worker, tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     api = APIClient()
     api.force_login(organiser)

@@ -29,7 +29,7 @@ def with_moves(event, round_number=1, board=1) -> Game:
 
 
 def test_the_wallchart_links_the_results_of_games_with_moves(client):
-    event, entries = played_swiss(6, rounds=2)
+    event, _entries = played_swiss(6, rounds=2)
     game = with_moves(event, round_number=2, board=1)  # board 1: White wins
     html = client.get(f"/en/events/{event.slug}/crosstable/").content.decode()
     # both players' cells of round 2, named by what they show and the round; no other game has moves
@@ -42,7 +42,7 @@ def test_the_wallchart_links_the_results_of_games_with_moves(client):
 def test_a_round_robin_grid_links_the_results_of_games_with_moves(client):
     from leagues.models import Event
 
-    event, entries = played_swiss(4, rounds=3, system=Event.System.ROUND_ROBIN)
+    event, _entries = played_swiss(4, rounds=3, system=Event.System.ROUND_ROBIN)
     game = with_moves(event, round_number=3, board=2)  # board 2: a draw
     html = client.get(f"/he/events/{event.slug}/crosstable/").content.decode()
     assert 'class="crosstable grid"' in html
@@ -51,7 +51,7 @@ def test_a_round_robin_grid_links_the_results_of_games_with_moves(client):
 
 
 def test_a_players_rounds_and_the_published_pairings_link_the_game_with_moves(client):
-    event, entries = played_swiss(6, rounds=2)
+    event, _entries = played_swiss(6, rounds=2)
     game = with_moves(event, round_number=1, board=2)  # board 2: a draw
     white = game.white.start_number
     player = client.get(f"/en/events/{event.slug}/players/{white}/").content.decode()
@@ -63,7 +63,7 @@ def test_a_players_rounds_and_the_published_pairings_link_the_game_with_moves(cl
 
 
 def test_a_players_profile_links_the_game_with_moves(client):
-    event, entries = played_swiss(6, rounds=2)
+    event, _entries = played_swiss(6, rounds=2)
     game = with_moves(event, round_number=2, board=1)  # board 1: White wins
     html = client.get(f"/en/players/{game.white.player_id}/").content.decode()
     assert game_links(html, event.slug) == [(str(game.pk), "1, the game of round 2", "1")]

@@ -196,7 +196,7 @@ def test_a_new_result_gives_new_validators_at_once(client):
 def test_last_modified_is_never_later_than_now_even_after_many_changes_in_a_second(client):
     """Each change moves the stamp's seconds on by one at least; ten changes within a second still answer with a
     Last-Modified of now at most, and the page as it was before them is still not answered 304 by its date."""
-    event, entries = played_swiss(4)
+    event, _entries = played_swiss(4)
     url = f"/en/events/{event.slug}/"
     before = client.get(url)
     for _ in range(10):

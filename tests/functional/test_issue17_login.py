@@ -129,7 +129,7 @@ def test_every_page_has_a_strict_policy_and_no_inline_script(client):
     from leagues.services.results import result_record
     from tests.factories import organiser_of, swiss_event
 
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)
     pages = [

@@ -198,7 +198,7 @@ def test_the_organiser_sets_and_takes_away_rules_on_the_leagues_rules_page(clien
     assert "the ratings of a team's players on a card add up to at most 3500" in public and "Division Two" in public
 
     client.force_login(s.d.secretaries[0])  # the rule holds on Division Two's card at once
-    value, fjord, _board, sentence = CASES["rating_cap"]
+    _value, fjord, _board, sentence = CASES["rating_cap"]
     live = client.get(f"/en/manage/matches/{s.match.pk}/warnings/", _query(s, fjord))
     assert f"Not allowed: {sentence}" in live.json()["warnings"]
 

@@ -38,7 +38,7 @@ def test_round_sheet_saves_the_whole_round(client):
 
 
 def test_stale_sheet_is_refused_and_shows_the_current_value(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     url = f"/en/manage/events/{event.slug}/rounds/1/"
     client.post(url, _sheet(games, g1="1-0"))
@@ -50,7 +50,7 @@ def test_stale_sheet_is_refused_and_shows_the_current_value(client):
 
 
 def test_other_clubs_secretary_gets_a_clear_refusal(client):
-    event, entries, games = swiss_event(players=4, club=ClubFactory())
+    event, _entries, games = swiss_event(players=4, club=ClubFactory())
     stranger = UserFactory()
     Role.objects.create(user=stranger, kind=Role.Kind.SECRETARY, club=ClubFactory())
     client.force_login(stranger)
@@ -61,14 +61,14 @@ def test_other_clubs_secretary_gets_a_clear_refusal(client):
 
 
 def test_entry_needs_a_login(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     response = client.get(f"/en/manage/events/{event.slug}/rounds/1/")
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
 
 
 def test_policy_override_after_the_lock_needs_a_reason_and_is_shown(client):
-    event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
+    event, _entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
     organiser = organiser_of(event.league)
     client.force_login(organiser)
     client.post(f"/en/manage/events/{event.slug}/rounds/1/", _sheet(games, g1="1-0"))
@@ -83,7 +83,7 @@ def test_policy_override_after_the_lock_needs_a_reason_and_is_shown(client):
 
 
 def test_audit_trail_is_for_organisers(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     client.force_login(organiser)
     client.post(f"/en/manage/events/{event.slug}/rounds/1/", _sheet(games, g1="1-0"))
@@ -94,7 +94,7 @@ def test_audit_trail_is_for_organisers(client):
 
 
 def test_trf_import_page(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     url = f"/en/manage/leagues/{event.league.slug}/import/"
     bad = client.post(url, {"name": "Bad", "slug": "bad", "file": SimpleUploadedFile("x.trf", b"001 nonsense\n")})
@@ -119,7 +119,7 @@ def test_trf_import_page(client):
 
 @pytest.mark.parametrize("lang", ["en", "el", "tr", "he", "nb"])
 def test_manage_pages_answer_in_every_language(client, lang):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     for url in (
         "/manage/",
@@ -160,7 +160,7 @@ def test_public_pages_show_corrections_and_policy_overrides(client):
 def test_match_card_page_warns_about_a_player_not_on_the_roster(client):
     from tests.helpers import team_match
 
-    event, match, games, (home, away) = team_match()
+    _event, match, games, (home, _away) = team_match()
     client.force_login(home)
     page = client.get(f"/en/manage/matches/{match.pk}/")
     assert page.status_code == 200
@@ -247,7 +247,7 @@ def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
 
 
 def test_policy_page_warns_when_rating_criteria_meet_unrated_players(client):
-    event, entries, games = swiss_event(players=4, tiebreak_criteria=["ARO", "BH"])
+    event, entries, _games = swiss_event(players=4, tiebreak_criteria=["ARO", "BH"])
     entries[1].rating = None
     entries[1].save()
     client.force_login(organiser_of(event.league))

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_event_without_results_still_has_every_page(client):
-    event, entries, games = swiss_event(players=5, rounds=5)
+    event, entries, _games = swiss_event(players=5, rounds=5)
     for url in ["", "crosstable/", "rounds/1/", "players/1/", "players/5/", "why/", "why/?a=1&b=2"]:
         response = client.get(f"/en/events/{event.slug}/{url}")
         assert response.status_code in (200, 404), url

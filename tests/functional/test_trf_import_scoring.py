@@ -78,7 +78,7 @@ def with_line(data: bytes, start: bytes, change) -> bytes:
 
 @pytest.mark.parametrize("name", TORNELO)
 def test_a_half_point_pab_is_imported_as_the_file_says_and_the_site_shows_the_command_lines_values(page, name):
-    client, league, url = page
+    client, _league, url = page
     path = TORNELO[name]
     data = path.read_bytes()
     response, body = upload(client, url, data)
@@ -100,7 +100,7 @@ def test_a_half_point_pab_is_imported_as_the_file_says_and_the_site_shows_the_co
 
 
 def test_a_points_column_that_differs_is_a_warning_naming_the_player_with_both_values(page):
-    client, league, url = page
+    client, _league, url = page
     # the points column of Rossi (7) counts his PAB as a full point: 1.0, where the file's scoring gives 0.5
     data = with_line(TORNELO["trf16"].read_bytes(), b"001    7", lambda line: line[:80] + b" 1.0" + line[84:])
     line = data.split(b"\r\n").index(next(x for x in data.split(b"\r\n") if x.startswith(b"001    7"))) + 1
@@ -115,7 +115,7 @@ def test_a_points_column_that_differs_is_a_warning_naming_the_player_with_both_v
 
 
 def test_a_fide_id_given_to_two_players_imports_both_with_a_warning(page):
-    client, league, url = page
+    client, _league, url = page
     # the exporter repeated player 1's FIDE id on player 6's line
     data = with_line(TORNELO["trf26"].read_bytes(), b"001    6", lambda line: line[:57] + b"    4200011" + line[68:])
     response, body = upload(client, url, data)
@@ -178,7 +178,7 @@ def test_a_file_updating_an_event_of_another_scoring_is_imported_with_a_warning_
 def test_a_zero_point_bye_worth_points_is_kept_listed_in_the_scoring_and_counted_as_the_command_line_does(
     page, name, tmp_path
 ):
-    client, league, url = page
+    client, _league, url = page
     # player 3's pairing-allocated bye of round 2 becomes a zero-point bye, which the file's scoring makes worth ½
     # (JaVaFo's BBZ 0.5; TRF-26's A 0.5 in record 162, with X 0 for a result not known): his points column, 1.0,
     # adds up only so
@@ -210,7 +210,7 @@ def test_a_zero_point_bye_worth_points_is_kept_listed_in_the_scoring_and_counted
 
 
 def test_a_zero_point_bye_and_a_forfeit_loss_of_different_values_are_refused_with_the_line(page):
-    client, league, url = page
+    client, _league, url = page
     # BBZ 0.5 and BBF 0: the engine counts a zero-point bye and a forfeit loss alike (162's A)
     data = with_line(TORNELO["trf16"].read_bytes(), b"BBU", lambda line: line + b"\r\nBBZ 0.5\r\nBBF 0.0")
     line = data.split(b"\r\n").index(b"BBF 0.0") + 1

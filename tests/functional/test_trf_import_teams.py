@@ -71,7 +71,7 @@ def site_rows(event):
 
 @pytest.mark.parametrize("path", [FIDE_SAMPLE, ARMSTRONG], ids=["fide-sample", "armstrong"])
 def test_a_team_file_becomes_a_team_event_with_the_command_lines_team_standings(page, path, tmp_path):
-    client, league, url = page
+    client, _league, url = page
     data = path.read_bytes()
     response, body = upload(client, url, data)
     assert response.status_code == 200, body[-1500:]
@@ -103,7 +103,7 @@ def test_a_team_file_becomes_a_team_event_with_the_command_lines_team_standings(
 
 
 def test_the_preview_shows_what_a_team_file_creates(page):
-    client, league, url = page
+    client, _league, url = page
     response, body = upload(client, url, FIDE_SAMPLE.read_bytes())
     assert response.status_code == 200
     # 50 teams of four boards, over 14 rounds
@@ -113,7 +113,7 @@ def test_the_preview_shows_what_a_team_file_creates(page):
 
 
 def test_a_team_bye_the_site_cannot_count_as_the_file_does_is_refused_at_preview_with_its_round(page):
-    client, league, url = page
+    client, _league, url = page
     # the pairing-allocated byes of record 320 worth a won match (2 match points, 4 game points) instead of a draw
     data = FIDE_SAMPLE.read_bytes().replace(b"320  1.0  2.0", b"320  2.0  4.0")
     response, body = upload(client, url, data)
@@ -131,7 +131,7 @@ def test_fides_checker_reads_the_sites_team_export_and_counts_the_boards_as_the_
     """Board count (BC), top board results and bottom board elimination read every board: the export's 300
     records (boards out of order, a board left empty, listing every board) and 330 records (forfeited matches)
     must carry them. The checker refuses the Armstrong league as published (no line-ups); it reads the export."""
-    client, league, url = page
+    client, _league, url = page
     data = path.read_bytes()
     upload(client, url, data)
     event = imported(client, url, data)
@@ -163,7 +163,7 @@ def first_rounds(data: bytes, rounds: int) -> bytes:
 
 
 def test_a_later_team_file_adds_its_new_rounds_to_the_imported_team_event(page, tmp_path):
-    client, league, url = page
+    client, _league, url = page
     early = first_rounds(GOLDEN_SWISS, 3)
     upload(client, url, early)
     assert confirm(client, url, early).status_code == 302
@@ -181,7 +181,7 @@ def test_a_later_team_file_adds_its_new_rounds_to_the_imported_team_event(page, 
 
 
 def test_a_team_file_that_changes_a_round_of_the_event_is_refused_naming_the_round(page):
-    client, league, url = page
+    client, _league, url = page
     early = first_rounds(GOLDEN_SWISS, 3)
     upload(client, url, early)
     assert confirm(client, url, early).status_code == 302

@@ -149,7 +149,7 @@ def test_a_club_with_team_results_is_retired_and_one_without_is_deleted(client):
 
 
 def test_the_api_refuses_to_delete_what_has_results_and_archives_it():
-    event, entries = _played_event()
+    event, _entries = _played_event()
     _, key = api_token_create(user=organiser_of(event.league), name="setup", scopes=["organiser"])
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")

@@ -21,7 +21,7 @@ def subscribe(client, url, target, events=("result.recorded",)):
 
 
 def test_an_organiser_subscribes_tests_pauses_resumes_and_deletes_on_the_page(client, tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     client.force_login(organiser)
     assert PAGE in client.get("/en/manage/").content.decode()  # the workspace links to it
@@ -60,7 +60,7 @@ def test_an_organiser_subscribes_tests_pauses_resumes_and_deletes_on_the_page(cl
 
 
 def test_someone_elses_subscription_is_not_found_and_not_listed(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     owner = organiser_of(event.league)
     client.force_login(owner)
     subscribe(client, "http://127.0.0.1:9/hook", f"event:{event.slug}")
@@ -79,7 +79,7 @@ def test_someone_elses_subscription_is_not_found_and_not_listed(client):
 @override_settings(WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=False)
 @pytest.mark.parametrize("url", ["https://127.0.0.1/hook", "https://169.254.169.254/latest/", "http://93.184.215.14/"])
 def test_the_page_refuses_what_the_api_refuses(client, url):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     html = subscribe(client, url, f"league:{event.league.slug}").content.decode()
     assert "private, loopback or link-local" in html or "must start with https://" in html
@@ -88,7 +88,7 @@ def test_the_page_refuses_what_the_api_refuses(client, url):
 
 def test_a_secretary_subscribes_only_to_the_own_club(client):
     club, other_club = ClubFactory(), ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club)
+    event, _entries, _games = swiss_event(players=4, club=club)
     secretary = UserFactory()
     Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=club)
     client.force_login(secretary)
@@ -108,7 +108,7 @@ def test_a_secretary_subscribes_only_to_the_own_club(client):
 
 @pytest.mark.parametrize("lang", ["el", "tr", "he", "nb"])
 def test_the_webhooks_page_is_translated(client, lang):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     subscribe(client, "http://127.0.0.1:9/hook", f"league:{event.league.slug}")
     html = client.get(f"/{lang}/manage/webhooks/").content.decode()

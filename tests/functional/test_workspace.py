@@ -144,7 +144,7 @@ def test_styled_error_pages_in_the_users_language(client):
 
 
 def test_public_pages_have_a_login_link_and_say_who_is_logged_in(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     page = client.get(f"/en/events/{event.slug}/").content.decode()
     assert 'href="/en/accounts/login/">Log in</a>' in page  # to the dashboard (issue 38)
     client.force_login(UserFactory(username="ingrid"))
@@ -212,7 +212,7 @@ def test_organiser_sets_up_an_event_with_round_dates_and_form_errors_next_to_fie
 
 
 def test_registering_players_and_a_late_entry_gets_byes(client):
-    event, entries, games = swiss_event(players=4, club=ClubFactory())
+    event, entries, _games = swiss_event(players=4, club=ClubFactory())
     club = entries[0].player.clubs.first()
     event.league.clubs.add(club)
     organiser = organiser_of(event.league)

@@ -22,7 +22,7 @@ def post_result(client, game, result, **headers):
 
 
 def test_anonymous_reads_events_games_and_standings():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     post_result(client_for(organiser_of(event.league)), games[0], Result.WHITE_WINS)
     anonymous = client_for()
 
@@ -40,7 +40,7 @@ def test_anonymous_reads_events_games_and_standings():
 
 
 def test_standings_answer_304_until_a_result_changes_them():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     writer = client_for(organiser_of(event.league))
     post_result(writer, games[0], Result.WHITE_WINS)
     reader = client_for()
@@ -57,7 +57,7 @@ def test_standings_answer_304_until_a_result_changes_them():
 
 def test_anonymous_and_foreign_secretary_cannot_write():
     home = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=home)
+    _event, _entries, games = swiss_event(players=4, club=home)
     stranger = UserFactory()
     Role.objects.create(user=stranger, kind=Role.Kind.SECRETARY, club=ClubFactory())
     secretary = UserFactory()
@@ -72,7 +72,7 @@ def test_anonymous_and_foreign_secretary_cannot_write():
 
 
 def test_stale_if_match_gets_412_with_the_current_state():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     client = client_for(organiser_of(event.league))
     etag = client.get(f"/api/v1/games/{games[0].pk}/")["ETag"]
     assert post_result(client, games[0], Result.WHITE_WINS, **{"If-Match": etag}).status_code == 200
@@ -89,7 +89,7 @@ def test_stale_if_match_gets_412_with_the_current_state():
 
 
 def test_retried_post_with_idempotency_key_records_one_result():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     client = client_for(organiser_of(event.league))
     first = post_result(client, games[0], Result.DRAW, **{"Idempotency-Key": "abc-1"})
     retry = post_result(client, games[0], Result.DRAW, **{"Idempotency-Key": "abc-1"})
@@ -103,7 +103,7 @@ def test_retried_post_with_idempotency_key_records_one_result():
 
 
 def test_bad_input_gets_a_code_and_a_message_and_changes_nothing():
-    event, entries, games = swiss_event(players=5)
+    event, _entries, games = swiss_event(players=5)
     client = client_for(organiser_of(event.league))
     bad_code = post_result(client, games[0], "2-0")
     assert bad_code.status_code == 400
@@ -118,7 +118,7 @@ def test_bad_input_gets_a_code_and_a_message_and_changes_nothing():
 def test_match_card_submit_confirm_and_dispute_through_the_api():
     from tests.helpers import team_match
 
-    event, match, games, (home, away) = team_match()
+    _event, match, games, (home, away) = team_match()
     card = {"version": 0, "boards": [{"game": games[0].pk, "result": "1-0", "version": 0}]}
     submitted = client_for(home).post(f"/api/v1/matches/{match.pk}/card/", card, format="json")
     assert submitted.status_code == 200

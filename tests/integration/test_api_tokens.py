@@ -27,7 +27,7 @@ def post_result(client, game, result):
 
 
 def test_a_logged_in_user_makes_a_token_sees_it_once_and_then_only_its_prefix():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     session = APIClient()
     session.force_login(organiser)
@@ -46,7 +46,7 @@ def test_a_logged_in_user_makes_a_token_sees_it_once_and_then_only_its_prefix():
 
 
 def test_a_token_out_of_scope_gets_403_and_a_revoked_or_expired_one_401_in_the_error_shape():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     _, read_only = api_token_create(user=organiser, name="reader", scopes=["read"])
     _, expired = api_token_create(user=organiser, name="old", scopes=["results"])
@@ -104,7 +104,7 @@ def test_plain_text_tokens_from_before_scopes_keep_working_and_are_stored_as_dig
         cursor.execute("SELECT count(*) FROM authtoken_token")
         assert cursor.fetchone()[0] == 0
     assert bearer(key, "Token").get("/api/v1/tokens/").status_code == 403  # legacy: no "tokens" scope
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     AuthToken.objects.filter(user=user).update(user=organiser)
     assert post_result(bearer(key, "Token"), games[0], Result.DRAW).status_code == 200

@@ -124,7 +124,7 @@ def test_board_statistics_by_hand(division):
 
 
 def test_order_per_board_then_overall(division):
-    event, players, entries = division
+    event, players, _entries = division
     names = {p.pk: name for name, p in players.items()}
     order = [(names[s.player_id], s.board) for s in board_statistics(event=event)]
     assert order == [
@@ -149,7 +149,7 @@ def test_order_per_board_then_overall(division):
 
 
 def test_unrated_opponent_needs_the_announced_rating(division):
-    event, players, entries = division
+    event, players, _entries = division
     players["c2"].rating = None
     players["c2"].save()
 
@@ -172,7 +172,7 @@ def test_unrated_opponent_needs_the_announced_rating(division):
 
 
 def test_event_scoring_and_half_up_rounding(division):
-    event, players, entries = division
+    event, players, _entries = division
     Event.objects.filter(pk=event.pk).update(points_win=3, points_draw=1, points_loss=0)
     players["b1"].rating = 1801  # c1's opponents 1801 and 1900: 1850.5 -> 1851
     players["b1"].save()

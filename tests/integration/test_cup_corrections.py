@@ -71,7 +71,7 @@ def _board_one_lost(client, first, **extra):
 def test_a_correction_remakes_the_next_match_while_it_has_no_result():
     event, organiser = _cup()
     client = _client(organiser)
-    first, second, final = _semis_played(client, event)
+    first, _second, final = _semis_played(client, event)
     assert (final.home.start_number, final.away.start_number) == (1, 2)
     old_games = set(final.match.games.values_list("pk", flat=True))
     answer = _board_one_lost(client, first)
@@ -97,7 +97,7 @@ def test_a_correction_remakes_the_next_match_while_it_has_no_result():
 def test_a_correction_is_refused_once_the_next_match_has_results_unless_the_bracket_is_kept():
     event, organiser = _cup()
     client = _client(organiser)
-    first, second, final = _semis_played(client, event)
+    first, _second, final = _semis_played(client, event)
     assert _card(client, final.match_id, [HOME_WINS] * 4).status_code == 200  # team 1 wins the cup
     before = dict(Game.objects.filter(round__event=event).values_list("pk", "result"))
     answer = _board_one_lost(client, first)
@@ -129,7 +129,7 @@ def _violation(first):
 
 def test_a_board_default_under_the_league_rules_remakes_the_next_match():
     event, organiser = _cup()
-    first, second, final = _semis_played(_client(organiser), event)
+    first, _second, final = _semis_played(_client(organiser), event)
     violation = _violation(
         first
     )  # team 1 fielded an unlicensed player on board 1: that board is lost by default, 1½-2½
@@ -144,7 +144,7 @@ def test_a_board_default_under_the_league_rules_remakes_the_next_match():
 def test_a_board_default_is_refused_once_the_next_match_has_results_unless_the_bracket_is_kept(client):
     event, organiser = _cup()
     api = _client(organiser)
-    first, second, final = _semis_played(api, event)
+    first, _second, final = _semis_played(api, event)
     assert _card(api, final.match_id, [HOME_WINS] * 4).status_code == 200
     violation = _violation(first)
     with pytest.raises(ConfirmationNeeded) as refused:
@@ -186,7 +186,7 @@ def _page_post(client, match_id, outcomes, **extra):
 
 def test_the_card_page_remakes_the_next_match_or_asks_to_keep_the_bracket(client):
     event, organiser = _cup()
-    first, second, final = _semis_played(_client(organiser), event)
+    first, _second, final = _semis_played(_client(organiser), event)
     client.force_login(organiser)
     outcomes = [HOME_LOSES, HOME_WINS, DRAW, HOME_LOSES]
     answer = _page_post(client, first.match_id, outcomes)

@@ -71,7 +71,7 @@ def _lineup(rosters, home, away):
 
 
 def test_generated_cards_are_clean(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     assert division_warnings(event=event) == []
     match = _match(event, 1, entries["A 1"])
     assert match_card_warnings(match=match) == []
@@ -79,7 +79,7 @@ def test_generated_cards_are_clean(division):
 
 
 def test_player_not_on_the_roster(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     match = _match(event, 1, entries["A 1"])  # A 1 at home against C 1
     stranger = PlayerFactory(rating=None)
     lineup = _lineup(rosters, "A 1", "C 1")
@@ -91,7 +91,7 @@ def test_player_not_on_the_roster(division):
 
 
 def test_board_order_against_rating_beyond_the_tolerance(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     match = _match(event, 1, entries["A 1"])
     p1, p2, p3, p4 = rosters["A 1"]  # 2200 2150 2100 2050
     lineup = _lineup(rosters, "A 1", "C 1")
@@ -129,7 +129,7 @@ def test_board_order_against_rating_beyond_the_tolerance(division):
 
 
 def test_unrated_players_are_not_compared(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     match = _match(event, 1, entries["A 1"])
     rosters["A 1"][0].rating = None
     rosters["A 1"][0].save()
@@ -139,7 +139,7 @@ def test_unrated_players_are_not_compared(division):
 
 
 def test_same_player_twice_on_a_card(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     match = _match(event, 1, entries["A 1"])
     lineup = _lineup(rosters, "A 1", "C 1")
     lineup[3] = (lineup[3][0], rosters["C 1"][0])  # away side: C 1's board 1 again on board 3
@@ -152,7 +152,7 @@ def test_same_player_twice_on_a_card(division):
 
 
 def test_same_player_for_two_teams_of_a_club_in_one_round(division):
-    event, entries, rosters, user = division
+    event, entries, rosters, _user = division
     a1_card = _match(event, 1, entries["A 1"])  # A1-C1
     a2_card = _match(event, 1, entries["A 2"])  # A2-B1, where X is already named on board 1
     x = rosters["A 2"][0]
@@ -191,7 +191,7 @@ def _play_round_one_with_x_for_a1(event, entries, rosters, user, result):
 def test_player_who_played_for_a_higher_team(division):
     event, entries, rosters, user = division
     # board 4 of A1-C1: A 1 is home, home has black on even boards: X is black, a win for X
-    x, game = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.BLACK_WINS)
+    x, _ = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.BLACK_WINS)
     a2_card = _match(event, 3, entries["A 2"])  # A2-C1, X on board 1 from the roster
 
     a2 = entries["A 2"].pk
@@ -205,7 +205,7 @@ def test_player_who_played_for_a_higher_team(division):
 def test_forfeit_by_the_player_is_no_appearance(division):
     event, entries, rosters, user = division
     # X is black on board 4 and his side lost by forfeit: he did not play
-    x, game = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.WHITE_WINS_FORFEIT)
+    _x, _ = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.WHITE_WINS_FORFEIT)
     assert match_card_warnings(match=_match(event, 3, entries["A 2"])) == []
 
 
@@ -239,6 +239,6 @@ def test_unnumbered_teams_ranked_by_roster_strength(division):
     # rename A 1 / A 2 to names without numbers: A 1's roster is stronger, so it stays the higher team
     Team.objects.filter(pk=entries["A 1"].team_id).update(name="A Seniors")
     Team.objects.filter(pk=entries["A 2"].team_id).update(name="A Juniors")
-    x, game = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.DRAW)
+    _x, _ = _play_round_one_with_x_for_a1(event, entries, rosters, user, Result.DRAW)
     codes = [w.code for w in match_card_warnings(match=_match(event, 3, entries["A 2"]))]
     assert codes == [PLAYED_FOR_HIGHER_TEAM]

@@ -189,7 +189,7 @@ def test_password_reset_sends_the_link(smtp, client):
     d = division()
     response = client.post("/en/accounts/password_reset/", {"email": "sec-fjord@example.org"})
     assert response.status_code == 302
-    ((recipients, subject, body),) = smtp.wait_for(1)
+    ((recipients, _subject, body),) = smtp.wait_for(1)
     assert recipients == "sec-fjord@example.org" and "/en/accounts/reset/" in body
     assert d.secretaries[0].username in body
 

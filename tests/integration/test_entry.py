@@ -35,7 +35,7 @@ def _results(games):
 
 
 def test_round_sheet_saves_every_game_or_none():
-    event, entries, games = swiss_event(players=6)
+    event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
     good = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     bad = {**good, games[2].pk: (Result.HALF_POINT_BYE, 0)}  # a bye code for a game
@@ -52,19 +52,19 @@ def test_round_sheet_saves_every_game_or_none():
 
 
 def test_round_sheet_names_the_problem():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     with pytest.raises(ServiceError) as not_paired:
         round_sheet_save(event=event, round_number=2, results={games[0].pk: ("1-0", 0)}, user=user)
     assert not_paired.value.code == "round_not_paired"
-    other_event, _, other_games = swiss_event(players=4)
+    _other_event, _, other_games = swiss_event(players=4)
     with pytest.raises(ServiceError) as foreign:
         round_sheet_save(event=event, round_number=1, results={other_games[0].pk: ("1-0", 0)}, user=user)
     assert foreign.value.code == "game_not_in_round"
 
 
 def test_second_save_based_on_stale_data_is_refused():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     first, second = organiser_of(event.league), organiser_of(event.league)
     round_sheet_save(event=event, round_number=1, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=first)
     with pytest.raises(Conflict) as excinfo:  # the second secretary still had version 0 on screen
@@ -76,7 +76,7 @@ def test_second_save_based_on_stale_data_is_refused():
 
 
 def test_match_card_submitted_by_one_club_confirmed_by_the_other():
-    event, match, games, (home, away) = team_match()
+    _event, match, games, (home, away) = team_match()
     card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     match = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert match.status == TeamMatch.Status.SUBMITTED
@@ -116,7 +116,7 @@ def test_disputed_card_is_settled_by_the_organiser_and_stale_cards_are_refused()
 
 
 def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
-    event, match, games, (home, away) = team_match()
+    event, match, games, (home, _away) = team_match()
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     days = event.league.auto_confirm_days
     assert match_cards_auto_confirm(now=timezone.now() + timedelta(days=days) - timedelta(hours=1)) == 0
@@ -125,7 +125,7 @@ def test_unanswered_cards_confirm_themselves_after_the_leagues_days():
 
 
 def test_tiebreak_policy_locks_at_the_first_result():
-    event, entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
+    event, _entries, games = swiss_event(players=4, tiebreak_criteria=["BH/C1", "BH"])
     organiser = organiser_of(event.league)
     arbiter = UserFactory()
     Role.objects.create(user=arbiter, kind=Role.Kind.ARBITER, event=event)
@@ -149,14 +149,14 @@ def test_tiebreak_policy_locks_at_the_first_result():
 
 
 def test_buchholz_refused_for_a_round_robin_policy():
-    event, entries, games = swiss_event(players=4, system=Event.System.ROUND_ROBIN)
+    event, _entries, _games = swiss_event(players=4, system=Event.System.ROUND_ROBIN)
     with pytest.raises(ServiceError) as excinfo:
         event_policy_set(event_id=event.pk, rule_set="fide-2026", criteria=["BH"], user=organiser_of(event.league))
     assert "round robin" in excinfo.value.message
 
 
 def test_correction_records_what_it_changed_in_the_standings():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
     result_record(game_id=games[1].pk, result=Result.WHITE_WINS, user=user)
@@ -180,7 +180,7 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
 
     from django.db import connection, transaction
 
-    event, entries, games = swiss_event(players=6)
+    event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
     board_two_held, sheet_sent = threading.Event(), threading.Event()
     outcomes: dict[str, object] = {}

@@ -92,7 +92,7 @@ def test_the_api_refuses_the_clubs_and_asks_the_organiser_for_a_reason():
     assert ok.status_code == 200, ok.json()
     assert FinishedEventChange.objects.get().reason == "appeal upheld"
 
-    event, entries, games = swiss_event(players=2, club=ClubFactory(), status=Event.Status.FINISHED)
+    event, _entries, games = swiss_event(players=2, club=ClubFactory(), status=Event.Status.FINISHED)
     from tests.factories import organiser_of
 
     organiser = organiser_of(event.league)
@@ -161,7 +161,7 @@ def test_trf_import_and_admin_refuse_a_finished_event(client):
     from leagues.services.trf import event_export_trf
     from tests.factories import UserFactory, organiser_of
 
-    event, entries, games = swiss_event(players=4, club=ClubFactory())
+    event, _entries, games = swiss_event(players=4, club=ClubFactory())
     organiser = organiser_of(event.league)
     trf = event_export_trf(event=event)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
@@ -191,7 +191,7 @@ def test_the_round_sheet_of_a_finished_event_is_the_organisers_alone_with_a_publ
     from tests.factories import organiser_of
 
     club = ClubFactory()
-    event, entries, games = swiss_event(players=2, club=club, status=Event.Status.FINISHED)
+    event, _entries, games = swiss_event(players=2, club=club, status=Event.Status.FINISHED)
     from leagues.models import Role
     from tests.factories import UserFactory
 

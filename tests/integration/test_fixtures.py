@@ -90,7 +90,7 @@ def test_board_one_black_for_home_and_short_roster_leaves_boards_empty():
 
 
 def test_odd_number_of_teams_gives_one_bye_a_round_and_no_bye_game():
-    event, entries = team_division(teams=5, starts_on=date(2026, 1, 5))
+    event, _entries = team_division(teams=5, starts_on=date(2026, 1, 5))
     fixtures_generate(event=event, user=organiser_of(event.league))
 
     # FIDE's 6-player table with 6 as the bye: R1 1-6 -> team 1 free, R2 6-4 -> 4, R3 2-6 -> 2, R4 6-5 -> 5, R5 3-6 -> 3
@@ -102,7 +102,7 @@ def test_odd_number_of_teams_gives_one_bye_a_round_and_no_bye_game():
 
 
 def test_double_round_robin_second_cycle_swaps_home_and_away():
-    event, entries = team_division(teams=4, system=Event.System.DOUBLE_ROUND_ROBIN)
+    event, _entries = team_division(teams=4, system=Event.System.DOUBLE_ROUND_ROBIN)
     fixtures_generate(event=event, user=organiser_of(event.league))
 
     assert _pairs(event) == [
@@ -119,7 +119,7 @@ def test_double_round_robin_second_cycle_swaps_home_and_away():
 
 
 def test_unplayed_schedule_is_replaced():
-    event, entries = team_division(teams=4)
+    event, _entries = team_division(teams=4)
     user = organiser_of(event.league)
     fixtures_generate(event=event, user=user)
     old_rounds = set(Round.objects.filter(event=event).values_list("pk", flat=True))
@@ -138,7 +138,7 @@ def test_unplayed_schedule_is_replaced():
 
 
 def test_played_schedule_is_refused_and_nothing_changes():
-    event, entries = team_division(teams=4)
+    event, _entries = team_division(teams=4)
     user = organiser_of(event.league)
     fixtures_generate(event=event, user=user)
     game = Game.objects.filter(round__event=event, round__number=1).first()
@@ -154,7 +154,7 @@ def test_played_schedule_is_refused_and_nothing_changes():
 
 
 def test_result_taken_back_still_counts_as_played():
-    event, entries = team_division(teams=4)
+    event, _entries = team_division(teams=4)
     user = organiser_of(event.league)
     fixtures_generate(event=event, user=user)
     game = Game.objects.filter(round__event=event).first()
@@ -193,7 +193,7 @@ def test_only_the_organiser_or_a_superuser_may_draw():
     ],
 )
 def test_wrong_event_is_refused(change, code):
-    event, entries = team_division(teams=4)
+    event, _entries = team_division(teams=4)
     Event.objects.filter(pk=event.pk).update(**change)
     event.refresh_from_db()
 
@@ -204,7 +204,7 @@ def test_wrong_event_is_refused(change, code):
 
 
 def test_one_team_is_too_few():
-    event, entries = team_division(teams=1)
+    event, _entries = team_division(teams=1)
     with pytest.raises(ServiceError) as excinfo:
         fixtures_generate(event=event, user=organiser_of(event.league))
     assert excinfo.value.code == "too_few_teams"

@@ -90,7 +90,7 @@ def _confirm(client, body):
 
 
 def test_a_follower_by_email_confirms_then_gets_the_pairing_in_their_language(smtp, client):
-    event, user, (anna, elif_, *_rest) = _event()
+    event, user, (anna, _elif, *_rest) = _event()
     _follow_by_email(client, anna, "fan@example.org", "nb")
     ((recipients, subject, body),) = smtp.wait_for(1)  # the confirmation only
     assert recipients == "fan@example.org" and "Berg, Anna" in subject
@@ -121,12 +121,12 @@ def test_an_account_follows_in_one_click_and_reads_in_its_language(smtp, client)
     assert f"/el/players/{anna.pk}/follow/" in page.content.decode()
     assert client.post(f"/el/players/{anna.pk}/follow/").status_code == 200  # no address asked, no link to open
     _publish(event, user)
-    ((subject, body),) = to(smtp.wait_for(1), "reader@example.org")
+    ((subject, _body),) = to(smtp.wait_for(1), "reader@example.org")
     assert subject == "Berg, Anna: κλήρωση του γύρου 1"  # in Greek, the language of the follow
 
 
 def test_nothing_before_confirming_and_nothing_after_unsubscribing(smtp, client):
-    event, user, (anna, elif_, kaya, noa) = _event()
+    event, user, (anna, _elif, _kaya, _noa) = _event()
     _follow_by_email(client, anna, "late@example.org", "en")  # never confirmed
     _follow_by_email(client, anna, "leaver@example.org", "en")
     _follow_by_email(client, anna, "stayer@example.org", "en")
@@ -167,7 +167,7 @@ def test_nothing_for_a_draft_event(smtp, client):
 
 
 def test_several_results_at_once_make_one_digest(smtp, client):
-    event, user, (anna, elif_, kaya, noa) = _event()
+    event, user, (anna, elif_, _kaya, _noa) = _event()
     for player in (anna, elif_):  # a club follows two of its players from one address
         _follow_by_email(client, player, "club@example.org", "en")
     for _subject, body in to(smtp.wait_for(2), "club@example.org"):
@@ -222,7 +222,7 @@ def test_the_organiser_sets_a_rounds_start_time_on_the_event_form_and_the_team_f
 
 
 def test_the_follow_form_sends_one_confirmation_an_hour_to_an_address(smtp, client):
-    event, user, (anna, elif_, *_rest) = _event()
+    _, _user, (anna, elif_, *_rest) = _event()
     for _ in range(3):
         _follow_by_email(client, anna, "victim@example.org", "en")
     _follow_by_email(client, elif_, "victim@example.org", "en")  # another player: its own confirmation

@@ -97,7 +97,7 @@ def test_fide_ids_match_a_board_whatever_the_names_and_the_board_number_settles_
 
 
 def test_a_secretary_attaches_only_to_boards_whose_results_they_may_change():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     outsider = UserFactory()
     with pytest.raises(PermissionDenied):
         pgn_preview(games=Game.objects.filter(round__event=event), text="1. e4 *", user=outsider)
@@ -123,7 +123,7 @@ def test_the_round_page_previews_an_uploaded_file_and_attaches_it_after_the_deci
 
 
 def test_only_the_organiser_sets_the_transmission_delay_on_its_page():
-    event, game = two_player_round("Fischer, Robert", "Spassky, Boris")
+    event, _game = two_player_round("Fischer, Robert", "Spassky, Boris")
     arbiter = RoleFactory(kind=Role.Kind.ARBITER, league=None, event=event).user
     organiser = organiser_of(event.league)
     address = f"/en/manage/events/{event.slug}/transmission/"

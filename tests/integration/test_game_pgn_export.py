@@ -100,7 +100,7 @@ def test_the_chess_json_export_carries_each_games_pgn_as_its_download_and_nothin
 
 
 def test_a_team_events_boards_carry_their_pgn_in_the_chess_json_export():
-    event, sides = played_division(2, boards=2)
+    event, _sides = played_division(2, boards=2)
     organiser = organiser_of(event.league)
     boards = list(Game.objects.filter(round__event=event).select_related("white_player", "black_player"))
     for game in boards:

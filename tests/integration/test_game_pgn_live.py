@@ -184,7 +184,7 @@ def test_the_game_page_lists_the_moves_and_the_round_page_links_each_result_to_i
 
 def test_new_moves_reach_a_webhook_subscriber_as_game_pgn_updated(tmp_path):
     event, game = board_of("Tal, Mikhail", "Botvinnik, Mikhail")
-    organiser, relay, reader = relay_and_reader(event, game)
+    organiser, relay, _reader = relay_and_reader(event, game)
     with receiver(tmp_path) as hook:
         WebhookSubscription.objects.create(
             owner=organiser, url=hook.url, secret="whsec_pgn", events=["game.pgn_updated"], event=event

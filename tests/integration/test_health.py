@@ -21,7 +21,7 @@ def test_healthz_reports_database_and_broker(client):
 
 
 def test_sweep_command_recomputes_events_left_behind():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser_of(event.league))
     Event.objects.filter(pk=event.pk).update(results_version=7)  # saved while the broker was down
     out = io.StringIO()
@@ -31,7 +31,7 @@ def test_sweep_command_recomputes_events_left_behind():
 
 
 def test_worker_status_page_is_for_staff_only(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     Event.objects.filter(pk=event.pk).update(results_version=3)
     assert client.get("/admin/worker/").status_code == 302  # to the login page
     staff = UserFactory(is_staff=True, is_superuser=True)

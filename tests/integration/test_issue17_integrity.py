@@ -67,7 +67,7 @@ def _boards(games):
 
 
 def test_one_club_cannot_post_board_results_of_a_team_match_through_the_game_api():
-    event, match, games, (home, away) = team_match()
+    event, match, games, (home, _away) = team_match()
     home_wins = Result.WHITE_WINS_FORFEIT if games[0].white.team.club_id else Result.BLACK_WINS_FORFEIT
     for game in games:
         answer = client_for(home).post(f"/api/v1/games/{game.pk}/result/", {"result": home_wins}, format="json")
@@ -135,7 +135,7 @@ def test_confirmed_card_changes_only_by_the_organiser_with_a_reason_and_visibly(
 
 
 def test_confirming_or_disputing_a_card_changed_since_it_was_read_is_refused():
-    event, match, games, (home, away) = team_match(boards=2)
+    _event, match, games, (home, away) = team_match(boards=2)
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     seen = TeamMatch.objects.get(pk=match.pk).version
     # the home club corrects its card while the away secretary still has the old one on screen
@@ -158,7 +158,7 @@ def test_confirming_or_disputing_a_card_changed_since_it_was_read_is_refused():
 
 
 def test_the_confirm_page_sends_the_version_it_showed(client):
-    event, match, games, (home, away) = team_match(boards=2)
+    _event, match, games, (home, away) = team_match(boards=2)
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     client.force_login(away)
     page = client.get(f"/en/manage/matches/{match.pk}/").content.decode()
@@ -174,7 +174,7 @@ def test_the_confirm_page_sends_the_version_it_showed(client):
 
 
 def test_a_card_form_with_a_non_integer_version_answers_400(client):
-    event, match, games, (home, away) = team_match(boards=2)
+    _event, match, games, (home, _away) = team_match(boards=2)
     client.force_login(home)
     answer = client.post(
         f"/en/manage/matches/{match.pk}/",
@@ -185,7 +185,7 @@ def test_a_card_form_with_a_non_integer_version_answers_400(client):
 
 
 def test_a_double_clicked_card_submit_is_saved_once_and_answers_as_the_first():
-    event, match, games, (home, away) = team_match(boards=2)
+    _event, match, games, (home, _away) = team_match(boards=2)
     card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     first = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     second = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
@@ -285,7 +285,7 @@ def test_a_result_entered_while_redis_hangs_is_saved_and_answered_success(monkey
     from tests.factories import swiss_event
     from tests.serving import HungRedis
 
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     api = client_for(organiser_of(event.league))
     hung = HungRedis()
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": hung.url}}
@@ -314,7 +314,7 @@ def test_a_round_sheet_renews_the_pages_and_sends_the_recompute_once(monkeypatch
     from leagues.services.results import round_sheet_save
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=12)
+    event, _entries, games = swiss_event(players=12)
     renewals = _Calls(monkeypatch, page_cache.stamps, "event_pages_changed")
     # queued only: the worker's recompute renews the pages again in its own transaction
     recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
@@ -347,7 +347,7 @@ def test_a_saved_result_is_answered_as_saved_even_when_after_commit_work_fails(m
     from leagues import page_cache
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     _Calls(monkeypatch, page_cache.stamps, "event_pages_changed", fail=True)
     answer = client_for(organiser_of(event.league)).post(
         f"/api/v1/games/{games[0].pk}/result/", {"result": Result.WHITE_WINS}, format="json"
@@ -437,7 +437,7 @@ def test_standings_csv_neutralises_formulas_and_keeps_the_comment_one_line(clien
     from leagues.recompute import standings_recompute_event
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=4)
+    event, entries, _games = swiss_event(players=4)
     Event.objects.filter(pk=event.pk).update(name="Open\n=cmd|'/c calc'!A1")
     names = ['=HYPERLINK("http://x")', "+SUM(A1)", "-2+3", "@SUM(1)", "\tTab", "\rReturn"]
     for entry, name in zip(entries, names, strict=False):
@@ -528,7 +528,7 @@ def test_a_draft_events_rows_are_hidden_from_the_api_and_from_secretaries_pages(
 
     club = ClubFactory()
     event, entries, games = swiss_event(players=2, club=club, status=Event.Status.DRAFT)
-    team_event, match, boards, (home, away) = team_match(boards=2, status=Event.Status.DRAFT)
+    team_event, match, _, (home, _away) = team_match(boards=2, status=Event.Status.DRAFT)
     reader = client_for()
     assert reader.get("/api/v1/games/", {"event": event.slug}).json()["results"] == []
     assert reader.get(f"/api/v1/games/{games[0].pk}/").status_code == 404
@@ -550,7 +550,7 @@ def test_a_draft_events_rows_are_hidden_from_the_api_and_from_secretaries_pages(
 def test_a_round_sheet_without_a_games_field_leaves_that_game_as_it_is(client):
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[1].pk, result=Result.DRAW, user=organiser)
     client.force_login(organiser)
@@ -570,7 +570,7 @@ def test_a_round_sheet_without_a_games_field_leaves_that_game_as_it_is(client):
 def test_an_over_long_idempotency_key_answers_400_and_changes_nothing():
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=2)
+    event, _entries, games = swiss_event(players=2)
     answer = client_for(organiser_of(event.league)).post(
         f"/api/v1/games/{games[0].pk}/result/",
         {"result": Result.WHITE_WINS},
@@ -591,7 +591,7 @@ def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_p
 
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=2)
+    event, _entries, games = swiss_event(players=2)
     user = organiser_of(event.league)
 
     def retry(start, game, result, key, answers):
@@ -627,7 +627,7 @@ def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_p
 def test_a_cached_page_never_carries_a_visitors_query_string(client):
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=2)
+    event, _entries, games = swiss_event(players=2)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     url = f"/en/events/{event.slug}/"
     first = client.get(url, {"next": "//evil.example/phish", "ref": "visitor-secret-7"})
@@ -647,7 +647,7 @@ def test_a_finished_event_is_frozen_but_for_the_organisers_public_override_with_
     from tests.factories import swiss_event
 
     club = ClubFactory()
-    event, entries, games = swiss_event(players=2, club=club)
+    event, _entries, games = swiss_event(players=2, club=club)
     organiser, secretary = organiser_of(event.league), _secretary_of(club)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=secretary)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED, tiebreak_locked=False)
@@ -769,7 +769,7 @@ def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_
     assert "Renamed, Ada" in client.get(page).content.decode()
     assert "Renamed, Ada" in [row["name"] for row in client.get(api).json()["rows"]]
 
-    team_event, match, boards, (home, away) = team_match(boards=1)
+    team_event, match, boards, (home, _away) = team_match(boards=1)
     match_card_submit(match_id=match.pk, results={boards[0].pk: (Result.DRAW, 0)}, user=home, expected_version=0)
     team_page = f"/en/events/{team_event.slug}/"
     client.get(team_page)
@@ -785,7 +785,7 @@ def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_
 def test_a_player_page_is_rendered_once_then_served_from_the_cache(client, django_assert_max_num_queries):
     from tests.factories import swiss_event
 
-    event, entries, games = swiss_event(players=8)
+    event, _entries, games = swiss_event(players=8)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     url = f"/en/events/{event.slug}/players/1/"
     first = client.get(url)
@@ -798,7 +798,7 @@ def test_a_player_page_is_rendered_once_then_served_from_the_cache(client, djang
 def test_the_admin_changes_neither_a_cards_state_nor_a_finished_events_prizes(client):
     from leagues.models import PrizeFund
 
-    event, match, games, (home, away) = team_match(boards=1)
+    event, match, _games, (_home, _away) = team_match(boards=1)
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     client.post(
         f"/admin/leagues/teammatch/{match.pk}/change/",

@@ -177,7 +177,7 @@ def event_scoring(event):
 
 
 def test_limits_and_board_order_changed_after_the_start_need_a_reason_through_the_api():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     standings_recompute_event(event.pk)
     user = organiser_of(event.league)
     url = f"/api/v1/events/{event.slug}/pairing-settings/"

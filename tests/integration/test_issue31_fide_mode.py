@@ -29,7 +29,7 @@ TORNELO = (TESTS / "fixtures" / "trf" / "tornelo-pab-half-trf16.trf").read_bytes
 
 def started(fide_mode=True, players=5):
     """Round 1 published: two games and, with five players, player 5's pairing-allocated bye (worth 1)."""
-    event, entries, games = swiss_event(players=players, fide_mode=fide_mode)
+    event, _entries, games = swiss_event(players=players, fide_mode=fide_mode)
     if players % 2:
         games[-1].result = Result.PAIRING_BYE
         games[-1].save()

@@ -73,7 +73,7 @@ def _import_on_the_page(client, league, data: bytes):
 
 
 def test_orders_play_offs_and_values_set_from_outside_are_exported_and_imported_with_their_reasons(client):
-    event, entries, organiser = _all_drawn(["BH"])
+    event, _entries, organiser = _all_drawn(["BH"])
     api = _api(organiser)
     base = f"/api/v1/events/{event.slug}"
     external = {"start_number": 4, "criterion": "BH", "value": "3/2", "decided_by": "chief_arbiter"}

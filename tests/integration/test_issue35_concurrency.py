@@ -189,7 +189,7 @@ def _deadlocked_by_a_competitor(game, request):
 
 
 def test_the_api_answers_a_deadlock_with_409_try_again_and_saves_nothing():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     token = _token(user)
     answer = _deadlocked_by_a_competitor(
@@ -220,7 +220,7 @@ def test_the_api_answers_a_deadlock_with_409_try_again_and_saves_nothing():
 
 
 def test_the_round_sheet_answers_a_deadlock_with_a_try_again_page_in_the_readers_language(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     client.force_login(user)
     sheet = {f"result_{g.pk}": Result.WHITE_WINS for g in games} | {f"version_{g.pk}": g.version for g in games}

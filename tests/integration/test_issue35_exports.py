@@ -44,7 +44,7 @@ def no_worker_yet():
     "path", ["export.trf", "export.json", "standings.csv", "standings.xlsx", "crosstable.csv", "crosstable.xlsx"]
 )
 def test_a_second_download_is_the_same_copy_and_a_new_result_renews_it(path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)
     client, url = APIClient(), f"/api/v1/events/{event.slug}/{path}"
@@ -68,7 +68,7 @@ def test_a_second_download_is_the_same_copy_and_a_new_result_renews_it(path):
 
 
 def test_the_standings_csv_shows_the_new_result():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     client, url = APIClient(), f"/api/v1/events/{event.slug}/standings.csv"
     white = str(games[0].white.start_number)
@@ -79,7 +79,7 @@ def test_the_standings_csv_shows_the_new_result():
 
 
 def test_while_a_worker_builds_the_reader_gets_503_then_the_previous_copy_marked_stale():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser)
     client, url = APIClient(), f"/api/v1/events/{event.slug}/standings.csv"
@@ -110,7 +110,7 @@ def test_while_a_worker_builds_the_reader_gets_503_then_the_previous_copy_marked
 
 
 def test_a_season_bundle_is_kept_and_renewed_by_a_result_of_one_of_its_events():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     season = Season.objects.create(league=event.league, name="2026", slug="2026")
     event.season = season
     event.save()
@@ -127,7 +127,7 @@ def test_the_download_rate_refuses_with_retry_after_before_the_rate_of_other_rea
     rates = {"anon": "10/minute", "user": "100/minute", "export": "3/minute"}
     for throttle in (AnonThrottle, UserThrottle, ExportThrottle):
         monkeypatch.setattr(throttle, "THROTTLE_RATES", rates)
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client, url = APIClient(), f"/api/v1/events/{event.slug}/export.trf"
     answers = [client.get(url) for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
@@ -140,7 +140,7 @@ def test_the_download_rate_refuses_with_retry_after_before_the_rate_of_other_rea
 
 
 def test_a_draft_event_has_no_downloads():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client, url = APIClient(), f"/api/v1/events/{event.slug}/export.json"
     assert client.get(url).status_code == 200
     event.status = event.Status.DRAFT
@@ -152,7 +152,7 @@ def test_a_draft_event_has_no_downloads():
 def test_moves_held_back_by_the_transmission_delay_reach_the_chess_json_when_due_without_a_new_result():
     """The kept Chess-JSON of a game under a 15-minute delay shows the moves of 15 minutes ago; when the held-back
     moves are due, the sweep renews the copy, though nothing of the event changed meanwhile."""
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     transmission_delay_set(event=event, minutes=15, user=organiser)
     live = games[0]

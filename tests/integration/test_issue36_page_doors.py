@@ -101,7 +101,7 @@ def test_a_player_renamed_on_the_registry_page_shows_at_once_on_the_cached_pages
 
 
 def test_a_result_entered_on_the_round_sheet_shows_at_once_in_the_cached_standings(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[1].pk, result="1/2-1/2", user=organiser)  # standings exist: the page is cached
     assert _points(client, event.slug)[games[0].white.start_number] == Fraction(0)
@@ -119,7 +119,7 @@ def test_a_result_entered_on_the_round_sheet_shows_at_once_in_the_cached_standin
 
 
 def test_a_result_through_the_api_shows_at_once_in_the_cached_standings(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     result_record(game_id=games[1].pk, result="1/2-1/2", user=organiser)
     black = games[0].black.start_number
@@ -178,7 +178,7 @@ def test_a_player_renamed_in_the_admin_shows_at_once_on_the_cached_pages(client)
 
 
 def test_a_team_renamed_in_the_admin_shows_at_once_on_the_cached_page(client):
-    event, match, boards, (home, away) = team_match(boards=1)
+    event, match, boards, (home, _away) = team_match(boards=1)
     match_card_submit(match_id=match.pk, results={boards[0].pk: ("1/2-1/2", 0)}, user=home, expected_version=0)
     page = f"/en/events/{event.slug}/"
     assert "Renamed Rooks" not in _cached(client, page)
@@ -189,7 +189,7 @@ def test_a_team_renamed_in_the_admin_shows_at_once_on_the_cached_page(client):
 
 
 def test_an_event_renamed_or_given_another_address_in_the_admin_shows_at_once(client):
-    event, entries, games = swiss_event(players=2)
+    event, _entries, games = swiss_event(players=2)
     result_record(game_id=games[0].pk, result="1-0", user=organiser_of(event.league))
     old = f"/en/events/{event.slug}/"
     assert "Winter Cup" not in _cached(client, old)

@@ -49,7 +49,7 @@ def test_chess_json_is_read_back_by_gacrux_with_every_player_and_result():
 
 
 def test_standings_and_crosstable_as_csv_and_xlsx_agree_with_the_api():
-    event, entries, games = played_round_one()
+    event, _entries, games = played_round_one()
     client = APIClient()
     api_rows = client.get(f"/api/v1/events/{event.slug}/standings/").json()["rows"]
     expected = [(str(r["rank"]), str(r["start_number"]), r["name"]) for r in api_rows]
@@ -89,7 +89,7 @@ def test_a_name_that_looks_like_a_formula_stays_text_in_csv_and_xlsx():
 
 
 def test_a_season_bundle_holds_every_public_event_in_every_format():
-    event, entries, games = played_round_one()
+    event, _entries, _games = played_round_one()
     season = Season.objects.create(league=event.league, name="2026", slug="2026")
     event.season = season
     event.save()
@@ -105,7 +105,7 @@ def test_a_season_bundle_holds_every_public_event_in_every_format():
 
 
 def test_cors_lets_browsers_read_but_never_write():
-    event, entries, games = played_round_one()
+    _event, _entries, games = played_round_one()
     client = APIClient()
     read = client.get("/api/v1/events/", HTTP_ORIGIN="https://club.example")
     assert read["Access-Control-Allow-Origin"] == "*"
@@ -132,7 +132,7 @@ def test_cors_lets_browsers_read_but_never_write():
     ],
 )
 def test_every_read_has_an_etag_a_304_and_rate_limit_headers(path):
-    event, entries, games = played_round_one()
+    event, _entries, _games = played_round_one()
     client = APIClient()
     first = client.get(path.format(slug=event.slug))
     assert first.status_code == 200 and first["ETag"]
@@ -143,7 +143,7 @@ def test_every_read_has_an_etag_a_304_and_rate_limit_headers(path):
 
 
 def test_writes_carry_rate_limit_headers_too():
-    event, entries, games = played_round_one()
+    event, _entries, games = played_round_one()
     client = APIClient()
     client.force_login(organiser_of(event.league))
     body = {"result": "0-1", "reason": "scoresheet"}
@@ -156,7 +156,7 @@ def test_refused_and_unknown_answers_carry_rate_limit_headers_and_count(monkeypa
 
     for throttle in (AnonThrottle, UserThrottle):
         monkeypatch.setattr(throttle, "THROTTLE_RATES", {"anon": "5/minute", "user": "100/minute"})
-    event, entries, games = played_round_one()
+    event, _entries, games = played_round_one()
     _, read_only = api_token_create(user=organiser_of(event.league), name="reader", scopes=["read"])
     scoped, stranger = APIClient(), APIClient()
     scoped.credentials(HTTP_AUTHORIZATION=f"Bearer {read_only}")
@@ -186,7 +186,7 @@ def test_refused_and_unknown_answers_carry_rate_limit_headers_and_count(monkeypa
 
 
 def test_cursor_pages_walk_every_game_once_and_offset_still_counts():
-    event, entries, games = swiss_event(players=8)
+    event, _entries, games = swiss_event(players=8)
     client = APIClient()
     seen, url = [], f"/api/v1/games/?event={event.slug}&limit=3"
     while url:

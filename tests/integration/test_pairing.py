@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def open_round():
     """Six players; round 1 paired 1–4, 2–5, 3–6 by the factory; round 2 empty."""
-    event, entries, games = swiss_event(players=6)
+    event, entries, _games = swiss_event(players=6)
     return event, entries, Round.objects.create(event=event, number=2), organiser_of(event.league)
 
 
@@ -30,7 +30,7 @@ def _refused(code, **kwargs):
 
 
 def test_a_valid_round_is_paired_game_by_game_with_a_bye(open_round):
-    event, (p1, p2, p3, p4, p5, p6), rnd, organiser = open_round
+    _event, (p1, p2, p3, p4, p5, _p6), rnd, organiser = open_round
     game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     game_pair(round=rnd, board=2, white=p4, black=p5, user=organiser)
     bye = game_pair(round=rnd, board=3, white=p3, user=organiser)
@@ -43,7 +43,7 @@ def test_a_valid_round_is_paired_game_by_game_with_a_bye(open_round):
 
 
 def test_a_player_twice_in_a_round_is_refused(open_round):
-    event, (p1, p2, p3, p4, p5, p6), rnd, organiser = open_round
+    _event, (p1, p2, p3, _p4, _p5, _p6), rnd, organiser = open_round
     game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     error = _refused("player_twice_in_round", round=rnd, board=2, white=p3, black=p2, user=organiser)
     assert p2.player.name in error.message
@@ -52,26 +52,26 @@ def test_a_player_twice_in_a_round_is_refused(open_round):
 
 
 def test_a_player_of_another_event_is_refused(open_round):
-    event, (p1, *rest), rnd, organiser = open_round
-    other_event, others, _ = swiss_event(players=2, league=event.league)
+    event, (p1, *_rest), rnd, organiser = open_round
+    _other_event, others, _ = swiss_event(players=2, league=event.league)
     error = _refused("player_not_in_event", round=rnd, board=1, white=p1, black=others[0], user=organiser)
     assert others[0].player.name in error.message
     _refused("player_not_in_event", round=rnd, board=1, white=others[1], user=organiser)
 
 
 def test_a_player_against_themselves_is_refused(open_round):
-    event, (p1, *rest), rnd, organiser = open_round
+    _event, (p1, *_rest), rnd, organiser = open_round
     _refused("same_player", round=rnd, board=1, white=p1, black=p1, user=organiser)
 
 
 def test_a_finished_event_takes_no_pairings(open_round):
-    event, (p1, p2, *rest), rnd, organiser = open_round
+    event, (p1, p2, *_rest), rnd, organiser = open_round
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     _refused("event_finished", round=rnd, board=1, white=p1, black=p2, user=organiser)
 
 
 def test_only_organiser_or_arbiter_pairs(open_round):
-    event, (p1, p2, *rest), rnd, organiser = open_round
+    event, (p1, p2, *_rest), rnd, _organiser = open_round
     other_league = swiss_event(players=2)[0].league
     for stranger in (UserFactory(), organiser_of(other_league)):
         with pytest.raises(PermissionDenied):
@@ -83,14 +83,14 @@ def test_only_organiser_or_arbiter_pairs(open_round):
 
 
 def test_a_taken_board_is_refused(open_round):
-    event, (p1, p2, p3, p4, *rest), rnd, organiser = open_round
+    _event, (p1, p2, p3, p4, *_rest), rnd, organiser = open_round
     game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     _refused("board_taken", round=rnd, board=1, white=p3, black=p4, user=organiser)
 
 
 def _team_round():
     """A team match in round 1 with its two boards; a second, empty board set to fill."""
-    event, match, games, secretaries = team_match(boards=2)
+    event, match, _games, _secretaries = team_match(boards=2)
     home, away = match.home, match.away
     players = {}
     for side in (home, away):
@@ -103,7 +103,7 @@ def _team_round():
 
 
 def test_team_board_players_must_play_for_their_side():
-    event, match, home, away, players, organiser = _team_round()
+    _event, match, home, away, players, organiser = _team_round()
     rnd = match.round
     game_pair(
         round=rnd,
@@ -200,7 +200,7 @@ def _admin_form(game=None, **data):
 
 
 def test_admin_form_refuses_the_same_errors_with_the_field_named(open_round):
-    event, (p1, p2, p3, *rest), rnd, organiser = open_round
+    _event, (p1, p2, p3, *_rest), rnd, organiser = open_round
     game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     twice = _admin_form(round=rnd, board=2, white=p3, black=p2)
     assert not twice.is_valid()
@@ -214,7 +214,7 @@ def test_admin_form_refuses_the_same_errors_with_the_field_named(open_round):
 
 
 def test_admin_form_lets_a_game_be_saved_again_and_accepts_a_valid_pairing(open_round):
-    event, (p1, p2, p3, p4, *rest), rnd, organiser = open_round
+    _event, (p1, p2, p3, p4, *_rest), rnd, organiser = open_round
     game = game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     again = _admin_form(game, round=rnd, board=1, white=p2, black=p1)  # colours swapped, same game
     assert again.is_valid(), again.errors
@@ -233,7 +233,7 @@ def test_admin_form_works_inside_the_game_admin(open_round, rf):
     class WiredGameAdmin(GameAdmin):
         form = GameAdminForm
 
-    event, (p1, p2, p3, *rest), rnd, organiser = open_round
+    _event, (p1, p2, p3, *rest), rnd, organiser = open_round
     game_pair(round=rnd, board=1, white=p1, black=p2, user=organiser)
     request = rf.get("/admin/leagues/game/add/")
     request.user = UserFactory(is_superuser=True, is_staff=True)

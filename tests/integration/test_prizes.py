@@ -441,7 +441,7 @@ def test_money_never_floats():
 
 
 def test_api_answers_404_without_a_published_fund():
-    event, snapshot = snapshot_event([player("Ana", 4)])
+    event, _snapshot = snapshot_event([player("Ana", 4)])
     response = api(event)
     assert response.status_code == 404
     assert response.json()["code"] == "no_prize_fund"

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_recompute_twice_is_harmless():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     first = StandingsSnapshot.objects.get(event=event)
 
@@ -35,7 +35,7 @@ def test_recompute_twice_is_harmless():
 
 
 def test_older_computation_never_overwrites_a_newer_snapshot():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
     old = engine_snapshot(Event.objects.get(pk=event.pk))  # computed at version 1
@@ -53,7 +53,7 @@ def test_older_computation_never_overwrites_a_newer_snapshot():
 
 
 def test_sweep_finds_events_whose_snapshot_is_behind():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     assert stale_event_ids() == []
     Event.objects.filter(pk=event.pk).update(results_version=5)  # e.g. saved while the broker was down
@@ -63,7 +63,7 @@ def test_sweep_finds_events_whose_snapshot_is_behind():
 
 
 def test_sweep_renews_pages_a_dying_worker_left_saying_being_updated(client):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(event.league))
     Event.objects.filter(pk=event.pk).update(results_version=2)  # a second result, saved while the broker was down
     event_pages_changed(slug=event.slug)
@@ -87,7 +87,7 @@ def test_a_render_pass_leaves_the_workers_language_as_it_was():
     """A worker renders a Hebrew reader's page; the tasks it runs next (an import's refusal, a notice) keep the
     worker's own language, not the last reader's."""
     require(page_cache._redis() is not None, "the tests' page cache is not Redis")
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     asked = {"PATH_INFO": f"/he/events/{event.slug}/", "SERVER_NAME": "testserver", "SERVER_PORT": "80"}
     page_cache._redis().hset(page_cache._asked_key(event.slug), "standings-he", json.dumps(asked))
     with translation.override("en"):

@@ -74,7 +74,7 @@ def _accepted_with_one_waiting(client, event, organiser, mailoutbox):
 def test_a_player_withdraws_with_the_link_of_their_email_and_the_organiser_is_told(
     client, event, organiser, mailoutbox
 ):
-    one, two, accepted = _accepted_with_one_waiting(client, event, organiser, mailoutbox)
+    one, _two, accepted = _accepted_with_one_waiting(client, event, organiser, mailoutbox)
     link = _link(accepted)
     assert LINK.search(next(m.body for m in mailoutbox if m.to == ["p2@example.org"]))  # the waiting list's too
     mailoutbox.clear()

@@ -20,7 +20,7 @@ def _state(event):
 
 
 def test_recorded_result_is_audited_and_standings_follow():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
 
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
@@ -46,7 +46,7 @@ def test_recorded_result_is_audited_and_standings_follow():
     ],
 )
 def test_rejected_result_changes_nothing_and_says_why(target, result, error, code):
-    event, entries, games = swiss_event(players=5)
+    event, _entries, games = swiss_event(players=5)
     user = organiser_of(event.league)
     game_id = {"missing": 999_999, "bye": games[-1].pk, "game": games[0].pk}[target]
     before = _state(event)
@@ -61,7 +61,7 @@ def test_rejected_result_changes_nothing_and_says_why(target, result, error, cod
 
 def test_secretary_of_another_club_is_refused():
     home, other = ClubFactory(), ClubFactory()
-    event, entries, games = swiss_event(players=4, club=home)
+    event, _entries, games = swiss_event(players=4, club=home)
     outsider = UserFactory()
     Role.objects.create(user=outsider, kind=Role.Kind.SECRETARY, club=other)
     secretary = UserFactory()
@@ -77,7 +77,7 @@ def test_secretary_of_another_club_is_refused():
 
 
 def test_stale_correction_is_refused_with_the_current_value():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user, expected_version=0)
 
@@ -89,7 +89,7 @@ def test_stale_correction_is_refused_with_the_current_value():
 
 
 def test_correction_needs_a_reason_and_is_marked():
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
 
@@ -106,7 +106,7 @@ def test_correction_needs_a_reason_and_is_marked():
 
 
 def test_finished_event_refuses_results():
-    event, entries, games = swiss_event(players=4, status=Event.Status.FINISHED)
+    event, _entries, games = swiss_event(players=4, status=Event.Status.FINISHED)
     user = organiser_of(event.league)
     with pytest.raises(ServiceError) as excinfo:
         result_record(game_id=games[0].pk, result=Result.DRAW, user=user)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_receiver_trickling_a_byte_every_4_seconds_is_cut_at_the_deadline_and_the_worker_goes_on(tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     api = APIClient()
     api.force_login(organiser_of(event.league))
     with receiver(tmp_path, trickle=4, name="trickling") as slow, receiver(tmp_path, name="ok") as ok:

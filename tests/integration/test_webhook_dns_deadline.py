@@ -72,7 +72,7 @@ class NameServer:
 
 
 def test_a_name_server_slower_than_the_deadline_does_not_hold_a_delivery_past_it(tmp_path, settings):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     api = APIClient()
     api.force_login(organiser_of(event.league))
     with NameServer() as names, receiver(tmp_path) as hook:

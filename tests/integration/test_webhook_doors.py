@@ -52,7 +52,7 @@ def sheet(event, games, results):
 
 
 def test_one_result_through_the_api_is_sent(tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     api = APIClient()
     api.force_login(organiser)
@@ -66,7 +66,7 @@ def test_one_result_through_the_api_is_sent(tmp_path):
 
 
 def test_one_result_on_the_round_sheet_page_is_sent(tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     with receiver(tmp_path) as hook:
         subscribe(organiser, hook.url, league=event.league)
@@ -80,7 +80,7 @@ def test_one_result_on_the_round_sheet_page_is_sent(tmp_path):
 
 
 def test_a_round_sheet_sends_each_of_its_results(tmp_path):
-    event, entries, games = swiss_event(players=6)
+    event, _entries, _games = swiss_event(players=6)
     organiser = organiser_of(event.league)
     with receiver(tmp_path) as hook:
         subscribe(organiser, hook.url, event=event)
@@ -95,7 +95,7 @@ def test_a_round_sheet_sends_each_of_its_results(tmp_path):
 
 
 def test_a_confirmed_trf_import_sends_every_imported_result(tmp_path):
-    event, entries, games = swiss_event(players=4)  # the league, with an event the organiser follows it by
+    event, _entries, _games = swiss_event(players=4)  # the league, with an event the organiser follows it by
     league = event.league
     organiser = organiser_of(league)
     client = page_client(organiser)
@@ -119,7 +119,7 @@ def test_a_confirmed_trf_import_sends_every_imported_result(tmp_path):
 
 
 def test_a_match_card_sends_its_board_and_its_steps_and_a_card_confirming_itself_says_so(tmp_path):
-    event, match, games, (home, away) = team_match()
+    event, match, games, (home, _away) = team_match()
     organiser = organiser_of(event.league)
     with receiver(tmp_path) as hook:
         WebhookSubscription.objects.create(

@@ -30,7 +30,7 @@ def types_received(hook) -> list[str]:
 
 def test_a_draft_events_results_and_standings_reach_its_organisers_not_a_clubs_secretary(tmp_path):
     club = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club, status=Event.Status.DRAFT)
+    event, _entries, games = swiss_event(players=4, club=club, status=Event.Status.DRAFT)
     organiser, secretary = organiser_of(event.league), secretary_of(club)
     with receiver(tmp_path, name="club") as club_hook, receiver(tmp_path, name="league") as league_hook:
         webhook_subscribe(user=secretary, url=club_hook.url, events=EVENTS, club=club.slug)
@@ -46,7 +46,7 @@ def test_a_draft_events_results_and_standings_reach_its_organisers_not_a_clubs_s
 
 def test_a_secretary_whose_role_was_removed_receives_nothing_more(tmp_path):
     club = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club, status=Event.Status.RUNNING)
+    event, _entries, games = swiss_event(players=4, club=club, status=Event.Status.RUNNING)
     organiser, secretary = organiser_of(event.league), secretary_of(club)
     with receiver(tmp_path) as hook:
         webhook_subscribe(user=secretary, url=hook.url, events=["result.recorded"], club=club.slug)
@@ -59,7 +59,7 @@ def test_a_secretary_whose_role_was_removed_receives_nothing_more(tmp_path):
 
 def test_a_deactivated_owner_receives_nothing_more_not_even_what_was_waiting(tmp_path):
     club = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club, status=Event.Status.RUNNING)
+    event, _entries, games = swiss_event(players=4, club=club, status=Event.Status.RUNNING)
     organiser = organiser_of(event.league)
     with receiver(tmp_path) as hook:
         webhook_subscribe(user=organiser, url=hook.url, events=["result.recorded"], event=event.slug)

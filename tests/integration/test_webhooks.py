@@ -42,7 +42,7 @@ def subscribe(client, url, **target):
     ],
 )
 def test_private_loopback_link_local_and_plain_http_targets_are_refused(url):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     answer = subscribe(logged_in(organiser_of(event.league)), url, event=event.slug)
     assert answer.status_code == 400
     assert answer.json()["code"] == "unsafe_webhook_url"
@@ -51,7 +51,7 @@ def test_private_loopback_link_local_and_plain_http_targets_are_refused(url):
 
 def test_only_organisers_secretaries_and_webhook_tokens_subscribe():
     club = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club)
+    event, _entries, _games = swiss_event(players=4, club=club)
     organiser = organiser_of(event.league)
     secretary = UserFactory()
     Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=club)
@@ -79,7 +79,7 @@ def test_only_organisers_secretaries_and_webhook_tokens_subscribe():
 
 @override_settings(WEBHOOKS_PAUSE_AFTER_FAILURES=2)
 def test_repeated_failures_pause_the_subscription_and_email_its_owner(tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     organiser = organiser_of(event.league)
     organiser.email = "organiser@example.org"
     organiser.save()
@@ -101,7 +101,7 @@ def test_repeated_failures_pause_the_subscription_and_email_its_owner(tmp_path):
 
 
 def test_a_target_that_turns_private_after_subscribing_gets_nothing(tmp_path):
-    event, entries, games = swiss_event(players=4)
+    event, _entries, _games = swiss_event(players=4)
     client = logged_in(organiser_of(event.league))
     with receiver(tmp_path, 200) as ok:
         hook = subscribe(client, ok.url, event=event.slug).json()
@@ -121,7 +121,7 @@ def _subscription(owner, event_type: str, **target) -> WebhookSubscription:
 def _subscribed_to_a_result(target_of):
     """A result is recorded in an event whose subscription `target_of(event)` names; the deliveries it made."""
     club = ClubFactory()
-    event, entries, games = swiss_event(players=4, club=club)
+    event, _entries, games = swiss_event(players=4, club=club)
     organiser = organiser_of(event.league)
     subscription = _subscription(organiser, "result.recorded", **target_of(event, club))
     result_record(game_id=games[0].pk, result=Result.DRAW, user=organiser)

@@ -671,7 +671,7 @@ def test_results_without_an_opponent_stand_for_the_bye_of_the_same_value(block, 
 
 
 def test_a_blank_result_whose_value_only_the_points_column_gives_becomes_that_bye():
-    lines, n = set_block(example_lines(), 1, 4, "0000 -  ")  # F with its code left blank (ICU)
+    lines, _n = set_block(example_lines(), 1, 4, "0000 -  ")  # F with its code left blank (ICU)
     t, notes = read_trf_with_notes("\n".join(lines))  # points column 3.5 = 2.5 + the bye
     assert t.participants[0].rounds[3] == RoundEntry("F")
     assert [n.kind for n in notes] == ["bye_from_points_column"]

@@ -84,7 +84,7 @@ def test_forbidden_pair_is_avoided():
 
 
 def test_points_and_colours_for_the_pairing_screen():
-    (p1, p2, p3, *_rest) = players_after(5, ["1-3 1, 4-2 0, 5 U", "2-1 =, 3-5 +"])
+    (p1, _p2, p3, *_rest) = players_after(5, ["1-3 1, 4-2 0, 5 U", "2-1 =, 3-5 +"])
     assert points(p1, Scoring()) == Fraction(3, 2)
     assert points(p3, Scoring()) == 1  # the forfeit win counts, not as a game
     assert colours(p1) == "wb" and colours(p3) == "b"  # a forfeit gives no colour
