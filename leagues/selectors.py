@@ -191,8 +191,19 @@ _TRACE_KEYS = _jsonb_order(
     ["start_number", "criterion", "value", "elements", "terms", "total", "divisor", "rounding", "reason", "details"]
 )
 _ELEMENT_KEYS = _jsonb_order(
-    ["adjustments", "round", "opponent", "dummy", "value", "points", "contribution", "reason", "article", "vur"]
-    + ["removed"]
+    [
+        "adjustments",
+        "round",
+        "opponent",
+        "dummy",
+        "value",
+        "points",
+        "contribution",
+        "reason",
+        "article",
+        "vur",
+        "removed",
+    ]
 )
 
 

@@ -30,12 +30,13 @@ class CursorOrOffset(CursorPagination):
         return super().get_paginated_response(data)
 
     def get_schema_operation_parameters(self, view):
-        return super().get_schema_operation_parameters(view) + [
+        return [
+            *super().get_schema_operation_parameters(view),
             {
                 "name": "offset",
                 "required": False,
                 "in": "query",
                 "description": "Deprecated: limit/offset pages (with a count) instead of cursor pages.",
                 "schema": {"type": "integer", "minimum": 0},
-            }
+            },
         ]

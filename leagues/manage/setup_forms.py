@@ -350,7 +350,7 @@ class PrizeForm(forms.Form):
     place = forms.IntegerField(label=_("Place"), required=False, min_value=1)
     category = forms.CharField(label=_("Category"), required=False, max_length=100)
     eligibility_kind = forms.ChoiceField(
-        label=_("Eligibility"), required=False, choices=[("", "–")] + list(Prize.Eligibility.choices)
+        label=_("Eligibility"), required=False, choices=[("", "–"), *Prize.Eligibility.choices]
     )
     eligibility_value = forms.CharField(label=_("Eligibility value"), required=False, max_length=100)
     rank = forms.IntegerField(label=_("Rank in the category"), required=False, min_value=1, initial=1)

@@ -35,6 +35,7 @@ folder of the run's own (tempfile.mkdtemp), printed at the start. Its own databa
 """
 
 import argparse
+import itertools
 import logging
 import os
 import platform
@@ -683,7 +684,7 @@ def probe(base: str, slug: str, start_at: float, stop_at: float, number: int) ->
         for answer, _, _ in answers:
             if answer.status_code != 200:
                 print("error", path, answer.status_code, 0, "-", flush=True)
-        for (before, _, _), (answer, took, agent) in zip(answers, answers[1:], strict=False):
+        for (before, _, _), (answer, took, agent) in itertools.pairwise(answers):
             etag = answer.headers.get("ETag")
             if answer.status_code == 200 and etag and etag == before.headers.get("ETag"):
                 print("cached", path.split(slug, 1)[-1] or "/", took, time.monotonic(), agent, flush=True)

@@ -121,7 +121,7 @@ def main() -> None:
     print(f"gacrux {version()['version']}; median of {args.runs} run(s); CPU = time.process_time() of the pairing")
     print()
     columns = ("players", "round", "CPU text", "CPU memory", "CPU ratio", "peak RSS text", "peak RSS memory")
-    print("| " + " | ".join(columns + ("added text", "added memory")) + " |")
+    print("| " + " | ".join((*columns, "added text", "added memory")) + " |")
     print("|---|---|---|---|---|---|---|---|---|")
     totals = {kind: 0.0 for kind in KINDS}
     for size in (int(s) for s in args.sizes.split(",")):

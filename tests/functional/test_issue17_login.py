@@ -154,7 +154,7 @@ def test_every_page_has_a_strict_policy_and_no_inline_script(client):
         answer = client.get(url)
         assert answer.status_code == 200, url
         policy = answer.get("Content-Security-Policy", "")
-        directives = dict((d.split(" ", 1) + [""])[:2] for d in policy.split("; "))
+        directives = dict([*d.split(" ", 1), ""][:2] for d in policy.split("; "))
         assert directives.get("script-src") == "'self'", (url, policy)
         assert "unsafe" not in policy and "*" not in policy, (url, policy)
         assert directives.get("object-src") == "'none'", url

@@ -52,8 +52,18 @@ def confirm(client, url, data, **fields):
 def cli_rows(path, rules, criteria):
     """`python -m tiebreaks standings FILE --json` on the same file, rules and criteria as the event."""
     out = subprocess.run(
-        [sys.executable, "-m", "tiebreaks", "standings", str(path), "--rules", rules, "--criteria", ",".join(criteria)]
-        + ["--json"],
+        [
+            sys.executable,
+            "-m",
+            "tiebreaks",
+            "standings",
+            str(path),
+            "--rules",
+            rules,
+            "--criteria",
+            ",".join(criteria),
+            "--json",
+        ],
         capture_output=True,
         text=True,
         check=True,

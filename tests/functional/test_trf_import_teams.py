@@ -46,8 +46,18 @@ def confirm(client, url, data, **fields):
 
 def cli_rows(path, rules, criteria):
     out = subprocess.run(
-        [sys.executable, "-m", "tiebreaks", "standings", str(path), "--rules", rules, "--criteria", ",".join(criteria)]
-        + ["--json"],
+        [
+            sys.executable,
+            "-m",
+            "tiebreaks",
+            "standings",
+            str(path),
+            "--rules",
+            rules,
+            "--criteria",
+            ",".join(criteria),
+            "--json",
+        ],
         capture_output=True,
         text=True,
         check=True,

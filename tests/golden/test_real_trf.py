@@ -26,7 +26,7 @@ from tiebreaks.trf import encode_trf, read_trf, read_trf_with_notes, trf_problem
 
 REAL = TESTS / "fixtures" / "real-trf"
 FIDE_SAMPLE = TRF_SAMPLES / "fide-trf26-sample-team.trf"
-FILES = sorted(REAL.glob("*.trf")) + [FIDE_SAMPLE]
+FILES = [*sorted(REAL.glob("*.trf")), FIDE_SAMPLE]
 INDIVIDUAL = [f for f in FILES if f.name not in ("icu-armstrong_2011.trf", FIDE_SAMPLE.name)]
 ROOT = TESTS.parent
 HALF = Fraction(1, 2)

@@ -4,6 +4,7 @@ Expected values are hand arithmetic from the spec, never copied from the output.
 """
 
 import dataclasses
+import itertools
 from fractions import Fraction as F
 
 import pytest
@@ -146,7 +147,7 @@ def ladder(u1800_amount):
         S("F", 2.5, rating=1650),
     ]
     prizes = [PlacePrize(1, 10000), PlacePrize(2, 6000), PlacePrize(3, 3000), PlacePrize(4, 2000)]
-    return standings, prizes + [CategoryPrize("u1800", U1800, 1, u1800_amount)]
+    return standings, [*prizes, CategoryPrize("u1800", U1800, 1, u1800_amount)]
 
 
 def test_place_worth_more_keeps_the_place_and_category_passes_to_next_eligible_whose_place_passes_on():
@@ -313,7 +314,7 @@ def tied_clubs():
     rows = [("P", 5, "X", 20), ("Q", 5, "Y", 19), ("R", 4, "X", 18), ("S", 4, "Y", 17), ("T", 3, "Z", 16)]
     standings = [S(pid, points, [("BH", bh)], club=club) for pid, points, club, bh in rows]
     prizes = [ClubTeamPrize(1, 5000, "shield", players=2), ClubTeamPrize(2, 2000, players=2)]
-    return standings, prizes + [ClubTeamPrize(3, 1000, players=2)]
+    return standings, [*prizes, ClubTeamPrize(3, 1000, players=2)]
 
 
 def test_clubs_tied_on_points_pool_the_money_and_the_tiebreak_sum_decides_the_item():
@@ -492,7 +493,7 @@ def test_every_place_prize_with_a_player_is_paid(event, method):
 def test_pooling_pays_tied_players_equally_and_never_less_than_a_lower_player(event, method):
     standings, prizes = event
     r = split_prizes(standings, prizes, PrizeOptions(method=method))
-    for a, b in zip(standings, standings[1:], strict=False):
+    for a, b in itertools.pairwise(standings):
         if a.points == b.points:
             assert r.money_of(a.participant_id) == r.money_of(b.participant_id)
         assert r.money_of(a.participant_id) >= r.money_of(b.participant_id)

@@ -138,7 +138,7 @@ def test_a_212_list_is_the_202_list_with_pts():
 
 
 def test_a_240_record_agreeing_with_the_001_record_and_xxr_change_nothing():
-    lines = example_lines() + ["240 H   2    2", "XXR 5"]
+    lines = [*example_lines(), "240 H   2    2", "XXR 5"]
     assert read_trf("\n".join(lines)) == read_trf(EXAMPLE)
 
 
@@ -149,12 +149,12 @@ def test_a_240_record_adds_a_bye_the_001_record_lacks():
         line.replace("    1.0    6  0000 - U", "    1.5    6  0000 - U") if line.startswith("001    7") else line
         for line in lines
     ]
-    t = read_trf("\n".join(lines + ["240 H   4    7"]))
+    t = read_trf("\n".join([*lines, "240 H   4    7"]))
     assert t.participants[6].rounds[3] == RoundEntry("H")
 
 
 def test_a_240_record_contradicting_the_001_record_is_rejected():
-    lines = example_lines() + ["240 F   2    2"]
+    lines = [*example_lines(), "240 F   2    2"]
     with pytest.raises(TRFError) as error:
         read_trf("\n".join(lines))
     assert error.value.line_number == len(lines)
@@ -362,7 +362,7 @@ def test_362_accepts_both_spellings():
     ],
 )
 def test_the_tournament_type_decides_round_robin(record, round_robin):
-    lines = edit(edit(example_lines(), "192", None), "092", None) + [record]
+    lines = [*edit(edit(example_lines(), "192", None), "092", None), record]
     assert read_trf("\n".join(lines)).round_robin is round_robin
 
 
@@ -715,7 +715,7 @@ def test_a_wrong_points_column_is_a_question_with_the_line_and_both_values():
 def test_javafo_scoring_records_stand_for_162():
     # the spec example without 162 but with football scoring in JaVaFo's records: the points
     # columns (1 / ½ / 0) no longer fit, so the records decide and each column is a question
-    lines = edit(example_lines(), "162", None) + ["BBW  3.0", "BBD  1.0", "BBL  0.0", "BBZ  0.0", "BBF  0.0"]
+    lines = [*edit(example_lines(), "162", None), "BBW  3.0", "BBD  1.0", "BBL  0.0", "BBZ  0.0", "BBF  0.0"]
     problems = trf_problems("\n".join(lines))
     assert problems and {p.kind for p in problems} == {"points_column"}
     t = read_trf("\n".join(lines), accept_points_column=True)

@@ -157,10 +157,10 @@ class Crosstable:
         halves = list(self.halves)
         for i, o in enumerate(self.paired_last):
             if o >= 0:
-                kinds[i] = kinds[i][:last] + [PLAYED]
-                opps[i] = opps[i][:last] + [o]
-                pts[i] = pts[i][:last] + [D]
-                halves[i] = halves[i][:last] + [1]
+                kinds[i] = [*kinds[i][:last], PLAYED]
+                opps[i] = [*opps[i][:last], o]
+                pts[i] = [*pts[i][:last], D]
+                halves[i] = [*halves[i][:last], 1]
         other.kinds, other.opps, other.pts, other.halves = kinds, opps, pts, halves
         other.score = [sum(pp) for pp in pts]
         return other

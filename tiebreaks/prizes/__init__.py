@@ -53,6 +53,7 @@ share it (``item_tie="shared"``) or need a drawing of lots (club keys in ``lot_o
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -140,7 +141,7 @@ def _validate(
     ids = [s.participant_id for s in standings]
     if len(set(ids)) != len(ids):
         raise ValueError("participant ids must be unique")
-    for a, b in zip(standings, standings[1:], strict=False):
+    for a, b in itertools.pairwise(standings):
         if b.points > a.points:
             raise ValueError("standings must be in rank order (points never increase)")
     for p in prizes:

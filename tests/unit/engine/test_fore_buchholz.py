@@ -32,7 +32,7 @@ def test_published_final_round_pairings_without_results_count_as_draws() -> None
     pending = _three_rounds("=").tournament()
     # the final round is paired but has no result yet: blank result code
     pending.participants = [
-        dataclasses.replace(p, rounds=p.rounds[:2] + (RoundEntry(" ", p.rounds[2].opponent, p.rounds[2].colour),))
+        dataclasses.replace(p, rounds=(*p.rounds[:2], RoundEntry(" ", p.rounds[2].opponent, p.rounds[2].colour)))
         for p in pending.participants
     ]
     assert [r.values["FB"] for r in compute_standings(pending, ["FB"]).rows] == [r.values["FB"] for r in drawn.rows]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -159,7 +160,7 @@ def test_ranks_are_competition_numbers_and_ties_really_tie(t: Tournament) -> Non
     for position, row in enumerate(rows, start=1):
         if position == 1 or row.rank != rows[position - 2].rank:
             assert row.rank == position
-    for a, b in zip(rows, rows[1:], strict=False):
+    for a, b in itertools.pairwise(rows):
         sep = standings.separation(a.start_number, b.start_number)
         assert sep.separated == (a.rank != b.rank)
 
@@ -193,7 +194,7 @@ def test_round_robin_traces_add_up_and_renumbering_changes_nothing(t: Tournament
 def test_round_robin_complete_single_cycle_gives_every_tied_player_the_same_buchholz(t: Tournament) -> None:
     """Note to Art. 8: in a complete single round robin BH = total points - own points."""
     complete = t.rounds_computed == t.total_rounds and t.total_rounds < len(t.participants) + 1
-    standings = compute_standings(t, RR_ALL + ["BH"], allow_buchholz_in_round_robin=True)
+    standings = compute_standings(t, [*RR_ALL, "BH"], allow_buchholz_in_round_robin=True)
     if complete:
         total = sum((r.points for r in standings.rows), Fraction(0))
         for row in standings.rows:

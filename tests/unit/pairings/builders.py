@@ -52,8 +52,24 @@ def generated_tournaments(
     zpb, hpb, forfeits = byes
     pattern = folder / f"p{players}_r{rounds}_%d.trf"
     subprocess.run(
-        [sys.executable, "-m", "gacrux.tournamentgenerator", "-N", str(rounds), "-p", str(players)]
-        + ["-S", str(zpb), str(hpb), str(forfeits), "-o", str(pattern), "-g", str(first), str(count)],
+        [
+            sys.executable,
+            "-m",
+            "gacrux.tournamentgenerator",
+            "-N",
+            str(rounds),
+            "-p",
+            str(players),
+            "-S",
+            str(zpb),
+            str(hpb),
+            str(forfeits),
+            "-o",
+            str(pattern),
+            "-g",
+            str(first),
+            str(count),
+        ],
         check=True,
         capture_output=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},

@@ -78,7 +78,7 @@ def test_next_leaves_out_the_byes_entered_before_the_pairing(played, tmp_path):
         if line.startswith("001    5 "):
             lines[i] = line[:80] + f"{float(line[80:84]) + 1:4.1f}" + line[84:]
     trf = tmp_path / "byes.trf"
-    trf.write_text("\n".join(lines + ["240 F   6    5", "XXZ 7 9"]) + "\n")
+    trf.write_text("\n".join([*lines, "240 F   6    5", "XXZ 7 9"]) + "\n")
     done = run("next", trf, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
