@@ -3,10 +3,10 @@ organises a league, who is a club's secretary or an event's arbiter), for checks
 tell or what to list."""
 
 from collections.abc import Iterable
-from datetime import date
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
+from django.utils import timezone
 
 from .models import Event, Game, Role
 
@@ -90,7 +90,7 @@ def clubs_of_game(game: Game) -> set[int]:
     """The clubs whose secretaries answer for this game: a team's club, or each player's clubs of the
     event's league on the day the round was played (the round's date, else the event's start, else today)."""
     event = game.round.event
-    day = game.round.date or event.starts_on or date.today()
+    day = game.round.date or event.starts_on or timezone.localdate()
     clubs: set[int] = set()
     for entry in (game.white, game.black):
         if entry is None:

@@ -2,13 +2,11 @@
 results. Small pages of their own (no site header, one small stylesheet, no script), no cookies, and framable
 by any site: their own frame-ancestors policy instead of the site's "never in a frame"."""
 
-import datetime
-
 from django.conf import settings
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from tiebreaks.explanations import fmt
@@ -85,7 +83,7 @@ def embed_team_fixtures(request, lang, slug, number):
         entry = event.entries.select_related("team").filter(start_number=number, team__isnull=False).first()
         if entry is None:
             raise Http404
-        today = datetime.date.today()
+        today = timezone.localdate()
         matches = (
             TeamMatch.objects.filter(round__event=event)
             .filter(Q(home=entry) | Q(away=entry))

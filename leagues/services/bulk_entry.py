@@ -24,7 +24,7 @@ from datetime import date
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
@@ -331,7 +331,7 @@ def _row(number: int, raw: dict[str, str]) -> ListRow:
         else:
             row.problem(_("“%(value)s” is no FIDE federation code (e.g. NOR, GRE, TUR).") % {"value": federation})
     if born := raw.get("birth_year", ""):
-        if born.isdigit() and 1900 <= int(born) <= date.today().year:
+        if born.isdigit() and 1900 <= int(born) <= timezone.localdate().year:
             row.birth_year = int(born)
         else:
             row.problem(_("The birth year “%(value)s” cannot be read.") % {"value": born})

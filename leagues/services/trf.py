@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -601,7 +602,7 @@ def _players_from_trf(
     repeated_fide_id_warnings)."""
     participants = tournament.participants
     taken: set[int] = set()
-    year = this_year or datetime.date.today().year
+    year = this_year or timezone.localdate().year
     stored = {
         player.fide_id: player
         for player in Player.objects.filter(fide_id__in=[f for f in map(_fide_id, participants) if f])
@@ -635,7 +636,7 @@ def _registry_blanks(
 ) -> dict[int, dict[str, Any]]:
     """Player id → the registry fields the file has that a stored player of it lacks (a new player was saved
     with the file's fields already)."""
-    year = this_year or datetime.date.today().year
+    year = this_year or timezone.localdate().year
     blanks: dict[int, dict[str, Any]] = {}
     for p in tournament.participants:
         player = players.get(p.start_number)

@@ -76,7 +76,7 @@ REGISTERING = "demo-winter-open"  # an event taking registrations (the demo's ev
 TEAM_REGISTERING = "demo-team-rapid"  # a team event taking teams' registrations
 KNOCKOUT = "demo-knockout"  # a knock-out cup of individual games
 LANGUAGES = ("en", "el", "tr", "he", "nb")
-ROTATION = int(os.environ.get("AXE_ROTATION") or datetime.date.today().toordinal())
+ROTATION = int(os.environ.get("AXE_ROTATION") or datetime.datetime.now(datetime.UTC).date().toordinal())
 
 
 def registering_event():
