@@ -670,7 +670,7 @@ def event_stamp(*, slug: str) -> str | None:
         return None
     pk, results_version, version, computed_at, *policy = row
     stamp = computed_at.timestamp() if computed_at else 0
-    digest = hashlib.sha1(repr(policy).encode()).hexdigest()[:12]
+    digest = hashlib.sha1(repr(policy).encode(), usedforsecurity=False).hexdigest()[:12]
     return f"db:{pk}:{results_version}:{version}:{stamp}:{digest}"
 
 

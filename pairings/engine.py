@@ -254,7 +254,7 @@ def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, t
         os.waitpid(pid, 0)
     if not chunks:
         raise PairingError(f"the pairing engine stopped without an answer on round {round_number}")
-    status, value = pickle.loads(b"".join(chunks))
+    status, value = pickle.loads(b"".join(chunks))  # noqa: S301 - our own forked child wrote it
     if status != "ok":
         raise PairingError(str(value))
     return value  # type: ignore[no-any-return]

@@ -16,7 +16,7 @@ SECRET_KEY = env_secret("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-only-for-debug"
+    SECRET_KEY = "insecure-development-key-only-for-debug"  # noqa: S105 - only with DEBUG on
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
@@ -250,7 +250,7 @@ REST_FRAMEWORK = {
     },
 }
 # API tokens (knox): shown once, stored as SHA-512 digests; expiry is chosen per token
-KNOX_TOKEN_MODEL = "knox.AuthToken"
+KNOX_TOKEN_MODEL = "knox.AuthToken"  # noqa: S105 - a model name, not a token
 REST_KNOX = {"TOKEN_TTL": None, "TOKEN_PREFIX": "cl_", "AUTH_HEADER_PREFIX": "Bearer"}
 # CORS: a club website's browser code may read the public API, never write (GET only)
 CORS_URLS_REGEX = r"^/api/(v1|schema)/"

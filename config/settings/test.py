@@ -77,7 +77,7 @@ def _redis_server_of_this_run() -> str:
         return "redis://127.0.0.1:6379"
     for _ in range(5):
         port = _free_port()
-        server = subprocess.Popen(
+        server = subprocess.Popen(  # noqa: S603 - the redis-server found on PATH, fixed arguments
             [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL,
             preexec_fn=_ends_with_its_parent,

@@ -1,6 +1,7 @@
 """Stamps: an event's pages carry its current stamp; a new stamp is what makes its pages change. A stamp is also the
 pages' validators (ETag, Last-Modified). An event that is not public has the stamp HIDDEN."""
 
+import contextlib
 import logging
 import time
 import uuid
@@ -97,10 +98,8 @@ def _renew(slug: str, key: str, other: str, reveal: bool = False) -> None:
         _set_unless_hidden(store, key, stamp, reveal)
     except Exception:  # a cache outage must not fail a write; pages then fall back to the database stamp
         log.warning("page cache unreachable; stamp of %s not renewed", slug, exc_info=True)
-        try:
+        with contextlib.suppress(Exception):  # the outage is logged above
             _store().delete(key)
-        except Exception:
-            pass
 
 
 def _set_unless_hidden(store, key: str, stamp: str | None, reveal: bool) -> None:

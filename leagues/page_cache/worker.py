@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
-RENDER_PASS = "chess_league.render_pass"  # set in the environ of a render pass's requests: they always render
+# set in the environ of a render pass's requests: they always render
+RENDER_PASS = "chess_league.render_pass"  # noqa: S105 - an environ key, not a password
 # what of a reader's request a render pass asks with again (the answer may depend on these, nothing else); kept
 # under the event's list of pages asked for, one request per page
 REPLAYED = (

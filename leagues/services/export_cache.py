@@ -108,7 +108,7 @@ def _season_stamp(season: Season) -> str | None:
         stamps.append(stamp)
     seconds = max((page_cache.modified_of(stamp) for stamp in stamps), default=0)
     facts = [season.league.slug, season.slug, season.name, *slugs, *stamps]
-    return f"{seconds}-{sha1(repr(facts).encode()).hexdigest()}"
+    return f"{seconds}-{sha1(repr(facts).encode(), usedforsecurity=False).hexdigest()}"
 
 
 def event_export(request: Any, *, slug: str, kind: str) -> HttpResponse | None:

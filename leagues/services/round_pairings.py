@@ -277,7 +277,7 @@ def pairing_records(event: Event) -> list[str]:
 def _draw_colour(settings: PairingSettings, user: AnyUser) -> None:
     """The initial colour by lot, from a recorded seed: anyone can repeat the draw."""
     settings.colour_seed = secrets.token_hex(8)
-    settings.initial_colour = random.Random(settings.colour_seed).choice("wb")
+    settings.initial_colour = random.Random(settings.colour_seed).choice("wb")  # noqa: S311 - repeatable from the seed
     settings.colour_drawn_at = timezone.now()
     settings.colour_drawn_by = acting_user(user)
 

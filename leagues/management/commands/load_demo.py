@@ -67,7 +67,7 @@ CLUBS = [
         ["Cohen, Noa", "Levi, Itai", "Mizrahi, Tamar", "Peretz, Yonatan", "Biton, Shira", "Friedman, Avi"],
     ),
 ]
-PASSWORD = "demo-chess-2026"
+PASSWORD = "demo-chess-2026"  # noqa: S105 - the demo's published password
 #: the demo cup's quarter-finals: the home team's points on boards 1 and 2
 QUARTER_FINALS = [(1, 1), (0.5, 0), (1, 0), (1, 1)]
 
@@ -86,7 +86,7 @@ class Command(BaseCommand):
             progress.setLevel(level)
 
     def _load(self):
-        rng = random.Random(2026)
+        rng = random.Random(2026)  # noqa: S311 - a repeatable demo, not a secret
         with transaction.atomic():
             League.objects.filter(slug="demo-league").delete()
             Player.objects.filter(clubs__slug__in=[slug for _, slug, _ in CLUBS]).delete()
