@@ -6,7 +6,7 @@ names (LOGIN_ADDRESS_ATTEMPTS: password spraying), for LOGIN_LOCKOUT_SECONDS; a 
 is refused even with the right password. The name is counted as Django logs in with it (NFKC) and
 case-folded, so "ｎobody" and "Nobody" share the attempts of "nobody". The address is the client's
 as the configured proxies report it (rate_limits.client_address). When the counter does not answer,
-logging in still works (fail open, logged)."""
+logging in still works (fail open, logged)."""  # noqa: RUF002 - the fullwidth n is the example
 
 import unicodedata
 from collections.abc import Callable

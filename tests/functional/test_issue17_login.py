@@ -31,11 +31,11 @@ def _fail(client, door, username, times, **extra):
 def test_a_compatibility_variant_of_a_locked_name_is_locked_too(client):
     UserFactory(username="nobody", password="right-password-1")
     _fail(client, SITE, "nobody", 3)
-    # "ｎobody" (fullwidth n) is the same user once NFKC-normalised, as Django logs in with it
-    variant = client.post(SITE, {"username": "ｎobody", "password": "right-password-1"})
+    # "ｎobody" (fullwidth n) is the same user once NFKC-normalised, as Django logs in with it  # noqa: RUF003
+    variant = client.post(SITE, {"username": "ｎobody", "password": "right-password-1"})  # noqa: RUF001 - fullwidth on purpose
     assert variant.status_code == 429
     assert not _logged_in(client)
-    _fail(client, SITE, "ｎobody", 3)  # no fresh attempts for a variant either
+    _fail(client, SITE, "ｎobody", 3)  # no fresh attempts for a variant either  # noqa: RUF001
 
 
 def test_the_admin_login_is_throttled_like_the_site_login(client):

@@ -81,7 +81,7 @@ def test_the_card_speaks_the_secretarys_language(client):
     rule_save(league=s.d.league, user=s.d.organiser, kind="licence", severity="block", value=value)
     client.force_login(s.d.secretaries[0])
     expected = {
-        "el": "Δεν επιτρέπεται: Σκακιέρα 2: για Fjord, Six δεν έχει καταχωριστεί δελτίο",
+        "el": "Δεν επιτρέπεται: Σκακιέρα 2: για Fjord, Six δεν έχει καταχωριστεί δελτίο",  # noqa: RUF001 - Greek text
         "tr": "İzin verilmiyor: 2. masa: Fjord, Six için kayıtlı lisans",
         "he": "אסור: לוח 2: ל-Fjord, Six אין רישיון רשום",
         "nb": "Ikke tillatt: Bord 2: Fjord, Six har ingen registrert lisens",

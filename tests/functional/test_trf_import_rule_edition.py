@@ -259,7 +259,7 @@ def test_the_engines_command_line_uses_the_edition_the_site_imports_with(tmp_pat
 @pytest.mark.parametrize(
     ("lang", "settled", "readings"),
     [
-        ("el", "διαβάζεται ως 2011-09-26", "και οι δύο αναγνώσεις της ημερομηνίας έναρξης «08/04/2018»"),
+        ("el", "διαβάζεται ως 2011-09-26", "και οι δύο αναγνώσεις της ημερομηνίας έναρξης «08/04/2018»"),  # noqa: RUF001 - Greek text
         ("he", "נקרא כ־2011-09-26", "שתי הקריאות של תאריך ההתחלה „08/04/2018”"),
     ],
 )

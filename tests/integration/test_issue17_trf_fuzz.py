@@ -15,7 +15,7 @@ from tests.paths import GOLDEN
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 LINES = json.loads((GOLDEN / "swiss-p008-r05-s01000.json").read_text())["trf"].splitlines()
-NASTY = ["\x00", "\r", "\t", "\x1b", "é", "ｎ", "9" * 12, "-1", "0000", "  ", "=", "+", "X", "142 99999", "999"]
+NASTY = ["\x00", "\r", "\t", "\x1b", "é", "ｎ", "9" * 12, "-1", "0000", "  ", "=", "+", "X", "142 99999", "999"]  # noqa: RUF001 - a fullwidth n on purpose
 
 
 @st.composite
