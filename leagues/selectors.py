@@ -95,7 +95,8 @@ class EventStandings:
 
     def _read_traces(self, numbers: list[int]) -> dict[int, dict]:
         """The participants' traces, read together from this snapshot's version."""
-        assert self.snapshot is not None
+        if self.snapshot is None:
+            raise RuntimeError("traces are read from the event's snapshot")
         snapshot = StandingsSnapshot.objects.filter(pk=self.snapshot.pk, version=self.snapshot.version)
         return _traces_of(snapshot, numbers)
 

@@ -351,7 +351,8 @@ def _with_edition(text: str, edition: dict[str, Any]) -> str:
     """The standings' JSON text with "edition" after "rules" (the engine writes "rules" first), as json.dumps
     would write it (without importing json: startup stays cheap)."""
     rules = '{"rules": ' + _json_text(edition["rules"])
-    assert text.startswith(rules + ", ")
+    if not text.startswith(rules + ", "):
+        raise RuntimeError('the engine writes "rules" first')
     return f'{rules}, "edition": {_json_text(_edition_json(edition))}{text[len(rules) :]}'
 
 

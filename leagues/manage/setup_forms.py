@@ -109,7 +109,8 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
-        assert set(self._meta.fields) <= EVENT_FIELDS | {"name", "slug"}
+        if not set(self._meta.fields) <= EVENT_FIELDS | {"name", "slug"}:
+            raise RuntimeError("the event form edits event fields only")
         self.instance.league = league
         self.fields["season"].queryset = Season.objects.filter(league=league)
         self.fields["rounds_count"].min_value = 1
@@ -274,7 +275,8 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
-        assert set(dict(self.fields["late_bye"].choices)) == set(LATE_BYES)
+        if set(dict(self.fields["late_bye"].choices)) != set(LATE_BYES):
+            raise RuntimeError("the late-bye choices are LATE_BYES")
         self.fields["player"].queryset = (
             players_of_league(event.league)
             .filter(retired=False)

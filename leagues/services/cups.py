@@ -150,7 +150,8 @@ def _tie_games(event: Event, rnd: Round, tie: CupTie, rosters: dict[int, list[Pl
     """A tie's games, not saved: a team cup's boards of its match; an individual cup's ``games_per_tie`` games, the
     player higher in the bracket with White in the odd ones (boards numbered on from the ties before)."""
     home, away = tie.home, tie.away
-    assert away is not None  # a bye has no games
+    if away is None:
+        raise RuntimeError("a bye has no games")
     if tie.match is not None:
         return board_games(event, rnd, tie.match, home, away, rosters)
     count = tie.cup.games_per_tie
@@ -167,7 +168,8 @@ def _tie_games(event: Event, rnd: Round, tie: CupTie, rosters: dict[int, list[Pl
 
 def _tie_made(event: Event, rnd: Round, tie: CupTie, rosters: dict[int, list[Player]]) -> list[Game]:
     """Save a tie of two teams or players (a team cup's with its match card) and answer its games, not saved."""
-    assert tie.away is not None  # a bye is saved as it is drawn
+    if tie.away is None:
+        raise RuntimeError("a bye is saved as it is drawn")
     if event.is_team:
         tie.match = TeamMatch.objects.create(round=rnd, home=tie.home, away=tie.away)
     tie.save()
@@ -498,7 +500,8 @@ def cup_decider_record(
             raise ServiceError(_("The next round is made; this tie can no longer change."), code="round_closed")
         white_entry = tie.home if white == "home" else tie.away
         black_entry = tie.away if white == "home" else tie.home
-        assert white_entry is not None and black_entry is not None  # a tie with a match has two teams
+        if white_entry is None or black_entry is None:
+            raise RuntimeError("a tie with a match has two teams")
         for player_id, entry in ((white_player_id, white_entry), (black_player_id, black_entry)):
             if player_id is None:
                 continue
@@ -624,7 +627,8 @@ def _tie_corrected(event: Event, tie: CupTie, *, user: AnyUser, reason: str, lat
             code="later_round_paired",
         )
     before = tie.winner_id
-    assert before is not None  # the tie was decided: the next round is made
+    if before is None:
+        raise RuntimeError("the tie was decided: the next round is made")
     tie.winner_id, tie.decided_by = outcome.winner_id, outcome.decided_by
     tie.save(update_fields=["winner", "decided_by"])
     new = Entry.objects.select_related("team").get(pk=outcome.winner_id)
@@ -635,7 +639,8 @@ def _tie_corrected(event: Event, tie: CupTie, *, user: AnyUser, reason: str, lat
     Game.objects.filter(pk__in=[g.pk for g in made]).delete()
     following.save(update_fields=["home", "home_seed", "away", "away_seed"])
     home, away = following.home, following.away
-    assert away is not None
+    if away is None:
+        raise RuntimeError("the next tie has two sides")
     nxt = following.match
     if nxt is not None:  # a team cup's card starts again
         nxt.home, nxt.away = home, away

@@ -105,7 +105,8 @@ class _Division:
 
 
 def _team(entry: Entry) -> Team:
-    assert entry.team is not None  # a division's entries are teams
+    if entry.team is None:
+        raise RuntimeError("a division's entries are teams")
     return entry.team
 
 

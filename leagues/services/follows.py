@@ -151,7 +151,8 @@ def follow_stop(*, token: str) -> list[str]:
 def followed_name(follow: Follow) -> str:
     if follow.player is not None:
         return follow.player.public_name
-    assert follow.team is not None  # a follow is of a player or a team
+    if follow.team is None:
+        raise RuntimeError("a follow is of a player or a team")
     return follow.team.name
 
 
@@ -311,7 +312,8 @@ def _pairing_lines(follow: Follow, notice: FollowNotice) -> list[str]:
         }
         return [head, *_when_and_where(match.round)]
     game = notice.game
-    assert game is not None
+    if game is None:
+        raise RuntimeError("a game's notice has its game")
     mine_white = follow.player_id in {game.white_player_id, game.white.player_id if game.white else None}
     if game.black_id is None and game.black_player_id is None:
         head = _("Round %(round)s of %(event)s: %(name)s has a bye.") % {
@@ -333,7 +335,8 @@ def _pairing_lines(follow: Follow, notice: FollowNotice) -> list[str]:
 
 def _result_lines(notice: FollowNotice) -> list[str]:
     game = notice.game
-    assert game is not None
+    if game is None:
+        raise RuntimeError("a game's notice has its game")
     white, black = _side_name(game.white_player, game.white), _side_name(game.black_player, game.black)
     params = {
         "round": notice.round_number,

@@ -27,7 +27,8 @@ def lineup_choices(entry: Entry) -> list[LineupChoice]:
     """Who a team may put at a board: roster (board order), reserves, then the club's other players."""
     boards = entry.event.boards
     team = entry.team
-    assert team is not None  # line-ups are for team events
+    if team is None:
+        raise RuntimeError("line-ups are for team events")
     members = list(team.members.select_related("player").order_by("board_order"))
     choices = [
         LineupChoice(m.player, "roster" if index < boards else "reserve", m.board_order)

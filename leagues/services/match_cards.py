@@ -21,7 +21,8 @@ from .webhooks import match_card_changed
 
 def _match_clubs(match: TeamMatch) -> tuple[int, int]:
     home, away = match.home.team, match.away.team
-    assert home is not None and away is not None  # a match is between two teams
+    if home is None or away is None:
+        raise RuntimeError("a match is between two teams")
     return home.club_id, away.club_id
 
 

@@ -46,7 +46,8 @@ def role_invite(
     """Give the person with this email a role (creating the account if needed) and email them."""
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organisers may invite people."))
-    assert user is not None  # an organiser is signed in
+    if user is None:
+        raise RuntimeError("an organiser is signed in")
     email = email.strip().lower()
     try:
         validate_email(email)
@@ -95,7 +96,8 @@ def role_change(
 def role_remove(*, role: Role, league: League, user: AnyUser) -> None:
     if not is_league_organiser(user, league.pk) or not _role_of_league(role, league):
         raise PermissionDenied(_("Only the league's organisers may remove its people's roles."))
-    assert user is not None  # an organiser is signed in
+    if user is None:
+        raise RuntimeError("an organiser is signed in")
     with transaction.atomic():
         if role.kind == Role.Kind.ORGANISER and role.user_id == user.pk:
             others = Role.objects.filter(kind=Role.Kind.ORGANISER, league=league).exclude(pk=role.pk)

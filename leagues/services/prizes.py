@@ -85,7 +85,8 @@ def prize_standings(snapshot: StandingsSnapshot, entries: dict[int, Entry]) -> l
 def split_prize(prize: Prize) -> PlacePrize | CategoryPrize | ClubTeamPrize:
     """A stored prize as the split algorithm's input."""
     if prize.kind == Prize.Kind.PLACE:
-        assert prize.place is not None  # a place prize has its place (a constraint of the table)
+        if prize.place is None:
+            raise RuntimeError("a place prize has its place (a constraint of the table)")
         return PlacePrize(place=prize.place, amount=prize.amount, item=prize.item or None)
     if prize.kind == Prize.Kind.CLUB_TEAM:
         return ClubTeamPrize(rank=prize.rank, amount=prize.amount, item=prize.item or None, players=prize.team_size)

@@ -216,7 +216,8 @@ def _card_problems(event: Event, games: list[Game]) -> list[ReportProblem]:
             by_match[game.match_id].append(game)
     for boards in by_match.values():
         match = boards[0].match
-        assert match is not None  # grouped by it
+        if match is None:
+            raise RuntimeError("the boards are grouped by their match")
         who = {"round": boards[0].round.number, "home": match.home.name, "away": match.away.name}
         card = reverse("manage:match-card", args=[match.pk])
         label = _("Match card")

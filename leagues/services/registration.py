@@ -1191,7 +1191,8 @@ def no_shows_withdraw(*, event: Event, user: AnyUser, ids: Iterable[int]) -> lis
                 current=[r.pk for r in missing],
             )
         for registration in missing:
-            assert registration.entry is not None  # no_shows() has entries only
+            if registration.entry is None:
+                raise RuntimeError("no_shows() has entries only")
             round_withdraw(entry=registration.entry, round_number=1, user=user, reason=_("did not check in"))
         found.no_shows_withdrawn_at = timezone.now()
         found.save(update_fields=["no_shows_withdrawn_at"])

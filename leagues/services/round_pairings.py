@@ -1075,7 +1075,8 @@ def published_rows(event: Event, round_number: int) -> list[BoardRow]:
             boards.setdefault(game.match_id or 0, []).append(game)
     rows = []
     for number, g in enumerate(games, start=1):
-        assert g.white is not None  # every published board has white
+        if g.white is None:
+            raise RuntimeError("every published board has white")
         white, black = seats[g.white.start_number], seats[g.black.start_number] if g.black else None
         if team_swiss and g.match_id:  # the match's row: its score, not board 1's result
             rows.append(BoardRow(number, white, black, None, match_score(event, boards[g.match_id]), g.match_id))

@@ -116,7 +116,8 @@ def league_create(*, user: AnyUser, fields: dict[str, Any]) -> League:
     """A new league, by a user allowed to create leagues, who becomes its organiser."""
     if not can_create_league(user):
         raise PermissionDenied(_("Only a league creator may create a league."))
-    assert isinstance(user, User)  # a league creator is signed in
+    if not isinstance(user, User):
+        raise RuntimeError("a league creator is signed in")
     with transaction.atomic():
         fields = dict(fields)
         league = League(slug=fields.pop("slug", ""))  # a league's address is chosen once, when it is created

@@ -81,7 +81,8 @@ def ratings_by_round(
 
 
 def _game_row(g: Game) -> tuple[Any, ...]:
-    assert g.white is not None  # every game and bye of an individual event has white
+    if g.white is None:
+        raise RuntimeError("every game and bye of an individual event has white")
     return (g.round.number, g.result, g.white_id, g.black_id, g.white.start_number, g.black and g.black.start_number)
 
 
@@ -99,7 +100,8 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
         if black_id is None:
             blocks[white_id][number] = RoundEntry(code=white_code)
             continue
-        assert black_code is not None  # a game, not a bye: both sides have a code
+        if black_code is None:
+            raise RuntimeError("a game, not a bye: both sides have a code")
         blocks[white_id][number] = RoundEntry(code=white_code, opponent=black_no, colour="w")
         blocks[black_id][number] = RoundEntry(code=black_code, opponent=white_no, colour="b")
     unplayed = RoundEntry(code="Z")
@@ -242,13 +244,15 @@ def team_player_numbers(games: list[Game], entries: list[Entry]) -> tuple[dict[i
     player's number in the event's TRF (entries in start-number order, their players in that order)."""
     members: dict[int, list[int]] = {}
     for e in entries:
-        assert e.team is not None  # a team event's entries are teams
+        if e.team is None:
+            raise RuntimeError("a team event's entries are teams")
         members[e.id] = [m.player_id for m in e.team.members.all()]
     player_team: dict[int, int] = {p: entry_id for entry_id, ps in members.items() for p in ps}
     for game in games:  # players who played without being on the roster still belong to their side
         for player_id, entry_id in ((game.white_player_id, game.white_id), (game.black_player_id, game.black_id)):
             if player_id and player_id not in player_team:
-                assert entry_id is not None  # a board's player plays for one of the two teams
+                if entry_id is None:
+                    raise RuntimeError("a board's player plays for one of the two teams")
                 members[entry_id].append(player_id)
                 player_team[player_id] = entry_id
     number = {p: n for n, p in enumerate((p for e in entries for p in members[e.id]), start=1)}
@@ -266,7 +270,8 @@ def team_tournament_for(event: Event, games: list[Game], entries: list[Entry]) -
         r = game.round.number
         last_round = max(last_round, r)
         white_code, black_code = TRF_CODES[game.result]
-        assert black_code is not None  # a board is a game, never a bye
+        if black_code is None:
+            raise RuntimeError("a board is a game, never a bye")
         white, black = game.white_player_id, game.black_player_id
         opponent_of_white = number[black] if black else None  # a board the other team left empty: no opponent,
         opponent_of_black = number[white] if white else None  # so no colour (as TRF writes "0000 - +")

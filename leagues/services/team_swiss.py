@@ -72,7 +72,8 @@ def team_rounds_before(event: Event, round_number: int) -> dict[int, tuple[TeamR
             rounds[game.white.start_number][game.round.number] = TeamRound(bye=TEAM_BYES[game.result])
     for boards in by_match.values():
         first = boards[0]
-        assert first.white is not None and first.black is not None  # a match's board has both teams
+        if first.white is None or first.black is None:
+            raise RuntimeError("a match's board has both teams")
         white, black = first.white, first.black
         codes: dict[int, list[str]] = {white.pk: [], black.pk: []}
         for game in boards:
@@ -204,7 +205,8 @@ def team_board_records(
     lineups, forfeits = [], []
     for played in by_match.values():
         match = played[0].match
-        assert match is not None  # grouped by it
+        if match is None:
+            raise RuntimeError("the boards are grouped by their match")
         r = played[0].round.number
         if any(g.result in (Result.PENDING, Result.UNKNOWN) for g in played):
             continue  # not played yet: its boards say nothing yet

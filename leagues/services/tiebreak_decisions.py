@@ -74,7 +74,8 @@ def _tied_groups(event: Event, decisions: list[dict[str, Any]]) -> list[set[int]
         standings = event_engine_result(event)
     except EngineError as exc:
         raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
-    assert isinstance(standings, Standings)
+    if not isinstance(standings, Standings):
+        raise RuntimeError("decisions order the players of an individual event")
     by_number = {number: entry_id for entry_id, number in event.entries.values_list("id", "start_number")}
     groups: dict[int, set[int]] = {}
     for row in standings.rows:
@@ -246,7 +247,8 @@ def _points_groups(event: Event) -> dict[int, tuple[int, int]]:
         standings = event_engine_result(event)
     except EngineError as exc:
         raise ServiceError(str(exc), code="bad_tiebreak_policy") from None
-    assert isinstance(standings, Standings)
+    if not isinstance(standings, Standings):
+        raise RuntimeError("decisions order the players of an individual event")
     by_number = {number: entry_id for entry_id, number in event.entries.values_list("id", "start_number")}
     points = [(row.points, by_number[row.start_number]) for row in standings.rows]
     out: dict[int, tuple[int, int]] = {}

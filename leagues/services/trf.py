@@ -930,7 +930,8 @@ def _games(tournament: Tournament) -> Iterator[tuple[int, int, int | None, str]]
 
 
 def _player_name(entry: Entry) -> str:
-    assert entry.player is not None  # an individual event's entries are players
+    if entry.player is None:
+        raise RuntimeError("an individual event's entries are players")
     return entry.player.name
 
 
@@ -1124,7 +1125,8 @@ def _with_games_to_play(participants: list[Participant], games: list[Game]) -> l
     to_play: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     for g in games:
         if g.result == Result.PENDING and g.black_id is not None:
-            assert g.white is not None and g.black is not None  # a game between two entries
+            if g.white is None or g.black is None:
+                raise RuntimeError("a game between two entries")
             white, black = g.white.start_number, g.black.start_number
             to_play[white][g.round.number] = RoundEntry(" ", black, "w")
             to_play[black][g.round.number] = RoundEntry(" ", white, "b")

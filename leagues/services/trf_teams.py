@@ -353,7 +353,8 @@ def _same_teams(event: Event, plan: TeamPlan, tournament: Tournament) -> tuple[d
     entries: dict[int, Entry] = {}
     players: dict[int, Player] = {}
     for entry, team in zip(stored, plan.teams, strict=True):
-        assert entry.team is not None  # a team event's entries are teams
+        if entry.team is None:
+            raise RuntimeError("a team event's entries are teams")
         roster = [m.player for m in entry.team.members.select_related("player").order_by("board_order")]
         same = _same_name(entry.team.name, team.name) and len(roster) == len(team.members)
         if not same or any(not _same_name(p.name, names[sn]) for p, sn in zip(roster, team.members, strict=False)):
@@ -379,11 +380,13 @@ def _stored_rounds(event: Event) -> dict[int, set[tuple[object, ...]]]:
         "round", "white", "black", "white_player", "black_player"
     )
     for g in games:
-        assert g.white is not None  # every board and bye has a white side
+        if g.white is None:
+            raise RuntimeError("every board and bye has a white side")
         if g.match_id is None:
             item: tuple[object, ...] = ("bye", g.white.start_number, g.result)
         else:
-            assert g.black is not None  # a board is between two teams
+            if g.black is None:
+                raise RuntimeError("a board is between two teams")
             item = (
                 g.white.start_number,
                 g.black.start_number,

@@ -416,7 +416,8 @@ def _post(url: str, body: bytes, headers: dict[str, str], deadline: float) -> in
     answers. The rest of the answer is not read."""
     parts = urlsplit(url)
     address = checked_addresses(url, deadline)[0]  # the name looked up within the deadline too
-    assert parts.hostname is not None  # checked_addresses refuses a URL without a host
+    if parts.hostname is None:
+        raise RuntimeError("checked_addresses refuses a URL without a host")
     https = parts.scheme == "https"
     port = parts.port or (443 if https else 80)
     connection_class = _PinnedHTTPSConnection if https else _PinnedHTTPConnection
@@ -424,7 +425,8 @@ def _post(url: str, body: bytes, headers: dict[str, str], deadline: float) -> in
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         connection.connect()
-        assert connection.sock is not None
+        if connection.sock is None:
+            raise RuntimeError("a connected delivery has its socket")
         connection.sock.settimeout(_time_left(deadline))
         connection.request("POST", path, body=body, headers={**headers, "Connection": "close"})
         answer = b""

@@ -161,7 +161,8 @@ class Standings:
     def rows(self) -> list[Row]:
         """The ranked rows (exact values), built on first use."""
         if self._rows is None:
-            assert self._columns is not None and self._points is not None and self._order is not None
+            if self._columns is None or self._points is None or self._order is None:
+                raise RuntimeError("the ranking is computed before its rows are read")
             ct = self._ctx.ct
             columns = [(code, column.fractions()) for code, column in self._columns]
             points = self._points.fractions()
@@ -324,7 +325,8 @@ class Standings:
         def name_text(name: Any) -> str:
             return encode_basestring(name) if type(name) is str else text(name)
 
-        assert self._columns is not None and self._points is not None and self._order is not None
+        if self._columns is None or self._points is None or self._order is None:
+            raise RuntimeError("the ranking is computed before its rows are read")
         ct = self._ctx.ct
         names = {c.code: c.name for c in self._criteria}
         columns = [
@@ -353,7 +355,8 @@ class Standings:
     def _rows_dict(self) -> list[dict[str, Any]]:
         """The JSON rows straight from the scaled integers (no Fraction per value): each
         column is converted once, then every row takes its slice."""
-        assert self._columns is not None and self._points is not None and self._order is not None
+        if self._columns is None or self._points is None or self._order is None:
+            raise RuntimeError("the ranking is computed before its rows are read")
         ct = self._ctx.ct
         names = {c.code: c.name for c in self._criteria}
         codes = [code for code, _ in self._columns]

@@ -81,7 +81,8 @@ class TeamEngine:
         if name in BOARD_COUNTS and self.score_of(crit) == "GP":
             return [sum((v for _, v, _ in self._board_flags(crit.name, i)), Fraction(0)) for i in range(self.n)]
         base = crit.base
-        assert base is not None
+        if base is None:
+            raise RuntimeError("the criterion has a base criterion")
         ctx = self.ctx[self.score_of(crit)]
         computed: Computed = ctx.memo(("computed", base.code), lambda: SCALAR_CRITERIA[name][0](ctx, base))
         return computed.fractions()
@@ -89,7 +90,8 @@ class TeamEngine:
     def _esb(self, crit: TeamCriterion, i: int) -> tuple[Fraction, list[tuple[Any, Fraction, Fraction, str | None]]]:
         """(value, [(element, Y points, contribution, removal reason)]) of an ESB criterion."""
         x_name, y_name = ESB[crit.name]
-        assert crit.base is not None
+        if crit.base is None:
+            raise RuntimeError("the criterion has a base criterion")
         xctx, yct = self.ctx[x_name], self.ctx[y_name].ct
         els = xctx.a16.elements(crit.base.forfeits_as_games)[i]
         xden, yden = xctx.ct.unit, yct.unit
@@ -113,7 +115,8 @@ class TeamEngine:
     def _sssc(self, crit: TeamCriterion) -> tuple[list[Fraction | None], list[Fraction], Fraction]:
         """(rounded values, exact primary Buchholz values, divisor)."""
         base = crit.base
-        assert base is not None
+        if base is None:
+            raise RuntimeError("the criterion has a base criterion")
         ctx = self.ctx[self.primary]
         bh = ctx.memo(("computed", base.code), lambda: SCALAR_CRITERIA[base.name][0](ctx, base))
         bh_values = [v if v is not None else Fraction(0) for v in bh.fractions()]
@@ -181,13 +184,15 @@ class TeamEngine:
     def order(self, crit: TeamCriterion, group: list[int]) -> list[list[int]]:
         name = crit.name
         if name == "DE":
-            assert crit.base is not None
+            if crit.base is None:
+                raise RuntimeError("the criterion has a base criterion")
             return order_group(self.ctx[self.score_of(crit)], crit.base, group)
         if name in ("TBR", "BBE"):
             if not self.equal_mp_gp(group):
                 return [group]
             return self._board_order(name, group)
-        assert crit.base is not None
+        if crit.base is None:
+            raise RuntimeError("the criterion has a base criterion")
         return self._ede(crit, group)
 
     def _board_key(self, name: str, i: int) -> tuple[Fraction, ...]:
@@ -212,7 +217,8 @@ class TeamEngine:
         starts again from the primary score; a chain's knock-out steps for exactly two teams."""
         if len(group) <= 1:
             return [group]
-        assert crit.base is not None
+        if crit.base is None:
+            raise RuntimeError("the criterion has a base criterion")
         for score in (self.primary, self.secondary):
             subs = order_group(self.ctx[score], crit.base, group)
             if len(subs) > 1:
@@ -232,7 +238,8 @@ class TeamEngine:
             bc = self.values(TeamCriterion("BC", "BC"))
             a, b = group
             va, vb = bc[a], bc[b]
-            assert va is not None and vb is not None
+            if va is None or vb is None:
+                raise RuntimeError("BC has a value for every team")
             if va == vb:
                 return [group]
             return [[a], [b]] if va < vb else [[b], [a]]

@@ -97,7 +97,8 @@ def explain_column(eng: TeamEngine, col: Column, i: int, value: Fraction | None)
         )
         total = sum((e.contribution for e in elements), Fraction(0))
         return Trace(number, crit.code, total, elements, total, details={"score": "GP", "per_board": True})
-    assert crit.base is not None
+    if crit.base is None:
+        raise RuntimeError("the criterion has a base criterion")
     ctx = eng.ctx[eng.score_of(crit)]
     trace = SCALAR_CRITERIA[name][1](ctx, crit.base, i)
     return replace(trace, criterion=crit.code, details={**trace.details, "score": eng.score_of(crit)})
@@ -173,7 +174,8 @@ def _explain_place(eng: TeamEngine, col: Column, i: int, value: Fraction | None)
             number, crit.code, Fraction(place), reason=R.DIRECT_ENCOUNTER_NOT_TIED, details={"group": [number]}
         )
     if crit.name == "DE":
-        assert crit.base is not None
+        if crit.base is None:
+            raise RuntimeError("the criterion has a base criterion")
         ctx = eng.ctx[eng.score_of(crit)]
         return rename(explain_direct_encounter(ctx, crit.base, i, group, place), crit.code)
     numbers = sorted(event.numbers[p] for p in group)
@@ -198,7 +200,8 @@ def _explain_place(eng: TeamEngine, col: Column, i: int, value: Fraction | None)
     # EDE and chains: mutual scores inside the group where the criterion began - the primary
     # score's games are the elements (they add up to the mutual primary score), the secondary
     # score's games are listed in the details
-    assert crit.base is not None
+    if crit.base is None:
+        raise RuntimeError("the criterion has a base criterion")
     details: dict[str, Any] = {"group": numbers, "place": place}
     traces = {score: explain_direct_encounter(eng.ctx[score], crit.base, i, group, place) for score in ("MP", "GP")}
     elements = tuple(replace(e, reason=TEAM_EDE_MUTUAL_SCORE, article="13.3.1") for e in traces[eng.primary].elements)

@@ -367,7 +367,8 @@ class PlayerSplit:
             return
         diff = first_difference(s.tiebreak_values, other.tiebreak_values)
         # a neighbour on equal points with no difference would have made a cluster above
-        assert diff is not None
+        if diff is None:
+            raise RuntimeError("a neighbour on equal points with no difference would have made a cluster above")
         code, value, other_value = diff
         self.lines.append(
             Line(

@@ -262,7 +262,8 @@ def parse_scoring_line(line: str, lineno: int, *, team: bool) -> Scoring:
             number = decimal(match.group(2))
         except ValueError:
             raise TRFError(lineno, f"scoring value {match.group(2)!r} is not a number") from None
-        assert number is not None
+        if number is None:
+            raise RuntimeError("a scoring value that reads is a number")
         values[key] = number
     if not values and line[4:].strip():
         raise TRFError(lineno, f"cannot read the scoring system {line[4:].strip()!r}")

@@ -121,7 +121,8 @@ def read_trf_with_notes(data: bytes | str, *, accept_points_column: bool = False
     """:func:`read_trf`, and the notes that say how the reader understood the file (line order)."""
     reading = _Reading(data, collect=False, accept_points_column=accept_points_column)
     tournament = reading.tournament()
-    assert tournament is not None
+    if tournament is None:
+        raise RuntimeError("a reading that does not only collect notes returns the tournament")
     return tournament, reading.notes
 
 
@@ -316,7 +317,8 @@ class _Reading:
         scoring = self.points_columns(parsed, scoring, played)
         if self.collect:
             return None
-        assert scoring is not None
+        if scoring is None:
+            raise RuntimeError("a reading that does not only collect notes has the scoring")
         if announced is None:
             announced = _last_round_played(parsed)
         extra_records = self.extra_records()
