@@ -142,59 +142,79 @@ class CachedPageMiddleware:
             return None
         if stamp is None:
             return None
-        etag = f'"{stamp}-{route.name}"'
-        not_modified = _not_modified(request, stamp, etag)
-        page = None
-        if not not_modified:
-            page = _local.get((route.slug, route.name))
-            if page is None or page[0] != stamp:
-                try:
-                    page = _store().get(_page_key(route.slug, route.name))
-                except Exception:
-                    return None
-                if page is None:
-                    return None
-                if page[0] != stamp:
-                    # a heavy page a worker is asked to render: the page as it was, with its own validators, as the
-                    # view would answer it (after every result of a big open, until the worker's render is stored)
-                    if not _left_to_a_worker(request, route.slug, route.name, page[0], stamp):
-                        return None
-                    stamp, etag = page[0], f'"{page[0]}-{route.name}"'
-                    if _not_modified(request, stamp, etag):
-                        not_modified, page = True, None
-                if page is not None:
-                    _remember(route.slug, route.name, page)
-        limit = None
-        if route.throttles:
-            shim = _AnonymousApiRequest(request)
-            for throttle in route.throttles:
-                if not throttle().allow_request(shim, None):
-                    return None  # the whole way, which answers 429
-            limit = getattr(request, "rate_limit", None)
-        if not_modified:
-            response = HttpResponseNotModified()
-            headers = route.not_modified_headers
-        else:
-            body = _body(request, page, (route.slug, route.name))
-            response = HttpResponse(body)
-            response["Content-Length"] = str(len(body))
-            headers = route.headers
-        for header, value in headers:
+        found = _early_page(request, route, stamp)
+        if found is None:
+            return None
+        stamp, etag, page = found
+        allowed, limit = _throttled(request, route)
+        if not allowed:
+            return None  # the whole way, which answers 429
+        return _early_response(request, route, stamp, etag, page, limit)
+
+
+def _early_page(request, route: _Route, stamp: str):
+    """(stamp, ETag, page) to answer the reader with before the view: the page None when the reader's copy is
+    current (304); None when only the view can answer."""
+    etag = f'"{stamp}-{route.name}"'
+    if _not_modified(request, stamp, etag):
+        return stamp, etag, None
+    page = _local.get((route.slug, route.name))
+    if page is None or page[0] != stamp:
+        try:
+            page = _store().get(_page_key(route.slug, route.name))
+        except Exception:
+            return None
+        if page is None:
+            return None
+        if page[0] != stamp:
+            # a heavy page a worker is asked to render: the page as it was, with its own validators, as the
+            # view would answer it (after every result of a big open, until the worker's render is stored)
+            if not _left_to_a_worker(request, route.slug, route.name, page[0], stamp):
+                return None
+            stamp, etag = page[0], f'"{page[0]}-{route.name}"'
+            if _not_modified(request, stamp, etag):
+                return stamp, etag, None
+        _remember(route.slug, route.name, page)
+    return stamp, etag, page
+
+
+def _throttled(request, route: _Route):
+    """(allowed, the rate limit to report or None): the route's throttles, asked as the view would ask them."""
+    if not route.throttles:
+        return True, None
+    shim = _AnonymousApiRequest(request)
+    for throttle in route.throttles:
+        if not throttle().allow_request(shim, None):
+            return False, None
+    return True, getattr(request, "rate_limit", None)
+
+
+def _early_response(request, route: _Route, stamp: str, etag: str, page, limit):
+    """The answer the view would give: the kept page (or 304 when `page` is None) with the route's headers."""
+    if page is None:
+        response = HttpResponseNotModified()
+        headers = route.not_modified_headers
+    else:
+        body = _body(request, page, (route.slug, route.name))
+        response = HttpResponse(body)
+        response["Content-Length"] = str(len(body))
+        headers = route.headers
+    for header, value in headers:
+        response.headers[header] = value
+    if page is not None:
+        for header, value in page[3].items():  # the stored page's own (an open-data download's build time)
             response.headers[header] = value
-        if page is not None:
-            for header, value in page[3].items():  # the stored page's own (an open-data download's build time)
-                response.headers[header] = value
-        response["ETag"] = etag
-        response["Last-Modified"] = _last_modified(stamp)
-        if page is not None and len(page) > 4 and page[4] is not None:
-            _encode(request, response, page[4])
-        if limit is not None:
-            (
-                response["X-RateLimit-Limit"],
-                response["X-RateLimit-Remaining"],
-                response["X-RateLimit-Reset"],
-            ) = (str(value) for value in limit)
-        for attribute, value in route.attributes.items():
-            setattr(response, attribute, value)
-        response.public_page = True
-        return response
+    response["ETag"] = etag
+    response["Last-Modified"] = _last_modified(stamp)
+    if page is not None and len(page) > 4 and page[4] is not None:
+        _encode(request, response, page[4])
+    if limit is not None:
+        (
+            response["X-RateLimit-Limit"],
+            response["X-RateLimit-Remaining"],
+            response["X-RateLimit-Reset"],
+        ) = (str(value) for value in limit)
+    for attribute, value in route.attributes.items():
+        setattr(response, attribute, value)
+    response.public_page = True
+    return response

@@ -111,19 +111,12 @@ def cached_page(
     etag = f'"{stamp}-{name}"'
     if request is not None and _not_modified(request, stamp, etag):
         return _with_stamp(HttpResponseNotModified(), etag, stamp)
-    page = _local.get((slug, name))
-    if store and (page is None or page[0] != stamp):  # another process may have rendered it already
-        try:
-            page = _store().get(_page_key(slug, name))
-        except Exception:
-            page = None
-        if page is not None and page[0] == stamp:
-            _remember(slug, name, page)
-    fresh = store and page is not None and page[0] == stamp
+    page = _kept_page(slug, name, stamp) if store else None
+    fresh = page is not None and page[0] == stamp
     if not fresh:
-        if store and page is not None and _left_to_a_worker(request, slug, name, page[0], stamp):
+        if page is not None and _left_to_a_worker(request, slug, name, page[0], stamp):
             return _as_it_was(request, name, page)
-        earlier = page if store and page is not None and _recent(page[0], stamp) else None
+        earlier = page if page is not None and _recent(page[0], stamp) else None
         if earlier is not None and not _RENDERING.acquire(blocking=False):
             # a neighbour thread is rendering: this reader gets the page as it was at once, rather than a thread
             # kept waiting while cheap requests queue for one (the new page follows within the render's time)
@@ -134,40 +127,56 @@ def cached_page(
             page = _local.get((slug, name)) if store else None
             fresh = page is not None and page[0] == stamp  # a neighbour thread rendered it while this one waited
             if not fresh:
-                started = time.perf_counter()
-                try:
-                    response = _render_under(slug, stamp, render, request if store else None)
-                except Exception as error:
-                    if store and (isinstance(error, Http404) or getattr(error, "status_code", None) == 404):
-                        _forget(slug, name)  # no reader gets the page as it was in its place
-                    raise
-                if store and response.status_code == 200:
-                    in_a_pass = request is not None and RENDER_PASS in request.META
-                    _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
-                    kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
-                    gzipped = _gzipped(response)
-                    page = (
-                        stamp,
-                        response.content,
-                        response["Content-Type"],
-                        kept,
-                        gzipped,
-                    )
-                    _remember(slug, name, page)
-                    shared = page if gzipped is None else (stamp, None, *page[2:])
-                    try:
-                        _store().set(_page_key(slug, name), shared, TTL)
-                    except Exception:
-                        log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+                response, page = _render_and_keep(slug, name, stamp, render, request, store)
         finally:
             _RENDERING.release()
     if fresh:
         response = _response_of(request, page, (slug, name))
     if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)
-        if store and page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
+        if page is not None and page[0] == stamp and len(page) > 4 and page[4] is not None:
             _encode(request, response, page[4])
     return response
+
+
+def _kept_page(slug: str, name: str, stamp: str):
+    """The page as this process keeps it, else as the shared store keeps it when this process has none of `stamp`
+    (another process may have rendered it already); None when neither has it."""
+    page = _local.get((slug, name))
+    if page is None or page[0] != stamp:
+        try:
+            page = _store().get(_page_key(slug, name))
+        except Exception:
+            page = None
+        if page is not None and page[0] == stamp:
+            _remember(slug, name, page)
+    return page
+
+
+def _render_and_keep(slug: str, name: str, stamp: str, render, request, store: bool):
+    """The response of `render()` and, when it is a page to keep (`store`, status 200), the page kept here and in
+    the shared store under `stamp` (else None); its render time is noted. A page that is gone (404) is forgotten."""
+    started = time.perf_counter()
+    try:
+        response = _render_under(slug, stamp, render, request if store else None)
+    except Exception as error:
+        if store and (isinstance(error, Http404) or getattr(error, "status_code", None) == 404):
+            _forget(slug, name)  # no reader gets the page as it was in its place
+        raise
+    if not store or response.status_code != 200:
+        return response, None
+    in_a_pass = request is not None and RENDER_PASS in request.META
+    _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
+    kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
+    gzipped = _gzipped(response)
+    page = (stamp, response.content, response["Content-Type"], kept, gzipped)
+    _remember(slug, name, page)
+    shared = page if gzipped is None else (stamp, None, *page[2:])
+    try:
+        _store().set(_page_key(slug, name), shared, TTL)
+    except Exception:
+        log.warning("page cache unreachable; %s not stored", name, exc_info=True)
+    return response, page
 
 
 def _forget(slug: str, name: str) -> None:
