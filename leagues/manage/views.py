@@ -456,93 +456,7 @@ def import_trf(request, league):
     them again: a second upload in another tab, or a tampered form, imports nothing."""
     league = get_object_or_404(League, slug=league)
     if request.method == "POST" and "confirm" in request.POST:
-        pending = request.session.get(IMPORT_SESSION_KEY) or {}
-        data = base64.b64decode(pending["data"]) if pending.get("data") else b""
-        digest = request.POST.get("digest", "")
-        if not (
-            pending
-            and pending.get("league") == league.slug
-            and digest == pending.get("digest")
-            and hashlib.sha256(data).hexdigest() == digest
-        ):
-            repeated = import_job_repeated(league=league, user=request.user, digest=digest)
-            if repeated is not None:  # confirmed a moment ago (a double click): follow that import
-                return _follow(request, league, repeated, again=True)
-            messages.error(request, _("The previewed file is no longer available; please upload it again."))
-            return render(
-                request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
-            )
-        target = _import_target(league, pending["slug"])
-        accepted = request.POST.get("accept_points_column") == "1"
-        choice = _edition_choice(request.POST.get("edition", ""))
-        preview = import_preview(
-            data=data,
-            system=pending["system"] or None,
-            event=target,
-            league=league,
-            accept_points_column=accepted,
-            **choice,
-        )
-        context = _preview_context(league, preview, pending, target)
-        if not accepted and preview.points_questions and len(preview.problems) == len(preview.points_questions):
-            messages.error(request, _("Accept the points columns that differ from the results to import the file."))
-            context = _preview_context(
-                league, _import_preview(data, pending["system"] or None, target, league), pending, target
-            )
-            return render(request, "leagues/manage/import_preview.html", context, status=400)
-        if not preview.ok:
-            messages.error(request, _("A file with problems cannot be imported."))
-            return render(request, "leagues/manage/import_preview.html", context, status=400)
-        if preview.edition is not None and not preview.edition.rule_set:
-            messages.error(request, preview.edition_problem or rule_edition_question(preview.edition))
-            return render(request, "leagues/manage/import_preview.html", context, status=400)
-        params = {
-            "name": pending["name"],
-            "slug": pending["slug"],
-            "season": pending.get("season"),
-            "system": pending["system"],
-            "event": target.pk if target else None,
-            "same_players_confirmed": request.POST.get("same_players") == "1",
-            "accept_points_column": accepted,
-            "start_date": choice.get("start_date", ""),
-            "rule_set": choice.get("rule_set", ""),
-            "publish": request.POST.get("publish") == "1",  # a new event stays a draft unless the organiser says
-        }
-        job_args = {
-            "league": league,
-            "user": request.user,
-            "data": data,
-            "params": params,
-            "preview": pending.get("preview") or pending["digest"],  # a double click confirms it twice
-            "players": len(preview.players),
-            "rounds": preview.rounds,
-        }
-        try:
-            if runs_in_worker(len(preview.players), preview.rounds):  # answered at once, imported by a worker
-                job, imported = import_job_queue(**job_args), False
-            else:
-                job, imported = import_here(**job_args)
-        except PermissionDenied as exc:
-            messages.error(request, exc.message)
-            return render(request, "leagues/manage/import_preview.html", context, status=403)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-            return render(request, "leagues/manage/import_preview.html", context, status=400)
-        request.session.pop(IMPORT_SESSION_KEY, None)
-        request.session.pop(KEPT_SESSION_KEY, None)
-        if imported:
-            messages.success(
-                request,
-                _("Event updated. Its standings are being computed.")
-                if target
-                else _("Event imported. Its standings are being computed."),
-            )
-        if target is None and preview.edition is not None:
-            messages.info(
-                request,
-                _("The event's tiebreak rules: %(edition)s.") % {"edition": EDITION_NAMES[preview.edition.rule_set]},
-            )
-        return _follow(request, league, job, again=not imported)
+        return _import_confirmed(request, league)
 
     kept = request.session.get(KEPT_SESSION_KEY) or {}
     kept = kept if kept.get("league") == league.slug else {}
@@ -564,39 +478,133 @@ def import_trf(request, league):
                 "data": base64.b64encode(form.kept).decode("ascii"),
             }
         if valid:
-            if not is_league_organiser(request.user, league.pk):
-                messages.error(request, _("Only the league's organiser may import events."))
-                return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=403)
-            data, slug = form.cleaned_data["file"], form.cleaned_data["slug"]
-            system = form.cleaned_data["system"] or ""
-            target = _import_target(league, slug)
-            preview = _import_preview(data, system or None, target, league)
-            if target is None and Event.objects.filter(slug=slug).exists():
-                preview.problems.append(
-                    (None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug})
-                )
-            season = form.cleaned_data["season"]
-            pending = {
-                "league": league.slug,
-                "name": form.cleaned_data["name"],
-                "slug": slug,
-                "season": season.pk if season else None,
-                "system": system,
-                "digest": hashlib.sha256(data).hexdigest(),
-                "preview": secrets.token_hex(8),  # this preview: confirmed twice, imported once
-            }
-            if preview.ok:
-                request.session[IMPORT_SESSION_KEY] = {**pending, "data": base64.b64encode(data).decode("ascii")}
-            else:
-                request.session.pop(IMPORT_SESSION_KEY, None)
-            return render(
-                request,
-                "leagues/manage/import_preview.html",
-                _preview_context(league, preview, pending, target),
-                status=200 if preview.ok else 400,
-            )
+            return _import_previewed(request, league, form)
     jobs = import_jobs_recent(league=league, user=request.user)
     return render(request, "leagues/manage/import.html", {"league": league, "form": form, "jobs": jobs}, status=status)
+
+
+def _import_confirmed(request, league):
+    """The confirmation of a previewed file: imported here or by a worker, or the preview again with why not."""
+    pending = request.session.get(IMPORT_SESSION_KEY) or {}
+    data = base64.b64decode(pending["data"]) if pending.get("data") else b""
+    digest = request.POST.get("digest", "")
+    if not (
+        pending
+        and pending.get("league") == league.slug
+        and digest == pending.get("digest")
+        and hashlib.sha256(data).hexdigest() == digest
+    ):
+        repeated = import_job_repeated(league=league, user=request.user, digest=digest)
+        if repeated is not None:  # confirmed a moment ago (a double click): follow that import
+            return _follow(request, league, repeated, again=True)
+        messages.error(request, _("The previewed file is no longer available; please upload it again."))
+        return render(
+            request, "leagues/manage/import.html", {"league": league, "form": ImportForm(league=league)}, status=400
+        )
+    target = _import_target(league, pending["slug"])
+    accepted = request.POST.get("accept_points_column") == "1"
+    choice = _edition_choice(request.POST.get("edition", ""))
+    preview = import_preview(
+        data=data,
+        system=pending["system"] or None,
+        event=target,
+        league=league,
+        accept_points_column=accepted,
+        **choice,
+    )
+    context = _preview_context(league, preview, pending, target)
+    if not accepted and preview.points_questions and len(preview.problems) == len(preview.points_questions):
+        messages.error(request, _("Accept the points columns that differ from the results to import the file."))
+        context = _preview_context(
+            league, _import_preview(data, pending["system"] or None, target, league), pending, target
+        )
+        return render(request, "leagues/manage/import_preview.html", context, status=400)
+    if not preview.ok:
+        messages.error(request, _("A file with problems cannot be imported."))
+        return render(request, "leagues/manage/import_preview.html", context, status=400)
+    if preview.edition is not None and not preview.edition.rule_set:
+        messages.error(request, preview.edition_problem or rule_edition_question(preview.edition))
+        return render(request, "leagues/manage/import_preview.html", context, status=400)
+    params = {
+        "name": pending["name"],
+        "slug": pending["slug"],
+        "season": pending.get("season"),
+        "system": pending["system"],
+        "event": target.pk if target else None,
+        "same_players_confirmed": request.POST.get("same_players") == "1",
+        "accept_points_column": accepted,
+        "start_date": choice.get("start_date", ""),
+        "rule_set": choice.get("rule_set", ""),
+        "publish": request.POST.get("publish") == "1",  # a new event stays a draft unless the organiser says
+    }
+    job_args = {
+        "league": league,
+        "user": request.user,
+        "data": data,
+        "params": params,
+        "preview": pending.get("preview") or pending["digest"],  # a double click confirms it twice
+        "players": len(preview.players),
+        "rounds": preview.rounds,
+    }
+    try:
+        if runs_in_worker(len(preview.players), preview.rounds):  # answered at once, imported by a worker
+            job, imported = import_job_queue(**job_args), False
+        else:
+            job, imported = import_here(**job_args)
+    except PermissionDenied as exc:
+        messages.error(request, exc.message)
+        return render(request, "leagues/manage/import_preview.html", context, status=403)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return render(request, "leagues/manage/import_preview.html", context, status=400)
+    request.session.pop(IMPORT_SESSION_KEY, None)
+    request.session.pop(KEPT_SESSION_KEY, None)
+    if imported:
+        messages.success(
+            request,
+            _("Event updated. Its standings are being computed.")
+            if target
+            else _("Event imported. Its standings are being computed."),
+        )
+    if target is None and preview.edition is not None:
+        messages.info(
+            request,
+            _("The event's tiebreak rules: %(edition)s.") % {"edition": EDITION_NAMES[preview.edition.rule_set]},
+        )
+    return _follow(request, league, job, again=not imported)
+
+
+def _import_previewed(request, league, form):
+    """The preview of a valid upload; the file is kept in the session for the confirmation when it can be imported."""
+    if not is_league_organiser(request.user, league.pk):
+        messages.error(request, _("Only the league's organiser may import events."))
+        return render(request, "leagues/manage/import.html", {"league": league, "form": form}, status=403)
+    data, slug = form.cleaned_data["file"], form.cleaned_data["slug"]
+    system = form.cleaned_data["system"] or ""
+    target = _import_target(league, slug)
+    preview = _import_preview(data, system or None, target, league)
+    if target is None and Event.objects.filter(slug=slug).exists():
+        preview.problems.append((None, _("An event with the address “%(slug)s” exists already.") % {"slug": slug}))
+    season = form.cleaned_data["season"]
+    pending = {
+        "league": league.slug,
+        "name": form.cleaned_data["name"],
+        "slug": slug,
+        "season": season.pk if season else None,
+        "system": system,
+        "digest": hashlib.sha256(data).hexdigest(),
+        "preview": secrets.token_hex(8),  # this preview: confirmed twice, imported once
+    }
+    if preview.ok:
+        request.session[IMPORT_SESSION_KEY] = {**pending, "data": base64.b64encode(data).decode("ascii")}
+    else:
+        request.session.pop(IMPORT_SESSION_KEY, None)
+    return render(
+        request,
+        "leagues/manage/import_preview.html",
+        _preview_context(league, preview, pending, target),
+        status=200 if preview.ok else 400,
+    )
 
 
 def _follow(request, league, job, *, again):
