@@ -82,7 +82,7 @@ def _where(params: Mapping[str, Any]) -> str:
     return _("the %(category)s category, rank %(rank)s") % {"category": params["category"], "rank": params["rank"]}
 
 
-def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:
+def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:  # noqa: C901
     """One explanation line of the prize split as a whole translated sentence; `isolated`: its names, ranges
     and amounts marked as units of their own direction (pages; see tiebreaks.bidi)."""
     p = params

@@ -147,7 +147,7 @@ def _check_complete(state: PairingState, result: RoundPairing) -> None:
         raise PairingError(f"the pairing engine returned an incomplete round {state.round}; nothing was paired")
 
 
-def state_problem(state: PairingState, system: System = System.DUTCH) -> str | None:
+def state_problem(state: PairingState, system: System = System.DUTCH) -> str | None:  # noqa: C901
     """The first problem of the state in one line, or None when it can be paired."""
     numbers = [p.start_number for p in state.players]
     count = len(numbers)

@@ -108,7 +108,7 @@ def _points(block: str, state: TeamPairingState) -> Fraction:
     return Fraction(0) if block.startswith("  0000") else points_of(code, state.scoring)
 
 
-def team_state_problem(state: TeamPairingState) -> str | None:
+def team_state_problem(state: TeamPairingState) -> str | None:  # noqa: C901
     """The first problem of a team state in one line, or None when it can be paired."""
     numbers = [t.start_number for t in state.teams]
     count = len(numbers)

@@ -89,7 +89,7 @@ def _run_pending_commit_hooks(connection) -> None:
 
 
 @pytest.fixture
-def on_commit_runs(request):
+def on_commit_runs(request):  # noqa: C901
     """Use with `django_db` (no transaction=True) in a file whose tests expect on-commit work to have run:
     `pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]`.
 

@@ -175,7 +175,7 @@ def _adjusted_from(element: Mapping[str, Any]) -> str:
     return fmt(Decimal(str(element.get("value") or 0)) - counted)
 
 
-def _element_text(
+def _element_text(  # noqa: C901
     element: Mapping[str, Any],
     code: str,
     details: Mapping[str, Any],

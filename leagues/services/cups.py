@@ -326,7 +326,7 @@ class Outcome:
     waiting: str = ""  # why not decided: "card" (not confirmed or boards without result), "decider"
 
 
-def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:
+def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:  # noqa: C901
     """Who goes through, by what; or what the tie waits for."""
     if tie.away_id is None:
         return Outcome(tie.home_id, CupTie.DecidedBy.BYE)

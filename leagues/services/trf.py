@@ -317,7 +317,7 @@ def _boards_text(pairs: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"{w} bye" if b == 0 else f"{w}–{abs(b)}" for w, b in sorted(pairs, key=lambda p: (p[1] == 0, p)))
 
 
-def event_import_trf(
+def event_import_trf(  # noqa: C901
     *,
     league: League,
     name: str,

@@ -212,7 +212,7 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="100,1000,2000")

@@ -113,7 +113,7 @@ def _link(messages, address, url):
     raise AssertionError(f"no email to {address}")
 
 
-def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
+def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa: C901
     from selenium.webdriver.common.keys import Keys
 
     creator = UserFactory(username="org", email="org@example.org")  # a league creator, by the site's staff

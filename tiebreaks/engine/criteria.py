@@ -147,7 +147,7 @@ class Criterion:
         return self.code
 
 
-def parse_criterion(code: str) -> Criterion:
+def parse_criterion(code: str) -> Criterion:  # noqa: C901
     """Parse one MTB26 descriptor; raise UnknownCriterion with a one-line message if invalid."""
     if not isinstance(code, str) or not code.strip():
         raise UnknownCriterion(f"empty tie-break criterion: {code!r}")

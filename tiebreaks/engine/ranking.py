@@ -467,7 +467,7 @@ def compute_standings(
             gc.enable()
 
 
-def _compute_standings(
+def _compute_standings(  # noqa: C901
     tournament: Tournament,
     criteria: Sequence[str | Criterion] | str,
     *,

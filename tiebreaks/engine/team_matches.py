@@ -130,7 +130,7 @@ class TeamEvent:
         return bp
 
 
-def derive_team_event(tournament: Tournament) -> TeamEvent:
+def derive_team_event(tournament: Tournament) -> TeamEvent:  # noqa: C901
     """Build every team's matches from the board games (trf-format §7.8)."""
     if not tournament.teams:
         raise EngineError("the tournament has no teams (TRF 013/310 records)")

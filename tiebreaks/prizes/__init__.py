@@ -121,7 +121,7 @@ def split_prizes(
     )
 
 
-def _validate(
+def _validate(  # noqa: C901
     standings: list[Standing], prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize], o: PrizeOptions
 ) -> None:
     places = [p.place for p in prizes if isinstance(p, PlacePrize)]

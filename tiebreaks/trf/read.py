@@ -451,7 +451,7 @@ class _Reading:
         return tuple(line for _, _, line in extra)
 
     # --- points columns (cols 81-84) ---------------------------------------------------------
-    def points_columns(self, parsed: dict[int, Player], scoring: Scoring | None, played: int) -> Scoring | None:
+    def points_columns(self, parsed: dict[int, Player], scoring: Scoring | None, played: int) -> Scoring | None:  # noqa: C901
         """Check every points column against the results; without record 162 (or BBx), first
         find the scoring system that explains them (the first candidate that fits every player,
         else the one that fits most). Returns the scoring."""
@@ -634,7 +634,7 @@ def _block_shapes() -> dict[str, tuple[str, str | None, bool]]:
 _BLOCK_SHAPES = _block_shapes()
 
 
-def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
+def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:  # noqa: C901
     """One 10-character round block ("  OOOO C R"), every check but the own-opponent one
     (which depends on the player, not on the block)."""
     shape = _BLOCK_SHAPES.get(block[6:])

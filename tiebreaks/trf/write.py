@@ -26,7 +26,7 @@ def field(text: str, width: int | None = None) -> str:
     return text if width is None else text[:width].rstrip()
 
 
-def write_trf(tournament: Tournament, edition: str = "2026") -> str:
+def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C901
     """The tournament as TRF text (CRLF line ends) in the given edition ("2026" or "2016")."""
     if edition not in EDITIONS:
         raise ValueError(f"unknown TRF edition {edition!r} (known: {', '.join(EDITIONS)})")
