@@ -135,7 +135,7 @@ def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_ne
     standings; only the worker holding the lock computed them."""
     from leagues import broker
 
-    event, entries, games = swiss_event(players=6)
+    event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)  # in-process: snapshot of version 1
     Event.objects.filter(pk=event.pk).update(results_version=2)  # a result's version, its recompute under way
@@ -165,7 +165,7 @@ def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_ne
 def test_in_process_a_recompute_waits_for_the_one_under_way_and_reads_the_newer_result(settings):
     """Without a broker (tasks run in the process that saves) there is no worker to leave the recompute to: the
     result's recompute waits for the one under way, then reads the result."""
-    event, entries, games = swiss_event(players=4)
+    event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
     Event.objects.filter(pk=event.pk).update(results_version=2)
