@@ -335,8 +335,14 @@ def run(args) -> dict:
         share = args.reads / args.reader_processes
         readers = [
             subprocess.Popen(
-                [sys.executable, __file__, "read", json.dumps([port, follows, night.start_at, night.stop_at, share])]
-                + [str(args.reader_threads), str(n)],
+                [
+                    sys.executable,
+                    __file__,
+                    "read",
+                    json.dumps([port, follows, night.start_at, night.stop_at, share]),
+                    str(args.reader_threads),
+                    str(n),
+                ],
                 stdout=subprocess.PIPE,
                 text=True,
                 start_new_session=True,

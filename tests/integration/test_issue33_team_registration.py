@@ -300,7 +300,7 @@ def test_a_refused_team_accepted_later_is_checked_again(event, clubs, organiser)
     _open(event, organiser)
     oslo, _ = _team(event, "Oslo SK 1")
     registrations_decide(event=event, user=organiser, ids=[oslo.pk], decision="refuse")
-    bergen, _ = _team(event, "Bergen SK 1", club="Bergen SK", players=_roster("Oslo SK 1", 4))  # free again
+    _bergen, _ = _team(event, "Bergen SK 1", club="Bergen SK", players=_roster("Oslo SK 1", 4))  # free again
     with pytest.raises(ServiceError) as refused:
         registrations_decide(event=event, user=organiser, ids=[oslo.pk], decision="accept")
     assert refused.value.message == "Oslo SK 1: Oslo SK 1, Player 1 is on the roster of Bergen SK 1 already."

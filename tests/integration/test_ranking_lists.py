@@ -238,7 +238,7 @@ def test_a_licence_without_a_valid_until_date_breaks_the_rule_and_the_club_sets_
 
 
 def test_a_licence_renewed_after_the_card_was_saved_takes_the_violation_out_of_the_inbox():
-    value, fjord, board, _sentence = CASES["licence_date"]
+    _value, fjord, board, _sentence = CASES["licence_date"]
     s = season_of_two_divisions()
     rule_save(league=s.d.league, user=s.d.organiser, kind="licence_date", severity="warning")
     saved = _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", _card_body(s, fjord), format="json")
