@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseNotModified
 
+from ..http_cache import flag_public_page
 from .http import _body, _encode, _last_modified, _not_modified
 from .stamps import _stamp_of
 from .store import _local, _page_key, _remember, _store
@@ -171,10 +172,12 @@ class CachedPageMiddleware:
                 if not throttle().allow_request(shim, None):
                     return None  # the whole way, which answers 429
             limit = getattr(request, "rate_limit", None)
+        response: HttpResponse
         if not_modified:
             response = HttpResponseNotModified()
             headers = route.not_modified_headers
         else:
+            assert page is not None  # not modified, or the stored page was found above
             body = _body(request, page, (route.slug, route.name))
             response = HttpResponse(body)
             response["Content-Length"] = str(len(body))
@@ -196,5 +199,5 @@ class CachedPageMiddleware:
             ) = (str(value) for value in limit)
         for attribute, value in route.attributes.items():
             setattr(response, attribute, value)
-        response.public_page = True
+        flag_public_page(response)
         return response

@@ -162,6 +162,7 @@ def cached_page(
         finally:
             _RENDERING.release()
     if fresh:
+        assert page is not None  # fresh: the page of this stamp
         response = _response_of(request, page, (slug, name))
     if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)
