@@ -46,6 +46,7 @@ class PgnForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         upload = data.get("pgn_file")
         if upload is not None:
             if upload.size > PGN_MAX_CHARS:
