@@ -122,6 +122,8 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
     board.sheets = [(rnd, counts[rnd.pk]) for rnd in rounds if rnd.date is None or rnd.date <= today]
     for team in lists_to_submit(user, today):
         season = team.event.season
+        # the teams of a season with both days (lists_to_submit)
+        assert season is not None and season.ranking_deadline is not None and season.nomination_deadline is not None
         late = season.ranking_deadline < today  # after the day the lists were due: late nominations only
         board.ranking_lists.append((team, late, season.nomination_deadline if late else season.ranking_deadline))
     return board

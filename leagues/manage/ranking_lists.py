@@ -29,6 +29,7 @@ class RankingListForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         places = [(data.get(f"place_{p.pk}"), p) for p in self.players]
         chosen = sorted((place, p.name, p) for place, p in places if place is not None)
         numbers = [place for place, _name, _p in chosen]
