@@ -14,9 +14,6 @@ from .. import broker
 from ..health import heartbeat_stale_after
 from ..models import Event
 from .stamps import modified_of
-
-if TYPE_CHECKING:
-    from django.core.handlers.wsgi import WSGIHandler
 from .store import (
     TTL,
     _asked_key,
@@ -26,6 +23,9 @@ from .store import (
     _redis,
     _rendered_key,
 )
+
+if TYPE_CHECKING:
+    from django.core.handlers.wsgi import WSGIHandler
 
 log = logging.getLogger(__name__)
 
