@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy
 from ..errors import PermissionDenied, ServiceError
 from ..models import League, Team
 from ..permissions import is_league_organiser
-from ..services.ranking_lists import can_edit, club_members_for, ranking_list, ranking_list_set, season_teams
+from ..services.league_rules import season_teams
+from ..services.ranking_lists import can_edit, club_members_for, ranking_list, ranking_list_set
 
 
 class RankingListForm(forms.Form):

@@ -315,8 +315,9 @@ class Command(BaseCommand):
         for tie, home_points in zip(
             CupTie.objects.filter(cup__event=event, round_number=1), QUARTER_FINALS, strict=True
         ):
+            assert tie.match_id is not None  # the draw made each tie's match
             match = TeamMatch.objects.get(pk=tie.match_id)
-            card = {}
+            card: dict[int, tuple[str, int]] = {}
             for game in match.games.order_by("board"):
                 home, home_white = home_points[game.board - 1], game.white_id == match.home_id
                 result = (
