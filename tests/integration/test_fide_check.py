@@ -12,7 +12,8 @@ from leagues.services.results import result_record
 from leagues.services.round_pairings import pairing_publish, pairing_swap, round_pair
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]  # the recompute and the check run after each commit
+# the recompute and the check run after each commit
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 LANGUAGES = {
     "en": "Checked with FIDE's tools",

@@ -7,7 +7,8 @@ import pytest
 
 from tests.fide_site import Tally, play
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]  # the recompute runs after each commit, as on the site
+# the recompute runs after each commit, as on the site
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 #: twenty small tournaments (four of them round robins, three with Baku acceleration, three with a late entry), in
 #: chunks (each chunk one test, one database flush)
