@@ -1,6 +1,7 @@
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import beat_init, celeryd_init, task_prerun, worker_init, worker_ready
 from kombu import Queue
 
@@ -39,7 +40,7 @@ app.conf.task_routes = {task: {"queue": queue} for task, queue in ROUTES.items()
 
 @celeryd_init.connect
 @beat_init.connect
-def patient_broker_connections(**_):
+def patient_broker_connections(**_: Any) -> None:
     """The web's half-second broker timeouts (settings) are for requests; a worker or beat waits for Redis."""
     options = dict(app.conf.broker_transport_options)
     for name in ("socket_timeout", "socket_connect_timeout"):
@@ -49,7 +50,7 @@ def patient_broker_connections(**_):
 
 @worker_init.connect
 @beat_init.connect
-def refuse_to_start_without_a_broker(**_):
+def refuse_to_start_without_a_broker(**_: Any) -> None:
     """Without CELERY_BROKER_URL every process runs its tasks itself: a worker or beat would wait for nothing."""
     if app.conf.task_always_eager:
         raise SystemExit(
@@ -58,7 +59,7 @@ def refuse_to_start_without_a_broker(**_):
 
 
 @task_prerun.connect
-def queue_beat(task=None, **_):
+def queue_beat(task: Task | None = None, **_: Any) -> None:
     """Each queue's last started task, for /healthz: a queue with tasks waiting and none started is stalled."""
     from leagues.broker import record_queue_beat
 
@@ -68,7 +69,7 @@ def queue_beat(task=None, **_):
 
 
 @worker_ready.connect
-def beat_when_ready(**_):
+def beat_when_ready(**_: Any) -> None:
     """A worker that has just started is alive before its first task (web processes leave heavy pages to a worker
     that is alive: leagues/page_cache/worker.py)."""
     from leagues.broker import record_heartbeat

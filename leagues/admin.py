@@ -2,7 +2,8 @@
 change only through the result service, and saving a prize fund shares the money out again. What a save or a
 delete changed reaches the pages and the standings as a service's write does (`PagesFollow`)."""
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -27,6 +28,12 @@ from .services.results import event_results_changed, names_changed
 from .services.setup import AUDITED_AFTER_START, MAX_UNRATED_RATING
 from .services.webhooks import event_finished
 
+if TYPE_CHECKING:
+    # the mixins below extend ModelAdmin's methods (super() is the ModelAdmin they are mixed into)
+    _ModelAdminMixin = admin.ModelAdmin[Any]
+else:
+    _ModelAdminMixin = object
+
 
 class GameAdminForm(forms.ModelForm):
     """The admin's check of a pairing: the same hard errors as the pairing service's `game_pair`."""
@@ -37,6 +44,8 @@ class GameAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         round_ = cleaned.get("round")
         if round_ is None or self.has_error("round"):
             return cleaned
@@ -67,7 +76,7 @@ class MembershipInline(admin.TabularInline):
     extra = 0
 
 
-class FrozenWhenFinished:
+class FrozenWhenFinished(_ModelAdminMixin):
     """A finished event is frozen in the admin too: its rows can be read, not changed or deleted (the
     organiser's override, with a public reason, is on the management pages)."""
 
@@ -87,7 +96,7 @@ class FrozenWhenFinished:
         return super().has_delete_permission(request, obj) and not self._frozen(obj)
 
 
-class PagesFollow:
+class PagesFollow(_ModelAdminMixin):
     """A save or a delete in the admin says what it changed, as the services do: the pages of the event the row
     belongs to (`event_path` from the row; () for the event itself) are renewed once the admin's transaction
     commits. Players, clubs and teams are named in the standings: theirs are computed again (names_changed)."""
@@ -124,7 +133,7 @@ class PagesFollow:
 @admin.register(models.League)
 class LeagueAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ("name", "slug")
-    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
     filter_horizontal = ("clubs",)
 
     def changed(self, obj, *, saved: bool) -> None:
@@ -137,14 +146,14 @@ class LeagueAdmin(PagesFollow, admin.ModelAdmin):
 class SeasonAdmin(admin.ModelAdmin):
     list_display = ("name", "league", "starts_on", "ends_on")
     list_filter = ("league",)
-    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
 
 
 @admin.register(models.Club)
 class ClubAdmin(PagesFollow, admin.ModelAdmin):
     list_display = ("name", "short_name")
     search_fields = ("name",)
-    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
 
     def changed(self, obj, *, saved: bool) -> None:
         (names_changed if saved else pages_changed)(club_id=obj.pk)
@@ -199,6 +208,8 @@ class EventAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         fide_mode = self.instance.fide_mode if self.instance.pk else True
         names = ("points_win", "points_draw", "points_loss")
         if all(data.get(name) is not None for name in names):
@@ -217,14 +228,24 @@ class EventAdminForm(forms.ModelForm):
         return data
 
 
+@admin.action(description=_("Recompute standings now"))
+def recompute_now(modeladmin, request, queryset):
+    for event in queryset:
+        try:
+            event_results_changed(event_id=event.pk)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+
+
 @admin.register(models.Event)
 class EventAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
     event_path = ()
+    actions = (recompute_now,)
     form = EventAdminForm
 
     list_display = ("name", "league", "season", "kind", "system", "status", "rule_set", "results_version")
     list_filter = ("league", "kind", "system", "status")
-    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
     # FIDE mode is left on the event's own page (with a confirmation, recorded) and never turned on again
     readonly_fields = ("results_version", "tiebreak_locked", "fide_mode")
 
@@ -343,18 +364,6 @@ class StandingsSnapshotAdmin(PagesFollow, admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
-
-
-@admin.action(description=_("Recompute standings now"))
-def recompute_now(modeladmin, request, queryset):
-    for event in queryset:
-        try:
-            event_results_changed(event_id=event.pk)
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-
-
-EventAdmin.actions = [recompute_now]
 
 
 def worker_status_view(request):

@@ -36,6 +36,11 @@ def public_cache_control() -> str:
 
 def mark_public(response) -> None:
     response["Cache-Control"] = public_cache_control()
+    flag_public_page(response)
+
+
+def flag_public_page(response) -> None:
+    """Our flag on Django's answer (read with getattr): a public page, the same for every reader."""
     response.public_page = True
 
 
@@ -83,8 +88,11 @@ class PublicCacheMiddleware:
             mark_public(response)
             if not response.has_header("ETag"):
                 set_response_etag(response)
-            response = get_conditional_response(request, etag=response["ETag"], response=response)
-            response.public_page = True
+            conditional = get_conditional_response(request, etag=response["ETag"], response=response)
+            if conditional is None:
+                raise RuntimeError("given an answer, Django returns it or its 304/412")
+            response = conditional
+            flag_public_page(response)
         if getattr(response, "public_page", False):
             response["Cache-Control"] = public_cache_control()
             _drop_vary_cookie(response)

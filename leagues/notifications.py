@@ -10,6 +10,7 @@ saved before any mail is written, so a failing mail server never loses it nor bl
 
 import logging
 from datetime import timedelta
+from typing import cast
 
 from celery import current_app
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
 from django.template import Context
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import translation
@@ -65,7 +67,8 @@ def _url(name: str, language: str, *args) -> str:
 
 def _plain_text(name: str, context: dict) -> str:
     """A template rendered as plain text: nothing HTML-escaped ("O'Brien & Sons", never "O&#x27;Brien &amp; Sons")."""
-    return get_template(name).template.render(Context(context, autoescape=False))
+    # the site's one template engine is Django's, whose templates wrap the engine's own
+    return cast(DjangoTemplate, get_template(name)).template.render(Context(context, autoescape=False))
 
 
 def _message(user, template: str, context: dict) -> dict | None:
@@ -87,7 +90,10 @@ def card_messages(kind: str, match_id: int, changes: list | None = None, reason:
         "round__event__league", "home__team", "away__team", "submitted_by", "settled_by"
     ).get(pk=match_id)
     (card,) = match_cards(match.round.event, match_id=match.pk)
-    home, away = match.home.team.club_id, match.away.team.club_id
+    home_team, away_team = match.home.team, match.away.team
+    if not (home_team is not None and away_team is not None):
+        raise RuntimeError("a match is between two teams")
+    home, away = home_team.club_id, away_team.club_id
     submitter_clubs = secretary_club_ids(match.submitted_by)
     other_clubs = {home, away} - submitter_clubs or {home, away}
     recipients = {
@@ -131,8 +137,9 @@ def password_link(user, language: str) -> str:
 
 def invitation_messages(role_id: int, inviter_id: int | None, league_id: int | None = None) -> list[dict]:
     role = Role.objects.select_related("user", "league", "club", "event__league").get(pk=role_id)
-    league = League.objects.filter(pk=league_id).first() or role.league or (role.event and role.event.league)
-    inviter = User.objects.filter(pk=inviter_id).first()
+    named = League.objects.filter(pk=league_id).first() if league_id is not None else None
+    league = named or role.league or (role.event and role.event.league)
+    inviter = User.objects.filter(pk=inviter_id).first() if inviter_id is not None else None
     language = language_of(role.user)
     # someone who already has an account logs in with it: an invitation, never a password reset
     has_account = role.user.has_usable_password()

@@ -8,7 +8,7 @@ leagues/api/prizes.py) and the organiser's prize preview (leagues/manage/setup_v
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.text import capfirst
@@ -86,9 +86,14 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated:
     """One explanation line of the prize split as a whole translated sentence; `isolated`: its names, ranges
     and amounts marked as units of their own direction (pages; see tiebreaks.bidi)."""
     p = params
-    unit = isolate if isolated else str
-    span = isolate_range if isolated else (lambda first, last: (first, last))
-    m = lambda amount: unit(money(amount, currency))  # noqa: E731 - a short local formatter
+    unit: Callable[[object], str] = isolate if isolated else str
+
+    def span(first: object, last: object) -> tuple[object, object]:
+        return isolate_range(first, last) if isolated else (first, last)
+
+    def m(amount: int) -> str:
+        return unit(money(amount, currency))
+
     names = _names([unit(name) for name in p.get("names", ())])
     if code == "place_prize":
         return _("Place %(place)s to %(name)s: %(amount)s.") % {
@@ -248,7 +253,7 @@ def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated:
     return code
 
 
-def lines_with_text(prizes: EventPrizes, isolated: bool = False) -> list[dict]:
+def lines_with_text(prizes: EventPrizes, isolated: bool = False) -> list[dict[str, Any]]:
     """The stored lines, each with its sentence (shared by the page, isolated, and the API)."""
     if prizes.allocation is None:
         return []
@@ -276,7 +281,7 @@ def method_sentences(fund: PrizeFund) -> list[str]:
                 "equally, unless some of them get more by sharing a prize the others cannot win."
             ),
             PrizeFund.Method.NONE: _("No pooling: the tiebreak order decides the money as well as the items."),
-        }[fund.method]
+        }[PrizeFund.Method(fund.method)]
     ]
     if fund.one_prize_per_player:
         out.append(_("Each player receives at most one money prize, the most valuable one; items do not count."))
@@ -305,7 +310,9 @@ def method_sentences(fund: PrizeFund) -> list[str]:
     return out
 
 
-def prize_rows(prizes: EventPrizes) -> list[dict]:
+def prize_rows(prizes: EventPrizes) -> list[dict[str, Any]]:
+    if prizes.fund is None:
+        raise RuntimeError("the rows of a published fund")
     currency = prizes.fund.currency
     rows = []
     for prize in prizes.prizes:

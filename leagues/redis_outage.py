@@ -34,6 +34,8 @@ def guarded(address: str, errors: tuple[type[BaseException], ...] = (redis.Conne
 class GuardedRedis(redis.Redis):
     """A Redis client whose commands go through `guarded` (pipelines: wrap their execute())."""
 
+    outage_address: str
+
     def execute_command(self, *args, **options):
         with guarded(self.outage_address):
             return super().execute_command(*args, **options)
@@ -41,5 +43,7 @@ class GuardedRedis(redis.Redis):
 
 def client(url: str, timeout: float) -> GuardedRedis:
     connection = GuardedRedis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    if not isinstance(connection, GuardedRedis):
+        raise RuntimeError("from_url builds the class it is called on (typed as Redis)")
     connection.outage_address = url
     return connection

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Exists, F, Func, JSONField, OuterRef, Prefetch, Q
 
@@ -37,6 +38,9 @@ from .models import (
     TeamMatch,
 )
 from .permissions import organised_league_ids, secretary_club_ids
+
+if TYPE_CHECKING:
+    from .models import Cup
 
 
 @dataclass
@@ -115,7 +119,7 @@ class EventStandings:
 
 def row_number(row: dict) -> int:
     """A snapshot row's participant: the start number (players) or the team number (teams)."""
-    return row.get("start_number", row.get("team_number"))
+    return row["start_number"] if "start_number" in row else row["team_number"]
 
 
 def shared_places(ranks: list[int]) -> list[str]:
@@ -262,14 +266,19 @@ def entries_with_clubs(event: Event) -> list[Entry]:
     for membership in memberships.order_by("id"):
         first_club.setdefault(membership.player_id, membership.club)
     for entry in entries:
-        entry.club_display = entry.team.club if entry.team_id else first_club.get(entry.player_id)
+        if entry.team is not None:
+            entry.club_display = entry.team.club
+        else:
+            if entry.player_id is None:
+                raise RuntimeError("an entry is a player's or a team's")
+            entry.club_display = first_club.get(entry.player_id)
     return entries
 
 
 # ---------------------------------------------------------------------------------------- results
 
 
-def _points(code: str, event: Event) -> Decimal:
+def _points(code: str | None, event: Event) -> Decimal:
     if code in ("1", "+", "F", "U"):
         return event.points_win
     if code in ("=", "H", "?"):
@@ -277,12 +286,12 @@ def _points(code: str, event: Event) -> Decimal:
     return event.points_loss if code == "0" else Decimal(0)
 
 
-def _scorer(event: Event) -> Callable[[str], Decimal]:
+def _scorer(event: Event) -> Callable[[str | None], Decimal]:
     """The points of a TRF code in an individual event: the pairing-allocated bye is worth what the event's
     pairing settings say (an imported file's BBU or 162, the organiser's setting), read once, when one is met."""
     pab: list[Decimal | None] = []
 
-    def points(code: str) -> Decimal:
+    def points(code: str | None) -> Decimal:
         if code != "U":
             return _points(code, event)
         if not pab:
@@ -364,6 +373,7 @@ def individual_rounds(
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     points = _scorer(event)
     rows = games.values_list("pk", "round_id", "white_id", "black_id", "result", "has_moves")
+    black_code: str | None
     for pk, round_id, white_id, black_id, result, moves in rows:
         game = CellGame(pk, result)
         white = entry_of[white_id]
@@ -377,6 +387,8 @@ def individual_rounds(
             cells[white_id][number] = RoundCell(number, white_code, result, points(white_code), game=game)
             continue
         black = entry_of[black_id]
+        if black_code is None:
+            raise RuntimeError("a game with two players has a code for each")
         cells[white_id][number] = RoundCell(
             number, white_code, result, points(white_code), opponent=black, colour="w", game=game, moves=moves
         )
@@ -418,7 +430,7 @@ def places_by_round(scores: dict[int, list[Decimal]], rounds: int) -> dict[int, 
     out: dict[int, list[int]] = {key: [] for key in scores}
     for r in range(rounds):
         column = sorted((values[r] for values in scores.values()), reverse=True)
-        first = {}  # score -> the first place with it
+        first: dict[Decimal, int] = {}  # score -> the first place with it
         for place, value in enumerate(column, start=1):
             first.setdefault(value, place)
         for key, values in scores.items():
@@ -773,7 +785,7 @@ class BracketRound:
 
 @dataclass
 class Bracket:
-    cup: object  # Cup, or None before the draw
+    cup: "Cup | None"  # None before the draw
     rounds: list[BracketRound]
     champion: Entry | None = None
 

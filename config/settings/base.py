@@ -1,6 +1,7 @@
 """Settings shared by every environment; values come from the environment with safe defaults."""
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -132,6 +133,7 @@ LOGOUT_REDIRECT_URL = "leagues:home"
 
 # Email (config/email.py): EMAIL_URL or EMAIL_HOST…; the console in `make demo`. Links in emails start with SITE_URL.
 globals().update(email_settings(DEBUG))
+EMAIL_RETRY_SECONDS: int  # set just above; named here for the type checker
 # a follower's news (pairings, results) waits this long for more of the same event, then goes out in one e-mail
 FOLLOW_DIGEST_SECONDS = env_int("FOLLOW_DIGEST_SECONDS", 60)
 # the site's public address: links in emails, the printed pages' QR codes, the widgets' code, calendar entries (never
@@ -191,7 +193,7 @@ QUEUE_STALLED_SECONDS = env_int("QUEUE_STALLED_SECONDS", 300)
 # Whole public pages are cached until the event changes (leagues/page_cache/). Several web processes
 # must share the cache: Redis (CACHE_URL, else the broker's Redis); in-process memory without a broker.
 CACHE_URL = env_secret("CACHE_URL") or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": CACHE_URL,
@@ -218,7 +220,7 @@ PAGE_HEAVY_RENDER_MS = env_int("PAGE_HEAVY_RENDER_MS", 100)
 
 # fault-injection for the pipeline tests only: seconds a recompute sleeps after reading the results
 RECOMPUTE_TEST_DELAY = float(env_str("RECOMPUTE_TEST_DELAY", "0") or 0)
-CELERY_BEAT_SCHEDULE = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "standings-sweep": {"task": "leagues.tasks.standings_sweep", "schedule": env_int("SWEEP_SECONDS", 60)},
     "match-cards-auto-confirm": {"task": "leagues.tasks.match_cards_auto_confirm", "schedule": 3600},
     "match-cards-remind": {"task": "leagues.tasks.match_cards_remind", "schedule": 3600},

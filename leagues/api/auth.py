@@ -1,6 +1,7 @@
 """Who a token is and what it may do: `Authorization: Bearer <token>` (or `Token <token>`) and the one
 scope check every view uses (TokenScope). Kept apart from the views: DRF's settings import this module."""
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from knox.auth import TokenAuthentication
@@ -32,7 +33,7 @@ class TokenScope(permissions.BasePermission):
     token also needs the view's scope: `read` for reads, the view's `required_scope` (default `results`)
     for writes. What the user may do with the scope is still decided by the services."""
 
-    message = gettext_lazy("This token's scopes do not allow this request.")
+    message: str | Promise = gettext_lazy("This token's scopes do not allow this request.")
 
     def has_permission(self, request, view):
         if request.auth is None:

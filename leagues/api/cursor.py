@@ -7,6 +7,7 @@ from .pagination import Pagination
 
 
 class CursorOrOffset(CursorPagination):
+    _offset: Pagination | None
     ordering = "id"
     page_size = 50
     page_size_query_param = "limit"

@@ -111,8 +111,11 @@ class SeasonBundle(APIView):
 
     @_schema("application/zip", "Every public event of the season: TRF, Chess-JSON, standings and crosstable.")
     def get(self, request, pk):
-        season = Season.objects.filter(pk=int(pk) if pk.isascii() and pk.isdigit() and len(pk) < 10 else 0)
-        season = season.select_related("league").first()
+        season = (
+            Season.objects.filter(pk=int(pk) if pk.isascii() and pk.isdigit() and len(pk) < 10 else 0)
+            .select_related("league")
+            .first()
+        )
         if season is None:
             raise NotFound()
         return season_export(request, season=season)

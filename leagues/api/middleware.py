@@ -21,6 +21,8 @@ class ApiHeadersMiddleware:
             if not response.has_header("ETag"):
                 set_response_etag(response)
             conditional = get_conditional_response(request, etag=response["ETag"], response=response)
+            if conditional is None:
+                raise RuntimeError("given an answer, Django returns it or its 304/412")
             if conditional is not response:
                 for header in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
                     if response.has_header(header):

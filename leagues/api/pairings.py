@@ -154,10 +154,12 @@ def pairing_data(event: Event, number: int, user) -> dict:
             ]
             return data
     byes = Game.objects.filter(round__event=event, round__number=number, black__isnull=True).exclude(result="bye:pab")
-    data["byes"] = [
-        {"start_number": g.white.start_number, "name": g.white.name, "result": g.result}
-        for g in byes.select_related("white__player").order_by("board")
-    ]
+    shown = []
+    for bye in byes.select_related("white__player").order_by("board"):
+        if bye.white is None:
+            raise RuntimeError("a bye's player is White")
+        shown.append({"start_number": bye.white.start_number, "name": bye.white.name, "result": bye.result})
+    data["byes"] = shown
     return data
 
 

@@ -19,8 +19,9 @@ from rest_framework.views import APIView
 from ..errors import NotFound, PermissionDenied
 from ..models import Event, RankingListEntry, Scope, Season, Team
 from ..permissions import is_league_organiser
+from ..services.league_rules import season_teams
 from ..services.players import player_licence_set
-from ..services.ranking_lists import can_edit, is_public, ranking_list, ranking_list_set, season_teams
+from ..services.ranking_lists import can_edit, is_public, ranking_list, ranking_list_set
 from .auth import TokenScope
 from .serializers import ErrorSerializer
 

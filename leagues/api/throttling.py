@@ -6,7 +6,7 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 from .. import rate_limits
 
 
-class SharedCounter:
+class SharedCounter(SimpleRateThrottle):
     """DRF's rate throttle with its history kept in the shared counter instead of process memory."""
 
     def get_ident(self, request):

@@ -29,7 +29,17 @@ class SubscriptionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = WebhookSubscription
-        fields = ("id", "url", "events", "league", "club", "event", "created_at", "paused", "failures_in_a_row")
+        fields: tuple[str, ...] = (
+            "id",
+            "url",
+            "events",
+            "league",
+            "club",
+            "event",
+            "created_at",
+            "paused",
+            "failures_in_a_row",
+        )
 
     def get_paused(self, subscription) -> bool:
         return subscription.paused_at is not None

@@ -29,7 +29,19 @@ from .setup_forms import DATE
 MAX_UPLOAD = 2 * 1024 * 1024
 
 
-class BulkEntryForm(forms.Form):
+class _ListForm(forms.Form):
+    """A list pasted (the form's `players`) or uploaded (its `file`)."""
+
+    def content(self) -> bytes:
+        upload = self.cleaned_data.get("file")
+        if upload is not None:
+            if upload.size > MAX_UPLOAD:
+                raise ServiceError(_("The file is too big: at most 2 MB."), code="too_big")
+            return upload.read()
+        return self.cleaned_data.get("players", "").encode("utf-8")
+
+
+class BulkEntryForm(_ListForm):
     players = forms.CharField(
         label=gettext_lazy("Paste the list"),
         required=False,
@@ -53,14 +65,6 @@ class BulkEntryForm(forms.Form):
         initial="zero",
         required=False,
     )
-
-    def content(self) -> bytes:
-        upload = self.cleaned_data.get("file")
-        if upload is not None:
-            if upload.size > MAX_UPLOAD:
-                raise ServiceError(_("The file is too big: at most 2 MB."), code="too_big")
-            return upload.read()
-        return self.cleaned_data.get("players", "").encode("utf-8")
 
 
 @login_required
@@ -126,7 +130,7 @@ def _carried(text: str) -> bytes:
         raise ServiceError(_("Paste a list or choose a file."), code="no_list") from None
 
 
-class RatingsRefreshForm(forms.Form):
+class RatingsRefreshForm(_ListForm):
     """A newer rating list (FIDE's monthly list, or a national one) for the event's players."""
 
     players = forms.CharField(
@@ -152,8 +156,6 @@ class RatingsRefreshForm(forms.Form):
         help_text=gettext_lazy("Without a round below: from the first round played on or after this date."),
     )
     from_round = forms.IntegerField(label=gettext_lazy("From round"), required=False, min_value=2)
-
-    content = BulkEntryForm.content
 
 
 @login_required

@@ -5,6 +5,7 @@ the decider game of a level match (one form, one click, which advances too), and
 again after a correction."""
 
 import re
+from typing import cast
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -56,13 +57,14 @@ class DrawForm(forms.Form):
         help_text=gettext_lazy("1: one game decides the tie; more: a mini-match, the colours alternating."),
     )
 
-    def __init__(self, *args, event: Event, **kwargs):
-        super().__init__(*args, prefix="draw", **kwargs)
+    def __init__(self, data=None, *, event: Event, **kwargs):
+        super().__init__(data, prefix="draw", **kwargs)
         team = event.is_team
         allowed = set(RESOLUTIONS if team else INDIVIDUAL_RESOLUTIONS)
         initials = ("board_count", "decider", "", "") if team else ("decider", "", "", "")
         for name, initial in zip(("first", "second", "third", "fourth"), initials, strict=True):
-            self.fields[name].choices = NONE + [c for c in Cup.Resolution.choices if c[0] in allowed]
+            choices = NONE + [c for c in Cup.Resolution.choices if c[0] in allowed]
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
             self.fields[name].initial = initial
         if team:
             del self.fields["games_per_tie"], self.fields["fourth"]
@@ -88,9 +90,12 @@ class DeciderForm(forms.Form):
         label=gettext_lazy("Armageddon game (a draw counts as a win for Black)"), required=False
     )
 
-    def __init__(self, *args, tie: CupTie, **kwargs):
-        super().__init__(*args, prefix=f"decider-{tie.pk}", **kwargs)
-        self.fields["white"].choices = [("home", tie.home.name), ("away", tie.away.name if tie.away else "")]
+    def __init__(self, data=None, *, tie: CupTie, **kwargs):
+        super().__init__(data, prefix=f"decider-{tie.pk}", **kwargs)
+        cast(forms.ChoiceField, self.fields["white"]).choices = [
+            ("home", tie.home.name),
+            ("away", tie.away.name if tie.away else ""),
+        ]
 
 
 @login_required

@@ -3,6 +3,7 @@
 Every item links to a page the user may open: cards of the user's clubs, round sheets with a game of
 the user's clubs, and, for organisers and arbiters, their events' set-up pages and disputes."""
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -47,6 +48,8 @@ class Dashboard:
 
 
 def _confirms_on(match: TeamMatch):
+    if match.submitted_at is None:
+        raise RuntimeError("a submitted card")
     return match.submitted_at + timedelta(days=match.round.event.league.auto_confirm_days)
 
 
@@ -62,17 +65,21 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
         .order_by("round__date", "round__number", "pk")
     )
     for match in cards:
-        due = match.round.date is None or match.round.date <= today
+        day = match.round.date
+        due = day is None or day <= today
         if match.status == TeamMatch.Status.SCHEDULED:
             if due:
                 board.results_due.append(match)
-            elif match.round.date <= today + timedelta(days=14):
+            elif day is not None and day <= today + timedelta(days=14):
                 board.coming.append(match)
         elif match.status == TeamMatch.Status.SUBMITTED:
             submitter_clubs = secretary_club_ids(match.submitted_by)
-            ours = clubs & {match.home.team.club_id, match.away.team.club_id}
+            home, away = match.home.team, match.away.team
+            if not (home is not None and away is not None):
+                raise RuntimeError("a match is between two teams")
+            ours = clubs & {home.club_id, away.club_id}
             if ours & submitter_clubs:
-                other = match.away if match.home.team.club_id in submitter_clubs else match.home
+                other = match.away if home.club_id in submitter_clubs else match.home
                 board.waiting.append((match, other, match.submitted_at, _confirms_on(match)))
             else:
                 board.to_confirm.append((match, _confirms_on(match)))
@@ -117,12 +124,15 @@ def dashboard_for(user, today: date | None = None) -> Dashboard:
     board.sheets = [(rnd, counts[rnd.pk]) for rnd in rounds if rnd.date is None or rnd.date <= today]
     for team in lists_to_submit(user, today):
         season = team.event.season
+        # the teams of a season with both days (lists_to_submit)
+        if not (season is not None and season.ranking_deadline is not None and season.nomination_deadline is not None):
+            raise RuntimeError("lists_to_submit gives teams of a season with both deadlines")
         late = season.ranking_deadline < today  # after the day the lists were due: late nominations only
         board.ranking_lists.append((team, late, season.nomination_deadline if late else season.ranking_deadline))
     return board
 
 
-def rounds_to_pair_and_publish(managed: list[Event], organised: list[int], user) -> tuple[list, list]:
+def rounds_to_pair_and_publish(managed: list[Event], organised: Collection[int], user) -> tuple[list, list]:
     """The rounds of the Swiss and round-robin events (team Swiss included: a team round robin has its
     schedule) the user organises that can be paired now (the next round, once the rounds before have their
     results), and the pairings ready to publish."""

@@ -1,8 +1,10 @@
 """Forms for secretaries: a whole round on one sheet, a match card, the tiebreak policy, TRF import."""
 
 from html import escape
+from typing import Any, cast
 
 from django import forms
+from django.http import QueryDict
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -70,7 +72,7 @@ class ResultsForm(forms.Form):
         for index, game in enumerate(self.games):
             field = self[f"result_{game.pk}"]
             version = self[f"version_{game.pk}"]
-            choices = field.field.choices
+            choices = BYE_CHOICES if game.is_bye else GAME_CHOICES  # the field's, as __init__ gave them
             values = tuple(str(value) for value, _label in choices)
             known = options.get(values)
             if known is None:
@@ -90,7 +92,7 @@ class ResultsForm(forms.Form):
             errors = ""
             if field.errors:
                 attributes += f' aria-invalid="true" aria-describedby="{auto_id}_error"'
-                said = " ".join(map(conditional_escape, field.errors))
+                said = " ".join(conditional_escape(str(error)) for error in field.errors)
                 errors = f'<span class="field-error" id="{auto_id}_error">{said}</span>'
             if version.errors:
                 hidden = str(version)
@@ -178,7 +180,7 @@ class MatchCardForm(forms.Form):
                 "reserve": _("Reserves"),
                 "club": _("Other club players (not on the roster)"),
             }
-            grouped = [("", "–")]
+            grouped: list[tuple[Any, Any]] = [("", "–")]
             for group, title in groups.items():
                 members = [(c.player.pk, c.player.name) for c in choices if c.group == group]
                 if members:
@@ -313,7 +315,7 @@ class ImportForm(forms.Form):
     def __init__(self, *args, league, kept: bytes | None = None, kept_name: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.league, self.kept, self.kept_name = league, kept, kept_name
-        self.fields["season"].queryset = league.seasons.all()
+        cast(forms.ModelChoiceField, self.fields["season"]).queryset = league.seasons.all()
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -328,16 +330,18 @@ class ImportForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         if self.kept is None:
             return data
         if not data.get("name") and not self.has_error("name"):
             data["name"] = trf_event_name(self.kept) or self.kept_name.rsplit(".", 1)[0]
-            self.data = self.data.copy()
-            self.data["name"] = data["name"]
+            self.data = posted = cast("QueryDict | dict[str, Any]", self.data).copy()
+            posted["name"] = data["name"]
         if not data.get("slug") and not self.has_error("slug"):
             data["slug"] = free_slug(slugify(data["name"])[:50] or "imported-event", self.league)
-            self.data = self.data.copy()
-            self.data["slug"] = data["slug"]
+            self.data = posted = cast("QueryDict | dict[str, Any]", self.data).copy()
+            posted["slug"] = data["slug"]
         return data
 
 

@@ -46,6 +46,8 @@ class PgnForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         upload = data.get("pgn_file")
         if upload is not None:
             if upload.size > PGN_MAX_CHARS:

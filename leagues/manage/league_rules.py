@@ -1,6 +1,8 @@
 """The organiser's page of the league's rules for match cards: each rule set, changed or taken away through
 services.league_rules (the same service the admin, the card page and the API use)."""
 
+from typing import cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,7 +37,9 @@ class RuleForm(forms.Form):
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
         divisions = Event.objects.filter(league=league, kind=Event.Kind.TEAM).order_by("name")
-        self.fields["event"].choices = [("", _("every division"))] + [(e.pk, e.name) for e in divisions]
+        cast(forms.ChoiceField, self.fields["event"]).choices = [("", _("every division"))] + [
+            (e.pk, e.name) for e in divisions
+        ]
 
 
 @login_required

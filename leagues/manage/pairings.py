@@ -165,6 +165,8 @@ class EditForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         for i in range(1, self.boards_count + 1):
             if (data.get(f"white_{i}") is None) != (data.get(f"black_{i}") is None):
                 raise forms.ValidationError(_("Board %(number)s needs two players.") % {"number": i})
@@ -351,7 +353,8 @@ def pairing(request, slug, number):
         .select_related("white__player")
         .order_by("board")
     )
-    ready = pairing is not None and pairing.status == RoundPairing.Status.READY
+    # the pairing to preview: made, not published yet
+    ready = pairing if pairing is not None and pairing.status == RoundPairing.Status.READY else None
     present = [e for e in entries if e.withdrawn_after_round is None or e.withdrawn_after_round >= number]
     context = {
         "event": event,
@@ -361,8 +364,8 @@ def pairing(request, slug, number):
         "pairing": pairing,
         "problem": pairable_round_problem(event, number),
         "working": pairing is not None and pairing.status in (RoundPairing.Status.QUEUED, RoundPairing.Status.RUNNING),
-        "rows": preview_rows(pairing) if ready else [],
-        "preview_byes": preview_byes(pairing) if ready else [],
+        "rows": preview_rows(ready) if ready is not None else [],
+        "preview_byes": preview_byes(ready) if ready is not None else [],
         "present": present,
         "expected_time": expected_time(len(present)) if event.system == Event.System.SWISS else "",
         "published": published_rows(event, number) if last_paired_round(event) >= number else [],
@@ -370,7 +373,7 @@ def pairing(request, slug, number):
         "withdrawn": [e for e in entries if e.withdrawn_after_round is not None],
         "ineligible": [e for e in entries if e.bye_ineligible],
         "pab_ineligible": next(
-            (e for e in entries if ready and e.bye_ineligible and e.start_number == pairing.pab), None
+            (e for e in entries if ready is not None and e.bye_ineligible and e.start_number == ready.pab), None
         ),
         "changes": changes_by_hand(pairing) if pairing is not None else [],
         "entries_url": reverse("manage:entries", args=[event.slug]),

@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy
 from ..errors import PermissionDenied, ServiceError
 from ..models import League, Team
 from ..permissions import is_league_organiser
-from ..services.ranking_lists import can_edit, club_members_for, ranking_list, ranking_list_set, season_teams
+from ..services.league_rules import season_teams
+from ..services.ranking_lists import can_edit, club_members_for, ranking_list, ranking_list_set
 
 
 class RankingListForm(forms.Form):
@@ -29,6 +30,8 @@ class RankingListForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         places = [(data.get(f"place_{p.pk}"), p) for p in self.players]
         chosen = sorted((place, p.name, p) for place, p in places if place is not None)
         numbers = [place for place, _name, _p in chosen]

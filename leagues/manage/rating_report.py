@@ -30,8 +30,8 @@ def _refusing(view):
 @_refusing
 def rating_report_page(request, event):
     if event.is_team:
-        report = team_rating_report(event=event, user=request.user)
-        return render(request, "leagues/manage/rating_report_team.html", {"event": event, "report": report})
+        team_report = team_rating_report(event=event, user=request.user)
+        return render(request, "leagues/manage/rating_report_team.html", {"event": event, "report": team_report})
     report = rating_report(event=event, user=request.user)
     return render(request, "leagues/manage/rating_report.html", {"event": event, "report": report})
 

@@ -1,7 +1,8 @@
 """Organisers' forms: what they type, validated field by field; the services validate again and write."""
 
+from collections.abc import Collection
 from datetime import timedelta
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from django import forms
 from django.conf import settings
@@ -22,10 +23,18 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MAX_ROUNDS = 30
 
 
+def field_names(form: forms.ModelForm) -> Collection[str]:
+    """The model fields a form edits (its Meta.fields)."""
+    names = form._meta.fields
+    if names is None:
+        raise RuntimeError("every form here names its fields")
+    return names
+
+
 class LeagueForm(forms.ModelForm):
     class Meta:
         model = League
-        fields = ("name", "auto_confirm_days", "currency", "players_without_club", "federation")
+        fields: tuple[str, ...] = ("name", "auto_confirm_days", "currency", "players_without_club", "federation")
         help_texts: ClassVar[dict[str, str | Promise]] = {
             "currency": _("The currency of the league's prize funds, unless a fund names another."),
             "federation": _(
@@ -109,11 +118,11 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
-        if not set(self._meta.fields) <= EVENT_FIELDS | {"name", "slug"}:
+        if not set(field_names(self)) <= EVENT_FIELDS | {"name", "slug"}:
             raise RuntimeError("the event form edits event fields only")
         self.instance.league = league
-        self.fields["season"].queryset = Season.objects.filter(league=league)
-        self.fields["rounds_count"].min_value = 1
+        cast(forms.ModelChoiceField, self.fields["season"]).queryset = Season.objects.filter(league=league)
+        cast(forms.IntegerField, self.fields["rounds_count"]).min_value = 1
         self.fields["rating_method"].required = False  # not sent: the event's (FIDE's rating for a new one)
         self._tiebreak_fields()
         if self.instance.pk:  # a change of the scoring or the acceleration after the start needs one (issue #31)
@@ -226,7 +235,7 @@ class EventForm(forms.ModelForm):
         return dates
 
     def service_fields(self):
-        fields = {name: self.cleaned_data[name] for name in self._meta.fields}
+        fields = {name: self.cleaned_data[name] for name in field_names(self)}
         if self.instance.pk is None:  # chosen with a new event only (then on the policy page)
             fields.update(
                 rule_set=self.cleaned_data["rule_set"], tiebreak_criteria=self.cleaned_data["tiebreak_criteria"]
@@ -249,12 +258,12 @@ class PlayerForm(forms.ModelForm):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = league.clubs.filter(retired=False)
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = league.clubs.filter(retired=False)
         if not self.instance.pk and not league.players_without_club:
             self.fields["club"].required = True
 
     def service_fields(self):
-        return {name: self.cleaned_data[name] for name in self._meta.fields}
+        return {name: self.cleaned_data[name] for name in field_names(self)}
 
 
 class EntryForm(forms.Form):
@@ -275,9 +284,11 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
-        if set(dict(self.fields["late_bye"].choices)) != set(LATE_BYES):
+        # the stubs type the choices' getter as the setter's input; it gives the normalised list
+        late_byes = cast(forms.ChoiceField, self.fields["late_bye"]).choices
+        if set(dict(late_byes)) != set(LATE_BYES):  # type: ignore[arg-type]
             raise RuntimeError("the late-bye choices are LATE_BYES")
-        self.fields["player"].queryset = (
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = (
             players_of_league(event.league)
             .filter(retired=False)
             .exclude(pk__in=event.entries.filter(player__isnull=False).values("player"))
@@ -299,7 +310,7 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = event.league.clubs.filter(retired=False)
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = event.league.clubs.filter(retired=False)
 
 
 class RosterForm(forms.Form):
@@ -435,11 +446,13 @@ class InviteForm(forms.Form):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = league.clubs.all()
-        self.fields["event"].queryset = league.events.all()
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = league.clubs.all()
+        cast(forms.ModelChoiceField, self.fields["event"]).queryset = league.events.all()
 
     def clean(self):
         data = super().clean()
+        if data is None:
+            raise RuntimeError("Form.clean returns cleaned_data")
         if data.get("kind") == Role.Kind.SECRETARY and not data.get("club"):
             self.add_error("club", _("A secretary works for a club: choose it."))
         if data.get("kind") == Role.Kind.ARBITER and not data.get("event"):

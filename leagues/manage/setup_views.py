@@ -2,9 +2,12 @@
 people and disputes. Thin views: the forms check what was typed, the services (leagues/services/setup.py,
 people.py, disputes.py) check again and write."""
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import Field
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -61,6 +64,7 @@ from .setup_forms import (
     RosterForm,
     SeasonForm,
     TeamForm,
+    field_names,
     prize_initial,
 )
 
@@ -125,7 +129,7 @@ def league_new(request):
     form = NewLeagueForm(request.POST or None)
     saved = {}
     if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        fields = {name: form.cleaned_data[name] for name in field_names(form)}
 
         def run():
             saved["league"] = league_create(user=request.user, fields=fields)
@@ -145,7 +149,7 @@ def league_edit(request, slug):
     league = _league(request, slug)
     form = LeagueForm(request.POST or None, instance=League.objects.get(pk=league.pk))
     if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        fields = {name: form.cleaned_data[name] for name in field_names(form)}
         if _run(request, form, lambda: league_save(league=league, user=request.user, fields=fields), _("Saved.")):
             return redirect("manage:league", slug=league.slug)
     return render(
@@ -162,7 +166,7 @@ def season_edit(request, slug, season_id=None):
     season = get_object_or_404(league.seasons, pk=season_id) if season_id else None
     form = SeasonForm(request.POST or None, instance=season, league=league)
     if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        fields = {name: form.cleaned_data[name] for name in field_names(form)}
         if _run(
             request,
             form,
@@ -252,6 +256,7 @@ def entries(request, slug):
         return _entry_rating(request, event)
     if action == "half_bye" and not event.is_team:
         return _entry_half_bye(request, event)
+    form: TeamForm | EntryForm
     if event.is_team:
         form = TeamForm(request.POST or None, event=event)
         if request.method == "POST" and form.is_valid():
@@ -364,7 +369,7 @@ def _prize_inputs(formset) -> list[PrizeInput]:
                 eligibility_kind=data.get("eligibility_kind") or "",
                 eligibility_value=data.get("eligibility_value") or "",
                 rank=data.get("rank") or 1,
-                amount=data.get("amount") or 0,
+                amount=data.get("amount") or Decimal(0),
                 item=data.get("item") or "",
                 team_size=data.get("team_size") or 3,
             )
@@ -386,7 +391,7 @@ def prizes(request, slug):
     formset = PrizeFormSet(request.POST or None, initial=prize_initial(fund), prefix="prizes")
     preview = None
     if request.method == "POST" and form.is_valid() and formset.is_valid():
-        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        fields = {name: form.cleaned_data[name] for name in field_names(form)}
         inputs = _prize_inputs(formset)
         if "preview" in request.POST:
             try:
@@ -404,18 +409,25 @@ def prizes(request, slug):
             return redirect("manage:prizes", slug=event.slug)
     elif request.method == "GET" and fund is not None:
         preview = prizes_preview(
-            event=event, fields={n: getattr(fund, n) for n in form._meta.fields}, prizes=_stored_inputs(fund)
+            event=event, fields={n: getattr(fund, n) for n in field_names(form)}, prizes=_stored_inputs(fund)
         )
-    sentences = []
+    sentences, awards = [], []
     if preview is not None:
         sentences = [line_sentence(code, params, preview.currency, isolated=True) for code, params in preview.lines]
-        preview.awards = [
+        awards = [
             (place, name, money(amount, preview.currency), items) for place, name, amount, items in preview.awards
         ]
     return render(
         request,
         "leagues/manage/prizes.html",
-        {"event": event, "form": form, "formset": formset, "preview": preview, "sentences": sentences},
+        {
+            "event": event,
+            "form": form,
+            "formset": formset,
+            "preview": preview,
+            "sentences": sentences,
+            "awards": awards,
+        },
         status=400 if (form.errors or formset.errors) else 200,
     )
 
@@ -430,7 +442,7 @@ def clubs(request, slug, club_id=None):
     club = get_object_or_404(league.clubs, pk=club_id) if club_id else None
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in form._meta.fields}
+        fields = {name: form.cleaned_data[name] for name in field_names(form)}
         if _run(
             request,
             form,
@@ -489,10 +501,7 @@ def players(request, slug, player_id=None):
             "form": form,
             "player": player,
             "players": in_league.prefetch_related("clubs").order_by("name"),
-            "proposals": [
-                (proposal, Player._meta.get_field(proposal.field).verbose_name)
-                for proposal in player_proposals_for(league)
-            ],
+            "proposals": [(proposal, _player_field_label(proposal.field)) for proposal in player_proposals_for(league)],
         },
         status=400 if form.errors else 200,
     )
@@ -652,3 +661,11 @@ def dispute(request, match_id):
         },
         status=400 if form.errors else 200,
     )
+
+
+def _player_field_label(name: str):
+    """The label of a player's field a club proposes to change (a plain field of the model)."""
+    field = Player._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise RuntimeError("a player field a club proposes to change is a plain model field")
+    return field.verbose_name

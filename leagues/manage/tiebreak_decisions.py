@@ -2,6 +2,7 @@
 (FIDE's 2026 checklist Q205/207), and recording play-off games; the rules are in services/tiebreak_decisions.py."""
 
 import re
+from typing import cast
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -56,9 +57,11 @@ class ExternalValueForm(forms.Form):
     )
     reason = forms.CharField(label=gettext_lazy("Reason (shown publicly)"), max_length=300)
 
-    def __init__(self, *args, criteria=(), **kwargs):
-        super().__init__(*args, prefix="external", **kwargs)
-        self.fields["criterion"].choices = [(code, code) for code in criteria if code.split("/")[0].upper() != "LOT"]
+    def __init__(self, data=None, *, criteria=(), **kwargs):
+        super().__init__(data, prefix="external", **kwargs)
+        cast(forms.ChoiceField, self.fields["criterion"]).choices = [
+            (code, code) for code in criteria if code.split("/")[0].upper() != "LOT"
+        ]
 
 
 class RemoveForm(forms.Form):

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from tiebreaks.bidi import isolate, isolate_range
 from tiebreaks.engine import EngineError, get_rule_set, recommended_criteria
 from tiebreaks.explanations import fmt
-from tiebreaks.names import criterion_name
+from tiebreaks.names import CriterionName, criterion_name
 
 from ..errors import DEFAULT_PERMISSION_MESSAGE, ConfirmationNeeded, Conflict, PermissionDenied, ServiceError
 from ..models import Event, Game, ImportJob, League, LeagueRule, Player, Result, ResultChange, TeamMatch
@@ -134,6 +134,8 @@ def round_sheet(request, slug, number):
             # correction without its reason, after the next round's pairing) keeps the result the user chose
             game = refusal.get("game") if refusal.get("stale") else None
             if game is not None:  # the others keep what was typed
+                if data is None:
+                    raise RuntimeError("the POST's copy")
                 data[f"result_{game.pk}"], data[f"version_{game.pk}"] = game.result, game.version
                 form = ResultsForm(data, games=editable)
                 form.is_valid()
@@ -385,7 +387,7 @@ def _swiss_rounds(first: int, last: int) -> str:
 
 def policy_picker(event, kind) -> dict:
     """The criteria the event's rule set offers and the recommended orders, named in the user's language."""
-    orders = []
+    orders: list[tuple[str, list[str], list[CriterionName]]] = []
     situations = (
         [
             (_swiss_rounds(3, 4), 3),

@@ -2,9 +2,12 @@
 latest deliveries, send a test event, pause, resume, delete. Every write goes through
 leagues.services.webhooks, as the API's do; someone else's subscription is not found (404)."""
 
+from typing import cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from ..errors import NotFound, ServiceError
-from ..models import WebhookEvent, WebhookSubscription
+from ..models import WebhookDelivery, WebhookEvent, WebhookSubscription
 from ..services.webhooks import (
     SUBSCRIBABLE,
     webhook_pause,
@@ -43,7 +46,7 @@ class SubscribeForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         targets = webhook_targets_for(user)
-        self.fields["target"].choices = [
+        cast(forms.ChoiceField, self.fields["target"]).choices = [
             (group, [(f"{kind}:{item.slug}", str(item)) for item in targets[kind]])
             for kind, group in TARGET_GROUPS
             if targets[kind]
@@ -73,13 +76,14 @@ def webhooks(request):
 
 
 def _page(request, form, shown_once=""):
+    # each subscription's latest deliveries, as `recent`
+    recent = WebhookDelivery.objects.order_by("-created_at")[:RECENT_DELIVERIES]
     subscriptions = list(
         WebhookSubscription.objects.filter(owner=request.user)
         .select_related("league", "club", "event")
+        .prefetch_related(Prefetch("deliveries", queryset=recent, to_attr="recent"))
         .order_by("-created_at")
     )
-    for subscription in subscriptions:
-        subscription.recent = list(subscription.deliveries.order_by("-created_at")[:RECENT_DELIVERIES])
     context = {"form": form, "subscriptions": subscriptions, "shown_once": shown_once}
     return render(request, "leagues/manage/webhooks.html", context)
 

@@ -259,7 +259,11 @@ class Entry(models.Model):
 
     @property
     def name(self) -> str:
-        return self.player.public_name if self.player_id else self.team.name
+        if self.player is not None:
+            return self.player.public_name
+        if self.team is None:
+            raise RuntimeError("an entry is a player's or a team's")
+        return self.team.name
 
 
 class EntryRating(models.Model):

@@ -1,6 +1,8 @@
 """Who plays: leagues and their seasons, clubs, players and their club memberships."""
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import Any, ClassVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +13,10 @@ from tiebreaks.prizes import CURRENCIES
 class League(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), unique=True)
-    clubs = models.ManyToManyField("Club", related_name="leagues", blank=True, verbose_name=_("clubs"))
+    # the automatic through model has no name to write here
+    clubs: models.ManyToManyField[Club, Any] = models.ManyToManyField(
+        "Club", related_name="leagues", blank=True, verbose_name=_("clubs")
+    )
     auto_confirm_days = models.PositiveSmallIntegerField(
         _("days until an unconfirmed match card confirms itself"), default=3
     )
@@ -26,7 +31,9 @@ class League(models.Model):
         help_text=_("Players who belong to no club of the league may be entered in its individual events."),
     )
     # the league's player registry beyond its clubs' members: players it entered itself (by hand or from a list)
-    players = models.ManyToManyField("Player", related_name="registry_leagues", blank=True, verbose_name=_("players"))
+    players: models.ManyToManyField[Player, Any] = models.ManyToManyField(
+        "Player", related_name="registry_leagues", blank=True, verbose_name=_("players")
+    )
     # the country the league plays in (FIDE's code): its English pages write dates as that country does (USA:
     # month-day-year, as US Chess readers write them; any other: day-month-year)
     federation = models.CharField(
@@ -162,7 +169,9 @@ class Player(models.Model):
     anonymised = models.BooleanField(
         _("shown by initials"), default=False, help_text=_("Public pages and the API show only the initials.")
     )
-    clubs = models.ManyToManyField(Club, through="ClubMembership", related_name="players", verbose_name=_("clubs"))
+    clubs: models.ManyToManyField[Club, ClubMembership] = models.ManyToManyField(
+        Club, through="ClubMembership", related_name="players", verbose_name=_("clubs")
+    )
     # a player with results is retired, never deleted: no longer offered for entry, their history kept
     retired = models.BooleanField(_("retired"), default=False)
 

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from .events import Event
@@ -40,7 +41,7 @@ class Role(models.Model):
         return f"{self.user} {self.get_kind_display()}"
 
 
-def language_choices() -> list[tuple[str, str]]:
+def language_choices() -> list[tuple[str, str | Promise]]:
     """The site's languages (settings.LANGUAGES), read whenever they are needed: the migrations name this
     function, not the list, so a language added to the settings needs no migration."""
     return list(settings.LANGUAGES)

@@ -44,6 +44,8 @@ def _body(request, page: tuple, key: tuple[str, str] | None = None) -> bytes:
         return gzipped
     if page[1] is not None:
         return page[1]
+    if gzipped is None:
+        raise RuntimeError("a stored page keeps its body or its gzip copy")
     body = gzip.decompress(gzipped)
     if key is not None:
         _remember(*key, (page[0], body, *page[2:]))

@@ -1,6 +1,8 @@
 """The one route from a write to the pages: what a write changed (an event, a player, a club, an address gone) →
 which events' pages → their new stamps, once the transaction commits."""
 
+from functools import partial
+
 from django.db.models import Q
 
 from ..after_commit import once_after_commit
@@ -26,7 +28,7 @@ def pages_changed(
     Whether an event is public is read when the transaction has committed: one that is not (back to draft) has its
     pages hidden at once; one that is is shown again if it was hidden."""
     for changed in events_showing(event_id=event_id, player_id=player_id, club_id=club_id):
-        once_after_commit(("pages", changed), lambda changed=changed: _renew_or_hide(changed))
+        once_after_commit(("pages", changed), partial(_renew_or_hide, changed))
     if gone_slug:
         once_after_commit(
             ("pages-hidden", gone_slug),

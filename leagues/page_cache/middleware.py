@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseNotModified
 
+from ..http_cache import flag_public_page
 from .http import _body, _encode, _last_modified, _not_modified
 from .stamps import _stamp_of
 from .store import _local, _page_key, _remember, _store
@@ -191,6 +192,7 @@ def _throttled(request, route: _Route):
 
 def _early_response(request, route: _Route, stamp: str, etag: str, page, limit):
     """The answer the view would give: the kept page (or 304 when `page` is None) with the route's headers."""
+    response: HttpResponse
     if page is None:
         response = HttpResponseNotModified()
         headers = route.not_modified_headers
@@ -216,5 +218,5 @@ def _early_response(request, route: _Route, stamp: str, etag: str, page, limit):
         ) = (str(value) for value in limit)
     for attribute, value in route.attributes.items():
         setattr(response, attribute, value)
-    response.public_page = True
+    flag_public_page(response)
     return response

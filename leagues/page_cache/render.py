@@ -131,6 +131,8 @@ def cached_page(
         finally:
             _RENDERING.release()
     if fresh:
+        if page is None:
+            raise RuntimeError("a fresh render keeps the page of this stamp")
         response = _response_of(request, page, (slug, name))
     if request is not None and response.status_code == 200:
         _with_stamp(response, etag, stamp)

@@ -3,9 +3,11 @@ keys, and this process's own copies of pages and stamps."""
 
 import logging
 import pickle
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache as django_cache
+from django.core.cache.backends.base import BaseCache
 
 from .. import redis_outage
 
@@ -28,7 +30,7 @@ class _RedisStore:
 
     def get(self, key):
         value = self.client.get(f"{self.prefix}:{key}")
-        return None if value is None else pickle.loads(value)  # noqa: S301 - the site's own Redis, written by set/add
+        return None if value is None else pickle.loads(cast(bytes, value))  # noqa: S301 - the site's own Redis, written by set/add
 
     def set(self, key, value, ttl):
         self.client.set(f"{self.prefix}:{key}", pickle.dumps(value), ex=ttl)
@@ -74,7 +76,7 @@ def _store():
     return _STORE
 
 
-_STORE = None
+_STORE: "_RedisStore | BaseCache | None" = None
 
 
 # pages this process rendered or fetched, checked against the shared stamp on every request

@@ -5,6 +5,7 @@ import io
 import json
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import translation
@@ -22,6 +23,9 @@ from .store import (
     _redis,
     _rendered_key,
 )
+
+if TYPE_CHECKING:
+    from django.core.handlers.wsgi import WSGIHandler
 
 log = logging.getLogger(__name__)
 
@@ -169,10 +173,15 @@ def _render_as_asked(meta: dict) -> None:
         RENDER_PASS: True,
         **meta,
     }
-    answer = _handler(environ, lambda status, headers, exc_info=None: None)
+    answer = _handler(environ, _start_response)
     for _ in answer:
         pass
     answer.close()
 
 
-_handler = None
+_handler: "WSGIHandler | None" = None
+
+
+def _start_response(status, headers, exc_info=None):
+    """The WSGI server's part, here with nothing to send (the view stores the page): a write() that drops it."""
+    return lambda data: None

@@ -31,9 +31,9 @@ from ..models import Event, Game, Player, Result
 from ..services.ratings import TeamRatings
 
 # result -> (white's halves, black's halves) on the 1/½/0 scale, for games over the board
-_OTB_HALVES = {Result.WHITE_WINS: (2, 0), Result.DRAW: (1, 1), Result.BLACK_WINS: (0, 2)}
+_OTB_HALVES: dict[str, tuple[int, int]] = {Result.WHITE_WINS: (2, 0), Result.DRAW: (1, 1), Result.BLACK_WINS: (0, 2)}
 # result -> (white won by forfeit?, black won by forfeit?)
-_FORFEITS = {
+_FORFEITS: dict[str, tuple[bool, bool]] = {
     Result.WHITE_WINS_FORFEIT: (True, False),
     Result.BLACK_WINS_FORFEIT: (False, True),
     Result.DOUBLE_FORFEIT: (False, False),
@@ -70,12 +70,11 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
     win, draw, loss = Fraction(event.points_win), Fraction(event.points_draw), Fraction(event.points_loss)
     scoring = {2: win, 1: draw, 0: loss}
     tallies: dict[tuple[int, int, int | None], _Tally] = defaultdict(_Tally)
-    rows = (
+    rows = list(
         Game.objects.filter(round__event=event, match__isnull=False)
         .exclude(result__in=[Result.PENDING, Result.UNKNOWN])
         .values_list("board", "white_id", "black_id", "white_player_id", "black_player_id", "result", "round__number")
     )
-    rows = list(rows)
     player_ids = {p for row in rows for p in row[3:5] if p is not None}
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
     ratings = TeamRatings(event, set(player_ids))
@@ -105,9 +104,10 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
                     else:
                         tally.forfeits_lost += 1
     stats = []
-    for (player_id, entry_id, board), tally in tallies.items():
+    for (player_id, entry_id, on_board), tally in tallies.items():
         opponents = tally.opponents
-        rated = None not in opponents
+        opponent_ratings = [rating for rating in opponents if rating is not None]
+        rated = len(opponent_ratings) == len(opponents)
         player = players[player_id]
         stats.append(
             BoardStat(
@@ -115,14 +115,14 @@ def board_statistics(*, event: Event) -> list[BoardStat]:
                 player_name=player.name,
                 rating=ratings.in_round(player, 1),
                 entry_id=entry_id,
-                board=board,
+                board=on_board,
                 games=len(opponents),
                 points=tally.points,
                 forfeits_won=tally.forfeits_won,
                 forfeits_lost=tally.forfeits_lost,
                 total_points=tally.points + win * tally.forfeits_won,
-                opponents_rating=average_rating(opponents) if rated else None,
-                performance=performance_rating(opponents, tally.halves) if rated else None,
+                opponents_rating=average_rating(opponent_ratings) if rated else None,
+                performance=performance_rating(opponent_ratings, tally.halves) if rated else None,
             )
         )
     stats.sort(

@@ -42,7 +42,8 @@ def _escape(text: str) -> str:
 
 def _fold(line: str) -> str:
     """RFC 5545 3.1: lines longer than 75 octets continue on the next line after a space."""
-    out, current = [], b""
+    out: list[str] = []
+    current = b""
     for char in line:
         encoded = char.encode()
         if len(current) + len(encoded) > (75 if not out else 74):
@@ -183,6 +184,9 @@ def player_games_ics(request, pk):
     )
     items = []
     for game in games:
+        day = game.round.date
+        if day is None:
+            raise RuntimeError("dated rounds only (round__date__isnull=False)")
         event, number = game.round.event, game.round.number
         white = game.white is not None and (game.white.player_id == player.pk or game.white_player_id == player.pk)
         opponent = game.black if white else game.white
@@ -197,7 +201,7 @@ def player_games_ics(request, pk):
         items.append(
             Item(
                 uid=f"game-{game.pk}-{player.pk}",
-                day=game.round.date,
+                day=day,
                 summary=summary,
                 url=reverse("leagues:event-round", args=[event.slug, number]),
                 description=event.name,

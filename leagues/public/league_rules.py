@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from ..dates import league_dates
 from ..models import Event, League, Season
-from ..services.league_rules import league_rules, rule_sentence
-from ..services.ranking_lists import is_public, ranking_list, season_teams
+from ..services.league_rules import league_rules, rule_sentence, season_teams
+from ..services.ranking_lists import is_public, ranking_list
 
 
 def league_rules_page(request, league):

@@ -8,6 +8,8 @@ the page asks with a button; its POST withdraws. After round 1 is published an a
 if they like) asks the organiser instead, who confirms or declines. The signed link is the key (nobody else knows it),
 so the form needs no CSRF token and the page sets no cookie."""
 
+from typing import Any
+
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -72,7 +74,7 @@ def _register_team(request, event: Event):
     found = settings_of(event)
     fewest, most = roster_size(event, found)
     boards = range(1, (most if most is not None else fewest + OPEN_RESERVES) + 1)
-    context = {
+    context: dict[str, Any] = {
         "event": event,
         "closed": closed_reason(event, found),
         "settings": found,

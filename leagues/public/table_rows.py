@@ -267,9 +267,9 @@ def published_pairing_rows(
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
-def pairing_rows(games: list, *, slug: str) -> SafeString:
-    """A round's boards: board, White's rating, name and points before the round, the result (or "not played
-    yet"), Black's points before the round, name and rating."""
+def pairing_rows(games: list, *, slug: str, before: Callable[[int], str]) -> SafeString:
+    """A round's boards: board, White's rating, name and points before the round (`before`: an entry's, as text),
+    the result (or "not played yet"), Black's points before the round, name and rating."""
     links = EntryLinks(slug)
     results = {value: escape(label) for value, label in Result.choices}
     words = {value for value, label in Result.choices if " " in str(label)}  # "white wins by forfeit" may wrap
@@ -284,9 +284,9 @@ def pairing_rows(games: list, *, slug: str) -> SafeString:
             f'\n      <tr><td class="num" dir="ltr">{game.board}</td>\n'
             f'        <td class="num opt" dir="ltr">{_text(game.white.rating)}</td>\n'
             f"        <td>{links.link(game.white)}\n</td>\n"
-            f'        <td class="num opt" dir="ltr">{escape(game.white_before)}</td>\n'
+            f'        <td class="num opt" dir="ltr">{escape(before(game.white_id))}</td>\n'
             f'        <td class="{result_class}"><bdi dir="ltr">{result}</bdi></td>\n'
-            f'        <td class="num opt" dir="ltr">{escape(game.black_before)}</td>\n'
+            f'        <td class="num opt" dir="ltr">{escape(before(game.black_id))}</td>\n'
             f"        <td>{links.link(game.black)}\n</td>\n"
             f'        <td class="num opt" dir="ltr">{_text(game.black.rating)}</td></tr>\n    '
         )

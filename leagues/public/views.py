@@ -217,7 +217,7 @@ def render_standings_of(request, standings):
 
 def _team_grid(event: Event, order: list[Entry], place_of: dict) -> list[dict]:
     """Round-robin grid of a team event: each cell the match score(s), row team first."""
-    scores: dict[tuple[int, int], list[str]] = {}
+    scores: dict[tuple[int, int], list[dict[str, str]]] = {}
     for card in selectors.match_cards(event):
         if not card.finished:
             continue
@@ -338,13 +338,10 @@ def _render_round(request, slug, number):
                 shown[total] = fmt(total)
             return shown[total]
 
-        for game in games:
-            game.white_before = before(game.white_id)
-            game.black_before = before(game.black_id) if game.black_id else ""
         # the boards first, then the byes (players without an opponent this round)
         context["games"] = [g for g in games if g.black_id is not None]
         context["byes"] = [g for g in games if g.black_id is None]
-        context["pairing_rows"] = table_rows.pairing_rows(context["games"], slug=slug)
+        context["pairing_rows"] = table_rows.pairing_rows(context["games"], slug=slug, before=before)
     context["corrections"] = selectors.round_corrections(rnd)
     return render(request, "leagues/round.html", context)
 
@@ -428,6 +425,8 @@ def _render_player(request, slug, number):
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
+    if entry.player is None:
+        raise RuntimeError("an individual event's entry")
     record = event_record(entry.player, event)
     changes = {g.round: signed(g.change) for g in record.games if g.change is not None} if record else {}
     by_round = {g.round: g for g in record.games} if record else {}
@@ -495,14 +494,14 @@ def _render_team(request, slug, number):
     standings = _standings_or_404(slug, traces_of=(number,))
     event = standings.event
     entry = standings.entries.get(number)
-    if entry is None or not entry.team_id:
+    if entry is None or entry.team is None:
         raise Http404
     cards = selectors.match_cards(event, entry=entry)
-    roster = list(entry.team.members.select_related("player").order_by("board_order"))
     scored = selectors.player_scores(event, cards)
-    for member in roster:
+    roster = []  # each member with their games and points
+    for member in entry.team.members.select_related("player").order_by("board_order"):
         games, points = scored.get(member.player_id, (0, Decimal(0)))
-        member.games, member.points_display = games, fmt(points)
+        roster.append((member, games, fmt(points)))
     row = standings.row_of(number)
     table_row = next((r for r in standings.table if r["number"] == number), None)
     context = _event_context(
@@ -660,7 +659,7 @@ def _render_standings_csv(slug):
     writer = csv.writer(out)
     number = "team_number" if standings.event.is_team else "start_number"
     writer.writerow(["rank", number, "name", "points", *standings.criteria, "withdrawn_after_round"])
-    withdrawn = dict(
+    withdrawn: dict[int | None, int | None] = dict(
         standings.event.entries.filter(withdrawn_after_round__isnull=False).values_list(
             "start_number", "withdrawn_after_round"
         )

@@ -2,7 +2,7 @@
 the id its input's aria-describedby names (Django's `<id>_error`)."""
 
 from django import template
-from django.forms.forms import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS
 
 register = template.Library()
 

@@ -103,7 +103,7 @@ class Command(BaseCommand):
         if preview.problems:
             self._print_problems(preview)
             raise CommandError(f"{_line(preview.problems[0])}; nothing imported")
-        if question:
+        if question and preview.edition is not None:
             raise CommandError(f"{rule_edition_question(preview.edition)} {EDITION_FLAGS}; nothing imported")
         title = name or _tournament_name(data) or path.stem
         self._print_problems(preview)  # no problems here: the warnings

@@ -137,6 +137,7 @@ class Command(BaseCommand):
         return users[0], users[1:]
 
     def _team_division(self, league, season, clubs, organiser, rng):
+        starts_on = date(2026, 9, 10)
         event = Event.objects.create(
             league=league,
             season=season,
@@ -147,7 +148,7 @@ class Command(BaseCommand):
             rounds_count=3,
             boards=4,
             status=Event.Status.PUBLISHED,
-            starts_on=date(2026, 9, 10),
+            starts_on=starts_on,
             tiebreak_criteria=["MPTS", "GPTS"],
         )
         entries = []
@@ -159,26 +160,30 @@ class Command(BaseCommand):
         # Berger table for four teams
         schedule = [[(0, 3), (1, 2)], [(3, 2), (0, 1)], [(1, 3), (2, 0)]]
         for number, pairs in enumerate(schedule, start=1):
-            rnd = Round.objects.create(event=event, number=number, date=event.starts_on + timedelta(weeks=number - 1))
+            rnd = Round.objects.create(event=event, number=number, date=starts_on + timedelta(weeks=number - 1))
             for home, away in pairs:
                 match = TeamMatch.objects.create(round=rnd, home=entries[home], away=entries[away])
-                card = {}
-                home_roster = list(entries[home].team.members.select_related("player"))
-                away_roster = list(entries[away].team.members.select_related("player"))
+                card: dict[int, tuple[str, int]] = {}
+                home_team, away_team = entries[home].team, entries[away].team
+                if not (home_team is not None and away_team is not None):
+                    raise RuntimeError("a league match is between two teams")
+                home_roster = list(home_team.members.select_related("player"))
+                away_roster = list(away_team.members.select_related("player"))
                 for board in range(1, 5):
                     h, a = home_roster[board - 1].player, away_roster[board - 1].player
                     home_white = board % 2 == 1
+                    white_player, black_player = (h, a) if home_white else (a, h)
                     game = Game.objects.create(
                         round=rnd,
                         match=match,
                         board=board,
                         white=entries[home] if home_white else entries[away],
                         black=entries[away] if home_white else entries[home],
-                        white_player=h if home_white else a,
-                        black_player=a if home_white else h,
+                        white_player=white_player,
+                        black_player=black_player,
                     )
                     if number <= 2:
-                        result = _draw_result(rng, game.white_player.rating, game.black_player.rating)
+                        result = _draw_result(rng, white_player.rating, black_player.rating)
                         if number == 2 and board == 4 and home == 3:
                             result = Result.WHITE_WINS_FORFEIT
                         card[game.pk] = (result, game.version)
@@ -207,7 +212,7 @@ class Command(BaseCommand):
         for match, reason in ((waiting, ""), (disputed, "Board 2 was a win for us, not a draw.")):
             home_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.home.team.club).user
             away_secretary = Role.objects.get(kind=Role.Kind.SECRETARY, club=match.away.team.club).user
-            card = {g.pk: (Result.DRAW, g.version) for g in match.games.all()}
+            card: dict[int, tuple[str, int]] = {g.pk: (Result.DRAW, g.version) for g in match.games.all()}
             submitted = match_card_submit(
                 match_id=match.pk, results=card, user=home_secretary, expected_version=match.version
             )
@@ -217,6 +222,7 @@ class Command(BaseCommand):
                 )
 
     def _club_swiss(self, league, season, clubs, organiser, rng):
+        starts_on = date(2026, 10, 1)
         event = Event.objects.create(
             league=league,
             season=season,
@@ -225,7 +231,7 @@ class Command(BaseCommand):
             system=Event.System.SWISS,
             rounds_count=5,
             status=Event.Status.PUBLISHED,
-            starts_on=date(2026, 10, 1),
+            starts_on=starts_on,
             tiebreak_criteria=["BH/C1", "BH", "SB"],
         )
         players = sorted((p for _, members in clubs for p in members[:4]), key=lambda p: -p.rating)[:11]
@@ -237,7 +243,7 @@ class Command(BaseCommand):
         met: set[tuple[int, int]] = set()
         had_bye: set[int] = set()
         for number in range(1, 4):
-            rnd = Round.objects.create(event=event, number=number, date=event.starts_on + timedelta(weeks=number - 1))
+            rnd = Round.objects.create(event=event, number=number, date=starts_on + timedelta(weeks=number - 1))
             waiting = sorted(entries, key=lambda e: (-points[e.id], e.start_number))
             board = 1
             if number == 2:  # a requested half-point bye
@@ -310,8 +316,10 @@ class Command(BaseCommand):
         for tie, home_points in zip(
             CupTie.objects.filter(cup__event=event, round_number=1), QUARTER_FINALS, strict=True
         ):
+            if tie.match_id is None:
+                raise RuntimeError("the draw made each tie's match")
             match = TeamMatch.objects.get(pk=tie.match_id)
-            card = {}
+            card: dict[int, tuple[str, int]] = {}
             for game in match.games.order_by("board"):
                 home, home_white = home_points[game.board - 1], game.white_id == match.home_id
                 result = (
