@@ -68,7 +68,8 @@ WCAG22_RULES = ["target-size"]  # of WCAG 2.2 AA, only the 24 px targets
 STRUCTURE_RULES = ["heading-order", "landmark-unique", "region", "landmark-one-main", "page-has-heading-one"]
 # and a table's column without a heading (its cells are read without one)
 STRUCTURE_RULES += ["empty-table-header"]
-# AXE_PAGES=prizes,why runs only the pages whose path contains one of these (while fixing a finding)
+# AXE_PAGES=prizes,why runs only the pages whose path contains one of these (while fixing a finding, or checking
+# a new page type: with -k for the language, e.g. -k he)
 ONLY = [part for part in os.environ.get("AXE_PAGES", "").split(",") if part]
 PASSWORD = "demo-chess-2026"
 TEAM, OPEN = "demo-division-1", "demo-autumn-open"

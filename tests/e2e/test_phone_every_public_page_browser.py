@@ -2,7 +2,8 @@
 the page never scrolls sideways and nothing on it leaves the screen, except inside a table's own scrolling wrapper
 (.table-wrap: the standings and crosstables, whose rank and name stay on the screen, as
 tests/e2e/test_phone_tables_browser.py checks with the key columns of each narrow table). The page types are the
-accessibility test's list (tests/e2e/test_accessibility.py: public_pages), so a new public page is checked here too."""
+accessibility test's list (tests/e2e/test_accessibility.py: public_pages), so a new public page is checked here too;
+AXE_PAGES=register,rules checks only the pages whose path contains one of these, as there."""
 
 import pytest
 from django.core.management import call_command
