@@ -4,7 +4,7 @@ swap players by hand with a reason (audited), then publishes it. Only then are i
 round, seen on the public pages, the API and the TRF export, and open for results.
 
 Requested byes, late entries' byes and the byes an imported file entered before a round's pairing are
-bye games of the round (board 1000 + start number), as the import stores them; a withdrawal is the
+bye games of the round (board BYE_BOARD + start number), as the import stores them; a withdrawal is the
 entry's ``withdrawn_after_round``. Single games are paired (and checked) by :mod:`.pairings`.
 
 A team Swiss (FIDE C.04.6) is paired the same way, its entries the teams: what differs (the teams' state

@@ -553,8 +553,10 @@ def entry_withdraw(*, entry: Entry, user: AnyUser, after_round: int | None) -> E
 #: FIDE's titles in the order of the initial ranking (C.04.2): among equal ratings a GM comes first, a
 #: player without a title last
 TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
-#: a requested bye's board: 1000 + the player's start number (as round_pairings and the import store it)
-BYE_BOARD = 1000
+#: a bye's or an absence's board: BYE_BOARD + the player's start number (as round_pairings and the imports store
+#: it), above every real board of the largest open (a 20,000-player round has 10,000 boards) and within a small
+#: integer (start numbers up to 22,767)
+BYE_BOARD = 10000
 #: start numbers are moved out of the way by this much while they are renumbered (they stay unique)
 _RENUMBER_SHIFT = 10000
 #: the highest rating an entry may have (as the registration form allows)

@@ -5,7 +5,7 @@ The round is paired, previewed, changed by hand, published and paired again thro
 
 * the engine's input (:class:`pairings.TeamPairingState`) read from the event: every earlier match
   with its board results (the team with White on board 1 is the match's white), the teams' byes
-  (bye games of the team entry, board 1000 + start number, as for players) and absences;
+  (bye games of the team entry, board BYE_BOARD + start number, as for players) and absences;
 * a published board is a team match (:class:`TeamMatch`: home and away are White and Black on board
   1 under the event's ``board_one_white_for_home``) with one game per board, the players filled in from
   the rosters in board order, so the match cards work as in a round robin;

@@ -51,6 +51,7 @@ from .rating_report_teams import team_scores_written
 from .ratings import national_federation, rating_chosen, tiebreaks_written
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
+from .setup import BYE_BOARD
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
 from .tiebreak_decisions import (
     criteria_with_trf_seed,
@@ -465,7 +466,7 @@ def event_import_trf(  # noqa: C901
             if number not in rounds:
                 rounds[number] = Round.objects.create(event=event, number=number)
             if black is None:
-                game = Game(round=rounds[number], board=1000 + white, white=entries[white], result=result)
+                game = Game(round=rounds[number], board=BYE_BOARD + white, white=entries[white], result=result)
             else:
                 boards[number] = board = boards.get(number, 0) + 1
                 game = Game(
@@ -1022,11 +1023,11 @@ def _update_event(event: Event, tournament: Tournament, user: AnyUser) -> Event:
             if number not in rounds:
                 rounds[number] = Round.objects.create(event=event, number=number)
             if black_entry is None:
-                board = 1000 + white
+                board = BYE_BOARD + white
             else:
                 if number not in last_board:
                     last_board[number] = (
-                        Game.objects.filter(round=rounds[number], board__lt=1000)
+                        Game.objects.filter(round=rounds[number], board__lt=BYE_BOARD)
                         .order_by("-board")
                         .values_list("board", flat=True)
                         .first()

@@ -28,7 +28,7 @@ from ..errors import ServiceError
 from ..models import Club, ClubMembership, Entry, Event, Game, League, Player, Result, ResultChange, Round, TeamMatch
 from ..permissions import AnyUser
 from .results import results_record_new
-from .setup import club_save, roster_set, team_save
+from .setup import BYE_BOARD, club_save, roster_set, team_save
 from .standings import event_engine_result
 
 #: the site's result of a team's round without a match, by the engine's kind (an absence is no game at all)
@@ -295,7 +295,7 @@ def _matches_and_byes(
     for number, team_number, result in plan.byes:
         if number > after_round:
             entry = entries[team_number]
-            games.append(Game(round=round_of(number), board=1000 + entry.start_number, white=entry, result=result))
+            games.append(Game(round=round_of(number), board=BYE_BOARD + entry.start_number, white=entry, result=result))
     if games:
         results_record_new(event=event, games=games, user=user, source=ResultChange.Source.IMPORT)
 

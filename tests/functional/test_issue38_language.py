@@ -47,7 +47,7 @@ def test_a_bye_shows_no_board_number(client, requested_bye):
     sheet = _text(client.get(f"/en/manage/events/{requested_bye.slug}/rounds/2/").content.decode())
     assert "Round 2:" in audit
     for text in (audit, sheet):
-        assert not re.search(r"\b100\d\b", text)  # the stored board of a bye, 1000 + start number
+        assert not re.search(r"\b1000\d\b", text)  # the stored board of a bye, 10000 + start number
 
 
 @pytest.mark.parametrize(

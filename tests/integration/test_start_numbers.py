@@ -97,7 +97,7 @@ def test_a_corrected_rating_re_sorts_before_round_one_and_the_numbers_keep_byes_
     assert (foss.start_number, foss.rating, carlsen.start_number) == (1, 2500, 2)
     assert PairingSettings.objects.get(event=event).forbidden_pairs == [[1, 2]]
     bye = Game.objects.get(round__event=event, black__isnull=True)
-    assert (bye.white_id, bye.board) == (foss.pk, 1001)
+    assert (bye.white_id, bye.board) == (foss.pk, 10001)
 
 
 def test_the_organiser_re_sorts_before_round_one_and_is_refused_after(django_capture_on_commit_callbacks):
