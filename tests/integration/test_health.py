@@ -9,7 +9,7 @@ from leagues.models import Event, Result, StandingsSnapshot
 from leagues.services.results import result_record
 from tests.factories import UserFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def test_healthz_reports_database_and_broker(client):

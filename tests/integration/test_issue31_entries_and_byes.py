@@ -32,7 +32,7 @@ from leagues.services.trf import event_export_trf
 from pairings import points as engine_points
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _event(players=6, rounds=5):

@@ -23,7 +23,7 @@ from leagues.services.trf import event_export_trf, event_import_trf, import_prev
 from tests.factories import EventFactory, organiser_of, swiss_event
 from tests.paths import TESTS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 TORNELO = (TESTS / "fixtures" / "trf" / "tornelo-pab-half-trf16.trf").read_bytes()
 
 

@@ -121,7 +121,8 @@ def test_the_two_methods_for_unrated_players_are_chosen_through_the_api_and_give
     assert {n: v[1] for n, v in fide.items()} == {n: Fraction(v) for n, v in TPR_1400.items()}
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_the_standings_page_shows_the_values_of_the_method_the_organiser_chose(client):
     event, organiser = _with_an_unrated_player()
     client.force_login(organiser)

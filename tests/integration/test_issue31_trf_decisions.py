@@ -27,7 +27,7 @@ from leagues.services.trf import event_export_trf, event_import_trf
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import LeagueFactory, organiser_of, swiss_event
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 _slugs = itertools.count(1)
 
 

@@ -17,7 +17,7 @@ from leagues.models import Game, Result
 from leagues.services.round_pairings import pairing_settings_save
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _event(fide_mode=True):

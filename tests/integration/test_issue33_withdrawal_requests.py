@@ -17,7 +17,7 @@ from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
 from tests.factories import EventFactory, UserFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 LINK = re.compile(r"/registration/withdraw/[^/\s]+/")
 WITHDRAW_API = "/api/v1/registrations/withdraw/"

@@ -19,7 +19,7 @@ from tests.factories import ClubFactory, LeagueFactory, UserFactory, organiser_o
 from tests.helpers import team_match
 from tests.paths import GOLDEN
 
-pytestmark = pytest.mark.django_db(transaction=True)  # each write commits, as in production
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _cached(client, url: str) -> str:

@@ -60,7 +60,8 @@ def test_pairing_is_refused_to_others_and_for_a_round_out_of_turn(event):
     assert not Game.objects.filter(round__event=event).exists()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
+@pytest.mark.usefixtures("on_commit_runs")
 def test_publishing_tells_the_webhook_subscribers(event, tmp_path):
     from tests.webhooks import receiver
 

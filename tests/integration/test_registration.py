@@ -18,7 +18,7 @@ from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 @pytest.fixture

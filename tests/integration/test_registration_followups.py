@@ -15,7 +15,7 @@ from leagues.services.registration import registration_settings_save
 from leagues.services.round_pairings import pairing_publish, round_pair
 from tests.factories import EventFactory, organiser_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 LINK = re.compile(r"/registration/withdraw/[^/\s]+/")
 

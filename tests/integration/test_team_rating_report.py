@@ -36,7 +36,7 @@ from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, UserFactory
 from tests.integration.test_fixtures import team_division
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 #: each round's cards, from the home team's side, by (home, away) team letter
 CARDS = {
