@@ -63,7 +63,7 @@ from ..models import (
 from ..page_cache import event_pages_changed_after_commit
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser
 from ..selectors import cup_board_points
-from .results import event_lock
+from .locking import event_lock
 from .schedule import board_games
 
 RESOLUTIONS = [choice.value for choice in Cup.Resolution]

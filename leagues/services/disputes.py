@@ -12,8 +12,8 @@ from ..models import Event, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event
+from .locking import event_lock
 from .match_cards import match_card_submit
-from .results import event_lock
 
 #: how long before a card confirms itself the other club is reminded
 REMINDER_BEFORE = timedelta(days=1)
@@ -37,7 +37,7 @@ def match_card_settle(
     with transaction.atomic():
         event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
         if event_id is not None:
-            event_lock(event_id)  # the event's row first, then the card (services.results.event_lock)
+            event_lock(event_id)  # the event's row first, then the card (services.locking.event_lock)
         match = TeamMatch.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=match_id)
         if not can_manage_event(user, match.round.event):
             raise PermissionDenied(_("Only the league's organiser or the event's arbiter settles a dispute."))

@@ -83,7 +83,8 @@ from ..models import (
 from ..permissions import AnyUser, acting_user, is_league_organiser, organised_league_ids
 from .cups import cup_card_confirmed, cup_card_corrected
 from .eligibility import team_level
-from .results import event_lock, finished_event_override, result_record
+from .locking import event_lock
+from .results import finished_event_override, result_record
 from .webhooks import match_card_changed
 
 Kind = LeagueRule.Kind
@@ -849,7 +850,7 @@ def violation_penalise(*, violation_id: int, user: AnyUser, later_pairing: str =
         )
         if event_id is None:
             raise NotFound(_("There is no such rule violation."), code="unknown_violation")
-        event_lock(event_id)  # the event's row first, as every write of its results (services.results.event_lock)
+        event_lock(event_id)  # the event's row first, as every write of its results (services.locking.event_lock)
         violation = RuleViolation.objects.select_for_update().select_related("match").get(pk=violation_id)
         event = Event.objects.get(pk=event_id)
         if not is_league_organiser(user, event.league_id):

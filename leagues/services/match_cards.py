@@ -15,7 +15,8 @@ from ..permissions import AnyUser, acting_user, can_manage_event, is_league_orga
 from .cups import cup_card_confirmed, cup_card_corrected
 from .league_rules import card_blocks, card_violations_record, lineup_with_stored, penalties_kept
 from .lineups import lineup_apply
-from .results import event_frozen, event_lock, finished_event_override, result_record
+from .locking import event_lock
+from .results import event_frozen, finished_event_override, result_record
 from .webhooks import match_card_changed
 
 
@@ -107,7 +108,7 @@ def match_card_submit(
 
 
 def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
-    """The card, locked for this transaction (after its event's row, services.results.event_lock); Conflict when
+    """The card, locked for this transaction (after its event's row, services.locking.event_lock); Conflict when
     the user saw another version of it."""
     event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
     if event_id is not None:

@@ -31,17 +31,12 @@ from ..models import (
 )
 from ..page_cache import events_showing, pages_changed
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
+from .cups import cup_game_recorded
 from .follows import results_changed_followers
+from .locking import event_lock
 from .webhooks import results_changed
 
 log = logging.getLogger(__name__)
-
-
-def event_lock(event_id: int) -> None:
-    """Lock the event's row until the transaction ends. Every write of an event's pairings and results takes it
-    first, then its round's pairing, match cards or games: two such writes wait for each other, never deadlock
-    (one holding a game and waiting for the event, the other holding the event and waiting for the game)."""
-    list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
 
 
 def event_results_changed(*, event_id: int) -> None:
@@ -139,8 +134,6 @@ def result_record(
         game.version += 1
         game.save(update_fields=["result", "version", "corrected"])
         if event.is_knockout and card is None:  # an individual cup's tie decided, or an earlier tie corrected
-            from .cups import cup_game_recorded  # cups needs this module's event lock
-
             cup_game_recorded(game, user=user, reason=reason, later_pairing=later_pairing)
         if not event.tiebreak_locked and not game.is_bye:  # a bye (paired or asked for) is no game's result
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=True)

@@ -16,6 +16,7 @@ from leagues.models import (
     TeamMatch,
     TiebreakPolicyChange,
 )
+from leagues.services.locking import event_lock
 from leagues.services.match_cards import (
     match_card_confirm,
     match_card_dispute,
@@ -23,7 +24,7 @@ from leagues.services.match_cards import (
     match_cards_auto_confirm,
 )
 from leagues.services.policy import event_policy_set
-from leagues.services.results import event_lock, result_record, round_sheet_save
+from leagues.services.results import result_record, round_sheet_save
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import team_match
 
