@@ -190,8 +190,10 @@ def player_events(player: Player) -> list[EventRecord]:
     }
     newer = newer_ratings_of(entry_ids)
     team_events = {g.round.event_id for g in games if g.match_id}
-    members = member_ratings_of(
-        team_events, {p for g in games if g.match_id for p in (g.white_player_id, g.black_player_id)}
+    members = (
+        member_ratings_of(team_events, {p for g in games if g.match_id for p in (g.white_player_id, g.black_player_id)})
+        if team_events
+        else {}
     )
     records: dict[int, EventRecord] = {}
     for event_id, entry in entries.items():
