@@ -13,13 +13,18 @@ LANGUAGES = ["en", "el", "tr", "he", "nb"]
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
+    from django.contrib.auth.models import User
+
+    from leagues.models import Club, League, Player
+
     with django_db_blocker.unblock():
+        before = {model: set(model.objects.values_list("pk", flat=True)) for model in (Player, Club, User)}
         call_command("load_demo", stdout=open("/dev/null", "w"))
     yield
-    with django_db_blocker.unblock():
-        from leagues.models import League
-
+    with django_db_blocker.unblock():  # the next module of this process finds the database as it was
         League.objects.filter(slug="demo-league").delete()
+        for model, kept in before.items():
+            model.objects.exclude(pk__in=kept).delete()
 
 
 def record(event, number, board, white, black, result):

@@ -59,8 +59,8 @@ def test_organiser_draws_advances_and_decides_a_level_match_on_the_pages(client,
     html = client.get(url).content.decode()
     assert "Decider game: Rooks 2 – Rooks 4" in html
     assert not TeamMatch.objects.filter(round__number=2, round__event=event).exists()
-    prefix = f"decider-{ties[0].match_id}"
-    decider = {"action": prefix, f"{prefix}-match": ties[0].match_id, f"{prefix}-white": "away",
+    prefix = f"decider-{ties[0].pk}"
+    decider = {"action": prefix, f"{prefix}-white": "away",
                f"{prefix}-result": "1-0", f"{prefix}-armageddon": "on"}  # fmt: skip
     assert client.post(url, decider).status_code == 302  # click 2: the decider, which also makes the final
     card = _text(client.get(f"/en/manage/matches/{ties[0].match_id}/").content.decode())
