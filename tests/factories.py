@@ -1,5 +1,7 @@
 """One factory per model; each builds a valid row with the fewest choices a test must make."""
 
+import datetime
+
 import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -25,6 +27,7 @@ from leagues.models import (
     ImportJob,
     League,
     LeagueRule,
+    MemberRating,
     PairingChange,
     PairingSettings,
     PgnImportJob,
@@ -35,6 +38,8 @@ from leagues.models import (
     PrizeAward,
     PrizeFund,
     Profile,
+    RankingListEntry,
+    RegisteredPlayer,
     ResultChange,
     Role,
     Round,
@@ -625,3 +630,40 @@ def swiss_event(players=4, rounds=5, club=None, **kwargs):
 
 def organiser_of(league):
     return RoleFactory(league=league).user
+
+
+class MemberRatingFactory(factory.django.DjangoModelFactory):
+    """A team event's player rated 1850 from round 2 on (a newer rating list read into the league)."""
+
+    class Meta:
+        model = MemberRating
+
+    event = factory.SubFactory(EventFactory, kind=Event.Kind.TEAM)
+    player = factory.SubFactory(PlayerFactory)
+    from_round = 2
+    rating = 1850
+
+
+class RankingListEntryFactory(factory.django.DjangoModelFactory):
+    """The first place of a team's submitted ranking list."""
+
+    class Meta:
+        model = RankingListEntry
+
+    team = factory.SubFactory(TeamFactory)
+    player = factory.SubFactory(PlayerFactory)
+    position = 1
+    nominated_on = datetime.date(2026, 9, 1)
+
+
+class RegisteredPlayerFactory(factory.django.DjangoModelFactory):
+    """Board 1 of a team's registration, found by name and birth year."""
+
+    class Meta:
+        model = RegisteredPlayer
+
+    registration = factory.SubFactory(RegistrationFactory, name="Fjord 1")
+    board_order = 1
+    name = factory.Sequence(lambda n: f"Rostered, Player {n}")
+    birth_year = 1990
+    key = factory.LazyAttribute(lambda r: f"name:{r.name.casefold()}|{r.birth_year}")
