@@ -278,6 +278,17 @@ def _club(event: Event, text: str) -> Club | None:
     return None
 
 
+def _who(typed: Typed, player: Player | None) -> dict[str, Any]:
+    """Who registered as the registration keeps it: as typed, the registry's federation and birth year filling what
+    was left out."""
+    return {
+        "fide_id": typed.fide_id,
+        "name": typed.name,
+        "federation": typed.federation or (player.federation if player else ""),
+        "birth_year": typed.birth_year or (player.birth_year if player else None),
+    }
+
+
 def _key(typed: Typed, player: Player | None) -> str:
     """The same player, however the name was typed: the FIDE id, else the name and birth year folded."""
     fide_id = player.fide_id if player is not None and player.fide_id else typed.fide_id
@@ -330,10 +341,7 @@ def registration_submit(
                 event=event,
                 key=key,
                 player=player,
-                fide_id=typed.fide_id,
-                name=typed.name,
-                federation=typed.federation or (player.federation if player else ""),
-                birth_year=typed.birth_year or (player.birth_year if player else None),
+                **_who(typed, player),
                 club=typed.club,
                 email=typed.email,
                 language=language,
@@ -492,10 +500,7 @@ def team_registration_submit(
                     board_order=board,
                     key=player_key,
                     player=player,
-                    fide_id=typed.fide_id,
-                    name=typed.name,
-                    federation=typed.federation or (player.federation if player else ""),
-                    birth_year=typed.birth_year or (player.birth_year if player else None),
+                    **_who(typed, player),
                 )
                 for board, (typed, player, player_key) in enumerate(roster, start=1)
             )
