@@ -66,6 +66,7 @@ from tests.bench.bench_night import (  # noqa: E402
     percentile,
     recompute_all_here,
     signed_in,
+    site_ready,
     stale_events,
     start_web,
     start_worker,
@@ -321,13 +322,7 @@ def run(args) -> dict:
 
     follows = following(sections, divisions)
     try:
-        for _ in range(100):
-            try:
-                requests.get(f"{base}/ping", timeout=1)
-                break
-            except requests.RequestException:
-                time.sleep(0.2)
-        time.sleep(4)  # the workers connect
+        site_ready(base)
         for path in every_path(follows):  # readers were reading before the night: every page read is in the cache
             requests.get(base + path, timeout=60)
         sessions = [signed_in(base) for _ in range(args.secretaries)]

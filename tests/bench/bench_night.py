@@ -253,6 +253,19 @@ def start_web(port: int) -> subprocess.Popen:
     )
 
 
+def site_ready(base: str) -> None:
+    """Wait until the site answers /ping, then give the workers time to connect."""
+    import requests
+
+    for _ in range(100):
+        try:
+            requests.get(f"{base}/ping", timeout=1)
+            break
+        except requests.RequestException:
+            time.sleep(0.2)
+    time.sleep(4)  # the workers connect
+
+
 def start_worker(name: str, nice: int) -> subprocess.Popen:
     """A Celery worker, at CPU priority `nice` (0: the web's; 10: it yields the CPU to the web processes). Each
     process started here has a session of its own, which Linux schedules as a group (autogroup: a session gets its
@@ -768,13 +781,7 @@ def run(workers: int, args) -> dict:
     import requests
 
     try:
-        for _ in range(100):
-            try:
-                requests.get(f"{base}/ping", timeout=1)
-                break
-            except requests.RequestException:
-                time.sleep(0.2)
-        time.sleep(4)  # the workers connect
+        site_ready(base)
         # readers were reading before the night's first result: every page the night reads is in the cache (the
         # first render of a page, after a deploy, is not what this measures)
         for path in Night.probed_paths(opens[0]) + [f"/en/events/{slug}/" for slug in slugs]:
