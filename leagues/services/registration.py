@@ -79,6 +79,7 @@ from .round_pairings import last_paired_round, no_shows_waiting, round_withdraw
 from .setup import (
     FieldError,
     entry_remove_by_registration,
+    in_schedule,
     minor_units,
     player_save,
     roster_set,
@@ -672,12 +673,12 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
     """The player's entry leaves the event: taken off before round 1 is published, withdrawn afterwards from the
     next round to be paired, as the organiser withdraws any player (``round_pairings.round_withdraw``, recorded
     with the event's changes once it has started); a player asked to withdraw says so there, not their reason
-    (which the organiser alone reads). A team is withdrawn, from round 1 on before it is published (as a team that
-    did not check in): its team and roster stay with the event's teams, unpaired."""
+    (which the organiser alone reads). A team is taken off with its roster in the same way, unless the schedule
+    already has its matches (a league's drawn fixtures): then it is withdrawn from round 1 on, unpaired."""
     entry = registration.entry
     if entry is None:
         return
-    if not round_one_published(event) and entry.team_id is None:
+    if not round_one_published(event) and not in_schedule(entry):
         registration.entry = None
         registration.save(update_fields=["entry"])
         setup_entry_remove(entry=entry, user=user)

@@ -47,6 +47,7 @@ from ..models import (
     Season,
     StandingsSnapshot,
     Team,
+    TeamMatch,
     TeamMember,
 )
 from ..page_cache import pages_changed
@@ -719,12 +720,21 @@ def entry_remove_by_registration(*, entry: Entry) -> None:
         _entry_removed(event, entry, None)
 
 
+def in_schedule(entry: Entry) -> bool:
+    """Whether a team entry has matches in its event's schedule (a league's drawn fixtures, a cup's ties): such a team
+    is withdrawn, not taken off."""
+    return entry.team_id is not None and TeamMatch.objects.filter(Q(home=entry) | Q(away=entry)).exists()
+
+
 def _entry_removed(event: Event, entry: Entry, by: User | None) -> None:
     """Whoever removes an entry, a registration that held it frees its place: it is withdrawn (and the organiser's
     registration page offers the place to the first on the waiting list)."""
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.player_id is None:
-        raise ServiceError(_("Players of a team event play in its teams' rosters."), code="team_event")
+    if in_schedule(entry):
+        raise ServiceError(
+            _("%(team)s has matches in the schedule: withdraw the team instead.") % {"team": entry.name},
+            code="team_in_schedule",
+        )
     if round_one_published(event):
         raise ServiceError(
             _("Round 1 is published: %(player)s can only withdraw.") % {"player": entry.name},
@@ -739,7 +749,10 @@ def _entry_removed(event: Event, entry: Entry, by: User | None) -> None:
     Registration.objects.filter(entry=entry).update(
         status=Registration.Status.WITHDRAWN, entry=None, decided_at=timezone.now(), decided_by=by
     )
+    team_id = entry.team_id
     entry.delete()
+    if team_id is not None:
+        Team.objects.filter(pk=team_id).delete()  # a team entry's team and roster go with it
     if numbers_follow_ranking(event):
         _start_numbers_ranked(event)
     else:

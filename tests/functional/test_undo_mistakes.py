@@ -200,3 +200,18 @@ def test_the_entries_lists_remove_asks_for_a_confirmation_first(client):
     assert "Removed, Rita is deleted." in done.content.decode()
     assert list(Entry.objects.filter(event=event).values_list("pk", flat=True)) == [kept.pk]
     assert SetupChange.objects.filter(subject=SetupChange.Subject.ENTRY, action=SetupChange.Action.DELETED).exists()
+
+
+def test_a_team_without_matches_is_deleted_from_its_event_after_a_confirmation(client):
+    event = EventFactory(kind=Event.Kind.TEAM, system=Event.System.SWISS, name="Team Open", slug="team-open")
+    organiser = organiser_of(event.league)
+    first, second = TeamFactory(event=event, name="Fjord 1"), TeamFactory(event=event, name="Fjord 2")
+    entry = Entry.objects.create(event=event, start_number=1, team=first)
+    Entry.objects.create(event=event, start_number=2, team=second)
+    client.force_login(organiser)
+    url = _remove_url(event.league, "entry", entry.pk)
+    assert "Fjord 1" in client.get(url).content.decode()  # the confirmation names the team
+    client.post(url, {"action": "delete"})
+    assert list(event.entries.values_list("team__name", "start_number")) == [("Fjord 2", 1)]
+    assert not Team.objects.filter(name="Fjord 1").exists()
+    assert SetupChange.objects.filter(action=SetupChange.Action.DELETED, name="Fjord 1").exists()

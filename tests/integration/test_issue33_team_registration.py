@@ -22,7 +22,9 @@ from leagues.models import (
     Player,
     RegisteredPlayer,
     Registration,
+    Round,
     Team,
+    TeamMatch,
     TeamMember,
 )
 from leagues.services.registration import (
@@ -41,6 +43,7 @@ from leagues.services.registration import (
     self_withdraw_problem,
     team_registration_submit,
 )
+from leagues.services.removals import entry_delete
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 
@@ -345,10 +348,41 @@ def test_an_accepted_team_is_withdrawn_by_the_organiser_not_by_the_link(event, c
     assert waiting.status == "waiting"
     registrations_decide(event=event, user=organiser, ids=[pending.pk], decision="withdraw")
     pending.refresh_from_db()
-    # the organiser withdraws the team from round 1 on: it stays among the event's teams, unpaired
-    assert pending.status == "withdrawn" and pending.entry.withdrawn_after_round == 0
-    assert list(Team.objects.values_list("name", flat=True)) == ["Oslo SK 1"]
+    # before round 1 and with no match in the schedule, the team is taken off the event with its roster
+    assert pending.status == "withdrawn" and pending.entry is None
+    assert not Team.objects.exists() and not event.entries.exists()
     assert place_free(event) and first_waiting(event) == Registration.objects.get(pk=waiting.pk)
+
+
+def test_a_team_already_in_the_schedule_is_withdrawn_and_stays_listed(event, clubs, organiser):
+    _open(event, organiser)
+    first, _ = _team(event, "Oslo SK 1")
+    second, _ = _team(event, "Oslo SK 2", players=_roster("C", 4))
+    registrations_decide(event=event, user=organiser, ids=[first.pk, second.pk], decision="accept")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    TeamMatch.objects.create(round=Round.objects.create(event=event, number=1), home=first.entry, away=second.entry)
+    with pytest.raises(ServiceError) as refused:
+        entry_delete(entry=first.entry, user=organiser)
+    assert refused.value.code == "team_in_schedule" and "withdraw the team instead" in refused.value.message
+    registrations_decide(event=event, user=organiser, ids=[first.pk], decision="withdraw")
+    first.refresh_from_db()
+    assert first.status == "withdrawn" and first.entry.withdrawn_after_round == 0
+    assert sorted(Team.objects.values_list("name", flat=True)) == ["Oslo SK 1", "Oslo SK 2"]
+
+
+def test_the_organiser_deletes_a_team_entry_without_matches_through_the_api(event, clubs, organiser):
+    _open(event, organiser)
+    first, _ = _team(event, "Oslo SK 1")
+    second, _ = _team(event, "Oslo SK 2", players=_roster("C", 4))
+    registrations_decide(event=event, user=organiser, ids=[first.pk, second.pk], decision="accept")
+    api = APIClient()
+    api.force_authenticate(organiser)
+    assert api.post(f"/api/v1/events/{event.slug}/entries/1/delete/").status_code == 200
+    assert list(event.entries.values_list("team__name", "start_number")) == [("Oslo SK 2", 1)]
+    assert list(Team.objects.values_list("name", flat=True)) == ["Oslo SK 2"]
+    first.refresh_from_db()
+    assert first.status == "withdrawn"
 
 
 # ------------------------------------------------------------------------------------------ the API
