@@ -41,7 +41,8 @@ def test_pair_swap_by_hand_and_publish_in_the_browser(browser, live_server, work
     browser.find_element("name", "password").send_keys("pw\n")
     wait(browser, lambda d: d.current_url.endswith(screen), timeout=30)
 
-    browser.find_element("xpath", "//button[normalize-space()='Pair round 1']").click()
+    pair = "//button[normalize-space()='Pair round 1']"
+    wait(browser, lambda d: d.find_elements("xpath", pair), timeout=30)[0].click()  # the page after the login loads
     # the worker pairs the round; the page follows it and shows the preview without a click
     wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=120)
     pairing = RoundPairing.objects.get(round__event=event)
