@@ -147,8 +147,29 @@ class Criterion:
         return self.code
 
 
-def parse_criterion(code: str) -> Criterion:  # noqa: C901
+def parse_criterion(code: str) -> Criterion:
     """Parse one MTB26 descriptor; raise UnknownCriterion with a one-line message if invalid."""
+    name, mods = _criterion_name(code)
+    allowed = _CATALOGUE[name][0]
+    fields: dict[str, object] = {}
+    for mod in mods:
+        m = _MOD_RE.match(mod)
+        if not m:
+            raise UnknownCriterion(f"unknown modifier {mod!r} in tie-break criterion {code!r}")
+        letter, values = _modifier(m)
+        if name == "BH" and letter == "F":
+            name = "FB"  # BH/F = Fore Buchholz (MTB26)
+            allowed = _CATALOGUE["FB"][0]
+            continue
+        if letter not in allowed:
+            raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
+        fields.update(values)
+    return Criterion(name=name, **fields)  # type: ignore[arg-type]
+
+
+def _criterion_name(code: str) -> tuple[str, list[str]]:
+    """The catalogue name of a descriptor (aliases resolved, the checker's ``@yy`` dropped) and its
+    modifiers as written."""
     if not isinstance(code, str) or not code.strip():
         raise UnknownCriterion(f"empty tie-break criterion: {code!r}")
     text = code.strip().upper().replace("!", "/").replace("#", "/")
@@ -159,39 +180,23 @@ def parse_criterion(code: str) -> Criterion:  # noqa: C901
         raise UnknownCriterion(f"unknown criterion {code!r}: team criteria are not available for individual events")
     if name not in _CATALOGUE:
         raise UnknownCriterion(f"unknown tie-break criterion {code!r} (name {name!r})")
-    allowed = _CATALOGUE[name][0]
-    fields: dict[str, object] = {}
-    for mod in mods:
-        m = _MOD_RE.match(mod)
-        if not m:
-            raise UnknownCriterion(f"unknown modifier {mod!r} in tie-break criterion {code!r}")
-        if m.group(1):
-            letter = m.group(1)
-            if letter not in allowed:
-                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
-            fields["cut" if letter == "C" else "median"] = int(m.group(2))
-        elif m.group(4) is not None:
-            if "L" not in allowed:
-                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
-            sign, value = m.group(3), int(m.group(4))
-            fields["limit_half_points"] = -value if sign == "-" else value
-            fields["limit_unsigned"] = sign == ""
-        elif m.group(7) is not None:
-            if "S" not in allowed:
-                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
-            fields["seed"] = int(m.group(7))
-        elif m.group(5) is not None:
-            if "U" not in allowed:
-                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
-            fields["unrated_rating"] = int(m.group(5))
-        else:
-            letter = m.group(6)
-            if name == "BH" and letter == "F":
-                name = "FB"  # BH/F = Fore Buchholz (MTB26)
-                allowed = _CATALOGUE["FB"][0]
-                continue
-            if letter not in allowed:
-                raise UnknownCriterion(f"modifier /{mod} is not allowed for {name} in {code!r}")
-            key = {"P": "forfeits_as_games", "F": "fore", "R": "reverse"}[letter]
-            fields[key] = True
-    return Criterion(name=name, **fields)  # type: ignore[arg-type]
+    return name, mods
+
+
+#: the flag modifiers and the field each one sets
+_FLAGS = {"P": "forfeits_as_games", "F": "fore", "R": "reverse"}
+
+
+def _modifier(m: re.Match[str]) -> tuple[str, dict[str, object]]:
+    """A modifier matched by ``_MOD_RE``: the letter the catalogue allows it by, and the fields it sets."""
+    if m.group(1):  # /C<n> cut, /M<n> median
+        return m.group(1), {"cut" if m.group(1) == "C" else "median": int(m.group(2))}
+    if m.group(4) is not None:  # /L<n> Koya limit, signed or not
+        sign, value = m.group(3), int(m.group(4))
+        return "L", {"limit_half_points": -value if sign == "-" else value, "limit_unsigned": sign == ""}
+    if m.group(7) is not None:  # /S<seed> of the drawing of lots
+        return "S", {"seed": int(m.group(7))}
+    if m.group(5) is not None:  # /U<rating> for the unrated
+        return "U", {"unrated_rating": int(m.group(5))}
+    letter = m.group(6)
+    return letter, {_FLAGS[letter]: True}
