@@ -147,8 +147,22 @@ def _check_complete(state: PairingState, result: RoundPairing) -> None:
         raise PairingError(f"the pairing engine returned an incomplete round {state.round}; nothing was paired")
 
 
-def state_problem(state: PairingState, system: System = System.DUTCH) -> str | None:  # noqa: C901
+def state_problem(state: PairingState, system: System = System.DUTCH) -> str | None:
     """The first problem of the state in one line, or None when it can be paired."""
+    return (
+        _start_numbers_problem(state)
+        or _round_problem(state, system)
+        or _initial_colour_problem(state.initial_colour)
+        or _history_problem(state)
+        or _absence_problem(state)
+        or _forbidden_pairs_problem(state)
+        or _acceleration_problem(state)
+        or _nobody_left_problem(state, system)
+    )
+
+
+def _start_numbers_problem(state: PairingState) -> str | None:
+    """Start numbers 1..n, each once, and at least two players."""
     numbers = [p.start_number for p in state.players]
     count = len(numbers)
     if sorted(numbers) != list(range(1, count + 1)):
@@ -158,15 +172,31 @@ def state_problem(state: PairingState, system: System = System.DUTCH) -> str | N
         return f"start numbers must run 1..{count} without gaps"
     if count < 2:
         return "a round needs at least two players"
+    return None
+
+
+def _round_problem(state: PairingState, system: System) -> str | None:
+    """The round to pair is one of the event's rounds (a round robin's follow from its field)."""
     rnd = state.round
     if rnd < 1:
         return f"round {rnd} does not exist"
+    count = len(state.players)
     rounds = berger_rounds(count, double=state.double_round_robin) if system is System.BERGER else state.total_rounds
     if rnd > rounds:
         return f"round {rnd} cannot be paired: the event has {rounds} rounds"
-    if state.initial_colour not in ("w", "b"):
-        return f"initial colour {state.initial_colour!r} is not w or b"
+    return None
+
+
+def _initial_colour_problem(initial_colour: str) -> str | None:
+    if initial_colour not in ("w", "b"):
+        return f"initial colour {initial_colour!r} is not w or b"
+    return None
+
+
+def _history_problem(state: PairingState) -> str | None:
+    """Player by player: no result yet in the round to pair, and each earlier game seen from both sides."""
     by_number = {p.start_number: p for p in state.players}
+    rnd = state.round
     for player in state.players:
         if len(player.rounds) >= rnd:
             number, last = player.start_number, len(player.rounds)
@@ -177,15 +207,22 @@ def state_problem(state: PairingState, system: System = System.DUTCH) -> str | N
                 opponent is None or len(opponent.rounds) < r or opponent.rounds[r - 1].opponent != player.start_number
             ):
                 return f"round {r}: player {player.start_number} and player {entry.opponent} do not name each other"
+    return None
+
+
+def _absence_problem(state: PairingState) -> str | None:
+    """The withdrawn players and the requested byes of the round: players of the event, each absent once."""
+    numbers = {p.start_number for p in state.players}
+    rnd = state.round
     withdrawn = Counter(state.withdrawn)
     for number, times in withdrawn.items():
-        if number not in by_number:
+        if number not in numbers:
             return f"withdrawn player {number} is not in the event"
         if times > 1:
             return f"player {number} is withdrawn twice"
     requested = Counter(b.start_number for b in state.requested_byes)
     for bye in state.requested_byes:
-        if bye.start_number not in by_number:
+        if bye.start_number not in numbers:
             return f"bye for player {bye.start_number}, who is not in the event"
         if bye.type not in REQUESTED_BYE_TYPES:
             return f"player {bye.start_number} cannot ask for a {bye.type} bye (only H, Z or F)"
@@ -193,17 +230,33 @@ def state_problem(state: PairingState, system: System = System.DUTCH) -> str | N
             return f"player {bye.start_number} has two byes in round {rnd}"
         if bye.start_number in withdrawn:
             return f"player {bye.start_number} is withdrawn and has a bye in round {rnd}"
+    return None
+
+
+def _forbidden_pairs_problem(state: PairingState) -> str | None:
+    numbers = {p.start_number for p in state.players}
     for a, b in state.forbidden_pairs:
-        if a not in by_number or b not in by_number:
+        if a not in numbers or b not in numbers:
             return f"forbidden pair {a}-{b} names a player who is not in the event"
         if a == b:
             return f"forbidden pair {a}-{b} names one player twice"
-    if state.acceleration is not None:
-        last_ga = state.acceleration.last_ga_player
-        if last_ga is not None and not 1 <= last_ga <= count:
-            return f"the last player of the accelerated group, {last_ga}, is not in the event"
-    if system is System.DUTCH and count - len(withdrawn) - len(requested) == 0:
-        return f"nobody is left to pair in round {rnd}"
+    return None
+
+
+def _acceleration_problem(state: PairingState) -> str | None:
+    """Baku acceleration: its last group A player is one of the event's."""
+    last_ga = state.acceleration.last_ga_player if state.acceleration is not None else None
+    if last_ga is not None and not 1 <= last_ga <= len(state.players):
+        return f"the last player of the accelerated group, {last_ga}, is not in the event"
+    return None
+
+
+def _nobody_left_problem(state: PairingState, system: System) -> str | None:
+    """A Swiss round with every player withdrawn or on a requested bye has nobody to pair (a round
+    robin keeps its boards)."""
+    withdrawn, requested = set(state.withdrawn), {b.start_number for b in state.requested_byes}
+    if system is System.DUTCH and len(state.players) - len(withdrawn) - len(requested) == 0:
+        return f"nobody is left to pair in round {state.round}"
     return None
 
 
