@@ -14,12 +14,13 @@ knows gacrux's shapes.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 
 from tiebreaks.trf.codes import fmt_points, points_of, write_scoring
 
 from .dutch import gacrux_read
-from .model import REQUESTED_BYE_TYPES, ByeType, PairingError, TeamPairingState
+from .model import REQUESTED_BYE_TYPES, ByeType, PairingError, SwissTeam, TeamPairingState, TeamRound
 
 __all__ = [
     "BOARD_CODES",
@@ -108,51 +109,102 @@ def _points(block: str, state: TeamPairingState) -> Fraction:
     return Fraction(0) if block.startswith("  0000") else points_of(code, state.scoring)
 
 
-def team_state_problem(state: TeamPairingState) -> str | None:  # noqa: C901
+def team_state_problem(state: TeamPairingState) -> str | None:
     """The first problem of a team state in one line, or None when it can be paired."""
-    numbers = [t.start_number for t in state.teams]
-    count = len(numbers)
-    if sorted(numbers) != list(range(1, count + 1)):
+    return (
+        _team_numbers_problem(state)
+        or _team_round_problem(state)
+        or _team_history_problem(state)
+        or _team_absence_problem(state)
+        or _team_forbidden_pairs_problem(state)
+        or _no_team_left_problem(state)
+    )
+
+
+def _team_numbers_problem(state: TeamPairingState) -> str | None:
+    """Team start numbers 1..n, at least two teams, at least one board a match."""
+    count = len(state.teams)
+    if sorted(t.start_number for t in state.teams) != list(range(1, count + 1)):
         return f"team start numbers must run 1..{count} without gaps"
     if count < 2:
         return "a round needs at least two teams"
     if state.boards < 1:
         return "a match needs at least one board"
+    return None
+
+
+def _team_round_problem(state: TeamPairingState) -> str | None:
+    """The round to pair is one of the event's, and the colour drawn for round 1 is w or b."""
     if not 1 <= state.round <= state.total_rounds:
         return f"round {state.round} cannot be paired: the event has {state.total_rounds} rounds"
     if state.initial_colour not in ("w", "b"):
         return f"initial colour {state.initial_colour!r} is not w or b"
+    return None
+
+
+def _team_history_problem(state: TeamPairingState) -> str | None:
+    """Team by team: no result yet in the round to pair, and every earlier match read the same from both sides."""
     by_number = {t.start_number: t for t in state.teams}
     for team in state.teams:
         if len(team.rounds) >= state.round:
             last = len(team.rounds)
             return f"team {team.start_number} has a result in round {last}; round {state.round} is to be paired"
         for r, match in enumerate(team.rounds, start=1):
-            if match.opponent is None:
-                continue
-            other = by_number.get(match.opponent)
-            back = other.rounds[r - 1] if other is not None and len(other.rounds) >= r else None
-            if back is None or back.opponent != team.start_number:
-                return f"round {r}: team {team.start_number} and team {match.opponent} do not name each other"
-            if len(match.boards) != state.boards or any(code not in BOARD_CODES for code in match.boards):
-                return f"round {r}: team {team.start_number} needs a result on each of its {state.boards} boards"
-            if tuple(BOARD_CODES[c] for c in match.boards) != back.boards or match.colour == back.colour:
-                return f"round {r}: the match of team {team.start_number} and team {match.opponent} reads two ways"
-    absent = Counter([*state.withdrawn, *(b.start_number for b in state.requested_byes)])
-    for number, times in absent.items():
-        if number not in by_number:
+            if match.opponent is not None:
+                problem = _match_problem(state, by_number, team.start_number, r, match)
+                if problem:
+                    return problem
+    return None
+
+
+def _match_problem(
+    state: TeamPairingState, by_number: Mapping[int, SwissTeam], number: int, r: int, match: TeamRound
+) -> str | None:
+    """A match of round ``r`` seen from team ``number``: the opponent names it back, a result on every
+    board, and the other side's boards and colour are this side's mirrored."""
+    other = by_number.get(match.opponent) if match.opponent is not None else None
+    back = other.rounds[r - 1] if other is not None and len(other.rounds) >= r else None
+    if back is None or back.opponent != number:
+        return f"round {r}: team {number} and team {match.opponent} do not name each other"
+    if len(match.boards) != state.boards or any(code not in BOARD_CODES for code in match.boards):
+        return f"round {r}: team {number} needs a result on each of its {state.boards} boards"
+    if tuple(BOARD_CODES[c] for c in match.boards) != back.boards or match.colour == back.colour:
+        return f"round {r}: the match of team {number} and team {match.opponent} reads two ways"
+    return None
+
+
+def _team_absence_problem(state: TeamPairingState) -> str | None:
+    """The withdrawn teams and the requested byes of the round: teams of the event, each absent once,
+    each bye one a team may ask for."""
+    numbers = {t.start_number for t in state.teams}
+    for number, times in _absent(state).items():
+        if number not in numbers:
             return f"team {number} is not in the event"
         if times > 1:
             return f"team {number} is withdrawn or has a bye twice in round {state.round}"
     for bye in state.requested_byes:
         if bye.type not in REQUESTED_BYE_TYPES:
             return f"team {bye.start_number} cannot ask for a {bye.type} bye (only H, Z or F)"
+    return None
+
+
+def _team_forbidden_pairs_problem(state: TeamPairingState) -> str | None:
+    numbers = {t.start_number for t in state.teams}
     for a, b in state.forbidden_pairs:
-        if a not in by_number or b not in by_number or a == b:
+        if a not in numbers or b not in numbers or a == b:
             return f"forbidden pair {a}-{b} does not name two teams of the event"
-    if count - len(absent) == 0:
+    return None
+
+
+def _no_team_left_problem(state: TeamPairingState) -> str | None:
+    if len(state.teams) - len(_absent(state)) == 0:
         return f"no team is left to pair in round {state.round}"
     return None
+
+
+def _absent(state: TeamPairingState) -> Counter[int]:
+    """How many times each team is withdrawn or on a requested bye in the round to pair."""
+    return Counter([*state.withdrawn, *(b.start_number for b in state.requested_byes)])
 
 
 def team_pairs(state: TeamPairingState) -> list[tuple[int, int]]:
