@@ -9,6 +9,8 @@ leagues/api/prizes.py) and the organiser's prize preview (leagues/manage/setup_v
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.utils.text import capfirst
@@ -82,175 +84,275 @@ def _where(params: Mapping[str, Any]) -> str:
     return _("the %(category)s category, rank %(rank)s") % {"category": params["category"], "rank": params["rank"]}
 
 
-def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:  # noqa: C901
+def line_sentence(code: str, params: Mapping[str, Any], currency: str, isolated: bool = False) -> str:
     """One explanation line of the prize split as a whole translated sentence; `isolated`: its names, ranges
-    and amounts marked as units of their own direction (pages; see tiebreaks.bidi)."""
-    p = params
-    unit: Callable[[object], str] = isolate if isolated else str
+    and amounts marked as units of their own direction (pages; see tiebreaks.bidi). A code without a
+    sentence is shown as it is."""
+    sentence = _SENTENCES.get(code)
+    return sentence(_Line(params, currency, isolated)) if sentence else code
 
-    def span(first: object, last: object) -> tuple[object, object]:
-        return isolate_range(first, last) if isolated else (first, last)
 
-    def m(amount: int) -> str:
-        return unit(money(amount, currency))
+@dataclass(frozen=True)
+class _Line:
+    """One stored line's parameters, and how its sentence writes names, ranges and amounts."""
 
-    names = _names([unit(name) for name in p.get("names", ())])
-    if code == "place_prize":
-        return _("Place %(place)s to %(name)s: %(amount)s.") % {
-            "place": p["places"][0],
-            "name": names,
-            "amount": m(p["share"]),
-        }
-    if code == "places_shared_pooled":
-        first, last = span(*p["places"])
-        return _("Places %(first)s–%(last)s shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
-            "first": first,
-            "last": last,
-            "names": names,
-            "prizes": unit(_amounts(p["prizes"], currency)),
-            "share": m(p["share"]),
-        }
-    if code == "category_prize":
-        if p["ranks"][0] == 1:
-            return _("%(category)s prize to %(name)s: %(amount)s.") % {
-                "category": p["category"],
-                "name": names,
-                "amount": m(p["share"]),
-            }
-        return _("%(category)s prize %(rank)s to %(name)s: %(amount)s.") % {
+    p: Mapping[str, Any]
+    currency: str
+    isolated: bool
+
+    def unit(self, value: object) -> str:
+        return isolate(value) if self.isolated else str(value)
+
+    def span(self, first: object, last: object) -> tuple[object, object]:
+        return isolate_range(first, last) if self.isolated else (first, last)
+
+    def m(self, amount: int) -> str:
+        """An amount in minor units as money."""
+        return self.unit(money(amount, self.currency))
+
+    def pooled(self) -> str:
+        """The pooled prizes as one unit: "£200 + £100"."""
+        return self.unit(_amounts(self.p["prizes"], self.currency))
+
+    @cached_property
+    def names(self) -> str:
+        return _names([self.unit(name) for name in self.p.get("names", ())])
+
+    @property
+    def count(self) -> int:
+        """How many players the line names (the plural of its sentence)."""
+        return len(self.p.get("names", ()))
+
+
+def _place_prize(line: _Line) -> str:
+    p = line.p
+    return _("Place %(place)s to %(name)s: %(amount)s.") % {
+        "place": p["places"][0],
+        "name": line.names,
+        "amount": line.m(p["share"]),
+    }
+
+
+def _places_shared_pooled(line: _Line) -> str:
+    first, last = line.span(*line.p["places"])
+    return _("Places %(first)s–%(last)s shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
+        "first": first,
+        "last": last,
+        "names": line.names,
+        "prizes": line.pooled(),
+        "share": line.m(line.p["share"]),
+    }
+
+
+def _category_prize(line: _Line) -> str:
+    p = line.p
+    if p["ranks"][0] == 1:
+        return _("%(category)s prize to %(name)s: %(amount)s.") % {
             "category": p["category"],
-            "rank": p["ranks"][0],
-            "name": names,
-            "amount": m(p["share"]),
+            "name": line.names,
+            "amount": line.m(p["share"]),
         }
-    if code == "category_shared_pooled":
-        first, last = span(*p["ranks"])
-        return _("%(category)s, ranks %(first)s–%(last)s, shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
-            "category": p["category"],
-            "first": first,
-            "last": last,
-            "names": names,
-            "prizes": unit(_amounts(p["prizes"], currency)),
-            "share": m(p["share"]),
-        }
-    if code == "club_team_prize":
-        return _(
-            "%(prize)s: %(club)s, whose best players scored %(total)s points together (%(players)s), receives "
-            "%(amount)s."
-        ) % {
-            "prize": club_team_label(p["ranks"][0]),
-            "club": p["name"],
-            "total": fmt(p["total"]),
-            "players": _club_players(p),
-            "amount": m(p["share"]),
-        }
-    if code == "club_team_shared":
-        return _(
-            "%(prize)s: %(clubs)s, tied on %(total)s points of their best players (%(players)s), share %(prizes)s "
-            "pooled, %(share)s each."
-        ) % {
-            "prize": club_team_label(p["ranks"][0]),
-            "clubs": names,
-            "total": fmt(p["total"]),
-            "players": "; ".join(f"{team['name']}: {_club_players(team)}" for team in p["teams"]),
-            "prizes": unit(_amounts(p["prizes"], currency)),
-            "share": m(p["share"]),
-        }
-    if code == "us32b3_pooled":
-        labels = [_prize_label(x, currency) for x in p["prizes"]] + [
-            _category_label(x, currency) for x in p["category_prizes"]
-        ]
-        return _(
-            "Tied on points, %(names)s each bring at most one prize into a common pool (US Chess 32B3): "
-            "%(prizes)s, together %(total)s, %(share)s each."
-        ) % {"names": names, "prizes": " + ".join(labels), "total": m(p["total"]), "share": m(p["share"])}
-    count = len(p.get("names", ()))
-    if code == "us32b3_category_alone":
+    return _("%(category)s prize %(rank)s to %(name)s: %(amount)s.") % {
+        "category": p["category"],
+        "rank": p["ranks"][0],
+        "name": line.names,
+        "amount": line.m(p["share"]),
+    }
+
+
+def _category_shared_pooled(line: _Line) -> str:
+    first, last = line.span(*line.p["ranks"])
+    return _("%(category)s, ranks %(first)s–%(last)s, shared by %(names)s: %(prizes)s pooled, %(share)s each.") % {
+        "category": line.p["category"],
+        "first": first,
+        "last": last,
+        "names": line.names,
+        "prizes": line.pooled(),
+        "share": line.m(line.p["share"]),
+    }
+
+
+def _club_team_prize(line: _Line) -> str:
+    p = line.p
+    return _(
+        "%(prize)s: %(club)s, whose best players scored %(total)s points together (%(players)s), receives %(amount)s."
+    ) % {
+        "prize": club_team_label(p["ranks"][0]),
+        "club": p["name"],
+        "total": fmt(p["total"]),
+        "players": _club_players(p),
+        "amount": line.m(p["share"]),
+    }
+
+
+def _club_team_shared(line: _Line) -> str:
+    p = line.p
+    return _(
+        "%(prize)s: %(clubs)s, tied on %(total)s points of their best players (%(players)s), share %(prizes)s "
+        "pooled, %(share)s each."
+    ) % {
+        "prize": club_team_label(p["ranks"][0]),
+        "clubs": line.names,
+        "total": fmt(p["total"]),
+        "players": "; ".join(f"{team['name']}: {_club_players(team)}" for team in p["teams"]),
+        "prizes": line.pooled(),
+        "share": line.m(p["share"]),
+    }
+
+
+def _us32b3_pooled(line: _Line) -> str:
+    p = line.p
+    labels = [_prize_label(x, line.currency) for x in p["prizes"]]
+    labels += [_category_label(x, line.currency) for x in p["category_prizes"]]
+    return _(
+        "Tied on points, %(names)s each bring at most one prize into a common pool (US Chess 32B3): "
+        "%(prizes)s, together %(total)s, %(share)s each."
+    ) % {"names": line.names, "prizes": " + ".join(labels), "total": line.m(p["total"]), "share": line.m(p["share"])}
+
+
+def _us32b3_category_alone(line: _Line) -> str:
+    p = line.p
+    return ngettext(
+        "%(names)s gets more from the %(category)s prize alone, which the others tied on points cannot win "
+        "(US Chess 32B3): %(share)s instead of %(pooled_share)s from the pool.",
+        "%(names)s get more by sharing only the %(category)s prize, which the others tied on points cannot "
+        "win (US Chess 32B3): %(share)s each instead of %(pooled_share)s from the pool.",
+        line.count,
+    ) % {
+        "names": line.names,
+        "category": p["category"],
+        "share": line.m(p["share"]),
+        "pooled_share": line.m(p["pooled_share"]),
+    }
+
+
+def _better_prize_taken(line: _Line) -> str:
+    p = line.p
+    values = {"names": line.names, "taken": line.m(p["taken_share"]), "declined": line.m(p["declined_share"])}
+    if p["taken"][0] == "category":
         return ngettext(
-            "%(names)s gets more from the %(category)s prize alone, which the others tied on points cannot win "
-            "(US Chess 32B3): %(share)s instead of %(pooled_share)s from the pool.",
-            "%(names)s get more by sharing only the %(category)s prize, which the others tied on points cannot "
-            "win (US Chess 32B3): %(share)s each instead of %(pooled_share)s from the pool.",
-            count,
-        ) % {"names": names, "category": p["category"], "share": m(p["share"]), "pooled_share": m(p["pooled_share"])}
-    if code == "better_prize_taken":
-        values = {"names": names, "taken": m(p["taken_share"]), "declined": m(p["declined_share"])}
-        if p["taken"][0] == "category":
-            return ngettext(
-                "One money prize per player: %(names)s takes the %(category)s prize (%(taken)s) instead of the "
-                "place money (%(declined)s), which passes to the next player.",
-                "One money prize per player: %(names)s take the %(category)s prize (%(taken)s each) instead of the "
-                "place money (%(declined)s each), which passes to the next player.",
-                count,
-            ) % {**values, "category": p["taken"][1]}
-        return ngettext(
-            "One money prize per player: %(names)s keeps the place money (%(taken)s) rather than the %(category)s "
-            "prize (%(declined)s), which passes to the next eligible player.",
-            "One money prize per player: %(names)s keep the place money (%(taken)s each) rather than the "
-            "%(category)s prize (%(declined)s each), which passes to the next eligible player.",
-            count,
-        ) % {**values, "category": p["declined"][1]}
-    if code == "money_by_tiebreak":
-        if not p.get("criterion"):
-            return _("No pooling: %(name)s is paid ahead of %(other)s, tied on points; nothing separates them.") % {
-                "name": p["name"],
-                "other": p["other_name"],
-            }
-        return _(
-            "No pooling: %(name)s is paid ahead of %(other)s, tied on points, by %(criterion)s: %(value)s against "
-            "%(other_value)s."
-        ) % {
+            "One money prize per player: %(names)s takes the %(category)s prize (%(taken)s) instead of the "
+            "place money (%(declined)s), which passes to the next player.",
+            "One money prize per player: %(names)s take the %(category)s prize (%(taken)s each) instead of the "
+            "place money (%(declined)s each), which passes to the next player.",
+            line.count,
+        ) % {**values, "category": p["taken"][1]}
+    return ngettext(
+        "One money prize per player: %(names)s keeps the place money (%(taken)s) rather than the %(category)s "
+        "prize (%(declined)s), which passes to the next eligible player.",
+        "One money prize per player: %(names)s keep the place money (%(taken)s each) rather than the "
+        "%(category)s prize (%(declined)s each), which passes to the next eligible player.",
+        line.count,
+    ) % {**values, "category": p["declined"][1]}
+
+
+def _money_by_tiebreak(line: _Line) -> str:
+    p = line.p
+    if not p.get("criterion"):
+        return _("No pooling: %(name)s is paid ahead of %(other)s, tied on points; nothing separates them.") % {
             "name": p["name"],
             "other": p["other_name"],
-            "criterion": _criterion(p["criterion"]),
-            "value": fmt(p["value"]),
-            "other_value": fmt(p["other_value"]),
         }
-    if code == "remainder_unpaid":
-        return _("The shares are rounded down: %(amount)s remains with the organiser.") % {"amount": m(p["amount"])}
-    if code == "remainder_by_tiebreak":
-        return _(
-            "The remaining %(amount)s is paid out one smallest unit at a time in tiebreak order: to %(names)s."
-        ) % {
-            "amount": m(p["amount"]),
-            "names": names,
-        }
-    if code in ("place_item", "category_item"):
-        return _("%(item)s for %(where)s to %(name)s.") % {"item": p["item"], "where": _where(p), "name": p["name"]}
-    if code == "item_by_tiebreak":
-        return _(
-            "%(item)s for %(where)s to %(name)s, ahead of %(other)s on %(criterion)s: %(value)s against "
-            "%(other_value)s."
-        ) % {
-            "item": p["item"],
+    return _(
+        "No pooling: %(name)s is paid ahead of %(other)s, tied on points, by %(criterion)s: %(value)s against "
+        "%(other_value)s."
+    ) % {
+        "name": p["name"],
+        "other": p["other_name"],
+        "criterion": _criterion(p["criterion"]),
+        "value": fmt(p["value"]),
+        "other_value": fmt(p["other_value"]),
+    }
+
+
+def _remainder_unpaid(line: _Line) -> str:
+    return _("The shares are rounded down: %(amount)s remains with the organiser.") % {
+        "amount": line.m(line.p["amount"])
+    }
+
+
+def _remainder_by_tiebreak(line: _Line) -> str:
+    return _("The remaining %(amount)s is paid out one smallest unit at a time in tiebreak order: to %(names)s.") % {
+        "amount": line.m(line.p["amount"]),
+        "names": line.names,
+    }
+
+
+def _item(line: _Line) -> str:
+    p = line.p
+    return _("%(item)s for %(where)s to %(name)s.") % {"item": p["item"], "where": _where(p), "name": p["name"]}
+
+
+def _item_by_tiebreak(line: _Line) -> str:
+    p = line.p
+    return _(
+        "%(item)s for %(where)s to %(name)s, ahead of %(other)s on %(criterion)s: %(value)s against %(other_value)s."
+    ) % {
+        "item": p["item"],
+        "where": _where(p),
+        "name": p["name"],
+        "other": p["other_name"],
+        "criterion": _criterion(p["criterion"]),
+        "value": fmt(p["value"]),
+        "other_value": fmt(p["other_value"]),
+    }
+
+
+def _item_by_lot(line: _Line) -> str:
+    p = line.p
+    return _(
+        "%(item)s for %(where)s to %(name)s by the drawing of lots among %(names)s, still tied after every tiebreak."
+    ) % {"item": p["item"], "where": _where(p), "name": line.unit(p["name"]), "names": line.names}
+
+
+def _item_needs_lot(line: _Line) -> str:
+    return _("%(item)s for %(where)s: %(names)s are still tied after every tiebreak, so a drawing of lots decides.") % {
+        "item": line.p["item"],
+        "where": _where(line.p),
+        "names": line.names,
+    }
+
+
+def _item_shared(line: _Line) -> str:
+    return _("%(item)s for %(where)s shared by %(names)s, still tied after every tiebreak, as the event rules say.") % {
+        "item": line.p["item"],
+        "where": _where(line.p),
+        "names": line.names,
+    }
+
+
+def _no_eligible_winner(line: _Line) -> str:
+    p = line.p
+    if p.get("amount"):
+        return _("Nobody can receive the prize for %(where)s; its %(amount)s is not paid.") % {
             "where": _where(p),
-            "name": p["name"],
-            "other": p["other_name"],
-            "criterion": _criterion(p["criterion"]),
-            "value": fmt(p["value"]),
-            "other_value": fmt(p["other_value"]),
+            "amount": line.m(p["amount"]),
         }
-    if code == "item_by_lot":
-        return _(
-            "%(item)s for %(where)s to %(name)s by the drawing of lots among %(names)s, still tied after every "
-            "tiebreak."
-        ) % {"item": p["item"], "where": _where(p), "name": unit(p["name"]), "names": names}
-    if code == "item_needs_lot":
-        return _(
-            "%(item)s for %(where)s: %(names)s are still tied after every tiebreak, so a drawing of lots decides."
-        ) % {"item": p["item"], "where": _where(p), "names": names}
-    if code == "item_shared":
-        return _(
-            "%(item)s for %(where)s shared by %(names)s, still tied after every tiebreak, as the event rules say."
-        ) % {"item": p["item"], "where": _where(p), "names": names}
-    if code == "no_eligible_winner":
-        if p.get("amount"):
-            return _("Nobody can receive the prize for %(where)s; its %(amount)s is not paid.") % {
-                "where": _where(p),
-                "amount": m(p["amount"]),
-            }
-        return _("Nobody can receive the %(item)s for %(where)s.") % {"item": p.get("item") or "", "where": _where(p)}
-    return code
+    return _("Nobody can receive the %(item)s for %(where)s.") % {"item": p.get("item") or "", "where": _where(p)}
+
+
+#: the sentence of each reason code of the prize split (tiebreaks.prizes.REASONS)
+_SENTENCES: dict[str, Callable[[_Line], str]] = {
+    "place_prize": _place_prize,
+    "places_shared_pooled": _places_shared_pooled,
+    "category_prize": _category_prize,
+    "category_shared_pooled": _category_shared_pooled,
+    "club_team_prize": _club_team_prize,
+    "club_team_shared": _club_team_shared,
+    "us32b3_pooled": _us32b3_pooled,
+    "us32b3_category_alone": _us32b3_category_alone,
+    "better_prize_taken": _better_prize_taken,
+    "money_by_tiebreak": _money_by_tiebreak,
+    "remainder_unpaid": _remainder_unpaid,
+    "remainder_by_tiebreak": _remainder_by_tiebreak,
+    "place_item": _item,
+    "category_item": _item,
+    "item_by_tiebreak": _item_by_tiebreak,
+    "item_by_lot": _item_by_lot,
+    "item_needs_lot": _item_needs_lot,
+    "item_shared": _item_shared,
+    "no_eligible_winner": _no_eligible_winner,
+}
 
 
 def lines_with_text(prizes: EventPrizes, isolated: bool = False) -> list[dict[str, Any]]:
