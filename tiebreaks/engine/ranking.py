@@ -25,7 +25,7 @@ from .errors import CriterionNotAllowed
 from .explain import Trace, TraceElement
 from .model import ExternalValue, Tournament
 from .registry import INTEGER_CRITERIA, SCALAR_CRITERIA
-from .rules import check_criterion, get_rule_set
+from .rules import RuleSet, check_criterion, get_rule_set
 from .separation import first_difference
 
 DECISIONS = frozenset({"PO", "MAN"})
@@ -467,7 +467,7 @@ def compute_standings(
             gc.enable()
 
 
-def _compute_standings(  # noqa: C901
+def _compute_standings(
     tournament: Tournament,
     criteria: Sequence[str | Criterion] | str,
     *,
@@ -479,106 +479,27 @@ def _compute_standings(  # noqa: C901
 ) -> Standings:
     rule_set = get_rule_set(rules)
     notes: list[Note] = []
-    crits = _normalise(criteria, notes)
-    decided = [crit for crit in crits if crit.name != "MAN"]  # a manual order may follow undrawn lots
-    if any(crit.name == "LOT" for crit in decided[:-1]):
-        raise CriterionNotAllowed(
-            "the drawing of lots (LOT) ends the tie-break list (FIDE C.07, Article 4.2): a criterion after it "
-            "would never be used"
-        )
-    for crit in crits:
-        # the rule set's own policy: the names it offers and the modifiers it allows (BH/C1 is
-        # refused under chess-caddy, SB/C1 under us-chess), one line naming the rule set
-        if crit.name not in DECISIONS:  # a play-off or a decision ranks players under every rule set
-            check_criterion(rule_set, crit)
-        if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
-            if not allow_buchholz_in_round_robin:
-                raise CriterionNotAllowed(
-                    f"criterion {crit.code} is not allowed in a round robin (FIDE C.07, note to Article 8: "
-                    "the Buchholz family must not be used with pre-determined pairings)"
-                )
-            notes.append(Note(R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE, crit.code, "8"))
-    seen: set[str] = set()
-    unique: list[Criterion] = []
-    for crit in crits:  # a criterion listed twice adds nothing (except DE, re-applied: same code)
-        if crit.code not in seen or crit.name == "DE":
-            unique.append(crit)
-            seen.add(crit.code)
-    crits = unique
-
+    crits = _tiebreak_list(criteria, tournament, rule_set, allow_buchholz_in_round_robin, notes)
     ctx = Context(tournament, rule_set, unrated_rating=unrated_rating, ratings_per_round=ratings_per_round)
     ct = ctx.ct
     n = ct.n_players
-    computed: dict[str, Computed] = {}
-    for crit in crits:
-        if crit.name == "DE" or crit.code in computed:
-            continue
-        result: Computed = ctx.memo(("computed", crit.code), partial(SCALAR_CRITERIA[crit.name][0], ctx, crit))
-        result = _with_external_values(ctx, crit, result)
-        computed[crit.code] = result
-        if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
-            notes.append(
-                Note(
-                    R.CRITERION_SKIPPED_UNRATED,
-                    crit.code,
-                    "10",
-                    {"unrated": _unrated(ctx)},
-                )
-            )
+    computed = _computed_values(ctx, crits, notes)
 
     # ---- ranking: successive refinement of tied groups (4.2) ----------------------------
     score = ct.score
-    order = sorted(range(n), key=lambda i: (-score[i], ct.start_numbers[i]))
-    groups: list[list[int]] = []
-    for i in order:
-        if groups and score[groups[-1][0]] == score[i]:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
+    groups = score_groups(sorted(range(n), key=lambda i: (-score[i], ct.start_numbers[i])), score)
     de_groups: dict[str, dict[int, list[int]]] = {}
     de_values: dict[str, dict[int, int]] = {}
     for crit in crits:
-        new_groups: list[list[int]] = []
         if crit.name == "DE":
             dg = de_groups.setdefault(crit.code, {})
             dv = de_values.setdefault(crit.code, {})
         if len(groups) == n:  # nobody is tied any more: nothing left to split
             continue
         if crit.name == "DE":
-            for g in groups:
-                if len(g) == 1:
-                    new_groups.append(g)
-                    continue
-                subgroups = order_group(ctx, crit, g)
-                for p, place in places(subgroups).items():
-                    dv[p] = place
-                    dg[p] = g
-                new_groups.extend(subgroups)
+            groups = _split_by_direct_encounter(ctx, crit, groups, dg, dv)
         else:
-            nums = computed[crit.code].nums
-            sign = -1 if crit.higher_is_better else 1
-            # without undefined values the key is the value itself (reverse=True keeps the sort
-            # stable, as the negated key did)
-            defined = None not in nums
-            value_of = cast("list[int]", nums).__getitem__  # used only when every value is defined
-            descending = bool(crit.higher_is_better)
-            for g in groups:
-                if len(g) == 1:
-                    new_groups.append(g)
-                    continue
-                if defined:
-                    keyed = sorted(g, key=value_of, reverse=descending)
-                else:
-                    keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
-                current = [keyed[0]]
-                for i in keyed[1:]:
-                    if nums[i] == nums[current[0]]:
-                        current.append(i)
-                    else:
-                        new_groups.append(current)
-                        current = [i]
-                new_groups.append(current)
-        groups = new_groups
+            groups = _split_by_value(groups, computed[crit.code].nums, bool(crit.higher_is_better))
 
     columns: list[tuple[str, Computed]] = []
     for crit in crits:
@@ -604,6 +525,121 @@ def _compute_standings(  # noqa: C901
     standings.explain_requested = explain
     standings.points_listed = _points_listed_first(criteria)
     return standings
+
+
+def _tiebreak_list(
+    criteria: Sequence[str | Criterion] | str,
+    tournament: Tournament,
+    rule_set: RuleSet,
+    allow_buchholz_in_round_robin: bool,
+    notes: list[Note],
+) -> list[Criterion]:
+    """The tie-break list as the rules allow it (4.2; the rule set's names and modifiers; the
+    Buchholz family in a round robin), each criterion once (DE re-applied)."""
+    crits = _normalise(criteria, notes)
+    decided = [crit for crit in crits if crit.name != "MAN"]  # a manual order may follow undrawn lots
+    if any(crit.name == "LOT" for crit in decided[:-1]):
+        raise CriterionNotAllowed(
+            "the drawing of lots (LOT) ends the tie-break list (FIDE C.07, Article 4.2): a criterion after it "
+            "would never be used"
+        )
+    for crit in crits:
+        # the rule set's own policy: the names it offers and the modifiers it allows (BH/C1 is
+        # refused under chess-caddy, SB/C1 under us-chess), one line naming the rule set
+        if crit.name not in DECISIONS:  # a play-off or a decision ranks players under every rule set
+            check_criterion(rule_set, crit)
+        if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
+            if not allow_buchholz_in_round_robin:
+                raise CriterionNotAllowed(
+                    f"criterion {crit.code} is not allowed in a round robin (FIDE C.07, note to Article 8: "
+                    "the Buchholz family must not be used with pre-determined pairings)"
+                )
+            notes.append(Note(R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE, crit.code, "8"))
+    seen: set[str] = set()
+    unique: list[Criterion] = []
+    for crit in crits:  # a criterion listed twice adds nothing (except DE, re-applied: same code)
+        if crit.code not in seen or crit.name == "DE":
+            unique.append(crit)
+            seen.add(crit.code)
+    return unique
+
+
+def _computed_values(ctx: Context, crits: list[Criterion], notes: list[Note]) -> dict[str, Computed]:
+    """Every scalar criterion's values by code (those set from outside in place), noting a criterion
+    left undefined by unrated players (Article 10)."""
+    computed: dict[str, Computed] = {}
+    for crit in crits:
+        if crit.name == "DE" or crit.code in computed:
+            continue
+        result: Computed = ctx.memo(("computed", crit.code), partial(SCALAR_CRITERIA[crit.name][0], ctx, crit))
+        result = _with_external_values(ctx, crit, result)
+        computed[crit.code] = result
+        if result.reason == R.UNDEFINED_UNRATED_PLAYERS:
+            notes.append(
+                Note(
+                    R.CRITERION_SKIPPED_UNRATED,
+                    crit.code,
+                    "10",
+                    {"unrated": _unrated(ctx)},
+                )
+            )
+    return computed
+
+
+def score_groups(order: list[int], score: Sequence[object]) -> list[list[int]]:
+    """Participants in rank ``order`` as groups tied on ``score`` (index -> score)."""
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and score[groups[-1][0]] == score[i]:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _split_by_direct_encounter(
+    ctx: Context, crit: Criterion, groups: list[list[int]], dg: dict[int, list[int]], dv: dict[int, int]
+) -> list[list[int]]:
+    """Article 6 on each tied group: the groups after it, each player's place in ``dv`` and the group
+    they were tied in in ``dg``."""
+    new_groups: list[list[int]] = []
+    for g in groups:
+        if len(g) == 1:
+            new_groups.append(g)
+            continue
+        subgroups = order_group(ctx, crit, g)
+        for p, place in places(subgroups).items():
+            dv[p] = place
+            dg[p] = g
+        new_groups.extend(subgroups)
+    return new_groups
+
+
+def _split_by_value(groups: list[list[int]], nums: list[int | None], higher_is_better: bool) -> list[list[int]]:
+    """Each tied group split by a criterion's values (undefined values last)."""
+    new_groups: list[list[int]] = []
+    sign = -1 if higher_is_better else 1
+    # without undefined values the key is the value itself (reverse=True keeps the sort
+    # stable, as the negated key did)
+    defined = None not in nums
+    value_of = cast("list[int]", nums).__getitem__  # used only when every value is defined
+    for g in groups:
+        if len(g) == 1:
+            new_groups.append(g)
+            continue
+        if defined:
+            keyed = sorted(g, key=value_of, reverse=higher_is_better)
+        else:
+            keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
+        current = [keyed[0]]
+        for i in keyed[1:]:
+            if nums[i] == nums[current[0]]:
+                current.append(i)
+            else:
+                new_groups.append(current)
+                current = [i]
+        new_groups.append(current)
+    return new_groups
 
 
 def _points_listed_first(criteria: Iterable[str | Criterion] | str) -> bool:

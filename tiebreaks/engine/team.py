@@ -39,8 +39,8 @@ from .direct_encounter import places
 from .errors import CriterionNotAllowed, EngineError
 from .explain import Trace
 from .model import Tournament
-from .ranking import Note, Separation, _group_ids, _json_number, competition_order
-from .rules import get_rule_set
+from .ranking import Note, Separation, _group_ids, _json_number, competition_order, score_groups
+from .rules import RuleSet, get_rule_set
 from .team_criteria import PLACE_CRITERIA, TEAM_NAMES, TeamCriterion, parse_team_criterion, primary_from_event_type
 from .team_engine import Column, TeamEngine, is_integer_column
 from .team_explain import TEAM_PAB_DEFAULT, TEAM_REASONS, explain_column, explain_score
@@ -143,7 +143,7 @@ class TeamStandings:
             yield str(row.team_number), {code: t.to_dict() for code, t in self.explain(row.team_number).items()}
 
 
-def compute_team_standings(  # noqa: C901
+def compute_team_standings(
     tournament: Tournament,
     criteria: Sequence[str | TeamCriterion],
     *,
@@ -165,25 +165,7 @@ def compute_team_standings(  # noqa: C901
         raise EngineError(f"primary score must be MP or GP, not {primary!r}")
     rule_set = get_rule_set(rules)
     notes: list[Note] = []
-    crits: list[TeamCriterion] = []
-    seen: set[str] = set()
-    for item in criteria:
-        if isinstance(item, str) and item.strip().upper() == "PTS":  # TRF 202 implies PTS: the primary score
-            item = f"{primary}TS"
-        crit = item if isinstance(item, TeamCriterion) else parse_team_criterion(item)
-        if crit.base is not None and crit.name not in TEAM_NAMES and crit.name not in rule_set.criteria:
-            raise CriterionNotAllowed(f"criterion {crit.code} is not part of the rule set {rule_set.name}")
-        if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
-            if not allow_buchholz_in_round_robin:
-                raise CriterionNotAllowed(
-                    f"criterion {crit.code} is not allowed in a round robin (FIDE C.07, note to Article 8: "
-                    "the Buchholz family must not be used with pre-determined pairings)"
-                )
-            notes.append(Note(R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE, crit.code, "8"))
-        if crit.code in seen and crit.name not in PLACE_CRITERIA:
-            continue
-        seen.add(crit.code)
-        crits.append(crit)
+    crits = _team_tiebreak_list(tournament, criteria, rule_set, primary, allow_buchholz_in_round_robin, notes)
 
     eng = TeamEngine(tournament, rule_set, primary)
     if eng.event.pab_default:
@@ -191,48 +173,15 @@ def compute_team_standings(  # noqa: C901
     n = eng.n
     event = eng.event
     points = eng.totals[primary]
-    order = sorted(range(n), key=lambda i: (-points[i], event.numbers[i]))
-    groups: list[list[int]] = []
-    for i in order:
-        if groups and points[groups[-1][0]] == points[i]:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
+    groups = score_groups(sorted(range(n), key=lambda i: (-points[i], event.numbers[i])), points)
     stage_groups = [_group_ids(groups, n)]
     columns: list[Column] = []
     for crit in crits:
-        new_groups: list[list[int]] = []
         if crit.name in PLACE_CRITERIA:
-            col = Column(crit, [Fraction(0)] * n)
-            for g in groups:
-                if len(g) == 1:
-                    new_groups.append(g)
-                    continue
-                subs = eng.order(crit, g)
-                for p, place in places(subs).items():
-                    col.values[p] = Fraction(place)
-                    col.groups[p] = g
-                new_groups.extend(subs)
+            col, groups = _place_column(eng, crit, groups)
         else:
-            col = Column(crit, eng.values(crit))
-            values = col.values
-            higher_is_better = crit.name != "BC" and (crit.base is None or crit.base.higher_is_better)
-            sign = -1 if higher_is_better else 1
-            for g in groups:
-                if len(g) == 1 or (crit.name == "BC" and not eng.equal_mp_gp(g)):
-                    new_groups.append(g)
-                    continue
-                keyed = sorted(g, key=lambda i: (values[i] is None, sign * (values[i] or 0), event.numbers[i]))
-                current = [keyed[0]]
-                for i in keyed[1:]:
-                    if values[i] == values[current[0]]:
-                        current.append(i)
-                    else:
-                        new_groups.append(current)
-                        current = [i]
-                new_groups.append(current)
+            col, groups = _value_column(eng, crit, groups)
         columns.append(col)
-        groups = new_groups
         stage_groups.append(_group_ids(groups, n))
 
     primary_points = eng.totals[primary]
@@ -257,6 +206,80 @@ def compute_team_standings(  # noqa: C901
     )
     standings.explain_requested = explain
     return standings
+
+
+def _team_tiebreak_list(
+    tournament: Tournament,
+    criteria: Sequence[str | TeamCriterion],
+    rule_set: RuleSet,
+    primary: str,
+    allow_buchholz_in_round_robin: bool,
+    notes: list[Note],
+) -> list[TeamCriterion]:
+    """The team tie-break list as the rules allow it (PTS read as the primary score), each criterion
+    once (the place criteria re-applied)."""
+    crits: list[TeamCriterion] = []
+    seen: set[str] = set()
+    for item in criteria:
+        if isinstance(item, str) and item.strip().upper() == "PTS":  # TRF 202 implies PTS: the primary score
+            item = f"{primary}TS"
+        crit = item if isinstance(item, TeamCriterion) else parse_team_criterion(item)
+        if crit.base is not None and crit.name not in TEAM_NAMES and crit.name not in rule_set.criteria:
+            raise CriterionNotAllowed(f"criterion {crit.code} is not part of the rule set {rule_set.name}")
+        if tournament.round_robin and crit.name in BUCHHOLZ_FAMILY and not rule_set.buchholz_in_round_robin:
+            if not allow_buchholz_in_round_robin:
+                raise CriterionNotAllowed(
+                    f"criterion {crit.code} is not allowed in a round robin (FIDE C.07, note to Article 8: "
+                    "the Buchholz family must not be used with pre-determined pairings)"
+                )
+            notes.append(Note(R.ROUND_ROBIN_BUCHHOLZ_OVERRIDE, crit.code, "8"))
+        if crit.code in seen and crit.name not in PLACE_CRITERIA:
+            continue
+        seen.add(crit.code)
+        crits.append(crit)
+    return crits
+
+
+def _place_column(eng: TeamEngine, crit: TeamCriterion, groups: list[list[int]]) -> tuple[Column, list[list[int]]]:
+    """A place criterion (direct encounter, EDE chains, TBR, BBE) on each tied group: each team's
+    place in its group, and the groups after it."""
+    col = Column(crit, [Fraction(0)] * eng.n)
+    new_groups: list[list[int]] = []
+    for g in groups:
+        if len(g) == 1:
+            new_groups.append(g)
+            continue
+        subs = eng.order(crit, g)
+        for p, place in places(subs).items():
+            col.values[p] = Fraction(place)
+            col.groups[p] = g
+        new_groups.extend(subs)
+    return col, new_groups
+
+
+def _value_column(eng: TeamEngine, crit: TeamCriterion, groups: list[list[int]]) -> tuple[Column, list[list[int]]]:
+    """A criterion with a value per team, and the tied groups split by it (undefined values last,
+    then by team number; BC splits only teams equal on match and game points)."""
+    col = Column(crit, eng.values(crit))
+    values = col.values
+    numbers = eng.event.numbers
+    higher_is_better = crit.name != "BC" and (crit.base is None or crit.base.higher_is_better)
+    sign = -1 if higher_is_better else 1
+    new_groups: list[list[int]] = []
+    for g in groups:
+        if len(g) == 1 or (crit.name == "BC" and not eng.equal_mp_gp(g)):
+            new_groups.append(g)
+            continue
+        keyed = sorted(g, key=lambda i: (values[i] is None, sign * (values[i] or 0), numbers[i]))
+        current = [keyed[0]]
+        for i in keyed[1:]:
+            if values[i] == values[current[0]]:
+                current.append(i)
+            else:
+                new_groups.append(current)
+                current = [i]
+        new_groups.append(current)
+    return col, new_groups
 
 
 __all__ = [
