@@ -172,10 +172,10 @@ def test_an_other_etag_or_an_older_date_gets_the_page(client, swiss):
     assert client.get(url, HTTP_IF_NONE_MATCH=f'"x", {first["ETag"]}').status_code == 304
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("on_commit_runs")
 def test_a_new_result_gives_new_validators_at_once(client):
-    """Each write commits, as in production; even within the same second the old Last-Modified no longer
-    answers 304."""
+    """Each write's after-commit work runs when its transaction ends, as in production; even within the same second
+    the old Last-Modified no longer answers 304."""
     event, entries = played_swiss(4)
     url = f"/en/events/{event.slug}/"
     before = client.get(url)
@@ -192,7 +192,7 @@ def test_a_new_result_gives_new_validators_at_once(client):
     assert by_etag["ETag"] != before["ETag"]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("on_commit_runs")
 def test_last_modified_is_never_later_than_now_even_after_many_changes_in_a_second(client):
     """Each change moves the stamp's seconds on by one at least; ten changes within a second still answer with a
     Last-Modified of now at most, and the page as it was before them is still not answered 304 by its date."""
@@ -277,7 +277,7 @@ def test_the_api_throttle_counts_the_answers_from_the_cache(client, swiss, monke
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 429
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("on_commit_runs")
 def test_explanations_stored_after_the_standings_show_at_once_and_the_standings_stay_cached(client, monkeypatch):
     """A result's standings, with FIDE's verdict on them, show at once; the explanation traces, stored by the
     recompute's second phase, renew only the pages that show them: the reader sees them there at once, while the
@@ -367,15 +367,15 @@ def _neighbour_rendering():
     def render():
         with page_cache._RENDERING:
             holding.set()
-            release.wait(10)
+            release.wait()  # until the test lets go (its `finally`): a slow machine never ends the render early
 
-    thread = threading.Thread(target=render)
+    thread = threading.Thread(target=render, daemon=True)
     thread.start()
-    holding.wait(5)
+    assert holding.wait(60), "the neighbour never took the render lock"
     return thread, release
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("on_commit_runs")
 def test_while_a_neighbour_renders_a_reader_gets_the_page_of_a_moment_ago_at_once(client):
     """A result changed the standings while another thread of the web process renders: the reader gets the page
     as it was (its own ETag, 304 for who has it) instead of a thread kept waiting; the new page once it is free."""
@@ -397,7 +397,7 @@ def test_while_a_neighbour_renders_a_reader_gets_the_page_of_a_moment_ago_at_onc
     assert after.status_code == 200 and after["ETag"] != before["ETag"] and after.content != before.content
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("on_commit_runs")
 def test_a_page_too_old_to_stand_in_waits_for_the_render(client, monkeypatch):
     """A kept page more than EARLIER_PAGE_SECONDS older than the current stamp never stands in for it: the reader
     waits for the neighbour's render and gets the new page."""

@@ -16,7 +16,7 @@ from leagues.recompute import standings_recompute_event
 from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.paths import TESTS
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 TORNELO = (TESTS / "fixtures" / "trf" / "tornelo-pab-half-trf16.trf").read_bytes()
 
 
