@@ -1,9 +1,12 @@
 """One factory per model; each builds a valid row with the fewest choices a test must make."""
 
 import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import Model
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -61,8 +64,21 @@ from leagues.models import (
 from leagues.models.audit import SettingChange
 from leagues.models.registration import FeeRecord, Registration, RegistrationSettings
 
+M = TypeVar("M", bound=Model)
 
-class UserFactory(factory.django.DjangoModelFactory):
+if TYPE_CHECKING:
+
+    class ModelFactory(factory.django.DjangoModelFactory[M]):
+        """For mypy: `EventFactory(...)` gives an Event (factory_boy's metaclass call is not annotated)."""
+
+        def __new__(cls, *args: Any, **kwargs: Any) -> M:  # type: ignore[misc]
+            ...
+
+else:
+    ModelFactory = factory.django.DjangoModelFactory
+
+
+class UserFactory(ModelFactory[User]):
     class Meta:
         model = get_user_model()
 
@@ -70,14 +86,14 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("pw")
 
 
-class ProfileFactory(factory.django.DjangoModelFactory):
+class ProfileFactory(ModelFactory[Profile]):
     class Meta:
         model = Profile
 
     user = factory.SubFactory(UserFactory)
 
 
-class LeagueFactory(factory.django.DjangoModelFactory):
+class LeagueFactory(ModelFactory[League]):
     class Meta:
         model = League
 
@@ -85,7 +101,7 @@ class LeagueFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"league-{n}")
 
 
-class SeasonFactory(factory.django.DjangoModelFactory):
+class SeasonFactory(ModelFactory[Season]):
     class Meta:
         model = Season
 
@@ -94,7 +110,7 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"season-{n}")
 
 
-class ClubFactory(factory.django.DjangoModelFactory):
+class ClubFactory(ModelFactory[Club]):
     class Meta:
         model = Club
 
@@ -102,7 +118,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"club-{n}")
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(ModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -110,7 +126,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     rating = factory.Sequence(lambda n: 2000 - n % 2000)  # a valid rating however many players a run makes
 
 
-class ClubMembershipFactory(factory.django.DjangoModelFactory):
+class ClubMembershipFactory(ModelFactory[ClubMembership]):
     class Meta:
         model = ClubMembership
 
@@ -118,7 +134,7 @@ class ClubMembershipFactory(factory.django.DjangoModelFactory):
     club = factory.SubFactory(ClubFactory)
 
 
-class RoleFactory(factory.django.DjangoModelFactory):
+class RoleFactory(ModelFactory[Role]):
     """A league organiser unless told otherwise (give `kind` with its club or event)."""
 
     class Meta:
@@ -129,7 +145,7 @@ class RoleFactory(factory.django.DjangoModelFactory):
     league = factory.SubFactory(LeagueFactory)
 
 
-class EventFactory(factory.django.DjangoModelFactory):
+class EventFactory(ModelFactory[Event]):
     class Meta:
         model = Event
 
@@ -140,7 +156,7 @@ class EventFactory(factory.django.DjangoModelFactory):
     status = Event.Status.PUBLISHED
 
 
-class TeamFactory(factory.django.DjangoModelFactory):
+class TeamFactory(ModelFactory[Team]):
     class Meta:
         model = Team
 
@@ -149,7 +165,7 @@ class TeamFactory(factory.django.DjangoModelFactory):
     name = factory.LazyAttribute(lambda team: f"{team.club.name} 1")
 
 
-class TeamMemberFactory(factory.django.DjangoModelFactory):
+class TeamMemberFactory(ModelFactory[TeamMember]):
     class Meta:
         model = TeamMember
 
@@ -158,7 +174,7 @@ class TeamMemberFactory(factory.django.DjangoModelFactory):
     board_order = factory.Sequence(lambda n: n + 1)
 
 
-class EntryFactory(factory.django.DjangoModelFactory):
+class EntryFactory(ModelFactory[Entry]):
     """A player's entry with the player's rating (pass `team=` and `player=None` for a team's)."""
 
     class Meta:
@@ -170,7 +186,7 @@ class EntryFactory(factory.django.DjangoModelFactory):
     rating = factory.LazyAttribute(lambda entry: entry.player.rating if entry.player else None)
 
 
-class RoundFactory(factory.django.DjangoModelFactory):
+class RoundFactory(ModelFactory[Round]):
     class Meta:
         model = Round
 
@@ -178,7 +194,7 @@ class RoundFactory(factory.django.DjangoModelFactory):
     number = 1
 
 
-class TeamMatchFactory(factory.django.DjangoModelFactory):
+class TeamMatchFactory(ModelFactory[TeamMatch]):
     class Meta:
         model = TeamMatch
 
@@ -191,7 +207,7 @@ class TeamMatchFactory(factory.django.DjangoModelFactory):
     )
 
 
-class GameFactory(factory.django.DjangoModelFactory):
+class GameFactory(ModelFactory[Game]):
     """A game of two new entries of the round's event (pass `black=None` for a bye)."""
 
     class Meta:
@@ -203,7 +219,7 @@ class GameFactory(factory.django.DjangoModelFactory):
     black = factory.SubFactory(EntryFactory, event=factory.SelfAttribute("..round.event"))
 
 
-class ResultChangeFactory(factory.django.DjangoModelFactory):
+class ResultChangeFactory(ModelFactory[ResultChange]):
     class Meta:
         model = ResultChange
 
@@ -212,7 +228,7 @@ class ResultChangeFactory(factory.django.DjangoModelFactory):
     source = ResultChange.Source.FORM
 
 
-class TiebreakPolicyChangeFactory(factory.django.DjangoModelFactory):
+class TiebreakPolicyChangeFactory(ModelFactory[TiebreakPolicyChange]):
     class Meta:
         model = TiebreakPolicyChange
 
@@ -224,7 +240,7 @@ class TiebreakPolicyChangeFactory(factory.django.DjangoModelFactory):
     reason = "agreed at the captains' meeting"
 
 
-class FinishedEventChangeFactory(factory.django.DjangoModelFactory):
+class FinishedEventChangeFactory(ModelFactory[FinishedEventChange]):
     class Meta:
         model = FinishedEventChange
 
@@ -234,7 +250,7 @@ class FinishedEventChangeFactory(factory.django.DjangoModelFactory):
     reason = "the arbiter's correction of board 3"
 
 
-class StandingsSnapshotFactory(factory.django.DjangoModelFactory):
+class StandingsSnapshotFactory(ModelFactory[StandingsSnapshot]):
     class Meta:
         model = StandingsSnapshot
 
@@ -244,7 +260,7 @@ class StandingsSnapshotFactory(factory.django.DjangoModelFactory):
     rules = "fide-2026"
 
 
-class IdempotentRequestFactory(factory.django.DjangoModelFactory):
+class IdempotentRequestFactory(ModelFactory[IdempotentRequest]):
     class Meta:
         model = IdempotentRequest
 
@@ -255,7 +271,7 @@ class IdempotentRequestFactory(factory.django.DjangoModelFactory):
     body = factory.LazyFunction(dict)
 
 
-class ImportJobFactory(factory.django.DjangoModelFactory):
+class ImportJobFactory(ModelFactory[ImportJob]):
     class Meta:
         model = ImportJob
 
@@ -266,7 +282,7 @@ class ImportJobFactory(factory.django.DjangoModelFactory):
     params = factory.LazyFunction(lambda: {"name": "Club open", "slug": "club-open"})
 
 
-class PrizeFundFactory(factory.django.DjangoModelFactory):
+class PrizeFundFactory(ModelFactory[PrizeFund]):
     class Meta:
         model = PrizeFund
 
@@ -274,7 +290,7 @@ class PrizeFundFactory(factory.django.DjangoModelFactory):
     published = True
 
 
-class PrizeFactory(factory.django.DjangoModelFactory):
+class PrizeFactory(ModelFactory[Prize]):
     """A place prize (give `kind` and its fields for a category or best club team prize)."""
 
     class Meta:
@@ -285,7 +301,7 @@ class PrizeFactory(factory.django.DjangoModelFactory):
     amount = 10000
 
 
-class PrizeAllocationFactory(factory.django.DjangoModelFactory):
+class PrizeAllocationFactory(ModelFactory[PrizeAllocation]):
     class Meta:
         model = PrizeAllocation
 
@@ -299,7 +315,7 @@ class PrizeAllocationFactory(factory.django.DjangoModelFactory):
     unawarded = 0
 
 
-class PrizeAwardFactory(factory.django.DjangoModelFactory):
+class PrizeAwardFactory(ModelFactory[PrizeAward]):
     class Meta:
         model = PrizeAward
 
@@ -308,14 +324,14 @@ class PrizeAwardFactory(factory.django.DjangoModelFactory):
     position = 1
 
 
-class PairingSettingsFactory(factory.django.DjangoModelFactory):
+class PairingSettingsFactory(ModelFactory[PairingSettings]):
     class Meta:
         model = PairingSettings
 
     event = factory.SubFactory(EventFactory)
 
 
-class RoundPairingFactory(factory.django.DjangoModelFactory):
+class RoundPairingFactory(ModelFactory[RoundPairing]):
     """A round's pairing ready to publish: one board, start numbers 1 (white) and 2."""
 
     class Meta:
@@ -328,7 +344,7 @@ class RoundPairingFactory(factory.django.DjangoModelFactory):
     requested_by = factory.SubFactory(UserFactory)
 
 
-class PairingChangeFactory(factory.django.DjangoModelFactory):
+class PairingChangeFactory(ModelFactory[PairingChange]):
     class Meta:
         model = PairingChange
 
@@ -339,7 +355,7 @@ class PairingChangeFactory(factory.django.DjangoModelFactory):
     after = factory.LazyFunction(lambda: [[2, 1]])
 
 
-class ApiTokenFactory(factory.django.DjangoModelFactory):
+class ApiTokenFactory(ModelFactory[ApiToken]):
     """A read token of a new user (knox keeps its digest)."""
 
     class Meta:
@@ -350,7 +366,7 @@ class ApiTokenFactory(factory.django.DjangoModelFactory):
     scopes = factory.LazyFunction(lambda: [Scope.READ])
 
 
-class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
+class WebhookSubscriptionFactory(ModelFactory[WebhookSubscription]):
     """A subscription to one league's results."""
 
     class Meta:
@@ -363,7 +379,7 @@ class WebhookSubscriptionFactory(factory.django.DjangoModelFactory):
     secret = factory.Sequence(lambda n: f"secret-{n:032d}")
 
 
-class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
+class WebhookDeliveryFactory(ModelFactory[WebhookDelivery]):
     class Meta:
         model = WebhookDelivery
 
@@ -373,7 +389,7 @@ class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
     body = "{}"
 
 
-class GamePgnFactory(factory.django.DjangoModelFactory):
+class GamePgnFactory(ModelFactory[GamePgn]):
     class Meta:
         model = GamePgn
 
@@ -383,7 +399,7 @@ class GamePgnFactory(factory.django.DjangoModelFactory):
     updated_by = factory.SubFactory(UserFactory)
 
 
-class TransmissionFactory(factory.django.DjangoModelFactory):
+class TransmissionFactory(ModelFactory[Transmission]):
     """A 15-minute delay of an event's live boards."""
 
     class Meta:
@@ -393,7 +409,7 @@ class TransmissionFactory(factory.django.DjangoModelFactory):
     delay_minutes = 15
 
 
-class SettingChangeFactory(factory.django.DjangoModelFactory):
+class SettingChangeFactory(ModelFactory[SettingChange]):
     class Meta:
         model = SettingChange
 
@@ -406,7 +422,7 @@ class SettingChangeFactory(factory.django.DjangoModelFactory):
     reason = "agreed at the captains' meeting"
 
 
-class SetupChangeFactory(factory.django.DjangoModelFactory):
+class SetupChangeFactory(ModelFactory[SetupChange]):
     class Meta:
         model = SetupChange
 
@@ -418,7 +434,7 @@ class SetupChangeFactory(factory.django.DjangoModelFactory):
     source = ResultChange.Source.FORM
 
 
-class FideCheckFactory(factory.django.DjangoModelFactory):
+class FideCheckFactory(ModelFactory[FideCheck]):
     """A clean check of an event after round 1."""
 
     class Meta:
@@ -432,7 +448,7 @@ class FideCheckFactory(factory.django.DjangoModelFactory):
     checked_at = factory.LazyFunction(timezone.now)
 
 
-class FollowFactory(factory.django.DjangoModelFactory):
+class FollowFactory(ModelFactory[Follow]):
     """A confirmed follower of a player by e-mail (pass `player=None` and `team=` for a team's)."""
 
     class Meta:
@@ -444,7 +460,7 @@ class FollowFactory(factory.django.DjangoModelFactory):
     confirmed_at = factory.LazyFunction(timezone.now)
 
 
-class FollowNoticeFactory(factory.django.DjangoModelFactory):
+class FollowNoticeFactory(ModelFactory[FollowNotice]):
     """A waiting notice of a result of a game the followed player played."""
 
     class Meta:
@@ -457,7 +473,7 @@ class FollowNoticeFactory(factory.django.DjangoModelFactory):
     round_number = factory.SelfAttribute("game.round.number")
 
 
-class RegistrationSettingsFactory(factory.django.DjangoModelFactory):
+class RegistrationSettingsFactory(ModelFactory[RegistrationSettings]):
     """An individual event open for registration, without limit or fee."""
 
     class Meta:
@@ -467,7 +483,7 @@ class RegistrationSettingsFactory(factory.django.DjangoModelFactory):
     is_open = True
 
 
-class RegistrationFactory(factory.django.DjangoModelFactory):
+class RegistrationFactory(ModelFactory[Registration]):
     """A player's registration waiting for the organiser's decision."""
 
     class Meta:
@@ -481,7 +497,7 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     language = "en"
 
 
-class FeeRecordFactory(factory.django.DjangoModelFactory):
+class FeeRecordFactory(ModelFactory[FeeRecord]):
     """An entry fee due (15.00 in minor units)."""
 
     class Meta:
@@ -492,7 +508,7 @@ class FeeRecordFactory(factory.django.DjangoModelFactory):
     amount = 1500
 
 
-class EntryRatingFactory(factory.django.DjangoModelFactory):
+class EntryRatingFactory(ModelFactory[EntryRating]):
     """A newer rating list's rating of an entry, from round 2 on."""
 
     class Meta:
@@ -503,7 +519,7 @@ class EntryRatingFactory(factory.django.DjangoModelFactory):
     rating = 1850
 
 
-class PgnImportJobFactory(factory.django.DjangoModelFactory):
+class PgnImportJobFactory(ModelFactory[PgnImportJob]):
     """A big PGN file of an event waiting for a worker."""
 
     class Meta:
@@ -515,7 +531,7 @@ class PgnImportJobFactory(factory.django.DjangoModelFactory):
     text = '[Event "?"]\n\n1. e4 *\n'
 
 
-class PlayerProposalFactory(factory.django.DjangoModelFactory):
+class PlayerProposalFactory(ModelFactory[PlayerProposal]):
     """Another league's proposed value for a blank field of a shared player."""
 
     class Meta:
@@ -527,7 +543,7 @@ class PlayerProposalFactory(factory.django.DjangoModelFactory):
     value = "FM"
 
 
-class CupFactory(factory.django.DjangoModelFactory):
+class CupFactory(ModelFactory[Cup]):
     """The draw of a knock-out cup (a team event of the system knock-out), seeded by rating."""
 
     class Meta:
@@ -543,7 +559,7 @@ def _cup_match(tie):
     return TeamMatchFactory(round=rnd, home=tie.home, away=tie.away)
 
 
-class CupTieFactory(factory.django.DjangoModelFactory):
+class CupTieFactory(ModelFactory[CupTie]):
     """A tie of round 1 not yet played: seeds 1 (home) and 2, two new teams of the cup's event and their card."""
 
     class Meta:
@@ -569,7 +585,7 @@ class CupTieFactory(factory.django.DjangoModelFactory):
     match = factory.LazyAttribute(_cup_match)
 
 
-class CupTieChangeFactory(factory.django.DjangoModelFactory):
+class CupTieChangeFactory(ModelFactory[CupTieChange]):
     """The team going through a tie replaced (home by away) after a corrected card."""
 
     class Meta:
@@ -582,7 +598,7 @@ class CupTieChangeFactory(factory.django.DjangoModelFactory):
     reason = "the arbiter's correction of board 2"
 
 
-class LeagueRuleFactory(factory.django.DjangoModelFactory):
+class LeagueRuleFactory(ModelFactory[LeagueRule]):
     """A league's rule (every division): board order within 100 rating points, a warning."""
 
     class Meta:
@@ -594,7 +610,7 @@ class LeagueRuleFactory(factory.django.DjangoModelFactory):
     value = 100
 
 
-class RuleViolationFactory(factory.django.DjangoModelFactory):
+class RuleViolationFactory(ModelFactory[RuleViolation]):
     """An open warning of a match card: board 2 of the home team out of order under its league's rule."""
 
     class Meta:
@@ -632,7 +648,7 @@ def organiser_of(league):
     return RoleFactory(league=league).user
 
 
-class MemberRatingFactory(factory.django.DjangoModelFactory):
+class MemberRatingFactory(ModelFactory[MemberRating]):
     """A team event's player rated 1850 from round 2 on (a newer rating list read into the league)."""
 
     class Meta:
@@ -644,7 +660,7 @@ class MemberRatingFactory(factory.django.DjangoModelFactory):
     rating = 1850
 
 
-class RankingListEntryFactory(factory.django.DjangoModelFactory):
+class RankingListEntryFactory(ModelFactory[RankingListEntry]):
     """The first place of a team's submitted ranking list."""
 
     class Meta:
@@ -656,7 +672,7 @@ class RankingListEntryFactory(factory.django.DjangoModelFactory):
     nominated_on = datetime.date(2026, 9, 1)
 
 
-class RegisteredPlayerFactory(factory.django.DjangoModelFactory):
+class RegisteredPlayerFactory(ModelFactory[RegisteredPlayer]):
     """Board 1 of a team's registration, found by name and birth year."""
 
     class Meta:

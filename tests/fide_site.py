@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from django.test import Client
 
@@ -67,8 +67,8 @@ class Tally:
     unfinished: list[int] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
 
-    COUNTS = ("tournaments", "rounds", "pairings_equal", "values", "values_equal", "verdicts_ok")
-    COUNTS += ("round_robins", "baku", "late_entries", "byes")
+    COUNTS: ClassVar[tuple[str, ...]] = ("tournaments", "rounds", "pairings_equal", "values", "values_equal")
+    COUNTS += ("verdicts_ok", "round_robins", "baku", "late_entries", "byes")
 
     def add(self, other: Tally) -> None:
         for name in self.COUNTS:
@@ -213,11 +213,15 @@ class SiteTournament:
         if response.status_code != 302:
             form = response.context["form"] if response.context else None
             problems = form.errors if form is not None else response.content[:300]
-            raise Disagreement(f"the round sheet of round {number} was refused ({response.status_code}): {problems}")
+            raise Disagreement(f"the round sheet of round {number} was refused ({response.status_code}): {problems!s}")
 
     def _games(self, number: int) -> dict[tuple[int, int], Game]:
         games = Game.objects.filter(round__event__slug=self.slug, round__number=number, black__isnull=False)
-        return {(g.white.start_number, g.black.start_number): g for g in games.select_related("white", "black")}
+        found = {}
+        for g in games.select_related("white", "black"):
+            assert g.white is not None and g.black is not None  # a game of two entries (black__isnull=False)
+            found[(g.white.start_number, g.black.start_number)] = g
+        return found
 
     # --- the checks after a round ----------------------------------------------------------------------
 

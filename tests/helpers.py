@@ -38,8 +38,9 @@ def text_of(html):
 def section(html, title):
     """The explanation block whose heading contains `title`."""
     for block in re.findall(r'<section class="explained".*?</section>', html, re.S):
-        heading = re.search(r"<h3>(.*?)</h3>", block, re.S).group(1)
-        if title in text_of(heading):
+        heading = re.search(r"<h3>(.*?)</h3>", block, re.S)
+        assert heading is not None
+        if title in text_of(heading.group(1)):
             return text_of(block)
     raise AssertionError(f"no explanation titled {title!r}")
 
@@ -222,6 +223,7 @@ def played_division(teams, boards=2):
     rnd = RoundFactory(event=event)
     for home, away in zip(sides[: teams // 2], sides[teams // 2 :], strict=True):
         match = TeamMatchFactory(round=rnd, home=home, away=away, status=TeamMatch.Status.CONFIRMED)
+        assert home.team is not None and away.team is not None
         for board, (white_member, black_member) in enumerate(
             zip(home.team.members.order_by("board_order"), away.team.members.order_by("board_order"), strict=True),
             start=1,

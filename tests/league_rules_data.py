@@ -14,12 +14,12 @@ the whole card) and the sentence the secretary reads (English), worked out by ha
 from dataclasses import dataclass
 from datetime import date
 
-from leagues.models import Season, TeamMatch
+from leagues.models import Event, Player, Season, TeamMatch
 from leagues.services.match_cards import match_card_submit
 from leagues.services.ranking_lists import ranking_list_set
 from leagues.services.schedule import fixtures_generate
 from leagues.services.setup import event_save, event_status_set, player_save, roster_set, team_save
-from tests.workspace import division
+from tests.workspace import Division, division
 
 P1, F4, F5, F6 = "Fjord, Player1", "Fjord, Four", "Fjord, Five", "Fjord, Six"
 LICENCE_UNTIL = date(2026, 12, 31)
@@ -76,11 +76,11 @@ CLEAN = (F4, F5)
 
 @dataclass
 class Season2:
-    d: object  # tests.workspace.Division: Division One, its league, organiser and secretaries
-    two: object  # Division Two (Event)
+    d: Division  # Division One, its league, organiser and secretaries
+    two: Event  # Division Two
     match: TeamMatch  # Division Two's card
     fjord_home: bool
-    players: dict  # name -> Player
+    players: dict[str, Player]  # name -> Player
 
     def lineup(self, fjord: tuple[str, str]) -> dict[int, tuple[int, int]]:
         """{board: (home player id, away player id)}: the Fjord names given, Bosporus its roster."""
@@ -142,4 +142,5 @@ def season_of_two_divisions() -> Season2:
     games = {g.pk: ("1/2-1/2", g.version) for g in one.games.all()}
     match_card_submit(match_id=one.pk, results=games, user=org, expected_version=one.version)
     match = TeamMatch.objects.select_related("home__team").get(round__event=two)
+    assert match.home.team is not None
     return Season2(d, two, match, match.home.team.club_id == fjord.pk, players)

@@ -95,7 +95,7 @@ def event_from_pgn(text: str, **event_fields) -> Event:
     event = EventFactory(status=Event.Status.RUNNING, **event_fields)
     entries: dict[str, Entry] = {}
     rounds: dict[int, Round] = {}
-    games = []
+    games: list[Game] = []
     for file_game in pgn_read(text):
         sides = []
         for colour in ("White", "Black"):

@@ -103,6 +103,7 @@ def heavy_pages_and_probes(base: str, heavy: list[str], probes: list[str], head_
 
     def fetch(key, path):
         began = time.monotonic()
+        status: int | str
         try:
             status = get(base + path)
         except OSError as exc:

@@ -24,7 +24,7 @@ def _answers(port: int) -> bool:
 class SmtpServer:
     def __init__(self, folder: Path, port: int):
         self.folder, self.port = folder, port
-        self.process = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self):
         self.process = subprocess.Popen(
@@ -59,7 +59,9 @@ class SmtpServer:
         for key in sorted(mailbox.Maildir(self.folder, create=True).keys()):
             raw = mailbox.Maildir(self.folder).get_bytes(key)
             message = BytesParser(policy=policy.default).parsebytes(raw)
-            out.append((message["To"], str(message["Subject"]), message.get_body(("plain",)).get_content()))
+            body = message.get_body(("plain",))
+            assert body is not None
+            out.append((message["To"], str(message["Subject"]), body.get_content()))
         return out
 
     def wait_for(self, count: int, timeout: float = 20):

@@ -3,7 +3,9 @@
 from dataclasses import dataclass
 from datetime import date
 
-from leagues.models import Club, League, Role, Team, TeamMatch
+from django.contrib.auth.models import User
+
+from leagues.models import Club, Event, League, Player, Role, Team, TeamMatch
 from leagues.notifications import remember_language
 from leagues.services.schedule import fixtures_generate
 from leagues.services.setup import club_save, event_save, event_status_set, player_save, roster_set, team_save
@@ -13,15 +15,17 @@ from tests.factories import UserFactory
 @dataclass
 class Division:
     league: League
-    organiser: object
-    event: object
+    organiser: User
+    event: Event
     clubs: list[Club]
-    secretaries: list
+    secretaries: list[User]
     teams: list[Team]
-    players: dict  # club slug -> [Player]
+    players: dict[str, list[Player]]  # club slug -> [Player]
 
     def match(self, number: int = 1) -> TeamMatch:
-        return TeamMatch.objects.filter(round__event=self.event, round__number=number).order_by("pk").first()
+        match = TeamMatch.objects.filter(round__event=self.event, round__number=number).order_by("pk").first()
+        assert match is not None
+        return match
 
 
 def division(boards: int = 2, players_per_club: int = 3, email_languages=("en", "en")) -> Division:
