@@ -11,7 +11,7 @@ from leagues.services.league_rules import rule_save
 from tests.league_rules_data import CASES, season_of_two_divisions
 from tests.workspace import card_post
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def _query(s, fjord):

@@ -68,34 +68,27 @@ def test_api_standings_rows_carry_start_number_title_federation_rating(client, b
     )
 
 
-@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
-def test_category_badge_only_once_the_organiser_publishes_the_prize(
-    client, bye_event, django_capture_on_commit_callbacks
-):
+@pytest.mark.usefixtures("on_commit_runs")  # each save renews the pages' stamp when its transaction ends
+def test_category_badge_only_once_the_organiser_publishes_the_prize(client, bye_event):
     _registry(bye_event)
     organiser = organiser_of(bye_event.league)
     s65 = PrizeInput(kind=Prize.Kind.CATEGORY, category="S65", eligibility_kind="born_before", eligibility_value="1950")
-    with django_capture_on_commit_callbacks(execute=True):  # saving renews the pages' stamp on commit
-        prize_fund_save(event=bye_event, user=organiser, fields={"published": False}, prizes=[s65])
+    prize_fund_save(event=bye_event, user=organiser, fields={"published": False}, prizes=[s65])
     assert 'class="badge"' not in client.get("/en/events/bye-cup/").content.decode()
-    with django_capture_on_commit_callbacks(execute=True):
-        prize_fund_save(event=bye_event, user=organiser, fields={"published": True}, prizes=[s65])
+    prize_fund_save(event=bye_event, user=organiser, fields={"published": True}, prizes=[s65])
     rows = _first_row(client.get("/en/events/bye-cup/").content.decode())
     badged = [row for row in rows if '<span class="badge">S65</span>' in row]
     assert len(badged) == 1 and "Aas, Per" in badged[0]
 
 
-@pytest.mark.django_db(transaction=True)  # real commits: the after-commit renewal runs
-def test_initials_reach_the_snapshot_the_cached_pages_and_the_api_at_once(
-    client, bye_event, django_capture_on_commit_callbacks
-):
+@pytest.mark.usefixtures("on_commit_runs")  # the anonymisation renews the pages when its transaction ends
+def test_initials_reach_the_snapshot_the_cached_pages_and_the_api_at_once(client, bye_event):
     aas = Entry.objects.get(event=bye_event, start_number=1).player
     assert "Aas, Per" in client.get("/en/events/bye-cup/").content.decode()  # now cached
     assert any(r["name"] == "Aas, Per" for r in client.get("/api/v1/events/bye-cup/standings/").json()["rows"])
     with pytest.raises(PermissionDenied):
         player_set_anonymised(player_id=aas.pk, anonymised=True, user=UserFactory())
-    with django_capture_on_commit_callbacks(execute=True):
-        player_set_anonymised(player_id=aas.pk, anonymised=True, user=organiser_of(bye_event.league))
+    player_set_anonymised(player_id=aas.pk, anonymised=True, user=organiser_of(bye_event.league))
     snapshot = StandingsSnapshot.objects.get(event=bye_event)
     assert [r["name"] for r in snapshot.rows if r["start_number"] == 1] == ["P. A."]
     for url in ("/en/events/bye-cup/", "/he/events/bye-cup/", "/en/events/bye-cup/crosstable/"):
