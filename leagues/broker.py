@@ -206,6 +206,16 @@ def queue_length(queue: str) -> int | None:
     return sum(client.llen(queue if step == 0 else f"{queue}\x06\x16{step}") for step in PRIORITY_STEPS)
 
 
+def recompute_waiting() -> bool:
+    """Whether a task waits in the recompute queue at the default priority (a recompute, the sweep): a render pass,
+    sent at priority 9, yields to it (leagues/page_cache/worker.py). One Redis call; False without a broker."""
+    client = redis_client()
+    if client is None:
+        return False
+    route = (current_app.conf.task_routes or {}).get(RECOMPUTE_TASK) or {}
+    return bool(client.llen(route.get("queue", current_app.conf.task_default_queue)))
+
+
 def queue_waiting_since(queue: str, waiting: bool) -> float | None:
     """When the queue was first seen with tasks waiting, as long as it keeps some (None when it has none)."""
     client = redis_client()

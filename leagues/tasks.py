@@ -50,7 +50,7 @@ def standings_sweep() -> int:
 @shared_task
 def event_pages_render(slug: str) -> int:
     """Render the heavy pages of an event that readers asked for since it changed (they got the page as it was
-    meanwhile)."""
+    meanwhile); a recompute waiting makes it stop between two pages and send itself again behind it."""
     rendered = page_cache.render_pass(slug)
     broker.record_heartbeat()
     return rendered

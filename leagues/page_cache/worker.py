@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 # once, and the pages they asked for are rendered by a worker: by the event's next recompute once its standings are
 # stored (at most every RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every
 # other task. Web processes then answer from the cache only, and a cheap request never shares its process with a long
-# render.
+# render. Renders yield to recomputes: between two pages a pass that finds a recompute waiting in the queue stops and
+# leaves the rest to a pass sent behind it, so a result waits for one page's render at most, never a whole pass.
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
@@ -109,21 +110,36 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         meta = getattr(request, "_request", request).META
         asked = json.dumps({key: meta[key] for key in REPLAYED if key in meta})
         client.pipeline().hset(_asked_key(slug), name, asked).expire(_asked_key(slug), ASKED_TTL).execute()
-        if client.set(_pass_key(slug), 1, nx=True, ex=PASS_QUEUED_TTL):
-            try:
-                broker.enqueue_render_pass(slug)
-            except Exception:
-                client.delete(_pass_key(slug))
-                raise
+        _send_a_pass(client, slug)
         return True
     except Exception:
         log.warning("page cache or broker unreachable; rendering %s here", name, exc_info=True)
         return False
 
 
+def _send_a_pass(client, slug: str) -> None:
+    """Send a render pass for the event's asked pages, unless one is queued already (its key: one at a time)."""
+    if client.set(_pass_key(slug), 1, nx=True, ex=PASS_QUEUED_TTL):
+        try:
+            broker.enqueue_render_pass(slug)
+        except Exception:
+            client.delete(_pass_key(slug))
+            raise
+
+
+def _a_recompute_waits() -> bool:
+    try:
+        return broker.recompute_waiting()
+    except Exception:
+        return False  # the broker not answering: nothing can be waiting in it
+
+
 def render_pass(slug: str, *, after_recompute: bool = False) -> int:
     """In a worker: render the pages of the event that readers asked for since its last change, as they asked
     (through the site's whole request handling, as an anonymous reader). Returns the number of pages rendered.
+    Between two pages the pass yields to a recompute waiting in the queue: it stops, the pages it has not rendered
+    are asked for again (a newer ask of the same page is kept) and a render pass is sent for them (at most one is
+    queued), which runs after the recomputes; their readers get the page as it was meanwhile.
     `after_recompute`: the event's new standings are stored; its pages are rendered now unless they were less than
     RENDER_PASS_SECONDS ago (then by a later recompute, or by the pass the readers sent)."""
     client = _redis()
@@ -135,19 +151,38 @@ def render_pass(slug: str, *, after_recompute: bool = False) -> int:
             not client.hlen(_asked_key(slug)) or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
         ):
             return 0
-        # the pages asked for until now; those asked for from now on are rendered by the next pass
-        asked, *_ = client.pipeline().hgetall(_asked_key(slug)).delete(_asked_key(slug), _pass_key(slug)).execute()
+        # the pages asked for until now; those asked for from now on are rendered by the next pass (a pass queued
+        # still stands for them after a recompute; this pass's key is free once it runs)
+        taken = (_asked_key(slug),) if after_recompute else (_asked_key(slug), _pass_key(slug))
+        asked, *_ = client.pipeline().hgetall(_asked_key(slug)).delete(*taken).execute()
     except Exception:
         log.warning("page cache unreachable; no render pass for %s", slug, exc_info=True)
         return 0
     _local_stamps.clear()  # the event's stamps as they are now, not as this process last saw them
+    pages, rendered = list(asked.items()), 0
     # each replayed request switches to its reader's language; the worker's next task runs in the language it had
     with translation.override(translation.get_language()):
-        for meta in asked.values():
+        for _name, meta in pages:
+            if rendered and _a_recompute_waits():
+                _ask_again(client, slug, pages[rendered:])
+                break
             _render_as_asked(json.loads(meta))
+            rendered += 1
     took = round((time.perf_counter() - started) * 1000)
-    log.info("render pass event=%s pages=%s duration_ms=%s", slug, len(asked), took)
-    return len(asked)
+    log.info("render pass event=%s pages=%s left=%s duration_ms=%s", slug, rendered, len(pages) - rendered, took)
+    return rendered
+
+
+def _ask_again(client, slug: str, pages: list) -> None:
+    """The pages a pass yielded before: asked for again (a reader's newer ask of a page kept) and a pass sent."""
+    try:
+        pipeline = client.pipeline()
+        for name, meta in pages:
+            pipeline.hsetnx(_asked_key(slug), name, meta)
+        pipeline.expire(_asked_key(slug), ASKED_TTL).execute()
+        _send_a_pass(client, slug)
+    except Exception:
+        log.warning("page cache or broker unreachable; %s pages of %s left to their readers", len(pages), slug)
 
 
 def render_pass_after_recompute(event_id: int) -> int:
