@@ -202,7 +202,7 @@ def test_the_rating_method_chooses_the_registry_rating_of_a_new_entry(client, le
     assert entry.rating == 1850
 
 
-@pytest.mark.django_db(transaction=True)  # the check reads the event in a transaction of its own
+@pytest.mark.usefixtures("on_commit_runs")  # the check chooses its transaction's isolation level: the fixture lets it
 def test_fides_checker_agrees_with_the_first_rating_and_skips_the_rating_of_each_round(client, league):
     """The site's check with FIDE's own tie-break checker (gacrux, one rating per player: the TRF's, at the start)
     compares ARO and TPR under FIDE's rule; under the rating of each round it leaves them out, since the checker
