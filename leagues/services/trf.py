@@ -59,7 +59,7 @@ from .tiebreak_decisions import (
     decision_trf_lines,
     decisions_from_trf,
 )
-from .trf_teams import team_event_fill, team_event_update, team_plan, team_update_checked
+from .trf_teams import TeamPlan, team_event_fill, team_event_update, team_plan, team_update_checked
 
 PAIR_RESULTS = {
     ("1", "0"): Result.WHITE_WINS,
@@ -318,7 +318,7 @@ def _boards_text(pairs: Iterable[tuple[int, int]]) -> str:
     return ", ".join(f"{w} bye" if b == 0 else f"{w}–{abs(b)}" for w, b in sorted(pairs, key=lambda p: (p[1] == 0, p)))
 
 
-def event_import_trf(  # noqa: C901
+def event_import_trf(
     *,
     league: League,
     name: str,
@@ -357,6 +357,33 @@ def event_import_trf(  # noqa: C901
     if not is_league_organiser(user, league.pk):
         raise PermissionDenied(_("Only the league's organiser may import events."))
     report("reading", 0, 1)
+    tournament, notes = _importable_file(data, accept_points_column, event)
+    if event is not None:
+        report("games", 0, 1)
+        return _update_from_file(event, tournament, user)
+    _check_new_event(tournament, league, slug, same_players_confirmed)
+    edition = rule_edition(tournament, notes, start_date=start_date, rule_set=rule_set)
+    if not edition.rule_set:
+        raise ServiceError(rule_edition_question(edition), code="rule_edition_needed")
+    system, criteria = _new_event_system_and_criteria(data, tournament, system, edition)
+    rating_method, national = national_ratings_of_trf(tournament)
+    new = _NewEvent(league, season, name, slug, publish, system, criteria, edition, rating_method, national)
+    plan = team_plan(tournament) if tournament.teams else None
+    with transaction.atomic():
+        event = _event_created(new, tournament, plan, user)
+        if plan is not None:
+            players = _players_from_trf(tournament, new.year, report)
+            registry_blanks_offered(league=league, user=user, blanks=_registry_blanks(tournament, players, new.year))
+            report("games", 0, 1)
+            team_event_fill(event=event, league=league, tournament=tournament, plan=plan, players=players, user=user)
+        else:
+            _individual_event_filled(event, new, tournament, user, report)
+        return event
+
+
+def _importable_file(data: bytes, accept_points_column: bool, event: Event | None) -> tuple[Tournament, list[TRFNote]]:
+    """The file read, with its notes; raises ServiceError when it cannot be read, stored or imported (into
+    `event`, for an update)."""
     try:
         tournament, notes = read_trf_with_notes(data, accept_points_column=accept_points_column)
     except TRFError as exc:
@@ -364,13 +391,20 @@ def event_import_trf(  # noqa: C901
     for line, problem in storage_problems(data, tournament)[:1]:
         raise ServiceError(_("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}, code="bad_trf")
     _check_importable(tournament, event)
-    if event is not None:
-        report("games", 0, 1)
-        if tournament.teams:
-            with transaction.atomic():
-                event = Event.objects.select_for_update().get(pk=event.pk)
-                return team_event_update(event=event, tournament=tournament, user=user)
-        return _update_event(event, tournament, user)
+    return tournament, notes
+
+
+def _update_from_file(event: Event, tournament: Tournament, user: AnyUser) -> Event:
+    """An existing event updated from the file: its new rounds and games, its corrected results."""
+    if tournament.teams:
+        with transaction.atomic():
+            event = Event.objects.select_for_update().get(pk=event.pk)
+            return team_event_update(event=event, tournament=tournament, user=user)
+    return _update_event(event, tournament, user)
+
+
+def _check_new_event(tournament: Tournament, league: League, slug: str, same_players_confirmed: bool) -> None:
+    """A new event joins no other league's players silently and takes no address already taken."""
     others = players_of_other_leagues(tournament, league)
     if others and not same_players_confirmed:
         raise ServiceError(
@@ -382,9 +416,13 @@ def event_import_trf(  # noqa: C901
         raise ServiceError(
             _("An event with the address “%(slug)s” exists already.") % {"slug": slug}, code="slug_taken"
         )
-    edition = rule_edition(tournament, notes, start_date=start_date, rule_set=rule_set)
-    if not edition.rule_set:
-        raise ServiceError(rule_edition_question(edition), code="rule_edition_needed")
+
+
+def _new_event_system_and_criteria(
+    data: bytes, tournament: Tournament, system: str | None, edition: RuleEdition
+) -> tuple[str, list[str]]:
+    """The new event's pairing system and tiebreak list (with the file's drawing of lots' seed); raises
+    ServiceError for a tiebreak list the rule edition does not allow."""
     system, criteria = _system_and_criteria(tournament, system, None)
     if invalid := tiebreak_list_problem(data, tournament, system, edition):
         line, message = invalid
@@ -392,96 +430,121 @@ def event_import_trf(  # noqa: C901
             _("Line %(line)s: %(problem)s") % {"line": line, "problem": message} if line else message,
             code="bad_tiebreak_policy",
         )
-    criteria = criteria_with_trf_seed(criteria, tournament.extra_records)
-    rating_method, national = national_ratings_of_trf(tournament)
+    return system, criteria_with_trf_seed(criteria, tournament.extra_records)
+
+
+@dataclass(frozen=True)
+class _NewEvent:
+    """What a new event from a file is: where it goes, its name and address, and what the file and the
+    organiser decided of its rules."""
+
+    league: League
+    season: Season | None
+    name: str
+    slug: str
+    publish: bool
+    system: str
+    criteria: list[str]
+    edition: RuleEdition
+    rating_method: str
+    national: dict[int, int | None]
+
+    @property
+    def year(self) -> int | None:
+        """The year the event starts (players' ages, the registry's birth years), None unknown."""
+        return int(self.edition.start_date[:4]) if self.edition.start_date else None
+
+
+def _event_created(new: _NewEvent, tournament: Tournament, plan: TeamPlan | None, user: AnyUser) -> Event:
+    """The new event row, its pairing-allocated bye's value and its FIDE mode, its pages renewed."""
     scoring = tournament.scoring
-    plan = team_plan(tournament) if tournament.teams else None
-    team_fields: dict[str, Any] = {}
-    if plan is not None:
-        win, draw, loss = plan.match_points
-        team_fields = {
-            "kind": Event.Kind.TEAM,
-            "boards": plan.boards,
-            "match_points_win": _decimal(win),
-            "match_points_draw": _decimal(draw),
-            "match_points_loss": _decimal(loss),
-            "primary_score": (
-                Event.PrimaryScore.GAME_POINTS if plan.primary == "GP" else Event.PrimaryScore.MATCH_POINTS
-            ),
-        }
-    with transaction.atomic():
-        event = Event.objects.create(
-            league=league,
-            season=season,
-            name=name,
-            slug=slug,
-            # a draft, seen by the league's organisers only, unless the organiser publishes it with the import
-            status=Event.Status.PUBLISHED if publish else Event.Status.DRAFT,
-            system=system,
-            rounds_count=tournament.total_rounds,
-            starts_on=edition.start_date or None,
-            rule_set=edition.rule_set,
-            points_win=_decimal(scoring.win),
-            points_draw=_decimal(scoring.draw),
-            points_loss=_decimal(scoring.loss),
-            points_absence=_decimal(scoring.absence),
-            points_unknown=None if scoring.unknown is None else _decimal(scoring.unknown),
-            tiebreak_criteria=criteria,
-            rating_method=rating_method,
-            baku_acceleration=not plan and system == Event.System.SWISS and "BAKU" in tournament.event_type.upper(),
-            **team_fields,
-        )
-        if scoring.pab is not None:  # BBU, or P of record 162: the pairing-allocated bye's value
-            PairingSettings.objects.create(event=event, pab_points=_decimal(scoring.pab))
-        pages_changed(event_id=event.pk)  # a deleted event's address taken again: its pages are this event's
-        imported_event_mode(event, scoring, user)
-        if plan is not None:
-            year = int(edition.start_date[:4]) if edition.start_date else None
-            players = _players_from_trf(tournament, year, report)
-            registry_blanks_offered(league=league, user=user, blanks=_registry_blanks(tournament, players, year))
-            report("games", 0, 1)
-            team_event_fill(event=event, league=league, tournament=tournament, plan=plan, players=players, user=user)
-            return event
-        entries = _entries_from_trf(
-            event,
-            tournament,
-            int(edition.start_date[:4]) if edition.start_date else None,
-            report,
-            national=national,
-            rating_method=rating_method,
-        )
-        _round_ratings_from_trf(event, tournament, entries)
-        decisions_from_trf(event, tournament.extra_records, entries, user)
-        # a stored player's blank fields: written if no other league keeps the player, else proposed to them
-        year = int(edition.start_date[:4]) if edition.start_date else None
-        entered = {number: entry.player for number, entry in entries.items()}
-        registry_blanks_offered(
-            league=league, user=user, blanks=_registry_blanks(tournament, entered, year, national=national)
-        )
-        report("games", 0, 1)
-        rounds = {}
-        boards: dict[int, int] = {}
-        new_games = []
-        for number, white, black, result in _games(tournament):
-            if number not in rounds:
-                rounds[number] = Round.objects.create(event=event, number=number)
-            if black is None:
-                game = Game(round=rounds[number], board=BYE_BOARD + white, white=entries[white], result=result)
-            else:
-                boards[number] = board = boards.get(number, 0) + 1
-                game = Game(
-                    round=rounds[number], board=board, white=entries[white], black=entries[black], result=result
-                )
-            new_games.append(game)
-        results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
-        report("checking", 0, 1)
-        try:
-            compute_standings_check(event, event.rule_set, criteria)
-        except EngineError as exc:
-            raise ServiceError(
-                _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
-            ) from None
-        return event
+    baku = not plan and new.system == Event.System.SWISS and "BAKU" in tournament.event_type.upper()
+    event = Event.objects.create(
+        league=new.league,
+        season=new.season,
+        name=new.name,
+        slug=new.slug,
+        # a draft, seen by the league's organisers only, unless the organiser publishes it with the import
+        status=Event.Status.PUBLISHED if new.publish else Event.Status.DRAFT,
+        system=new.system,
+        rounds_count=tournament.total_rounds,
+        starts_on=new.edition.start_date or None,
+        rule_set=new.edition.rule_set,
+        points_win=_decimal(scoring.win),
+        points_draw=_decimal(scoring.draw),
+        points_loss=_decimal(scoring.loss),
+        points_absence=_decimal(scoring.absence),
+        points_unknown=None if scoring.unknown is None else _decimal(scoring.unknown),
+        tiebreak_criteria=new.criteria,
+        rating_method=new.rating_method,
+        baku_acceleration=baku,
+        **_team_event_fields(plan),
+    )
+    if scoring.pab is not None:  # BBU, or P of record 162: the pairing-allocated bye's value
+        PairingSettings.objects.create(event=event, pab_points=_decimal(scoring.pab))
+    pages_changed(event_id=event.pk)  # a deleted event's address taken again: its pages are this event's
+    imported_event_mode(event, scoring, user)
+    return event
+
+
+def _team_event_fields(plan: TeamPlan | None) -> dict[str, Any]:
+    """A team event's boards and match points from a team file's plan; nothing for an individual event."""
+    if plan is None:
+        return {}
+    win, draw, loss = plan.match_points
+    return {
+        "kind": Event.Kind.TEAM,
+        "boards": plan.boards,
+        "match_points_win": _decimal(win),
+        "match_points_draw": _decimal(draw),
+        "match_points_loss": _decimal(loss),
+        "primary_score": (Event.PrimaryScore.GAME_POINTS if plan.primary == "GP" else Event.PrimaryScore.MATCH_POINTS),
+    }
+
+
+def _individual_event_filled(
+    event: Event, new: _NewEvent, tournament: Tournament, user: AnyUser, report: "Progress"
+) -> None:
+    """A new individual event's entries, ratings, tiebreak decisions, rounds, games and byes, and its
+    tiebreak list checked on the standings; raises ServiceError for a list the engine refuses."""
+    entries = _entries_from_trf(
+        event, tournament, new.year, report, national=new.national, rating_method=new.rating_method
+    )
+    _round_ratings_from_trf(event, tournament, entries)
+    decisions_from_trf(event, tournament.extra_records, entries, user)
+    # a stored player's blank fields: written if no other league keeps the player, else proposed to them
+    entered = {number: entry.player for number, entry in entries.items()}
+    registry_blanks_offered(
+        league=new.league, user=user, blanks=_registry_blanks(tournament, entered, new.year, national=new.national)
+    )
+    report("games", 0, 1)
+    new_games = _new_games(event, tournament, entries)
+    results_record_new(event=event, games=new_games, user=user, source=ResultChange.Source.IMPORT)
+    report("checking", 0, 1)
+    try:
+        compute_standings_check(event, event.rule_set, new.criteria)
+    except EngineError as exc:
+        raise ServiceError(
+            _("The file's tiebreak list is not valid: %(problem)s") % {"problem": exc}, code="bad_tiebreak_policy"
+        ) from None
+
+
+def _new_games(event: Event, tournament: Tournament, entries: Mapping[int, Entry]) -> list[Game]:
+    """The file's games and byes, unsaved, on boards numbered in file order (a bye on its bye board); each
+    round of the file is created."""
+    rounds: dict[int, Round] = {}
+    boards: dict[int, int] = {}
+    new_games = []
+    for number, white, black, result in _games(tournament):
+        if number not in rounds:
+            rounds[number] = Round.objects.create(event=event, number=number)
+        if black is None:
+            game = Game(round=rounds[number], board=BYE_BOARD + white, white=entries[white], result=result)
+        else:
+            boards[number] = board = boards.get(number, 0) + 1
+            game = Game(round=rounds[number], board=board, white=entries[white], black=entries[black], result=result)
+        new_games.append(game)
+    return new_games
 
 
 def national_ratings_of_trf(tournament: Tournament) -> tuple[str, dict[int, int | None]]:
