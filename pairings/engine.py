@@ -260,8 +260,12 @@ def _nobody_left_problem(state: PairingState, system: System) -> str | None:
     return None
 
 
+#: in a forked pairing child only (None in every other process): gacrux's work, left to the child's exit
+_left_to_exit: list[object] | None = None
+
+
 def _dutch_pairs(state: PairingState, _round_number: int) -> list[tuple[int, int]]:
-    return dutch_pairs(state)
+    return dutch_pairs(state, keep=_left_to_exit)
 
 
 def _team_pairs(state: TeamPairingState, _round_number: int) -> list[tuple[int, int]]:
@@ -271,6 +275,7 @@ def _team_pairs(state: TeamPairingState, _round_number: int) -> list[tuple[int, 
 def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, timeout: float) -> T:
     """``function(argument, round_number)`` in a forked child: its answer, or a PairingError when it
     fails, dies or misses the deadline (the child is then killed)."""
+    global _left_to_exit  # set in the forked child only
     if not hasattr(os, "fork"):  # pragma: no cover - no fork: run here, without a deadline
         return function(argument, round_number)
     read_end, write_end = os.pipe()
@@ -280,6 +285,7 @@ def _in_child(function: Callable[[A, int], T], argument: A, round_number: int, t
         gc.unfreeze()
     else:  # the child: answer through the pipe, then leave without cleanup handlers
         os.close(read_end)
+        _left_to_exit = []  # its exit hands gacrux's work back at once, not one object at a time
         try:
             answer: tuple[str, object] = ("ok", function(argument, round_number))
         except PairingError as error:

@@ -9,6 +9,7 @@ withdrawals, forfeits with unknown colours.
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -51,6 +52,10 @@ def _unknown_colours(player: Player) -> Player:
     return replace(player, rounds=rounds)
 
 
+def _sorted_pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a <= b else (b, a)
+
+
 def _harder(state: PairingState, rng: random.Random, first_board: tuple[int, int] | None) -> PairingState:
     """The state with what the generator does not make."""
     count = len(state.players)
@@ -62,9 +67,9 @@ def _harder(state: PairingState, rng: random.Random, first_board: tuple[int, int
         p.start_number for p in state.players if p.start_number not in {b.start_number for b in state.requested_byes}
     ]
     withdrawn = (rng.choice(present),) if state.round > 1 else ()
-    forbidden = {tuple(sorted(rng.sample(present, 2)))}
+    forbidden = {_sorted_pair(*rng.sample(present, 2))}
     if first_board and not set(first_board) & set(withdrawn):
-        forbidden.add(tuple(sorted(first_board)))  # the pair the engine chose first may not meet
+        forbidden.add(_sorted_pair(*first_board))  # the pair the engine chose first may not meet
     return replace(
         state,
         players=tuple(_unknown_colours(p) for p in state.players) + late,
@@ -75,7 +80,7 @@ def _harder(state: PairingState, rng: random.Random, first_board: tuple[int, int
 
 
 def _both_ways(state: PairingState) -> tuple[object, object]:
-    answers = []
+    answers: list[object] = []
     for pairing in (lambda: gacrux_pairs(gacrux_trf(state), state.round), lambda: dutch_pairs(state)):
         try:
             answers.append(pairing())
@@ -107,3 +112,21 @@ def test_a_round_without_a_legal_pairing_is_refused_alike():
     through_text, in_memory = _both_ways(state)
     assert isinstance(through_text, tuple) and "round 2 cannot be paired" in through_text[1]
     assert in_memory == through_text
+
+
+@pytest.mark.parametrize("collecting", [True, False], ids=["collector on", "collector off"])
+def test_pairing_in_this_process_leaves_the_garbage_collector_as_it_found_it(collecting):
+    """gacrux pairs with Python's cyclic collector paused: a program pairing in its own process (the
+    command line, the tests) finds it as it was, after a round paired and after a round refused."""
+    met = (Player(1, 2000, (RoundEntry("1", 2, "w"),)), Player(2, 1900, (RoundEntry("0", 1, "b"),)))
+    fresh = (Player(1, 2000), Player(2, 1900), Player(3, 1800))
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        assert len(dutch_pairs(PairingState(players=fresh, round=1, total_rounds=3))) == 2
+        assert gc.isenabled() is collecting
+        with pytest.raises(PairingError, match="round 2 cannot be paired"):
+            dutch_pairs(PairingState(players=met, round=2, total_rounds=3))
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
