@@ -37,6 +37,7 @@ Decisions (documented for the pages and the organisers):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from fractions import Fraction
@@ -326,7 +327,7 @@ class Outcome:
     waiting: str = ""  # why not decided: "card" (not confirmed or boards without result), "decider"
 
 
-def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:  # noqa: C901
+def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:
     """Who goes through, by what; or what the tie waits for."""
     if tie.away_id is None:
         return Outcome(tie.home_id, CupTie.DecidedBy.BYE)
@@ -337,40 +338,69 @@ def tie_outcome(event: Event, cup: Cup, tie: CupTie) -> Outcome:  # noqa: C901
     points = cup_board_points(event, tie.home_id, games)
     if points is None:
         return Outcome(None, waiting=waiting)
-
-    def ahead(home: Fraction | int | None, away: Fraction | int | None, lower_wins: bool = False) -> int | None:
-        if home is None or away is None or home == away:
-            return None
-        return tie.home_id if (home > away) != lower_wins else tie.away_id
-
-    home_total, away_total = sum(p[0] for p in points), sum(p[1] for p in points)
-    winner = ahead(home_total, away_total)
+    winner = _ahead(tie, sum(p[0] for p in points), sum(p[1] for p in points))
     if winner:
         return Outcome(winner, CupTie.DecidedBy.SCORE)
-    boards = len(points)
     for rule in cup.tie_resolution:
-        if rule == Cup.Resolution.BOARD_COUNT:
-            weight = [boards - i for i in range(boards)]
-            winner = ahead(sum(w * p[0] for w, p in zip(weight, points, strict=True)),
-                           sum(w * p[1] for w, p in zip(weight, points, strict=True)))  # fmt: skip
-        elif rule == Cup.Resolution.BOTTOM_BOARD:
-            for kept in range(boards - 1, 0, -1):
-                winner = ahead(sum(p[0] for p in points[:kept]), sum(p[1] for p in points[:kept]))
-                if winner:
-                    break
-        elif rule == Cup.Resolution.RATING and event.is_team:
-            home_rating = _average_rating(games, True, tie.home_id)
-            away_rating = _average_rating(games, False, tie.home_id)
-            winner = ahead(home_rating, away_rating, lower_wins=True)
-        elif rule == Cup.Resolution.RATING:
-            winner = ahead(_seed_rating(tie.home, 1), _seed_rating(tie.away, 1), lower_wins=True)  # type: ignore[arg-type]
-        elif rule == Cup.Resolution.DECIDER:
+        if rule == Cup.Resolution.DECIDER:
             winner = _decider_winner(tie)
             if winner is None:
                 return Outcome(None, waiting="decider")
+        else:
+            resolution = _RESOLUTIONS.get(rule)
+            winner = resolution(event, tie, games, points) if resolution else None
         if winner:
             return Outcome(winner, rule)
     return Outcome(None, waiting="decider")
+
+
+def _ahead(
+    tie: CupTie, home: Fraction | float | None, away: Fraction | float | None, lower_wins: bool = False
+) -> int | None:
+    """The side ahead on these figures (the lower one with `lower_wins`), None when level or unknown."""
+    if home is None or away is None or home == away:
+        return None
+    return tie.home_id if (home > away) != lower_wins else tie.away_id
+
+
+_BoardPoints = list[tuple[Fraction, Fraction]]
+
+
+def _by_board_count(event: Event, tie: CupTie, games: list[Game], points: _BoardPoints) -> int | None:
+    """Board count: board 1 of n boards weighs n, the last board 1."""
+    boards = len(points)
+    weight = [boards - i for i in range(boards)]
+    return _ahead(
+        tie,
+        sum(w * p[0] for w, p in zip(weight, points, strict=True)),
+        sum(w * p[1] for w, p in zip(weight, points, strict=True)),
+    )
+
+
+def _by_bottom_board(event: Event, tie: CupTie, games: list[Game], points: _BoardPoints) -> int | None:
+    """Elimination from the bottom board: the last board left out, then the last two, down to board 1 alone."""
+    for kept in range(len(points) - 1, 0, -1):
+        winner = _ahead(tie, sum(p[0] for p in points[:kept]), sum(p[1] for p in points[:kept]))
+        if winner:
+            return winner
+    return None
+
+
+def _by_rating(event: Event, tie: CupTie, games: list[Game], points: _BoardPoints) -> int | None:
+    """The lower rating goes through: a team's average on the card, a player's own seeding rating."""
+    if event.is_team:
+        home_rating = _average_rating(games, True, tie.home_id)
+        away_rating = _average_rating(games, False, tie.home_id)
+        return _ahead(tie, home_rating, away_rating, lower_wins=True)
+    return _ahead(tie, _seed_rating(tie.home, 1), _seed_rating(tie.away, 1), lower_wins=True)  # type: ignore[arg-type]
+
+
+#: how each rule but the decider game separates a tie level on game points (Cup.Resolution)
+_RESOLUTIONS: dict[str, Callable[[Event, CupTie, list[Game], _BoardPoints], int | None]] = {
+    Cup.Resolution.BOARD_COUNT: _by_board_count,
+    Cup.Resolution.BOTTOM_BOARD: _by_bottom_board,
+    Cup.Resolution.RATING: _by_rating,
+}
 
 
 # --- advancing --------------------------------------------------------------------------------------------------
