@@ -47,7 +47,7 @@ from .crosstable import (
     Crosstable,
 )
 from .errors import EngineError
-from .model import Scoring, Tournament
+from .model import Scoring, Team, Tournament
 
 #: match points when the file gives none (TRF 362 absent): win 2, draw 1, loss 0 (the checker's default)
 DEFAULT_MATCH_SCORING = Scoring(win=Fraction(2), draw=Fraction(1), loss=Fraction(0))
@@ -130,22 +130,13 @@ class TeamEvent:
         return bp
 
 
-def derive_team_event(tournament: Tournament) -> TeamEvent:  # noqa: C901
+def derive_team_event(tournament: Tournament) -> TeamEvent:
     """Build every team's matches from the board games (trf-format §7.8)."""
     if not tournament.teams:
         raise EngineError("the tournament has no teams (TRF 013/310 records)")
     ind = Crosstable(tournament)  # the individual crosstable: kinds, opponents, points per game
     k = ind.k
-    team_of: dict[int, int] = {}
-    order: dict[int, int] = {}
-    for team in tournament.teams:
-        for pos, sn in enumerate(team.members):
-            if sn not in ind.index:
-                raise EngineError(f"team {team.number}: member {sn} has no player record")
-            if sn in team_of:
-                raise EngineError(f"player {sn} is in team {team_of[sn]} and team {team.number}")
-            team_of[sn] = team.number
-            order[sn] = pos
+    team_of, order = _members(tournament, ind)
     match_scoring = tournament.match_scoring or DEFAULT_MATCH_SCORING
     game_scoring = tournament.scoring
     pab_default = match_scoring.pab is None
@@ -158,53 +149,20 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:  # noqa: C901
         pab_default = False
 
     # pass 1: boards of each team and round
-    raw: dict[tuple[int, int], tuple[int | None, list[Board], list[int]]] = {}
+    raw: dict[tuple[int, int], _Round] = {}
     for team in tournament.teams:
         for r in range(k):
-            opponents: set[int] = set()
-            paired: list[tuple[int, int, int | None, str, int, int, bool]] = []
-            bye_kinds: list[int] = []
-            for sn in team.members:
-                i = ind.index[sn]
-                kind, o = ind.kinds[i][r], ind.opps[i][r]
-                rounds = tournament.participants[i].rounds
-                code = rounds[r].code if r < len(rounds) else " "
-                if o >= 0:
-                    osn = ind.start_numbers[o]
-                    other = team_of.get(osn)
-                    if other is None:
-                        raise EngineError(
-                            f"round {r + 1}: player {sn} (team {team.number}) met {osn}, who is in no team"
-                        )
-                    if other == team.number:
-                        raise EngineError(f"round {r + 1}: player {sn} met {osn} of the same team {team.number}")
-                    opponents.add(other)
-                    paired.append((order[sn], sn, osn, code, i, o, kind in GAME_KINDS))
-                elif code == "+":  # a board won by default: the other team left it empty
-                    paired.append((order[sn], sn, None, code, i, -1, False))
-                else:  # 0000 - - in a team file: a member who did not play (no board)
-                    bye_kinds.append(kind)
+            met, paired, bye_kinds = _pairings(tournament, ind, team, r, team_of, order)
             if (team.number, r) in byes_240:
                 bye_kinds.append(byes_240[(team.number, r)])
+            opponents = set(met)
             if len(opponents) > 1:
                 raise EngineError(
                     f"round {r + 1}: team {team.number} has boards against several teams "
                     f"({', '.join(str(t) for t in sorted(opponents))})"
                 )
             opponent = next(iter(opponents)) if opponents else None
-            boards: list[Board] = []
-            lineup = lineups.get((team.number, r))
-            if lineup is not None:  # 300: this round's board order (0000: a board left empty)
-                paired = [(lineup.index(p[1]) + 1 if p[1] in lineup else len(lineup) + p[0], *p[1:]) for p in paired]
-            if opponent is not None or paired:
-                for b, (_, sn, opp_sn, code, i, o, otb) in enumerate(sorted(paired), start=1):
-                    other_points = ind.frac(ind.pts[o][r]) if o >= 0 else None
-                    board = b if lineup is None else sorted(paired)[b - 1][0]
-                    boards.append(
-                        Board(
-                            board, sn, opp_sn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r])
-                        )
-                    )
+            boards = _boards(ind, r, paired, lineups.get((team.number, r)), opponent is not None)
             raw[(team.number, r)] = (opponent, boards, bye_kinds)
 
     n_boards = max((len(v[1]) for v in raw.values()), default=0)
@@ -218,87 +176,8 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:  # noqa: C901
             raise EngineError(f"record 330: round {r + 1}: team {number} has boards against team {current[0]}")
         raw[(number, r)] = (opponent, current[1], current[2])
 
-    def bye_match(number: int, r: int, kinds: list[int]) -> TeamMatch:
-        if (number, r) in pab_320 or PAB in kinds:
-            kind = PAB
-            mp = match_scoring.pab if match_scoring.pab is not None else match_scoring.draw
-            if pab_mp is not None:
-                mp = pab_mp
-            if pab_gp is not None:
-                return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), pab_gp, None)
-            per_board = game_scoring.pab_points
-        elif FPB in kinds:
-            kind, mp, per_board = FPB, match_scoring.win, game_scoring.win
-        elif HPB in kinds:
-            kind, mp, per_board = HPB, match_scoring.draw, game_scoring.draw
-        elif ZPB in kinds:
-            kind, mp, per_board = ZPB, Fraction(0), Fraction(0)
-        else:
-            kind, mp, per_board = ABSENT, Fraction(0), Fraction(0)
-        return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), per_board * n_boards, None)
-
-    matches: list[list[TeamMatch]] = []
-    for team in tournament.teams:
-        row: list[TeamMatch] = []
-        for r in range(k):
-            opponent, boards, bye_kinds = raw[(team.number, r)]
-            if opponent is None and not boards:
-                row.append(bye_match(team.number, r, bye_kinds))
-                continue
-            gp = sum((b.points for b in boards), Fraction(0))
-            if opponent is None:
-                other_gp = Fraction(0)  # only empty-board forfeits: nobody on the other side
-            else:
-                back = raw[(opponent, r)]
-                if back[0] != team.number:
-                    raise EngineError(
-                        f"round {r + 1}: team {team.number} meets team {opponent}, "
-                        f"but team {opponent}'s boards say otherwise"
-                    )
-                other_gp = sum((b.points for b in back[1]), Fraction(0))
-            played = any(b.played for b in boards)
-            if (team.number, r) in forced:  # 330: a forfeited match, whatever the boards say
-                white, black, code = forced[(team.number, r)]
-                mine = code[0] if team.number == white else code[1]
-                won = mine == "+"
-                if not boards:
-                    gp = Fraction(game_scoring.win) * n_boards if won else Fraction(0)
-                row.append(
-                    TeamMatch(
-                        r + 1,
-                        team.number,
-                        opponent,
-                        FORFEIT_WIN if won else FORFEIT_LOSS,
-                        "W" if won else "L",
-                        Fraction(match_scoring.win if won else match_scoring.absence),
-                        gp,
-                        None,
-                        tuple(boards),
-                        team.number != white,
-                    )
-                )
-                continue
-            if gp > other_gp:
-                result = "W"
-            elif gp < other_gp:
-                result = "L"
-            elif gp > 0 and other_gp > 0:
-                result = "D"
-            else:
-                result = "L"  # 0-0: a loss for both
-            if played:
-                kind = PLAYED
-                mp = {"W": match_scoring.win, "D": match_scoring.draw, "L": match_scoring.loss}[result]
-            elif result == "W":
-                kind, mp = FORFEIT_WIN, match_scoring.win
-            else:  # forfeited match not won: a VUR (16.1.2), worth A (or a draw's MP if drawn)
-                kind = FORFEIT_LOSS
-                mp = match_scoring.draw if result == "D" else match_scoring.absence
-            black = boards[0].black if boards else False
-            row.append(
-                TeamMatch(r + 1, team.number, opponent, kind, result, Fraction(mp), gp, other_gp, tuple(boards), black)
-            )
-        matches.append(row)
+    rules = _MatchRules(match_scoring, game_scoring, n_boards, pab_320, pab_mp, pab_gp, forced)
+    matches = [[_team_match(rules, raw, team.number, r) for r in range(k)] for team in tournament.teams]
     return TeamEvent(
         tournament=tournament,
         numbers=[t.number for t in tournament.teams],
@@ -310,6 +189,176 @@ def derive_team_event(tournament: Tournament) -> TeamEvent:  # noqa: C901
         game_scoring=game_scoring,
         pab_default=pab_default and any(m.kind == PAB for row in matches for m in row),
     )
+
+
+#: a team's round before scoring: the opposing team (None: none), its boards, the kinds of its members'
+#: byes and absences (and a 240 team bye)
+_Round = tuple[int | None, list[Board], list[int]]
+#: a member's board before numbering: (position, player, opponent or None for an empty board, result code,
+#: player index, opponent index or -1, played over the board)
+_Paired = tuple[int, int, int | None, str, int, int, bool]
+
+
+@dataclass(frozen=True)
+class _MatchRules:
+    """What scores a team's round besides its boards: the scorings, the boards per match and the records
+    320 (team PABs) and 330 (forfeited matches)."""
+
+    match_scoring: Scoring
+    game_scoring: Scoring
+    n_boards: int
+    pab_320: set[tuple[int, int]]
+    pab_mp: Fraction | None
+    pab_gp: Fraction | None
+    forced: dict[tuple[int, int], tuple[int, int, str]]
+
+
+def _members(tournament: Tournament, ind: Crosstable) -> tuple[dict[int, int], dict[int, int]]:
+    """Each member's team and their position in its record (board order), every member in one team."""
+    team_of: dict[int, int] = {}
+    order: dict[int, int] = {}
+    for team in tournament.teams:
+        for pos, sn in enumerate(team.members):
+            if sn not in ind.index:
+                raise EngineError(f"team {team.number}: member {sn} has no player record")
+            if sn in team_of:
+                raise EngineError(f"player {sn} is in team {team_of[sn]} and team {team.number}")
+            team_of[sn] = team.number
+            order[sn] = pos
+    return team_of, order
+
+
+def _pairings(
+    tournament: Tournament, ind: Crosstable, team: Team, r: int, team_of: dict[int, int], order: dict[int, int]
+) -> tuple[list[int], list[_Paired], list[int]]:
+    """A team's members in round ``r``: the team of each opponent met, the boards (games and boards won
+    by default) and the kinds of the members who did not play."""
+    opponents: list[int] = []
+    paired: list[_Paired] = []
+    bye_kinds: list[int] = []
+    for sn in team.members:
+        i = ind.index[sn]
+        kind, o = ind.kinds[i][r], ind.opps[i][r]
+        rounds = tournament.participants[i].rounds
+        code = rounds[r].code if r < len(rounds) else " "
+        if o >= 0:
+            osn = ind.start_numbers[o]
+            other = team_of.get(osn)
+            if other is None:
+                raise EngineError(f"round {r + 1}: player {sn} (team {team.number}) met {osn}, who is in no team")
+            if other == team.number:
+                raise EngineError(f"round {r + 1}: player {sn} met {osn} of the same team {team.number}")
+            opponents.append(other)
+            paired.append((order[sn], sn, osn, code, i, o, kind in GAME_KINDS))
+        elif code == "+":  # a board won by default: the other team left it empty
+            paired.append((order[sn], sn, None, code, i, -1, False))
+        else:  # 0000 - - in a team file: a member who did not play (no board)
+            bye_kinds.append(kind)
+    return opponents, paired, bye_kinds
+
+
+def _boards(ind: Crosstable, r: int, paired: list[_Paired], lineup: list[int] | None, met: bool) -> list[Board]:
+    """A team's boards in round ``r``, numbered by the members' order (by the 300 record's order when
+    it has one: 0000 a board left empty)."""
+    boards: list[Board] = []
+    if lineup is not None:  # 300: this round's board order (0000: a board left empty)
+        paired = [(lineup.index(p[1]) + 1 if p[1] in lineup else len(lineup) + p[0], *p[1:]) for p in paired]
+    if met or paired:
+        for b, (_, sn, opp_sn, code, i, o, otb) in enumerate(sorted(paired), start=1):
+            other_points = ind.frac(ind.pts[o][r]) if o >= 0 else None
+            board = b if lineup is None else sorted(paired)[b - 1][0]
+            boards.append(
+                Board(board, sn, opp_sn, other_points, code, ind.frac(ind.pts[i][r]), otb, bool(ind.black[i][r]))
+            )
+    return boards
+
+
+def _team_match(rules: _MatchRules, raw: dict[tuple[int, int], _Round], number: int, r: int) -> TeamMatch:
+    """Team ``number``'s match (or bye) in round ``r``, scored."""
+    opponent, boards, bye_kinds = raw[(number, r)]
+    if opponent is None and not boards:
+        return _bye_match(rules, number, r, bye_kinds)
+    gp = sum((b.points for b in boards), Fraction(0))
+    if opponent is None:
+        other_gp = Fraction(0)  # only empty-board forfeits: nobody on the other side
+    else:
+        back = raw[(opponent, r)]
+        if back[0] != number:
+            raise EngineError(
+                f"round {r + 1}: team {number} meets team {opponent}, but team {opponent}'s boards say otherwise"
+            )
+        other_gp = sum((b.points for b in back[1]), Fraction(0))
+    if (number, r) in rules.forced:  # 330: a forfeited match, whatever the boards say
+        return _forfeited_match(rules, number, r, opponent, boards, gp)
+    result = _match_result(gp, other_gp)
+    ms = rules.match_scoring
+    if any(b.played for b in boards):
+        kind = PLAYED
+        mp = {"W": ms.win, "D": ms.draw, "L": ms.loss}[result]
+    elif result == "W":
+        kind, mp = FORFEIT_WIN, ms.win
+    else:  # forfeited match not won: a VUR (16.1.2), worth A (or a draw's MP if drawn)
+        kind = FORFEIT_LOSS
+        mp = ms.draw if result == "D" else ms.absence
+    black = boards[0].black if boards else False
+    return TeamMatch(r + 1, number, opponent, kind, result, Fraction(mp), gp, other_gp, tuple(boards), black)
+
+
+def _match_result(gp: Fraction, other_gp: Fraction) -> str:
+    """A match's result from the game points: more wins; equal with both above 0 draws; 0-0 loses for both."""
+    if gp > other_gp:
+        return "W"
+    if gp < other_gp:
+        return "L"
+    if gp > 0 and other_gp > 0:
+        return "D"
+    return "L"  # 0-0: a loss for both
+
+
+def _forfeited_match(
+    rules: _MatchRules, number: int, r: int, opponent: int | None, boards: list[Board], gp: Fraction
+) -> TeamMatch:
+    """A match record 330 gives as forfeited: the winner gets a win on every board (without boards)."""
+    white, _, code = rules.forced[(number, r)]
+    mine = code[0] if number == white else code[1]
+    won = mine == "+"
+    if not boards:
+        gp = Fraction(rules.game_scoring.win) * rules.n_boards if won else Fraction(0)
+    return TeamMatch(
+        r + 1,
+        number,
+        opponent,
+        FORFEIT_WIN if won else FORFEIT_LOSS,
+        "W" if won else "L",
+        Fraction(rules.match_scoring.win if won else rules.match_scoring.absence),
+        gp,
+        None,
+        tuple(boards),
+        number != white,
+    )
+
+
+def _bye_match(rules: _MatchRules, number: int, r: int, kinds: list[int]) -> TeamMatch:
+    """A round without an opposing team: a team PAB (320, or members with U), a full-, half- or
+    zero-point bye, or an absence; the bye's match points, its value on every board."""
+    match_scoring, game_scoring = rules.match_scoring, rules.game_scoring
+    if (number, r) in rules.pab_320 or PAB in kinds:
+        kind = PAB
+        mp = match_scoring.pab if match_scoring.pab is not None else match_scoring.draw
+        if rules.pab_mp is not None:
+            mp = rules.pab_mp
+        if rules.pab_gp is not None:
+            return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), rules.pab_gp, None)
+        per_board = game_scoring.pab_points
+    elif FPB in kinds:
+        kind, mp, per_board = FPB, match_scoring.win, game_scoring.win
+    elif HPB in kinds:
+        kind, mp, per_board = HPB, match_scoring.draw, game_scoring.draw
+    elif ZPB in kinds:
+        kind, mp, per_board = ZPB, Fraction(0), Fraction(0)
+    else:
+        kind, mp, per_board = ABSENT, Fraction(0), Fraction(0)
+    return TeamMatch(r + 1, number, None, kind, "", Fraction(mp), per_board * rules.n_boards, None)
 
 
 def _records(tournament: Tournament, tag: str) -> list[str]:
