@@ -451,7 +451,7 @@ class _Reading:
         return tuple(line for _, _, line in extra)
 
     # --- points columns (cols 81-84) ---------------------------------------------------------
-    def points_columns(self, parsed: dict[int, Player], scoring: Scoring | None, played: int) -> Scoring | None:  # noqa: C901
+    def points_columns(self, parsed: dict[int, Player], scoring: Scoring | None, played: int) -> Scoring | None:
         """Check every points column against the results; without record 162 (or BBx), first
         find the scoring system that explains them (the first candidate that fits every player,
         else the one that fits most). Returns the scoring."""
@@ -487,40 +487,9 @@ class _Reading:
             if fit == "played":
                 leaving_out.append(player["start_number"])
             elif fit is not None:
-                rounds = player["rounds"]
-                for r, entry in enumerate(rounds):
-                    if entry.code == " " and entry.opponent is None:
-                        rounds[r] = RoundEntry(fit)
-                        self.notes.append(
-                            TRFNote(
-                                player["line"],
-                                "bye_from_points_column",
-                                f"round {r + 1} of player {player['start_number']} has no result; the points "
-                                f"column makes it {_UNPAIRED_MEANING[fit]} ({fit})",
-                                params={"round": r + 1, "player": player["start_number"], "reading": fit},
-                            )
-                        )
+                self._byes_from_points_column(player, fit)
             else:
-                total = Fraction(_awarded(player, units), den)
-                message = (
-                    f"player {player['start_number']} has {float(player['points']):g} in the points column "
-                    f"but the results add up to {float(total):g}{suffix}"
-                )
-                params = {"player": player["start_number"], "stated": player["points"], "results": total}
-                blanks = [r for r, e in enumerate(player["rounds"], 1) if e.code == " " and e.opponent is None]
-                gap = player["points"] - total
-                for code in ("F", "H"):
-                    if len(blanks) > 1 and gap == Fraction(units[code] - units[" "], den):
-                        message += (
-                            f": one of rounds {', '.join(map(str, blanks))} (no result) is "
-                            f"{_UNPAIRED_MEANING[code]}, the file does not say which"
-                        )
-                if self.accept_points_column:
-                    self.notes.append(
-                        TRFNote(player["line"], "points_column_accepted", message + "; results kept", params=params)
-                    )
-                else:
-                    self.fail(TRFError(player["line"], message, kind="points_column", params=params))
+                self._points_column_differs(player, units, den, suffix)
         if leaving_out:
             players = ", ".join(str(n) for n in sorted(leaving_out))
             self.notes.append(
@@ -533,6 +502,47 @@ class _Reading:
                 )
             )
         return scoring
+
+    def _byes_from_points_column(self, player: Player, fit: str) -> None:
+        """Every round without a result becomes the bye ``fit`` (F or H): the only reading of the
+        points column that fits."""
+        rounds = player["rounds"]
+        for r, entry in enumerate(rounds):
+            if entry.code == " " and entry.opponent is None:
+                rounds[r] = RoundEntry(fit)
+                self.notes.append(
+                    TRFNote(
+                        player["line"],
+                        "bye_from_points_column",
+                        f"round {r + 1} of player {player['start_number']} has no result; the points "
+                        f"column makes it {_UNPAIRED_MEANING[fit]} ({fit})",
+                        params={"round": r + 1, "player": player["start_number"], "reading": fit},
+                    )
+                )
+
+    def _points_column_differs(self, player: Player, units: dict[str, int], den: int, suffix: str) -> None:
+        """A points column no reading of the results explains: an error, or a note when the reader
+        accepts points columns (the results kept)."""
+        total = Fraction(_awarded(player, units), den)
+        message = (
+            f"player {player['start_number']} has {float(player['points']):g} in the points column "
+            f"but the results add up to {float(total):g}{suffix}"
+        )
+        params = {"player": player["start_number"], "stated": player["points"], "results": total}
+        blanks = [r for r, e in enumerate(player["rounds"], 1) if e.code == " " and e.opponent is None]
+        gap = player["points"] - total
+        for code in ("F", "H"):
+            if len(blanks) > 1 and gap == Fraction(units[code] - units[" "], den):
+                message += (
+                    f": one of rounds {', '.join(map(str, blanks))} (no result) is "
+                    f"{_UNPAIRED_MEANING[code]}, the file does not say which"
+                )
+        if self.accept_points_column:
+            self.notes.append(
+                TRFNote(player["line"], "points_column_accepted", message + "; results kept", params=params)
+            )
+        else:
+            self.fail(TRFError(player["line"], message, kind="points_column", params=params))
 
 
 def _awarded(player: Player, units: dict[str, int], upto: int | None = None) -> int:
@@ -634,7 +644,7 @@ def _block_shapes() -> dict[str, tuple[str, str | None, bool]]:
 _BLOCK_SHAPES = _block_shapes()
 
 
-def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:  # noqa: C901
+def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
     """One 10-character round block ("  OOOO C R"), every check but the own-opponent one
     (which depends on the player, not on the block)."""
     shape = _BLOCK_SHAPES.get(block[6:])
@@ -647,6 +657,12 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:  # no
         elif game and opp_text.strip().isdigit() and (colour_value is not None or code in "+-"):
             return RoundEntry(code, int(opp_text), colour_value)
     # the general path, which names the problem
+    return _checked_block(block, n, rnd, number)
+
+
+def _checked_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:
+    """A round block that is not well formed, or not in the usual way: its entry, or the error that
+    names its problem (alignment, opponent, colour, result code, then the three together)."""
     c = 91 + 10 * (rnd - 1)
     if block[:2].strip() or block[6] != " " or block[8] != " ":
         raise TRFError(
@@ -665,6 +681,12 @@ def _parse_block(block: str, n: int, rnd: int, number: int) -> RoundEntry:  # no
     if code not in VALID_CODES:
         raise TRFError(n, f"round {rnd} of player {number}: unknown result code {block[9]!r}")
     colour_value = colour if colour in "wb" else None
+    return _paired_entry(n, rnd, number, code, opponent, colour_value)
+
+
+def _paired_entry(n: int, rnd: int, number: int, code: str, opponent: int, colour_value: str | None) -> RoundEntry:
+    """A block's entry once its fields are read: the opponent, colour and result code must go together
+    (a game has an opponent and a colour, a forfeit an opponent, a bye or absence neither)."""
     if not opponent:
         if colour_value is not None:
             raise TRFError(n, f"round {rnd} of player {number}: {code!r} without an opponent has a colour")

@@ -10,6 +10,7 @@ columns: control characters (CR, LF, tabs, ...) become blanks and each field is 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from tiebreaks.engine.model import Participant, RoundEntry, Scoring, Tournament
@@ -26,7 +27,7 @@ def field(text: str, width: int | None = None) -> str:
     return text if width is None else text[:width].rstrip()
 
 
-def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C901
+def write_trf(tournament: Tournament, edition: str = "2026") -> str:
     """The tournament as TRF text (CRLF line ends) in the given edition ("2026" or "2016")."""
     if edition not in EDITIONS:
         raise ValueError(f"unknown TRF edition {edition!r} (known: {', '.join(EDITIONS)})")
@@ -38,6 +39,25 @@ def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C9
     def add(tag: str, text: str) -> None:
         out.append((ORDER_INDEX.get(tag, len(RECORD_ORDER)), len(out), text))
 
+    _header(t, add)
+    if trf16:
+        _trf16_rounds_and_scoring(t, add)
+    else:
+        _trf26_rounds_and_scoring(t, add)
+    for p in sorted(t.participants, key=lambda p: p.start_number):
+        add("001", _player_line(p, scoring))
+    _team_records(t, trf16, add)
+    _kept_records(t, trf16, add)
+    out.sort()
+    return "".join(text + "\r\n" for _, _, text in out)
+
+
+#: adds one record: its tag (which orders it) and its text
+_Add = Callable[[str, str], None]
+
+
+def _header(t: Tournament, add: _Add) -> None:
+    """Records 012 (name), 042 / 052 (dates), 062 / 072 / 082 (players, rated players, teams)."""
     if t.name:
         add("012", "012 " + field(t.name))
     if t.start_date:
@@ -48,29 +68,38 @@ def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C9
     add("072", f"072 {sum(1 for p in t.participants if p.rating)}")
     if t.teams:
         add("082", f"082 {len(t.teams)}")
-    if trf16:
-        add("XXR", f"XXR {t.total_rounds}")
-        if scoring != Scoring():
-            for tag, value in (("BBW", scoring.win), ("BBD", scoring.draw), ("BBL", scoring.loss)):
-                add("BB", f"{tag} {fmt_points(value, 'score')}")
-            add("BB", f"BBZ {fmt_points(scoring.absence, 'score')}")
-            add("BB", f"BBF {fmt_points(scoring.absence, 'score')}")
-            if scoring.pab is not None:
-                add("BB", f"BBU {fmt_points(scoring.pab, 'score')}")
-    else:
-        add("142", f"142 {t.total_rounds}")
-        add("162", write_scoring("162", scoring))
-        if t.event_type:
-            add("192", "192 " + field(t.event_type))
-        if t.tiebreaks:
-            if t.tiebreaks[0] == "PTS":
-                add("202", "202 " + ",".join(t.tiebreaks[1:]))
-            else:
-                add("212", "212 " + ",".join(t.tiebreaks))
-        if t.match_scoring is not None:
-            add("362", write_scoring("362", t.match_scoring))
-    for p in sorted(t.participants, key=lambda p: p.start_number):
-        add("001", _player_line(p, scoring))
+
+
+def _trf16_rounds_and_scoring(t: Tournament, add: _Add) -> None:
+    """TRF-16: XXR (rounds) and JaVaFo's BBx records for a scoring system other than 1 / ½ / 0."""
+    scoring = t.scoring
+    add("XXR", f"XXR {t.total_rounds}")
+    if scoring != Scoring():
+        for tag, value in (("BBW", scoring.win), ("BBD", scoring.draw), ("BBL", scoring.loss)):
+            add("BB", f"{tag} {fmt_points(value, 'score')}")
+        add("BB", f"BBZ {fmt_points(scoring.absence, 'score')}")
+        add("BB", f"BBF {fmt_points(scoring.absence, 'score')}")
+        if scoring.pab is not None:
+            add("BB", f"BBU {fmt_points(scoring.pab, 'score')}")
+
+
+def _trf26_rounds_and_scoring(t: Tournament, add: _Add) -> None:
+    """TRF-2026: 142 (rounds), 162 (scoring), 192 (event type), 202 / 212 (tie-breaks), 362 (match scoring)."""
+    add("142", f"142 {t.total_rounds}")
+    add("162", write_scoring("162", t.scoring))
+    if t.event_type:
+        add("192", "192 " + field(t.event_type))
+    if t.tiebreaks:
+        if t.tiebreaks[0] == "PTS":
+            add("202", "202 " + ",".join(t.tiebreaks[1:]))
+        else:
+            add("212", "212 " + ",".join(t.tiebreaks))
+    if t.match_scoring is not None:
+        add("362", write_scoring("362", t.match_scoring))
+
+
+def _team_records(t: Tournament, trf16: bool, add: _Add) -> None:
+    """One record per team: 013 in TRF-16, 310 in TRF-2026."""
     for team in t.teams:
         name = field(team.name, 32)
         if trf16:
@@ -79,6 +108,11 @@ def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C9
             members = "".join(f" {m:4d}" for m in team.members)
             add("310", f"310 {team.number:3d} {name:<32} {'':5} {'':6} {'':6} {'':6} {'':3} {members}")
 
+
+def _kept_records(t: Tournament, trf16: bool, add: _Add) -> None:
+    """Every record the model does not hold, as read (the national rating's tag, record 172, ordered as
+    NRS); TRF-16 leaves out the TRF-2026 records, and BBx when it writes its own."""
+    scoring = t.scoring
     nrs_tag = ""
     for line in t.extra_records:
         if line.startswith("172"):
@@ -88,8 +122,6 @@ def write_trf(tournament: Tournament, edition: str = "2026") -> str:  # noqa: C9
         if trf16 and (tag in TRF26_ONLY or tag == nrs_tag or (tag.startswith("BB") and scoring != Scoring())):
             continue
         add("NRS" if tag == nrs_tag else tag, line.translate(_CONTROL))
-    out.sort()
-    return "".join(text + "\r\n" for _, _, text in out)
 
 
 def _entry_points(entry: RoundEntry, scoring: Scoring) -> Fraction:
