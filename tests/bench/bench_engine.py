@@ -212,16 +212,8 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def main() -> int:  # noqa: C901
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--sizes", default="100,1000,2000")
-    parser.add_argument("--read-only", action="store_true", help="time only the TRF reader")
-    parser.add_argument("--peers", default="", help="only these peers (e.g. gacrux,tiebreak-core)")
-    parser.add_argument("--no-compile", action="store_true", help="do not write tiebreaks/' bytecode first")
-    parser.add_argument("--phases", action="store_true", help="reading and tie-break work apart, per program")
-    parser.add_argument("--phase-child", nargs=4, metavar=("PROGRAM", "FILE", "ROUNDS", "RUNS"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+def main() -> int:
+    args = _arguments()
     if args.phase_child:
         program, path, rounds, runs = args.phase_child
         phase_child(program, path, int(rounds), int(runs))
@@ -231,44 +223,80 @@ def main() -> int:  # noqa: C901
         sys.path.insert(0, str(ROOT))
         time_reading(sizes, args.runs)
         return 0
-    python = sys.executable
     if not args.no_compile:
         subprocess.run(
-            [python, "-m", "compileall", "-q", str(ROOT / "tiebreaks")], check=True, stdout=subprocess.DEVNULL
+            [sys.executable, "-m", "compileall", "-q", str(ROOT / "tiebreaks")], check=True, stdout=subprocess.DEVNULL
         )
+    print_setup(args)
+    if args.phases:
+        programs = [p for p in ("ours", "gacrux") if p == "ours" or importlib.util.find_spec(p)]
+        print(f"Phases inside one process per program and file (`{sys.argv[0]} --phase-child PROGRAM FILE ROUNDS")
+        print(f"RUNS`), median of {args.runs} runs after an untimed one; CPU time (process_time), wall in brackets:\n")
+        time_phases(sizes, args.runs, programs)
+        print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        return 0
+    results: dict[int, dict[str, tuple[float, float, float]]] = {}
+    for size in sizes:
+        path = BENCH / f"swiss-{size}-players.trf"
+        results[size] = measure(commands(path, args.peers, ROUNDS.get(size, 0)), args.runs)
+        print(f"measured {size} players", file=sys.stderr)
+    print_whole_processes(results, sizes)
+    print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    print_ratios(results, sizes)
+    return 0
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="100,1000,2000")
+    parser.add_argument("--read-only", action="store_true", help="time only the TRF reader")
+    parser.add_argument("--peers", default="", help="only these peers (e.g. gacrux,tiebreak-core)")
+    parser.add_argument("--no-compile", action="store_true", help="do not write tiebreaks/' bytecode first")
+    parser.add_argument("--phases", action="store_true", help="reading and tie-break work apart, per program")
+    parser.add_argument("--phase-child", nargs=4, metavar=("PROGRAM", "FILE", "ROUNDS", "RUNS"), help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def commands(path: Path, peers: str, rounds: int | str = "ROUNDS") -> dict[str, tuple[list[str], Path]]:
+    """Each program's command on the file `path` and the folder it runs in: ours and the peers installed (FIDE's
+    checker when FIDE_CHECKER_DIR names it), only ours and `peers` when given (comma-separated)."""
+    python = sys.executable
     checker_dir = os.environ.get("FIDE_CHECKER_DIR")
     checker_python = os.environ.get("FIDE_CHECKER_PYTHON", "python3")
+    found = {
+        "ours": (
+            [python, "-m", "tiebreaks", "standings", str(path), "--json", "--criteria", CRITERIA],
+            ROOT,
+        ),
+        "tiebreak-core": (
+            [python, str(ROOT / "tests" / "bench" / "tiebreak_core_runner.py"), str(path), CRITERIA],
+            ROOT,
+        ),
+    }
+    if importlib.util.find_spec("gacrux"):
+        found["gacrux"] = (
+            [python, "-m", "gacrux.tiebreakchecker", "-i", str(path), "-t"]
+            + [f"{c}/V2026" for c in CRITERIA.split(",")]
+            + ["-s", "-d", "T", "-n", str(rounds)],
+            ROOT,
+        )
+    if checker_dir:
+        found["FIDE checker"] = (
+            [checker_python, "tiebreakchecker.py", "-i", str(path), "-t", *CRITERIA.split(","), "-s"],
+            Path(checker_dir),
+        )
+    wanted = {"ours", *peers.split(",")} if peers else set(found)
+    return {name: command for name, command in found.items() if name in wanted}
 
-    def commands(path: Path, rounds: int | str = "ROUNDS") -> dict[str, tuple[list[str], Path]]:
-        found = {
-            "ours": (
-                [python, "-m", "tiebreaks", "standings", str(path), "--json", "--criteria", CRITERIA],
-                ROOT,
-            ),
-            "tiebreak-core": (
-                [python, str(ROOT / "tests" / "bench" / "tiebreak_core_runner.py"), str(path), CRITERIA],
-                ROOT,
-            ),
-        }
-        if importlib.util.find_spec("gacrux"):
-            found["gacrux"] = (
-                [python, "-m", "gacrux.tiebreakchecker", "-i", str(path), "-t"]
-                + [f"{c}/V2026" for c in CRITERIA.split(",")]
-                + ["-s", "-d", "T", "-n", str(rounds)],
-                ROOT,
-            )
-        if checker_dir:
-            found["FIDE checker"] = (
-                [checker_python, "tiebreakchecker.py", "-i", str(path), "-t", *CRITERIA.split(","), "-s"],
-                Path(checker_dir),
-            )
-        wanted = {"ours", *args.peers.split(",")} if args.peers else set(found)
-        return {name: command for name, command in found.items() if name in wanted}
 
+def print_setup(args: argparse.Namespace) -> None:
+    """The machine, the Python, how the runs are counted and each program's command, above the tables."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cpus = os.cpu_count() or 0
+    python = sys.executable
     print("## Engine benchmark\n")
     print(f"- machine: {cpus} CPUs (nproc), {cpu_model()}; {platform.platform()}")
     print(f"- python: {platform.python_version()} ({python})")
@@ -277,27 +305,15 @@ def main() -> int:  # noqa: C901
     no_write = os.environ.get("PYTHONDONTWRITEBYTECODE", "")
     print(f"- bytecode of tiebreaks/: {bytecode}; PYTHONDONTWRITEBYTECODE={no_write!r}")
     print("- load average before (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    example = commands(BENCH / "swiss-NNNN-players.trf")
-    for name, (command, cwd) in example.items():
+    for name, (command, cwd) in commands(BENCH / "swiss-NNNN-players.trf", args.peers).items():
         print(f"- {name}: `{' '.join(command)}` (in {cwd})")
-    if not checker_dir:
+    if not os.environ.get("FIDE_CHECKER_DIR"):
         print("- FIDE checker: skipped (set FIDE_CHECKER_DIR to a TieBreakServer checkout)")
     print()
-    if args.phases:
-        programs = [p for p in ("ours", "gacrux") if p == "ours" or importlib.util.find_spec(p)]
-        print(f"Phases inside one process per program and file (`{sys.argv[0]} --phase-child PROGRAM FILE ROUNDS")
-        print(f"RUNS`), median of {args.runs} runs after an untimed one; CPU time (process_time), wall in brackets:\n")
-        time_phases(sizes, args.runs, programs)
-        print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-        return 0
 
-    results: dict[int, dict[str, tuple[float, float, float]]] = {}
-    for size in sizes:
-        path = BENCH / f"swiss-{size}-players.trf"
-        found = commands(path, ROUNDS.get(size, 0))
-        results[size] = measure(found, args.runs)
-        print(f"measured {size} players", file=sys.stderr)
 
+def print_whole_processes(results: dict[int, dict[str, tuple[float, float, float]]], sizes: list[int]) -> None:
+    """The table of whole-process times and peak memory, one row per file."""
     peers = [name for name in results[sizes[0]] if name != "ours"]
     header = ["players × rounds", "ours (s)"]
     for peer in peers:
@@ -313,7 +329,11 @@ def main() -> int:  # noqa: C901
             cells += [f"{row[peer][0]:.2f}", f"{ours_t / row[peer][0]:.2f}"]
         cells += [f"{ours_m:.0f}", *(f"{row[peer][1]:.0f}" for peer in peers)]
         print("| " + " | ".join(cells) + " |")
-    print("\nload average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+
+
+def print_ratios(results: dict[int, dict[str, tuple[float, float, float]]], sizes: list[int]) -> None:
+    """How much faster ours is than each peer (time and CPU), and how each grows from 1,000 to 2,000 players."""
+    peers = [name for name in results[sizes[0]] if name != "ours"]
     for peer in peers:
         faster = ", ".join(f"{size:,}: {results[size][peer][0] / results[size]['ours'][0]:.1f}×" for size in sizes)
         print(f"ours faster than {peer} ({peer} / ours): {faster}")
@@ -326,7 +346,6 @@ def main() -> int:  # noqa: C901
     if 1000 in results and 2000 in results:
         growth = ", ".join(f"{name} {results[2000][name][0] / results[1000][name][0]:.2f}" for name in results[2000])
         print(f"\nGrowth 2000 / 1000 players (time): {growth} (linear would be 2.0, quadratic 4.0)")
-    return 0
 
 
 if __name__ == "__main__":
