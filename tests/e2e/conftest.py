@@ -1,5 +1,6 @@
 """The end-to-end tests' shared fixtures: a real Chromium driven through chromedriver."""
 
+import contextlib
 import shutil
 import tempfile
 from pathlib import Path
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.servers.basehttp import WSGIRequestHandler
 
+from tests import fast_flush
 from tests.conftest import require
 
 CHROMIUM = "/usr/bin/chromium"
@@ -46,13 +48,15 @@ def _handle_one_request_reading_past_a_chunked_body(self):
 
 WSGIRequestHandler.handle_one_request = _handle_one_request_reading_past_a_chunked_body
 
+# each end-to-end test commits for real: the database is emptied after it by DELETE of the tables that have rows
+# instead of Django's TRUNCATE of all 64 (about 3 s a test on a busy machine; the same rows are left: fast_flush.py)
+fast_flush.install()
 
-@pytest.fixture
-def browser():
-    require(
-        Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(),
-        "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
-    )
+
+WINDOW = (1280, 900)
+
+
+def _chromium():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -69,17 +73,66 @@ def browser():
         "--disable-component-update",
         "--disable-sync",
         f"--user-data-dir={profile}",
-        "--window-size=1280,900",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
         "--lang=en-US",
     ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
+    return driver, profile
+
+
+def _quit(driver, profile: str) -> None:
+    with contextlib.suppress(Exception):  # a browser that no longer answers
         driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def _as_new(driver) -> None:
+    """The browser as a test's new one would be: one new tab (the page the test left is closed, its scripts stop; its
+    device emulation and scripts added to new documents were the closed tab's), the window's size, no cookies and an
+    empty cache (the site keeps nothing in local or session storage), the timeouts as at the start."""
+    with contextlib.suppress(Exception):
+        driver.switch_to.alert.dismiss()
+    left = driver.window_handles
+    driver.switch_to.new_window("tab")
+    for handle in left:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+    driver.set_window_size(*WINDOW)
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    driver.implicitly_wait(0)
+
+
+@pytest.fixture(scope="session")
+def _one_chromium():
+    """The test process's Chromium, started by its first browser test (starting one took 2 s a test under load)."""
+    kept: list = []  # (driver, profile folder)
+    yield kept
+    for driver, profile in kept:
+        _quit(driver, profile)
+
+
+@pytest.fixture
+def browser(_one_chromium):
+    """A real Chromium, as new for each test: the process's one browser with a new tab, its cookies and cache emptied
+    after each test (a browser that no longer answers is replaced)."""
+    require(
+        Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists(),
+        "Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)",
+    )
+    if not _one_chromium:
+        _one_chromium.append(_chromium())
+    driver, _profile = _one_chromium[0]
+    yield driver
+    try:
+        _as_new(driver)
+    except Exception:
+        _quit(*_one_chromium.pop())
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from leagues.services.tokens import api_token_create
 from leagues.services.webhooks import sign
+from tests.e2e.demo import load_demo
 from tests.paths import REPO
 from tests.webhooks import receiver
 
@@ -22,7 +22,7 @@ BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```$", re.S | re.M)
 
 
 def test_every_example_of_the_api_guide_runs_against_the_demo(live_server, tmp_path):
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+    load_demo()
     organiser = get_user_model().objects.get(username="organiser")
     _, token = api_token_create(user=organiser, name="guide", scopes=["organiser", "tokens", "webhooks"])
     blocks = BLOCK.findall(GUIDE.read_text())

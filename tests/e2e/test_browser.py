@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.e2e.demo import load_demo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +35,7 @@ def save_png(driver, name: str) -> Path:
 
 @pytest.fixture
 def site(live_server):
-    call_command("load_demo", stdout=open("/dev/null", "w"))
+    load_demo()
     return live_server.url
 
 

@@ -6,8 +6,8 @@ accessibility test's list (tests/e2e/test_accessibility.py: public_pages), so a 
 AXE_PAGES=register,rules checks only the pages whose path contains one of these, as there."""
 
 import pytest
-from django.core.management import call_command
 
+from tests.e2e.demo import load_demo
 from tests.e2e.test_accessibility import ONLY, address, page_types_data, public_pages
 from tests.e2e.test_browser import OVERFLOW, phone
 
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_no_public_page_scrolls_sideways_on_a_phone(browser, live_server, lang):
-    call_command("load_demo", stdout=open("/dev/null", "w"))
+    load_demo()
     page_types_data()
     phone(browser)
     failures = []

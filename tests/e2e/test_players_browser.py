@@ -6,8 +6,8 @@ import http.server
 import threading
 
 import pytest
-from django.core.management import call_command
 
+from tests.e2e.demo import load_demo
 from tests.e2e.test_browser import phone, save_png
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -24,7 +24,7 @@ PAGES = [
 
 @pytest.fixture
 def site(live_server):
-    call_command("load_demo", stdout=open("/dev/null", "w"))
+    load_demo()
     return live_server.url
 
 

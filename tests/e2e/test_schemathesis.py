@@ -8,11 +8,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 
 from leagues.models import Event, Role, Scope
 from leagues.services.tokens import api_token_create
+from tests.e2e.demo import load_demo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 REPORT = Path(os.environ.get("SCHEMATHESIS_REPORT", "/tmp/schemathesis-summary.txt"))
@@ -26,7 +26,7 @@ def _organiser():
 
 
 def test_live_api_survives_fuzzing(live_server):
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+    load_demo()
     _, token = api_token_create(user=_organiser(), name="fuzz", scopes=["organiser", "tokens", "webhooks"])
     run = _schemathesis(live_server, token)
     REPORT.write_text(run.stdout + run.stderr)
@@ -37,7 +37,7 @@ def test_live_api_survives_fuzzing(live_server):
 def test_tokens_webhooks_and_exports_survive_fuzzing_with_a_scoped_token(live_server, scopes):
     """The new endpoints with a token that may use them, and with one whose scope they refuse (403s,
     documented, never a 5xx)."""
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+    load_demo()
     _, token = api_token_create(user=_organiser(), name="fuzz", scopes=scopes)
     run = _schemathesis(live_server, token, "--include-path-regex", NEW_ENDPOINTS)
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
@@ -45,7 +45,7 @@ def test_tokens_webhooks_and_exports_survive_fuzzing_with_a_scoped_token(live_se
 
 def test_live_api_survives_fuzzing_with_a_secretarys_token(live_server):
     """A club secretary's token: writes within the club's games pass, the rest is refused, never a 5xx."""
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+    load_demo()
     secretary = Role.objects.filter(kind=Role.Kind.SECRETARY).select_related("user").first().user
     _, token = api_token_create(user=secretary, name="fuzz", scopes=["results"])
     run = _schemathesis(live_server, token)
@@ -60,7 +60,7 @@ def test_live_api_survives_stateful_fuzzing_with_a_long_lived_token_of_every_sco
     a 5xx, every answer as documented. CI runs the stateful phase alone, 20 scenarios (the other runs above fuzz each
     operation); SCHEMATHESIS_PHASES (e.g. fuzzing,stateful), SCHEMATHESIS_STATEFUL_EXAMPLES and SCHEMATHESIS_MAX_TIME
     (seconds, repeating until spent) make a longer run."""
-    call_command("load_demo", stdout=open(os.devnull, "w"))
+    load_demo()
     _, token = api_token_create(
         user=_organiser(), name="fuzz", scopes=list(Scope.values), expires_at=timezone.now() + timedelta(days=3650)
     )
