@@ -121,15 +121,23 @@ def split_prizes(
     )
 
 
-def _validate(  # noqa: C901
+def _validate(
     standings: list[Standing], prizes: Sequence[PlacePrize | CategoryPrize | ClubTeamPrize], o: PrizeOptions
 ) -> None:
-    places = [p.place for p in prizes if isinstance(p, PlacePrize)]
-    categories: dict[str, list[CategoryPrize]] = {}
+    _validate_options(o)
+    _validate_standings(standings)
     for p in prizes:
-        if isinstance(p, CategoryPrize):
-            categories.setdefault(p.category, []).append(p)
-    club_ranks = [p.rank for p in prizes if isinstance(p, ClubTeamPrize)]
+        if not isinstance(p.amount, int) or isinstance(p.amount, bool) or p.amount < 0:
+            raise ValueError(f"prize amounts are non-negative integers of minor units: {p!r}")
+    places = [p.place for p in prizes if isinstance(p, PlacePrize)]
+    if len(set(places)) != len(places) or min(places, default=1) < 1:
+        raise ValueError("place prizes need distinct places from 1")
+    _validate_category_prizes([p for p in prizes if isinstance(p, CategoryPrize)])
+    _validate_club_prizes([p for p in prizes if isinstance(p, ClubTeamPrize)])
+
+
+def _validate_options(o: PrizeOptions) -> None:
+    """The method, the tie rules and the remainder rule are known ones, and agree (US 32B3)."""
     if o.method not in METHODS:
         raise ValueError(f"unknown method {o.method!r}")
     if o.item_tie not in ITEM_TIE_RULES:
@@ -138,27 +146,36 @@ def _validate(  # noqa: C901
         raise ValueError(f"unknown remainder rule {o.remainder!r}")
     if o.method == "us-32b3" and (o.places_first or not o.one_prize_per_player):
         raise ValueError("US 32B3 presupposes one cash prize per player (32B1), the most valuable")
+
+
+def _validate_standings(standings: list[Standing]) -> None:
+    """Each participant once, in rank order."""
     ids = [s.participant_id for s in standings]
     if len(set(ids)) != len(ids):
         raise ValueError("participant ids must be unique")
     for a, b in itertools.pairwise(standings):
         if b.points > a.points:
             raise ValueError("standings must be in rank order (points never increase)")
+
+
+def _validate_category_prizes(prizes: list[CategoryPrize]) -> None:
+    """Known eligibility kinds, one eligibility per category, distinct ranks within a category."""
+    categories: dict[str, list[CategoryPrize]] = {}
     for p in prizes:
-        if not isinstance(p.amount, int) or isinstance(p.amount, bool) or p.amount < 0:
-            raise ValueError(f"prize amounts are non-negative integers of minor units: {p!r}")
-    if len(set(places)) != len(places) or min(places, default=1) < 1:
-        raise ValueError("place prizes need distinct places from 1")
+        categories.setdefault(p.category, []).append(p)
     for p in prizes:
-        if isinstance(p, CategoryPrize):
-            for rule in p.eligibility:
-                if rule.kind not in ELIGIBILITY_KINDS:
-                    raise ValueError(f"unknown eligibility kind {rule.kind!r}")
-            if p.eligibility != categories[p.category][0].eligibility:
-                raise ValueError(f"category {p.category!r}: all its prizes need the same eligibility")
+        for rule in p.eligibility:
+            if rule.kind not in ELIGIBILITY_KINDS:
+                raise ValueError(f"unknown eligibility kind {rule.kind!r}")
+        if p.eligibility != categories[p.category][0].eligibility:
+            raise ValueError(f"category {p.category!r}: all its prizes need the same eligibility")
     if any(len({p.rank for p in c}) != len(c) for c in categories.values()):
         raise ValueError("category prizes need distinct ranks")
-    club = [p for p in prizes if isinstance(p, ClubTeamPrize)]
+
+
+def _validate_club_prizes(club: list[ClubTeamPrize]) -> None:
+    """Distinct ranks from 1, and one number of players counted (at least 1) for every club team prize."""
+    club_ranks = [p.rank for p in club]
     if len(set(club_ranks)) != len(club_ranks) or min(club_ranks, default=1) < 1:
         raise ValueError("club team prizes need distinct ranks from 1")
     if len({p.players for p in club}) > 1 or any(
