@@ -113,22 +113,52 @@ def _link(messages, address, url):
     raise AssertionError(f"no email to {address}")
 
 
-def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa: C901
-    from selenium.webdriver.common.keys import Keys
+PASSWORDS = {"sec-fjord@example.org": "fjord-knights-2027", "sec-bosporus@example.org": "bosporus-rooks-2027"}
 
+
+def test_a_season_from_nothing_to_finished(browser, live_server, smtp):
+    p = Page(browser, live_server.url)
+    league = league_created_on_its_page(p)
+    base = f"/en/manage/leagues/{league.slug}"
+    clubs_and_players_entered(p, base)
+    today = timezone.localdate().isoformat()
+    event = team_division_set_up(p, base, today)
+    swiss_set_up_with_prizes(p, base, today)
+    invitations = events_published_and_secretaries_invited(p, base, smtp)
+    management_pages_right_to_left_at_phone_width(p, base, league, event)
+    p.logout()
+    match, card_url = match_card_entered_with_the_keyboard(p, live_server, invitations, event)
+    p.logout()
+    card_disputed_in_turkish(p, live_server, invitations, match)
+    dispute_settled(p, base, match)
+    second, answerer = round_2_submitted_and_confirmed(p, event)
+    season_finished(p, card_url, second, answerer)
+    # the emails arrived, each to whom it concerns: 2 invitations, round 1 submitted (to the other club),
+    # disputed (organiser and both clubs), settled (both), round 2 submitted (other club), confirmed (both)
+    received = Counter(to for to, _subject, _body in smtp.wait_for(11))
+    expected = Counter({"org@example.org": 1, "sec-fjord@example.org": 4, "sec-bosporus@example.org": 5})
+    expected[answerer] += 1
+    assert received == expected
+    turkish = [subject for to, subject, _body in smtp.messages() if to == "sec-bosporus@example.org"]
+    assert all(not subject.startswith(("Match card", "Dispute", "You are invited")) for subject in turkish)
+
+
+def league_created_on_its_page(p: Page) -> League:
+    """The organiser, a league creator by the site's staff, creates the league on its page and is its organiser."""
     creator = UserFactory(username="org", email="org@example.org")  # a league creator, by the site's staff
     creator.user_permissions.add(Permission.objects.get(codename="add_league", content_type__app_label="leagues"))
-    p = Page(browser, live_server.url)
     p.login("org", "pw")
-    assert browser.current_url.endswith("/en/manage/")
-    browser.find_element("link text", "Create a league").click()  # the league itself, on a page
+    assert p.d.current_url.endswith("/en/manage/")
+    p.d.find_element("link text", "Create a league").click()  # the league itself, on a page
     p.type("name", "Browser League")
     p.type("slug", "browser-league")
     p.press("Save")
     league = League.objects.get(slug="browser-league")
     assert Role.objects.filter(user=creator, kind="organiser", league=league).exists()  # its organiser now
-    base = f"/en/manage/leagues/{league.slug}"
+    return league
 
+
+def clubs_and_players_entered(p: Page, base: str) -> None:
     for slug, name in CLUBS.items():  # clubs
         p.go(f"{base}/clubs/")
         p.type("name", name)
@@ -142,13 +172,14 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
             p.choose("club", CLUBS[slug])
             p.press("Save")
     assert "Çelik, Ayşe" in p.text()
-
     p.go(f"{base}/seasons/new/")  # a season
     p.type("name", "2027")
     p.type("slug", "2027")
     p.press("Save")
 
-    today = timezone.localdate().isoformat()
+
+def team_division_set_up(p: Page, base: str, today: str) -> Event:
+    """The team division: double round robin, four boards, round 1 at its own venue; teams, rosters, schedule."""
     p.go(f"{base}/events/new/")  # the team division: double round robin, four boards
     p.type("name", "Division One")
     p.type("slug", "division-one")
@@ -178,7 +209,10 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
     p.go("/en/manage/events/division-one/fixtures/")
     p.press("Draw the round-robin schedule")
     assert TeamMatch.objects.filter(round__event=event).count() == 2, p.text()
+    return event
 
+
+def swiss_set_up_with_prizes(p: Page, base: str, today: str) -> None:
     p.go(f"{base}/events/new/")  # the individual Swiss
     p.type("name", "Spring Open")
     p.type("slug", "spring-open")
@@ -206,6 +240,9 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
         10000,
     ]
 
+
+def events_published_and_secretaries_invited(p: Page, base: str, smtp):
+    """Both events published; the clubs' secretaries invited by email (one in Turkish): the invitations."""
     for slug in ("division-one", "spring-open"):  # publish
         p.go(f"/en/manage/events/{slug}/")
         p.press("Publish")
@@ -220,8 +257,11 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
         p.press("Send the invitation")
     invitations = smtp.wait_for(2)
     assert sorted(to for to, _s, _b in invitations) == ["sec-bosporus@example.org", "sec-fjord@example.org"]
+    return invitations
 
-    # every management page: right to left in Hebrew, and no sideways scrolling at phone width
+
+def management_pages_right_to_left_at_phone_width(p: Page, base: str, league: League, event: Event) -> None:
+    """Every management page: right to left in Hebrew, and no sideways scrolling at phone width."""
     pages = [
         f"{base}/",
         f"{base}/clubs/",
@@ -237,6 +277,7 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
         "/en/manage/leagues/new/",
         f"/en/manage/leagues/{league.slug}/events/division-one/edit/",
     ]
+    browser = p.d
     browser.set_window_size(360, 740)
     for path in pages:
         p.go(path.replace("/en/", "/he/", 1))
@@ -246,19 +287,25 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
         )
         assert wide <= 0, f"{path} scrolls sideways by {wide}px at phone width"
     browser.set_window_size(1280, 900)
-    p.logout()
 
-    def accept_invitation(address, password):
-        path = _link(invitations, address, live_server.url)
-        p.go(path)
-        wait(browser, lambda d: d.find_elements("name", "new_password1"))
-        p.type("new_password1", password)
-        p.type("new_password2", password)
-        browser.find_element("css selector", "main button[type=submit]").click()
-        wait(browser, lambda d: "new_password1" not in d.page_source)
 
-    # tonight's match card, with the keyboard only, from the secretary's dashboard
-    accept_invitation("sec-fjord@example.org", "fjord-knights-2027")
+def invitation_accepted(p: Page, live_server, invitations, address: str) -> None:
+    """The secretary chooses a password from the invitation's link."""
+    p.go(_link(invitations, address, live_server.url))
+    wait(p.d, lambda d: d.find_elements("name", "new_password1"))
+    p.type("new_password1", PASSWORDS[address])
+    p.type("new_password2", PASSWORDS[address])
+    p.d.find_element("css selector", "main button[type=submit]").click()
+    wait(p.d, lambda d: "new_password1" not in d.page_source)
+
+
+def match_card_entered_with_the_keyboard(p: Page, live_server, invitations, event: Event):
+    """Tonight's match card, with the keyboard only, from the secretary's dashboard; the keystrokes are written to
+    the artifacts. The card and its address."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser = p.d
+    invitation_accepted(p, live_server, invitations, "sec-fjord@example.org")
     p.go("/en/accounts/login/")  # the log-in, typed: the name has the focus, Tab, the password, Enter
     login_keys = 0
     for text in ("sec-fjord@example.org", Keys.TAB, "fjord-knights-2027", Keys.ENTER):
@@ -304,10 +351,13 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
         f" 0 clicks;\n"
         f"with the mouse: 1 click on the card link, 4 result keys, 1 Enter (or a click on Submit).\n"
     )
-    p.logout()
+    return match, card_url
 
-    # the other club disputes it (in Turkish)
-    accept_invitation("sec-bosporus@example.org", "bosporus-rooks-2027")
+
+def card_disputed_in_turkish(p: Page, live_server, invitations, match: TeamMatch) -> None:
+    """The other club disputes the card (in Turkish)."""
+    browser = p.d
+    invitation_accepted(p, live_server, invitations, "sec-bosporus@example.org")
     p.go("/tr/accounts/login/")
     p.type("username", "sec-bosporus@example.org")
     p.type("password", "bosporus-rooks-2027")
@@ -319,23 +369,30 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
     wait(browser, lambda d: TeamMatch.objects.get(pk=match.pk).status == TeamMatch.Status.DISPUTED)
     p.logout()
 
-    # the organiser settles
+
+def dispute_settled(p: Page, base: str, match: TeamMatch) -> None:
+    """The organiser settles the dispute: the card stands, confirmed."""
     p.login("org", "pw")
     p.go(f"{base}/disputes/")
     assert "Board 2 was a win for us." in p.text()
-    browser.find_element("css selector", f'a[href="/en/manage/matches/{match.pk}/settle/"]').click()
+    p.d.find_element("css selector", f'a[href="/en/manage/matches/{match.pk}/settle/"]').click()
     p.type("decision", "The scoresheets show a draw on board 2; the card stands.")
     p.press("Settle and confirm the card")
     match.refresh_from_db()
     assert match.status == TeamMatch.Status.CONFIRMED and match.decision.startswith("The scoresheets")
     p.logout()
 
-    # round 2: submitted by one club, confirmed by the other
+
+def round_2_submitted_and_confirmed(p: Page, event: Event):
+    """Round 2: submitted by one club (an eligibility warning while a player is chosen twice), confirmed by the
+    other. The match, and the address of the secretary who confirmed it."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser = p.d
     second = TeamMatch.objects.get(round__event=event, round__number=2)
     submitter = "sec-fjord@example.org" if second.home.team.club.slug == "fjord" else "sec-bosporus@example.org"
     answerer = "sec-bosporus@example.org" if submitter.startswith("sec-fjord") else "sec-fjord@example.org"
-    passwords = {"sec-fjord@example.org": "fjord-knights-2027", "sec-bosporus@example.org": "bosporus-rooks-2027"}
-    p.login(submitter, passwords[submitter])
+    p.login(submitter, PASSWORDS[submitter])
     p.go(f"/en/manage/matches/{second.pk}/")
     # choosing board 1's player on board 2 too: the warning appears at once, without submitting
     boards = {g.board: g for g in second.games.all()}
@@ -356,13 +413,18 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     wait(browser, lambda d: "Match card saved." in d.page_source)
     p.logout()
-    p.login(answerer, passwords[answerer])
+    p.login(answerer, PASSWORDS[answerer])
     p.go(f"/en/manage/matches/{second.pk}/")
     p.press("Confirm the card")
     assert TeamMatch.objects.get(pk=second.pk).status == TeamMatch.Status.CONFIRMED
     p.logout()
+    return second, answerer
 
-    # the organiser finishes the division: frozen
+
+def season_finished(p: Page, card_url: str, second: TeamMatch, answerer: str) -> None:
+    """The organiser finishes the division (frozen) and the Swiss (its prizes final), and finds the override form
+    where the clubs find no buttons."""
+    browser = p.d
     p.login("org", "pw")
     p.go("/en/manage/events/division-one/")
     if Event.objects.get(slug="division-one").status == Event.Status.PUBLISHED:
@@ -379,17 +441,8 @@ def test_a_season_from_nothing_to_finished(browser, live_server, smtp):  # noqa:
     assert browser.find_element("id", "finished-notice").is_displayed()
     assert p.field("reason").is_displayed()
     p.logout()
-    p.login(answerer, passwords[answerer])
+    p.login(answerer, PASSWORDS[answerer])
     p.go(f"/en/manage/matches/{second.pk}/")  # the clubs: the card's buttons are gone
     assert not browser.find_elements("css selector", "main form button, select.result, #finished-notice")
     assert "status: confirmed" in p.text().lower()
     p.logout()
-
-    # the emails arrived, each to whom it concerns: 2 invitations, round 1 submitted (to the other club),
-    # disputed (organiser and both clubs), settled (both), round 2 submitted (other club), confirmed (both)
-    received = Counter(to for to, _subject, _body in smtp.wait_for(11))
-    expected = Counter({"org@example.org": 1, "sec-fjord@example.org": 4, "sec-bosporus@example.org": 5})
-    expected[answerer] += 1
-    assert received == expected
-    turkish = [subject for to, subject, _body in smtp.messages() if to == "sec-bosporus@example.org"]
-    assert all(not subject.startswith(("Match card", "Dispute", "You are invited")) for subject in turkish)
