@@ -97,8 +97,9 @@ def on_commit_runs(request):  # noqa: C901
     on-commit work (webhooks, page renewals, recomputes: leagues/after_commit.py) would never run. Here it runs when
     a real commit would: when the code's outermost atomic block exits without an error. A block that rolls back
     (an exception, or set_rollback) drops the callbacks registered inside it, as PostgreSQL would drop its writes.
-    Callbacks registered outside any block of the code (a factory's save firing a signal) would run at once in
-    autocommit; here they run at the next boundary: the code's next atomic block or the client's next request.
+    Callbacks registered outside any block of the code (a factory's save firing a signal, a view writing in autocommit)
+    would run at once in autocommit; here they run at the next boundary: the code's next atomic block, or the end of
+    the client's request (a view's work has run when its answer reaches the test) or its next one.
 
     Unlike `captureOnCommitCallbacks(execute=True)`, which runs everything when its `with` ends, each request or
     service call sees its effects before the test's next line, and a rolled-back block's callbacks never run.
@@ -108,7 +109,7 @@ def on_commit_runs(request):  # noqa: C901
     if marker is None or not settings.configured or "django_capture_on_commit_callbacks" in request.fixturenames:
         yield
         return
-    from django.core.signals import request_started
+    from django.core.signals import request_finished, request_started
     from django.db import connections, transaction
 
     request.getfixturevalue("_django_db_helper")
@@ -141,7 +142,7 @@ def on_commit_runs(request):  # noqa: C901
                 connection.run_on_commit.clear()
         return result
 
-    def before_request(**kwargs):
+    def at_a_request_boundary(**kwargs):
         for alias in baseline:
             connection = connections[alias]
             if at_baseline(connection, alias):
@@ -159,7 +160,8 @@ def on_commit_runs(request):  # noqa: C901
         return execute(sql, params, many, context)
 
     transaction.Atomic.__enter__, transaction.Atomic.__exit__ = enter, exit
-    request_started.connect(before_request, dispatch_uid="tests-on-commit-in-rollback-tests")
+    request_started.connect(at_a_request_boundary, dispatch_uid="tests-on-commit-in-rollback-tests")
+    request_finished.connect(at_a_request_boundary, dispatch_uid="tests-on-commit-in-rollback-tests")
     wrappers = [connections[alias].execute_wrapper(isolation_of_the_codes_transaction) for alias in baseline]
     for wrapper in wrappers:
         wrapper.__enter__()
@@ -170,3 +172,4 @@ def on_commit_runs(request):  # noqa: C901
             wrapper.__exit__(None, None, None)
         transaction.Atomic.__enter__, transaction.Atomic.__exit__ = original_enter, original_exit
         request_started.disconnect(dispatch_uid="tests-on-commit-in-rollback-tests")
+        request_finished.disconnect(dispatch_uid="tests-on-commit-in-rollback-tests")

@@ -14,7 +14,7 @@ from tests.factories import UserFactory
 from tests.smtp import smtp_server
 from tests.workspace import card_post, division
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@ outermost atomic block exits without an error; never for a block that rolled bac
 
 import pytest
 from django.db import transaction
+from django.http import HttpResponse
+from django.urls import path
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -48,6 +50,24 @@ def test_work_asked_for_outside_a_block_runs_before_the_next_request(client):
     assert ran == ["outside"]
 
 
+def _view_writing_in_autocommit(request):
+    """A view that asks for work outside any atomic block (in production its write commits at once, and the work runs
+    before the answer leaves)."""
+    transaction.on_commit(lambda: _ran.append("asked by the view"))
+    return HttpResponse("ok")
+
+
+_ran: list[str] = []
+urlpatterns = [path("autocommit/", _view_writing_in_autocommit)]
+
+
+@pytest.mark.urls(__name__)
+def test_work_a_view_asks_for_outside_a_block_has_run_when_its_answer_arrives(client):
+    _ran.clear()
+    assert client.get("/autocommit/").status_code == 200
+    assert _ran == ["asked by the view"]
+
+
 def test_work_added_by_work_runs_too():
     ran = []
 
@@ -61,7 +81,7 @@ def test_work_added_by_work_runs_too():
     assert ran == ["first", "second"]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # what it tests: a real commit, which the fixture leaves alone
 def test_a_transactional_test_commits_for_real():
     ran = []
     with transaction.atomic():

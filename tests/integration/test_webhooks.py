@@ -3,6 +3,7 @@ in-process here; tests/e2e/test_webhooks.py delivers through a real worker)."""
 
 import pytest
 from django.core import mail
+from django.db import transaction
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -14,7 +15,7 @@ from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 from tests.helpers import played_division
 from tests.webhooks import receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def logged_in(user):
@@ -146,5 +147,6 @@ def test_a_teams_club_gets_its_match_results():
     secretary = UserFactory()
     Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=sides[0].team.club)
     subscription = _subscription(secretary, "match_card.confirmed", club=sides[0].team.club)
-    webhooks_emit("match_card.confirmed", event_id=event.pk, occurrence="match:test", data={})  # as a match card does
+    with transaction.atomic():  # as the match card's service does, inside its transaction
+        webhooks_emit("match_card.confirmed", event_id=event.pk, occurrence="match:test", data={})
     assert WebhookDelivery.objects.filter(subscription=subscription).count() == 1
