@@ -8,7 +8,7 @@ import pytest
 from leagues.services.schedule import berger_schedule
 
 
-def _table(text: str) -> list[list[tuple[int, int]]]:
+def _table(text: str) -> list[list[tuple[int, ...]]]:
     """FIDE's printed table: one round per line, pairings "white-black" (home-away)."""
     return [
         [tuple(int(x) for x in pairing.split("-")) for pairing in line.split(",")] for line in text.strip().splitlines()
@@ -87,7 +87,7 @@ def test_every_pair_meets_once_and_everybody_plays_once_a_round(n):
     met = Counter(frozenset(pair) for rnd in schedule for pair in rnd)
     assert set(met) == {frozenset(p) for p in combinations(range(1, n + 1), 2)}
     assert set(met.values()) == {1}
-    byes = Counter()
+    byes: Counter[int] = Counter()
     for rnd in schedule:
         playing = [t for pair in rnd for t in pair]
         assert len(playing) == len(set(playing))

@@ -60,7 +60,7 @@ def imported_names(name: str, path, modules) -> set[str]:
     """Every module `name` imports, absolute, wherever the import statement stands. `from pkg import
     module` imports that module (not the package's ``__init__``), as import-linter counts it."""
     is_package = path.name == "__init__.py"
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
@@ -70,6 +70,7 @@ def imported_names(name: str, path, modules) -> set[str]:
                 base = base[: len(base) - (node.level - 1)]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
+                assert node.module is not None  # an absolute import names its module
                 source = node.module
             submodules = {f"{source}.{alias.name}" for alias in node.names} & modules.keys()
             found.update(submodules)
@@ -101,7 +102,11 @@ def _import_graph() -> dict[str, set[str]]:
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan)."""
     sys.setrecursionlimit(10_000)
-    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
 
     def visit(node):
         index[node] = low[node] = len(index)

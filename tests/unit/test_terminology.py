@@ -11,6 +11,7 @@ import re
 import tomllib
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,8 @@ def catalogue(po_text: str) -> list[dict]:
     """The entries of a .po file: msgid, msgid_plural and every msgstr, without the header and obsolete ones."""
     entries = []
     for block in po_text.split("\n\n"):
-        entry, field = {"msgstr": []}, None
+        entry: dict[str, Any] = {"msgstr": []}
+        field: str | None = None
         for line in block.splitlines():
             keyword = re.match(r'(msgid_plural|msgid|msgstr(?:\[\d+\])?) (".*")$', line)
             if keyword:
@@ -86,6 +88,13 @@ def native_pattern(patterns: list[str]) -> re.Pattern | None:
     return compiled(tuple(patterns)) if patterns else None
 
 
+def stems_pattern(term: dict) -> re.Pattern:
+    """A term's stems (every term of the glossary has some)."""
+    pattern = native_pattern(term["stems"])
+    assert pattern is not None
+    return pattern
+
+
 @functools.cache
 def compiled(patterns: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(f"(?:{normalise(p)})" for p in patterns))
@@ -106,7 +115,7 @@ def names_term(english: str, term: dict) -> bool:
 def terminology_problems(terms: list[dict], entries: list[dict]) -> list[str]:
     problems = []
     for term in terms:
-        stems, wrong = native_pattern(term["stems"]), native_pattern(term["wrong"])
+        stems, wrong = stems_pattern(term), native_pattern(term["wrong"])
         for entry in entries:
             english = entry["msgid"] + "\n" + entry.get("msgid_plural", "")
             if not names_term(english, term):
@@ -133,13 +142,14 @@ def stray_wrong_terms(terms: list[dict], entries: list[dict]) -> list[str]:
                 continue
             for translation in entry["msgstr"]:
                 found = wrong.search(normalise(PLACEHOLDER.sub(" ", translation)))
-                if found and not any(native_pattern(other["stems"]).search(found.group(0)) for other in named):
+                if found and not any(stems_pattern(other).search(found.group(0)) for other in named):
                     problems.append(f"{term['english']!r}: wrong term {found.group(0)!r} in: {translation!r}")
     return problems
 
 
 def address_problems(address: dict, entries: list[dict]) -> list[str]:
     wrong = native_pattern(address["wrong"])
+    assert wrong is not None
     return [
         f"another form of address than the glossary's: {found.group(0)!r} in {translation!r}"
         for entry in entries

@@ -10,6 +10,7 @@ import json
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -96,7 +97,18 @@ SPEC_PLAYERS = {  # name, sex, rating, points, rank column
     6: ("Foxtrot, Fay", "w", 1850, HALF, 7),
     7: ("Golf, Gil", "m", 1800, Fraction(1), 6),
 }
-POINTS_OF_CODE = {"1": 1, "+": 1, "F": 1, "U": 1, "=": HALF, "D": HALF, "H": HALF, "0": 0, "-": 0, "Z": 0}
+POINTS_OF_CODE: dict[str, int | Fraction] = {
+    "1": 1,
+    "+": 1,
+    "F": 1,
+    "U": 1,
+    "=": HALF,
+    "D": HALF,
+    "H": HALF,
+    "0": 0,
+    "-": 0,
+    "Z": 0,
+}
 
 
 @pytest.mark.parametrize("number", sorted(SPEC_ROUNDS))
@@ -344,6 +356,7 @@ def test_362_accepts_both_spellings():
     one = read_trf(EXAMPLE + "362  W 3.0    D 1.0    L 0.0\n").match_scoring
     two = read_trf(EXAMPLE + "362 TW 3.0   TD 1.0   TL 0.0\n").match_scoring
     assert one == two
+    assert one is not None
     assert (one.win, one.draw, one.loss) == (3, 1, 0)
 
 
@@ -514,7 +527,7 @@ def random_tournament(seed: int) -> Tournament:
             paired = True
             pair = rng.choice([("1", "0"), ("0", "1"), ("=", "="), ("W", "L"), ("D", "D"), ("X", "?"),
                                ("+", "-"), ("-", "+"), ("-", "-")])  # fmt: skip
-            colours = ("w", "b") if rng.random() < 0.5 else ("b", "w")
+            colours: tuple[str | None, str | None] = ("w", "b") if rng.random() < 0.5 else ("b", "w")
             if pair[0] in "+-" and rng.random() < 0.3:
                 colours = (None, None)
             table[a].append(RoundEntry(pair[0], b, colours[0]))
@@ -601,7 +614,7 @@ def test_problems_across_lines_are_reported_on_each_offending_line():
     assert any("player 3 has '1' against 1" in text for text in by_line[n3])
     assert "player 4 says opponent 1" in by_line[n4][0]  # the other side of the one-sided pairing
     assert "99" in by_line[n6][0]
-    assert [p.line_number for p in problems] == sorted(p.line_number for p in problems)
+    assert [p.line_number for p in problems] == sorted(cast(int, p.line_number) for p in problems)  # each has one
 
 
 def test_a_player_record_that_cannot_be_read_is_reported_once():

@@ -16,9 +16,7 @@ them fails the test with its seed.
 from __future__ import annotations
 
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -27,8 +25,7 @@ from tiebreaks.engine.model import Participant, RoundEntry, Tournament
 
 pytest.importorskip("tiebreak_core")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core
+from tests.bench.tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core
 
 SEEDS = range(300)
 UNRATED_RATING = 1500
@@ -99,7 +96,7 @@ def random_swiss(seed: int) -> Tournament:
                 (black, white, "b", codes[1]),
             ):
                 table[player].append(RoundEntry(code, opponent, colour))
-                score[player] += {"1": 1, "+": 1, "=": Fraction(1, 2)}.get(code, 0)
+                score[player] += {"1": Fraction(1), "+": Fraction(1), "=": Fraction(1, 2)}.get(code, Fraction(0))
     participants = [
         Participant(p, f"Player {p}", None if p in unrated else ratings[p - 1], tuple(table[p]))
         for p in range(1, n + 1)
@@ -131,7 +128,7 @@ def double_forfeits(t: Tournament, p: int) -> int:
 REMOVALS = {"BH/C1": 1, "BH/C2": 2, "BH/M1": 2, "BH/M2": 4, "ARO/C1": 1}
 
 
-def ptp_float_error(t: Tournament, p: int, ours: int | None, unrated_rating: int | None) -> bool:
+def ptp_float_error(t: Tournament, p: int, ours: int | None, unrated_rating: int) -> bool:
     """True when ``ours`` is the exact PTP (spec §4.16) and tiebreak-core's floating-point sum of
     the same table entries falls just short of the target at that rating."""
     from tiebreak_core.fide2024 import _pd_for_rating

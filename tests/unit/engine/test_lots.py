@@ -14,9 +14,12 @@ from .builders import TournamentBuilder
 def _all_draws():
     """Four players, a round robin of draws: everyone on 1.5 points, every tie-break equal."""
     b = TournamentBuilder(rounds=3, round_robin=True)
-    b.game(1, "A", "D", "="), b.game(1, "B", "C", "=")
-    b.game(2, "D", "C", "="), b.game(2, "A", "B", "=")
-    b.game(3, "B", "D", "="), b.game(3, "C", "A", "=")
+    b.game(1, "A", "D", "=")
+    b.game(1, "B", "C", "=")
+    b.game(2, "D", "C", "=")
+    b.game(2, "A", "B", "=")
+    b.game(3, "B", "D", "=")
+    b.game(3, "C", "A", "=")
     return b.tournament()
 
 

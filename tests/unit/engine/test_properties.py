@@ -143,12 +143,15 @@ def test_every_trace_adds_up_to_its_value(t: Tournament) -> None:
             if code in SUMS:
                 assert trace.total == value, code
             elif code in ("ARO", "ARO/C1", "APRO", "APPO"):
+                assert trace.total is not None and trace.divisor is not None, code
                 assert _half_up(trace.total / trace.divisor) == value, code
             elif code in ("AOB", "AOB/F"):
+                assert trace.total is not None and trace.divisor is not None, code
                 assert Fraction(_half_up(trace.total * 100 / trace.divisor), 100) == value, code
             elif code == "TPR":
                 d = trace.details
                 assert value == d["aro"] + DP_BY_PERCENT[d["percentage"]]
+                assert trace.total is not None and trace.divisor is not None, code
                 assert d["aro"] == _half_up(trace.total / trace.divisor)
 
 

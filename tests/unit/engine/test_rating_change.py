@@ -95,6 +95,7 @@ def test_rounding_takes_half_away_from_zero():
 def test_event_rating_gives_score_expected_change_and_performance():
     games = [RatedGame(2100, WIN), RatedGame(2100, DRAW)]
     result = event_rating(2000, games, 20)
+    assert result is not None
     assert (result.games, result.score, result.expected) == (2, Fraction(3, 2), Fraction(72, 100))
     assert result.change == Fraction(156, 10)
     assert result.performance == 2100 + 193  # 75 % -> dp 193 (table 8.1a), opponents' average 2100

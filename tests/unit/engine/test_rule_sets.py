@@ -166,6 +166,7 @@ def test_moving_from_chess_caddy_shows_the_rounds_that_change() -> None:
     ]
     sb = changes[(p, "SB")]  # 3½ + 3 + 2½ + 2 = 11 -> + 2½ x ½ = 12.25 (T4)
     assert (sb.before, sb.after) == (F(11), F("12.25"))
+    assert sb.before is not None and sb.after is not None
     assert sum(r.after - r.before for r in sb.rounds) == sb.after - sb.before
     with pytest.raises(CriterionNotAllowed):
         compare_rule_sets(b.tournament(), ["BH/C1"])
@@ -284,7 +285,7 @@ def _excess(t: Tournament) -> dict[int, tuple[F, F]]:
     return out
 
 
-_SAME_UNDER_BOTH = ("DE", "PS", "PS/C1", "WIN", "WON", "BPG", "BWG", "REP", "KS")
+_SAME_UNDER_BOTH: tuple[str, ...] = ("DE", "PS", "PS/C1", "WIN", "WON", "BPG", "BWG", "REP", "KS")
 _SAME_UNDER_BOTH += ("ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO")
 
 

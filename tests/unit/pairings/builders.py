@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from pairings import PairingState, Player, RoundEntry
 
@@ -37,7 +38,7 @@ def players_after(count: int, rounds: list[str], *, ratings: list[int] | None = 
     return tuple(Player(n, ratings[n - 1], tuple(history[n])) for n in history)
 
 
-def state(count: int, rounds: list[str], *, total_rounds: int = 9, **kwargs: object) -> PairingState:
+def state(count: int, rounds: list[str], *, total_rounds: int = 9, **kwargs: Any) -> PairingState:
     return PairingState(
         players=players_after(count, rounds), round=len(rounds) + 1, total_rounds=total_rounds, **kwargs
     )

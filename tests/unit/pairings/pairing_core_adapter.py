@@ -17,6 +17,7 @@ precomputed; they are derived here from the same round blocks our engine hands t
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026
 
@@ -84,7 +85,7 @@ def pairing_core_round(
                 score=float(scores[p.start_number][-1]),
                 rating=p.rating,
                 colors=colors,
-                opponents=tuple(sorted({e.opponent for e in over_board if e.opponent not in absent})),
+                opponents=tuple(sorted({cast(int, e.opponent) for e in over_board if e.opponent not in absent})),
                 unplayed=len(p.rounds) - len(over_board),
                 last_float=_float(state, p.start_number, rnd - 1, scores) if rnd > 1 else "",
                 prev_float=_float(state, p.start_number, rnd - 2, scores) if rnd > 2 else "",

@@ -1,13 +1,14 @@
 """FIDE's Berger tables (Handbook C.05 Annex 1) for individual round robins, through the one interface."""
 
 from itertools import combinations
+from typing import Any
 
 import pytest
 
 from pairings import ByeType, PairingState, Player, System, berger_cycle, berger_round, pair_round
 
 
-def _table(text: str) -> list[list[tuple[int, int]]]:
+def _table(text: str) -> list[list[tuple[int, ...]]]:
     """One round per line, "white-black" pairings in the table's board order."""
     return [[tuple(int(x) for x in p.split("-")) for p in line.split(",")] for line in text.strip().splitlines()]
 
@@ -87,7 +88,7 @@ FIDE = {
 }
 
 
-def _state(players: int, rnd: int, **kwargs: object) -> PairingState:
+def _state(players: int, rnd: int, **kwargs: Any) -> PairingState:
     return PairingState(players=tuple(Player(n) for n in range(1, players + 1)), round=rnd, total_rounds=99, **kwargs)
 
 

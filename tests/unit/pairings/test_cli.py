@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def played(tmp_path_factory) -> list[Path]:
     )
 
 
-def with_rounds(path: Path, total: int, tmp_path: Path, extra: list[str] = ()) -> Path:
+def with_rounds(path: Path, total: int, tmp_path: Path, extra: Sequence[str] = ()) -> Path:
     """The same file announcing ``total`` rounds (so the next one can be paired)."""
     text = re.sub(r"^142 .*$", f"142 {total}", path.read_text(), flags=re.MULTILINE)
     out = tmp_path / path.name
@@ -39,7 +40,7 @@ def with_rounds(path: Path, total: int, tmp_path: Path, extra: list[str] = ()) -
     return out
 
 
-def gacrux_alone(path: Path) -> list[tuple[int, int]]:
+def gacrux_alone(path: Path) -> list[tuple[int, ...]]:
     done = subprocess.run(
         [sys.executable, "-m", "gacrux.pairingchecker", "-i", str(path), "-p", "-dT"],
         capture_output=True,
