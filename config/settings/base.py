@@ -251,6 +251,9 @@ REST_FRAMEWORK = {
         "export": env_str("API_EXPORT_RATE", "60/minute"),
     },
 }
+# the most requests of one API client a web process counts ahead in one Redis round trip: a busy client's next
+# requests to that process ask Redis nothing (leagues/rate_limits.py, take); 1: every request asks Redis
+API_COUNT_AHEAD = env_int("API_COUNT_AHEAD", 16)
 # API tokens (knox): shown once, stored as SHA-512 digests; expiry is chosen per token
 KNOX_TOKEN_MODEL = "knox.AuthToken"  # noqa: S105 - a model name, not a token
 REST_KNOX = {"TOKEN_TTL": None, "TOKEN_PREFIX": "cl_", "AUTH_HEADER_PREFIX": "Bearer"}

@@ -18,16 +18,16 @@ class SharedCounter(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        counted = rate_limits.hit(f"api-{self.key}", self.duration)
+        counted = rate_limits.take(f"api-{self.key}", self.num_requests, self.duration)
         if counted is None:
             return True  # fail open: the counter is down
-        hits, self.seconds_left = counted
+        allowed, left, self.seconds_left = counted
         # the answer's X-RateLimit-* headers (leagues.api.middleware): the tightest of the client's limits
-        limit = (self.num_requests, max(0, self.num_requests - hits), self.seconds_left)
+        limit = (self.num_requests, left, self.seconds_left)
         tightest = getattr(request._request, "rate_limit", None)
         if tightest is None or limit[1] < tightest[1]:
             request._request.rate_limit = limit
-        return hits <= self.num_requests
+        return allowed
 
     def wait(self):
         return self.seconds_left
