@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from tiebreaks.engine import reasons as R
 
@@ -175,7 +175,62 @@ def _adjusted_from(element: Mapping[str, Any]) -> str:
     return fmt(Decimal(str(element.get("value") or 0)) - counted)
 
 
-def _element_text(  # noqa: C901
+#: the sentence of each reason code whose sentence needs nothing but the element's numbers and names
+#: (translated when used)
+_ROUND_SENTENCES = {
+    R.ACTUAL_SCORE: gettext_noop("Round %(round)s: %(opponent)s, final score %(value)s."),
+    R.ADJUSTED_SCORE: gettext_noop(
+        "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: their adjusted score "
+        "(Article 16.3)."
+    ),
+    R.FORE_LAST_ROUND_DRAW: gettext_noop(
+        "Round %(round)s: %(opponent)s counts with %(value)s, their score with every final-round game taken "
+        "as a draw (Article 8.3)."
+    ),
+    R.FORFEIT_COUNTED_AS_GAME: gettext_noop(
+        "Round %(round)s: the forfeit counts as a game against %(opponent)s, final score %(value)s (Article "
+        "%(article)s)."
+    ),
+    R.DUMMY_OWN_SCORE: gettext_noop(
+        "Round %(round)s was not played: a dummy opponent stands in with the player's own score, %(value)s "
+        "(Article %(article)s)."
+    ),
+    R.DUMMY_CAP_HALF_ROUNDS: gettext_noop(
+        "Round %(round)s was not played: a dummy opponent stands in with the player's own score, %(own)s, "
+        "capped at half a point per round: %(value)s (Article 16.4.2)."
+    ),
+    R.DUMMY_CAP_OPPONENT_ADJUSTED: gettext_noop(
+        "Round %(round)s was a forfeit: a dummy opponent stands in with the player's own score, %(own)s, "
+        "capped at the adjusted score of %(opponent)s, who was scheduled: %(value)s (Article 16.4.1)."
+    ),
+    R.DUMMY_ZERO: gettext_noop("Round %(round)s was not played: it counts as an opponent with a score of 0."),
+    R.UNPLAYED_COUNTS_AS_DRAW: gettext_noop("Round %(round)s: the unplayed round counts as a draw."),
+    R.FREE_ROUND: gettext_noop("Round %(round)s was a free round: it is not counted at all (Article 15.2)."),
+    R.UNPLAYED_EXCLUDED: gettext_noop("Round %(round)s was not played over the board: it is left out."),
+    R.POINTS_SCORED: gettext_noop("Round %(round)s: scored %(points)s."),
+    R.RUNNING_SCORE: gettext_noop("After round %(round)s the running score was %(value)s."),
+    R.OPPONENT_QUALIFIES: gettext_noop(
+        "Round %(round)s: %(opponent)s, final score %(value)s, reaches the limit of %(limit)s, so the "
+        "%(points)s scored against them counts."
+    ),
+    R.OPPONENT_BELOW_LIMIT: gettext_noop(
+        "Round %(round)s: %(opponent)s, final score %(value)s, is below the limit of %(limit)s: not counted."
+    ),
+    R.OPPONENT_RATING: gettext_noop("Round %(round)s: %(opponent)s is rated %(value)s."),
+    R.OPPONENT_RATING_IN_ROUND: gettext_noop(
+        "Round %(round)s: %(opponent)s was rated %(value)s in that round (a newer rating list)."
+    ),
+    R.OPPONENT_VALUE: gettext_noop("Round %(round)s: %(opponent)s has %(value)s."),
+    R.OPPONENT_VALUE_UNDEFINED: gettext_noop("Round %(round)s: %(opponent)s has no value for this criterion."),
+    R.OWN_RATING: gettext_noop("The player's own rating: %(value)s."),
+    R.PAIRING_NUMBER: gettext_noop("The player's pairing number: %(value)s."),
+    R.DIRECT_ENCOUNTER_MUTUAL_SCORE: gettext_noop(
+        "Round %(round)s: scored %(value)s against %(opponent)s, who is tied too."
+    ),
+}
+
+
+def _element_text(
     element: Mapping[str, Any],
     code: str,
     details: Mapping[str, Any],
@@ -183,7 +238,30 @@ def _element_text(  # noqa: C901
     isolated: bool = False,
 ) -> str | None:
     reason = element["reason"]
-    params = {
+    params = _units(_element_params(element, details, name_of), isolated)
+    sentence = _ROUND_SENTENCES.get(reason)
+    if sentence is not None:
+        return _(sentence) % params
+    if reason == R.LOT_DRAWN:
+        return _(
+            "Lot %(value)s in the drawing of lots with the published seed %(seed)s: players are ordered by the "
+            "SHA-256 hash of the seed, a hyphen and their pairing number (this player's: %(hash)s), lowest first."
+        ) % {**params, **_units({"seed": details.get("seed"), "hash": details.get("hash", "")[:16] + "…"}, isolated)}
+    decision = _decision_sentence(reason, params, element, details, isolated)
+    if decision:
+        return decision
+    us = _us_sentence(reason, params)
+    if us:
+        return us
+    team = _team_sentence(reason, params, element)
+    if team:
+        return team
+    return _count_sentence(reason, params, element)
+
+
+def _element_params(element: Mapping[str, Any], details: Mapping[str, Any], name_of: NameOf) -> dict[str, Any]:
+    """The placeholders an element's sentence may use, formatted for readers."""
+    return {
         "round": element["round"],
         "opponent": _name(name_of, element.get("opponent")),
         "value": fmt(element.get("value")),
@@ -199,110 +277,10 @@ def _element_text(  # noqa: C901
         "draw": "0",
         "loss": "−1",
     }
-    params = _units(params, isolated)
-    if reason == R.ACTUAL_SCORE:
-        return _("Round %(round)s: %(opponent)s, final score %(value)s.") % params
-    if reason == R.ADJUSTED_SCORE:
-        return (
-            _(
-                "Round %(round)s: %(opponent)s, final score %(score)s, counts with %(value)s: their adjusted "
-                "score (Article 16.3)."
-            )
-            % params
-        )
-    if reason == R.FORE_LAST_ROUND_DRAW:
-        return (
-            _(
-                "Round %(round)s: %(opponent)s counts with %(value)s, their score with every final-round game "
-                "taken as a draw (Article 8.3)."
-            )
-            % params
-        )
-    if reason == R.FORFEIT_COUNTED_AS_GAME:
-        return (
-            _(
-                "Round %(round)s: the forfeit counts as a game against %(opponent)s, final score %(value)s "
-                "(Article %(article)s)."
-            )
-            % params
-        )
-    if reason == R.DUMMY_OWN_SCORE:
-        return (
-            _(
-                "Round %(round)s was not played: a dummy opponent stands in with the player's own score, "
-                "%(value)s (Article %(article)s)."
-            )
-            % params
-        )
-    if reason == R.DUMMY_CAP_HALF_ROUNDS:
-        return (
-            _(
-                "Round %(round)s was not played: a dummy opponent stands in with the player's own score, "
-                "%(own)s, capped at half a point per round: %(value)s (Article 16.4.2)."
-            )
-            % params
-        )
-    if reason == R.DUMMY_CAP_OPPONENT_ADJUSTED:
-        return (
-            _(
-                "Round %(round)s was a forfeit: a dummy opponent stands in with the player's own score, %(own)s, "
-                "capped at the adjusted score of %(opponent)s, who was scheduled: %(value)s (Article 16.4.1)."
-            )
-            % params
-        )
-    if reason == R.DUMMY_ZERO:
-        return _("Round %(round)s was not played: it counts as an opponent with a score of 0.") % params
-    if reason == R.UNPLAYED_COUNTS_AS_DRAW:
-        return _("Round %(round)s: the unplayed round counts as a draw.") % params
-    if reason == R.FREE_ROUND:
-        return _("Round %(round)s was a free round: it is not counted at all (Article 15.2).") % params
-    if reason == R.UNPLAYED_EXCLUDED:
-        return _("Round %(round)s was not played over the board: it is left out.") % params
-    if reason == R.POINTS_SCORED:
-        return _("Round %(round)s: scored %(points)s.") % params
-    if reason == R.RUNNING_SCORE:
-        return _("After round %(round)s the running score was %(value)s.") % params
-    if reason == R.OPPONENT_QUALIFIES:
-        return (
-            _(
-                "Round %(round)s: %(opponent)s, final score %(value)s, reaches the limit of %(limit)s, so the "
-                "%(points)s scored against them counts."
-            )
-            % params
-        )
-    if reason == R.OPPONENT_BELOW_LIMIT:
-        return (
-            _("Round %(round)s: %(opponent)s, final score %(value)s, is below the limit of %(limit)s: not counted.")
-            % params
-        )
-    if reason == R.OPPONENT_RATING:
-        return _("Round %(round)s: %(opponent)s is rated %(value)s.") % params
-    if reason == R.OPPONENT_RATING_IN_ROUND:
-        return _("Round %(round)s: %(opponent)s was rated %(value)s in that round (a newer rating list).") % params
-    if reason == R.OPPONENT_VALUE:
-        return _("Round %(round)s: %(opponent)s has %(value)s.") % params
-    if reason == R.OPPONENT_VALUE_UNDEFINED:
-        return _("Round %(round)s: %(opponent)s has no value for this criterion.") % params
-    if reason == R.OWN_RATING:
-        return _("The player's own rating: %(value)s.") % params
-    if reason == R.PAIRING_NUMBER:
-        return _("The player's pairing number: %(value)s.") % params
-    if reason == R.LOT_DRAWN:
-        return _(
-            "Lot %(value)s in the drawing of lots with the published seed %(seed)s: players are ordered by the "
-            "SHA-256 hash of the seed, a hyphen and their pairing number (this player's: %(hash)s), lowest first."
-        ) % {**params, **_units({"seed": details.get("seed"), "hash": details.get("hash", "")[:16] + "…"}, isolated)}
-    if reason == R.DIRECT_ENCOUNTER_MUTUAL_SCORE:
-        return _("Round %(round)s: scored %(value)s against %(opponent)s, who is tied too.") % params
-    decision = _decision_sentence(reason, params, element, details, isolated)
-    if decision:
-        return decision
-    us = _us_sentence(reason, params)
-    if us:
-        return us
-    team = _team_sentence(reason, params, element)
-    if team:
-        return team
+
+
+def _count_sentence(reason: str, params: Mapping[str, Any], element: Mapping[str, Any]) -> str | None:
+    """The rounds a count criterion (WIN, WON, BPG, BWG, GE, STD; Article 7) counts or leaves out."""
     counted = Decimal(str(element.get("contribution") or 0)) != 0
     if reason == R.NOT_ELECTED:
         return (
