@@ -19,7 +19,7 @@ from leagues.services.round_pairings import pairing_publish, round_pair
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 from tests.smtp import smtp_server
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 NAMES = ["Berg, Anna", "Demir, Elif", "Kaya, Mert", "Levi, Noa"]
 
