@@ -14,7 +14,7 @@ from leagues.services.setup import event_save, event_status_set
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import played_swiss
 
-pytestmark = pytest.mark.django_db(transaction=True)  # each write commits, as in production
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]  # each write's page work as on commit
 
 PAGES = [
     "/en/events/{slug}/",
@@ -36,11 +36,11 @@ def _neighbour_rendering():
     def render():
         with page_cache._RENDERING:
             holding.set()
-            release.wait(10)
+            release.wait()  # until the test lets go (its `finally`): a slow machine never ends the render early
 
-    thread = threading.Thread(target=render)
+    thread = threading.Thread(target=render, daemon=True)
     thread.start()
-    holding.wait(5)
+    assert holding.wait(60), "the neighbour never took the render lock"
     return thread, release
 
 
