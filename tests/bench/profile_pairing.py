@@ -49,7 +49,7 @@ PHASES = (
     ("gacrux.pairingdutch", "pairing_dutch", "pair_bracket", "gacrux: score brackets, the rest (pair_bracket)"),
     ("gacrux.pairing", "pairing", "get_edges", "gacrux: score brackets, the pairs left (get_edges)"),
     ("gacrux.pairingdutch", "pairing_dutch", "pair_simple_round", "gacrux: score brackets, its own search"),
-    ("gacrux.pairingdutch", "pairing_dutch", "pair_weighted_round", "gacrux: score brackets, weighted matching (networkx)"),
+    ("gacrux.pairingdutch", "pairing_dutch", "pair_weighted_round", "gacrux: brackets, weighted matching (networkx)"),
     ("gacrux.crosstabledutch", "crosstable_dutch", "update_crosstable", "gacrux: score brackets, pair qualities"),
     ("gacrux.pairingdutch", "pairing_dutch", "update_board", "gacrux: board order"),
     ("gacrux.pairing", "pairing", "compute_pairing", "gacrux: the rest of compute_pairing"),
