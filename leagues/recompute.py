@@ -2,11 +2,17 @@
 
 import json
 import logging
+import marshal
+import threading
 import time
 from datetime import timedelta
+from json.encoder import encode_basestring_ascii
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import JSONField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from tiebreaks.engine.model import Tournament
@@ -157,27 +163,78 @@ def store_explanations(event: Event, result, tournament: Tournament | None, rows
     )
 
 
-def explanations_built(event_id: int, version: int, result) -> dict | None:
+class BuiltExplanations(dict[str, Any]):
+    """Every participant's traces by number as the snapshot's column keeps them, with the column's JSON text written
+    already (`json_text`, None for a team event's): stored as it is, not encoded again."""
+
+    json_text: str | None = None
+
+
+#: each event's compact traces as this process last built them: number -> (their marshal bytes, their JSON text, their
+#: entry in the column's JSON text). A participant's traces equal to those (same values of the same types: same
+#: bytes) are not encoded again; one result changes the traces of its players and their opponents, not a whole open's.
+_built_known: dict[int, dict[str, tuple[bytes, str, str]]] = {}
+_built_known_lock = threading.Lock()
+BUILT_KNOWN_EVENTS = 8
+
+
+def _encoded(number: str, traces: dict, known: dict[str, tuple[bytes, str, str]]) -> tuple[bytes | None, str, str]:
+    """A participant's compact traces as (their marshal bytes, None if not kept; their JSON text; their entry in the
+    column's JSON text: the number, then the text as a JSON string), taken from `known` when they did not change."""
+    try:
+        key: bytes | None = marshal.dumps(traces)
+    except ValueError:  # a value marshal does not write (json does): encoded each time
+        key = None
+    before = known.get(number)
+    if key is not None and before is not None and before[0] == key:
+        return before
+    text = json.dumps(traces, separators=(",", ":"))
+    return key, text, f"{encode_basestring_ascii(number)}:{encode_basestring_ascii(text)}"
+
+
+def explanations_built(event_id: int, version: int, result) -> BuiltExplanations | None:
     """Every participant's traces as the snapshot stores them; None when newer results came meanwhile."""
-    explanations = {}
+    explanations = BuiltExplanations()
     # an individual event's in the compact form (tiebreaks/engine/compact.py), each participant's as one JSON text
     # the database keeps without parsing its numbers: cheap to build and to store, read back exactly as the traces
     # by leagues.selectors.stored_traces; a team event's as its traces
-    compact = isinstance(result, Standings)
-    built = result.compact_explanations() if compact else result.explanations()
-    for index, (number, traces) in enumerate(built):
+    if not isinstance(result, Standings):
+        for index, (number, traces) in enumerate(result.explanations()):
+            if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
+                return None
+            explanations[number] = traces
+        return explanations if _newest_version(event_id) == version else None
+    with _built_known_lock:
+        known = _built_known.get(event_id, {})
+    now: dict[str, tuple[bytes, str, str]] = {}
+    entries = []
+    for index, (number, traces) in enumerate(result.compact_explanations()):
         if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
             return None
-        explanations[number] = json.dumps(traces, separators=(",", ":")) if compact else traces
+        key, text, entry = _encoded(number, traces, known)
+        if key is not None:
+            now[number] = (key, text, entry)
+        explanations[number] = text
+        entries.append(entry)
     if _newest_version(event_id) != version:
         return None
+    explanations.json_text = "{" + ",".join(entries) + "}"
+    with _built_known_lock:
+        _built_known.pop(event_id, None)
+        _built_known[event_id] = now
+        while len(_built_known) > BUILT_KNOWN_EVENTS:
+            del _built_known[next(iter(_built_known))]
     return explanations
 
 
 def explanations_stored(event_id: int, version: int, explanations: dict, rows: list[dict] | None = None) -> bool:
     """Store the traces (and `rows`, the standings' rows with each player's place after every round) on the
     snapshot of `version`; False when a newer snapshot is there already."""
-    fields = {"explanations": explanations} if rows is None else {"explanations": explanations, "rows": rows}
+    column: object = explanations
+    if isinstance(explanations, BuiltExplanations) and explanations.json_text and connection.vendor == "postgresql":
+        # the JSON text written already, not encoded again
+        column = RawSQL("%s::jsonb", (explanations.json_text,), output_field=JSONField())
+    fields = {"explanations": column} if rows is None else {"explanations": column, "rows": rows}
     return bool(StandingsSnapshot.objects.filter(event_id=event_id, version=version).update(**fields))
 
 
