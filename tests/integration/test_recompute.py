@@ -3,6 +3,7 @@
 import json
 import logging
 import threading
+import time
 import zlib
 from datetime import timedelta
 
@@ -21,7 +22,7 @@ from tests.e2e.worker import TEST_BROKER, broker_for_this_process, wait_until
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def test_recompute_twice_is_harmless():
@@ -106,11 +107,28 @@ def _holding_the_lock(event) -> bool:
         return cursor.fetchone()[0] > 0
 
 
-def _recompute_in_a_thread(event) -> tuple[threading.Thread, list]:
-    """A worker recomputing the event (RECOMPUTE_TEST_DELAY: in the middle of it for a while)."""
+def _waiting_for_the_lock(event) -> bool:
+    """Whether a process waits for the event's recompute lock (as PostgreSQL sees it)."""
     from django.db import connection
 
-    returned = []
+    key = zlib.crc32(f"standings:{event.pk}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = %s", [key]
+        )
+        return cursor.fetchone()[0] > 0
+
+
+def _recompute_in_a_thread(event, settings, monkeypatch) -> tuple[threading.Thread, list, threading.Event]:
+    """A worker recomputing the event, held in the middle of it (where RECOMPUTE_TEST_DELAY sleeps) until the test
+    sets the returned event: however slow the machine, it holds the lock for as long as the test needs."""
+    from django.db import connection
+
+    returned, release, sleep = [], threading.Event(), time.sleep
+    settings.RECOMPUTE_TEST_DELAY = 1
+    monkeypatch.setattr(
+        time, "sleep", lambda seconds: release.wait() if threading.current_thread().name == "holder" else sleep(seconds)
+    )
 
     def work():
         try:
@@ -118,17 +136,18 @@ def _recompute_in_a_thread(event) -> tuple[threading.Thread, list]:
         finally:
             connection.close()
 
-    worker = threading.Thread(target=work, name="holder")
+    worker = threading.Thread(target=work, name="holder", daemon=True)
     worker.start()
-    assert wait_until(lambda: _holding_the_lock(event), timeout=20, step=0.01)
-    return worker, returned
+    assert wait_until(lambda: _holding_the_lock(event), timeout=120, step=0.01)
+    return worker, returned, release
 
 
 def _points(event) -> dict:
     return {row["start_number"]: row["points"] for row in StandingsSnapshot.objects.get(event=event).rows}
 
 
-def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_never_lost(settings, caplog):
+@pytest.mark.django_db(transaction=True)  # threads: each its own connection; the lock is held across them
+def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_never_lost(settings, caplog, monkeypatch):
     """Two workers: a result saved while one recomputes its event sends one recompute (another result meanwhile
     sends none: it waits in the queue already); the other worker leaves it to the one recomputing, which reads the
     newer results once done (no waiting for the lock, no retry through the broker). Both results are in the
@@ -139,20 +158,20 @@ def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_ne
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)  # in-process: snapshot of version 1
     Event.objects.filter(pk=event.pk).update(results_version=2)  # a result's version, its recompute under way
-    settings.RECOMPUTE_TEST_DELAY = 1
     caplog.set_level(logging.INFO, logger="leagues.recompute")
     caplog.clear()
     with broker_for_this_process(TEST_BROKER):
         client = broker.redis_client()
+        holder, returned, release = _recompute_in_a_thread(event, settings, monkeypatch)
         try:
-            holder, returned = _recompute_in_a_thread(event)
             assert broker.enqueue_recompute(event.pk) is True  # a result saved meanwhile: its recompute is sent
             result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # its own version
             result_record(game_id=games[2].pk, result=Result.BLACK_WINS, user=user)
             assert broker.enqueue_recompute(event.pk) is False  # coalesced into the recompute waiting in the queue
             assert standings_recompute_event(event.pk) is False  # that one, taken by the other worker: left
-            holder.join(timeout=60)
         finally:
+            release.set()
+            holder.join(timeout=120)
             client.delete(broker._pending_key(event.pk), broker._rerun_key(event.pk))
     assert returned == [True]
     assert StandingsSnapshot.objects.get(event=event).version == Event.objects.get(pk=event.pk).results_version == 4
@@ -162,17 +181,33 @@ def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_ne
     assert started and {record.threadName for record in started} == {"holder"}
 
 
-def test_in_process_a_recompute_waits_for_the_one_under_way_and_reads_the_newer_result(settings):
+@pytest.mark.django_db(transaction=True)  # threads: each its own connection; the lock is held across them
+def test_in_process_a_recompute_waits_for_the_one_under_way_and_reads_the_newer_result(settings, monkeypatch):
     """Without a broker (tasks run in the process that saves) there is no worker to leave the recompute to: the
     result's recompute waits for the one under way, then reads the result."""
     event, _entries, games = swiss_event(players=4)
     user = organiser_of(event.league)
     result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
     Event.objects.filter(pk=event.pk).update(results_version=2)
-    settings.RECOMPUTE_TEST_DELAY = 1
-    holder, returned = _recompute_in_a_thread(event)
-    result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # its recompute runs here, after the holder's
-    holder.join(timeout=60)
+    holder, returned, release = _recompute_in_a_thread(event, settings, monkeypatch)
+
+    def let_go_once_the_result_waits():  # the holder goes on once PostgreSQL shows the result's recompute waiting
+        from django.db import connection
+
+        try:
+            if wait_until(lambda: _waiting_for_the_lock(event), timeout=120):
+                release.set()
+        finally:
+            connection.close()
+
+    letting_go = threading.Thread(target=let_go_once_the_result_waits, daemon=True)
+    letting_go.start()
+    try:
+        result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # its recompute runs here, after the holder's
+    finally:
+        release.set()
+        letting_go.join(timeout=120)
+        holder.join(timeout=120)
     assert returned == [True]
     assert StandingsSnapshot.objects.get(event=event).version == 3
     assert _points(event) == {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.5}  # 1-3 1-0, 2-4 ½-½
