@@ -9,7 +9,7 @@ from leagues.models import WebhookDelivery
 from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
 def test_a_receiver_trickling_a_byte_every_4_seconds_is_cut_at_the_deadline_and_the_worker_goes_on(tmp_path):

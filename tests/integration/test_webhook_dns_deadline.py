@@ -16,7 +16,7 @@ from leagues.models import WebhookDelivery
 from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 NAME = "hooks.chess-league.test"
 
@@ -91,6 +91,7 @@ def test_a_name_server_slower_than_the_deadline_does_not_hold_a_delivery_past_it
         assert api.post(f"/api/v1/webhooks/{subscription}/test/").status_code == 202
         assert names.held >= 1 and names.answered_late == 0  # it ended while the name server held its answer
         late = WebhookDelivery.objects.filter(subscription_id=subscription).order_by("-created_at").first()
+        assert late is not None
         assert (late.status, late.response_code) == ("failed", None)
         assert late.error == "timed out: no answer within 5 s"
         assert len(hook.received()) == 1  # nothing sent

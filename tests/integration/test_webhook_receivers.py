@@ -14,7 +14,7 @@ from leagues.services.webhooks import webhook_attempt, webhook_subscribe
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
 from tests.webhooks import receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 EVENTS = ["result.recorded", "standings.updated"]
 
 
