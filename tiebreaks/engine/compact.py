@@ -76,10 +76,12 @@ def _number(value: Fraction | int | None) -> list[int] | None:
 
 def _column(values: Sequence[Any]) -> Any:
     """One value for every element when they are all equal (a text never starting with "@"), else the list."""
-    if values and all(v == values[0] and type(v) is type(values[0]) for v in values):
+    if values:
         first = values[0]
-        if not (isinstance(first, str) and first.startswith("@")):
-            return first
+        # all equal and of one type (True is not 1), counted and typed in C rather than compared one by one
+        if values.count(first) == len(values) and len(set(map(type, values))) == 1:
+            if not (isinstance(first, str) and first.startswith("@")):
+                return first
     return list(values)
 
 
