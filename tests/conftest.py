@@ -89,7 +89,7 @@ def _run_pending_commit_hooks(connection) -> None:
 
 
 @pytest.fixture
-def on_commit_runs(request):  # noqa: C901
+def on_commit_runs(request):
     """Use with `django_db` (no transaction=True) in a file whose tests expect on-commit work to have run:
     `pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]`.
 
@@ -109,8 +109,7 @@ def on_commit_runs(request):  # noqa: C901
     if marker is None or not settings.configured or "django_capture_on_commit_callbacks" in request.fixturenames:
         yield
         return
-    from django.core.signals import request_finished, request_started
-    from django.db import connections, transaction
+    from django.db import connections
 
     request.getfixturevalue("_django_db_helper")
 
@@ -119,15 +118,28 @@ def on_commit_runs(request):  # noqa: C901
     if not connections["default"].in_atomic_block:
         yield
         return
-    baseline = {alias: len(connections[alias].atomic_blocks) for alias in settings.DATABASES}
-    original_enter, original_exit = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+    yield from _commits_at_the_codes_outermost_block(
+        {alias: len(connections[alias].atomic_blocks) for alias in settings.DATABASES}
+    )
 
-    def at_baseline(connection, alias) -> bool:
-        return alias in baseline and len(connection.atomic_blocks) == baseline[alias]
+
+_ON_COMMIT_UID = "tests-on-commit-in-rollback-tests"
+
+
+def _commits_at_the_codes_outermost_block(baseline):
+    """on_commit_runs while the test runs (the generator waits at its yield): the code's outermost atomic block, one
+    deeper than the test's own blocks (`baseline`: their number per database), runs its on-commit callbacks when it
+    exits as a commit would and drops them when it rolls back; the start and the end of a request are boundaries too."""
+    from functools import partial
+
+    from django.core.signals import request_finished, request_started
+    from django.db import connections, transaction
+
+    original_enter, original_exit = transaction.Atomic.__enter__, transaction.Atomic.__exit__
 
     def enter(self):
         connection = transaction.get_connection(self.using)
-        if at_baseline(connection, connection.alias):  # what waited outside a block would have run by now
+        if _at_baseline(baseline, connection, connection.alias):  # what waited outside a block would have run by now
             _run_pending_commit_hooks(connection)
         return original_enter(self)
 
@@ -135,7 +147,7 @@ def on_commit_runs(request):  # noqa: C901
         connection = transaction.get_connection(self.using)
         commits = exc_type is None and not connection.needs_rollback and not connection.closed_in_transaction
         result = original_exit(self, exc_type, exc_value, traceback)
-        if at_baseline(connection, connection.alias):  # the code's outermost block: a real commit or rollback
+        if _at_baseline(baseline, connection, connection.alias):  # the code's outermost block: a commit or rollback
             if commits:
                 _run_pending_commit_hooks(connection)
             else:
@@ -145,24 +157,14 @@ def on_commit_runs(request):  # noqa: C901
     def at_a_request_boundary(**kwargs):
         for alias in baseline:
             connection = connections[alias]
-            if at_baseline(connection, alias):
+            if _at_baseline(baseline, connection, alias):
                 _run_pending_commit_hooks(connection)
 
-    def isolation_of_the_codes_transaction(execute, sql, params, many, context):
-        """The recompute reads one consistent state: SET TRANSACTION ISOLATION LEVEL is the first statement of its
-        own transaction (leagues/recompute.py). Here that transaction is a savepoint, where PostgreSQL refuses the
-        statement; the test's transaction is the only one on its connection, so no level changes what it reads."""
-        connection = context["connection"]
-        if sql.upper().startswith("SET TRANSACTION ISOLATION LEVEL") and len(connection.atomic_blocks) == (
-            baseline.get(connection.alias, -1) + 1
-        ):
-            return None
-        return execute(sql, params, many, context)
-
     transaction.Atomic.__enter__, transaction.Atomic.__exit__ = enter, exit
-    request_started.connect(at_a_request_boundary, dispatch_uid="tests-on-commit-in-rollback-tests")
-    request_finished.connect(at_a_request_boundary, dispatch_uid="tests-on-commit-in-rollback-tests")
-    wrappers = [connections[alias].execute_wrapper(isolation_of_the_codes_transaction) for alias in baseline]
+    request_started.connect(at_a_request_boundary, dispatch_uid=_ON_COMMIT_UID)
+    request_finished.connect(at_a_request_boundary, dispatch_uid=_ON_COMMIT_UID)
+    isolation = partial(_isolation_of_the_codes_transaction, baseline)
+    wrappers = [connections[alias].execute_wrapper(isolation) for alias in baseline]
     for wrapper in wrappers:
         wrapper.__enter__()
     try:
@@ -171,5 +173,22 @@ def on_commit_runs(request):  # noqa: C901
         for wrapper in reversed(wrappers):
             wrapper.__exit__(None, None, None)
         transaction.Atomic.__enter__, transaction.Atomic.__exit__ = original_enter, original_exit
-        request_started.disconnect(dispatch_uid="tests-on-commit-in-rollback-tests")
-        request_finished.disconnect(dispatch_uid="tests-on-commit-in-rollback-tests")
+        request_started.disconnect(dispatch_uid=_ON_COMMIT_UID)
+        request_finished.disconnect(dispatch_uid=_ON_COMMIT_UID)
+
+
+def _at_baseline(baseline, connection, alias) -> bool:
+    """The connection is in the test's own blocks only: the next block it enters is the code's outermost."""
+    return alias in baseline and len(connection.atomic_blocks) == baseline[alias]
+
+
+def _isolation_of_the_codes_transaction(baseline, execute, sql, params, many, context):
+    """The recompute reads one consistent state: SET TRANSACTION ISOLATION LEVEL is the first statement of its
+    own transaction (leagues/recompute.py). Here that transaction is a savepoint, where PostgreSQL refuses the
+    statement; the test's transaction is the only one on its connection, so no level changes what it reads."""
+    connection = context["connection"]
+    if sql.upper().startswith("SET TRANSACTION ISOLATION LEVEL") and len(connection.atomic_blocks) == (
+        baseline.get(connection.alias, -1) + 1
+    ):
+        return None
+    return execute(sql, params, many, context)
