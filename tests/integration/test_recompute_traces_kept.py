@@ -5,6 +5,7 @@ explains them now, those of players the result did not touch unchanged, and the 
 import json
 
 import pytest
+from django.db import connection
 
 from leagues import recompute
 from leagues.models import Event, Result, StandingsSnapshot
@@ -52,3 +53,15 @@ def test_a_result_encodes_again_the_traces_it_changed_only_and_every_trace_reads
     assert sorted(encoded) == [2, 5]
     assert second["2"] != first["2"] and second["5"] != first["5"]
     assert all(second[n] == first[n] for n in ("1", "3", "4", "6"))
+
+
+def test_the_snapshot_columns_written_by_every_recompute_are_compressed_with_lz4():
+    """The rows and the traces of a big open are compressed with LZ4 (cheaper to write and to read back than pglz)."""
+    if connection.vendor != "postgresql" or connection.pg_version < 140000:
+        pytest.skip("LZ4 compression of a column: PostgreSQL 14 and later")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = 'leagues_standingssnapshot'::regclass"
+            " AND attname IN ('rows', 'explanations')"
+        )
+        assert dict(cursor.fetchall()) == {"rows": "l", "explanations": "l"}
