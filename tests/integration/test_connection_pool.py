@@ -65,7 +65,9 @@ def test_production_settings_pool_connections_to_the_real_postgresql():
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     connections = seen.pop("server_connections_for_10_requests")
-    assert 1 <= connections <= 2  # ten requests one after another share the pool's one or two connections
+    # ten requests one after another share the pool's connections: never one each, never more than the pool holds
+    # (how many it opened while filling itself is the machine's timing)
+    assert 1 <= connections <= seen["max_size"] < 10
     assert seen == {
         "pooled": True,
         "max_size": 3,
