@@ -177,9 +177,19 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
     event's row and waited for board 2, the lone result held board 2 and waited for the event's row; both now
     lock the event's row first, issue 35)."""
     import threading
-    import time
 
     from django.db import connection, transaction
+
+    from tests.e2e.worker import wait_until
+
+    def sheet_waits_for_the_event() -> bool:  # as PostgreSQL sees it
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view keeps its first look
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            )
+            return cursor.fetchone()[0] > 0
 
     event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
@@ -192,8 +202,9 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
                 event_lock(event.pk)
                 Game.objects.select_for_update().get(pk=games[1].pk)
                 board_two_held.set()
-                sheet_sent.wait(5)
-                time.sleep(0.5)  # the sheet is under way meanwhile
+                sheet_sent.wait(120)
+                # the sheet is under way meanwhile: it waits for the event's row, however slow the machine
+                assert wait_until(sheet_waits_for_the_event, timeout=120)
                 result_record(game_id=games[1].pk, result=Result.DRAW, user=user)
             outcomes["lone"] = "saved"
         except Exception as exc:
@@ -202,7 +213,7 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
             connection.close()
 
     def sheet():
-        board_two_held.wait(5)
+        board_two_held.wait(120)
         sheet_sent.set()
         try:
             results = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.BLACK_WINS, 0)}
@@ -217,7 +228,7 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(30)
+        thread.join(300)
     assert outcomes["lone"] == "saved"
     assert isinstance(outcomes["sheet"], Conflict)  # board 2 is no longer what the sheet's secretary saw
     assert _results(games) == ["", "1/2-1/2", ""]
