@@ -16,7 +16,7 @@ from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of, swiss_event
 from tests.helpers import text_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True)  # threads: each its own connection, meeting in PostgreSQL
 
 
 def _event(players=8, rounds=5):
@@ -38,7 +38,7 @@ def _at_once(*requests):
     def run(index, request):
         try:
             client = APIClient()
-            start.wait(10)
+            start.wait(120)  # released together once all are ready, however slow the machine
             answers[index] = request(client)
         except Exception as exc:  # the test client raises what the view raised: a server error
             answers[index] = exc
@@ -49,7 +49,7 @@ def _at_once(*requests):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(60)
+        thread.join(300)
     return answers
 
 
@@ -146,46 +146,56 @@ def test_result_record_and_publish_through_the_services_never_meet_in_a_deadlock
         ), repr(outcome)
 
 
-def _deadlocked_by_a_competitor(game, request):
-    """Run `request` (in this thread) while another connection holds `game`'s row and, once the request waits for
-    it while holding the event's row, asks for the event's row: a real deadlock, which PostgreSQL ends by rolling
-    back the request (the competitor waits longer before looking for deadlocks). Returns the request's answer."""
-    import time
+def _someone_else_waits_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view keeps its first look
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0] > 0
 
+
+def _deadlocked_by_a_competitor(game, request):
+    """Run `request` (in this thread) while another connection holds `game`'s row and waits for the event's row,
+    which the request holds: a real deadlock, which PostgreSQL ends by rolling back the request. Returns the request's
+    answer. The request is held just before it asks for the game's row until PostgreSQL shows the competitor waiting
+    for the event's row, so the deadlock is there when the request starts waiting, and the request's own check (after
+    deadlock_timeout, 1 s) finds it whatever the machine's load; the competitor looks only after ten minutes."""
     from django.db import transaction
 
     from leagues.models import Event
+    from tests.e2e.worker import wait_until
 
-    held, done = threading.Event(), threading.Event()
+    held, go = threading.Event(), threading.Event()
 
     def competitor():
         try:
             with transaction.atomic():
                 with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL deadlock_timeout = '20s'")
+                    cursor.execute("SET LOCAL deadlock_timeout = '10min'")
                 Game.objects.select_for_update().get(pk=game.pk)
                 held.set()
-                for _ in range(200):  # until the request waits for the game's row
-                    with connection.cursor() as cursor:
-                        cursor.execute(
-                            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-                        )
-                        if cursor.fetchone()[0]:
-                            break
-                    time.sleep(0.05)
+                go.wait(120)  # once the request holds the event's row
                 list(Event.objects.select_for_update().filter(pk=game.round.event_id))
         finally:
-            done.set()
             connection.close()
 
-    thread = threading.Thread(target=competitor)
+    def before_the_games_row(execute, sql, params, many, context):
+        if not go.is_set() and 'FROM "leagues_game"' in sql and "FOR UPDATE" in sql:
+            go.set()  # the request holds the event's row: the competitor asks for it, then the request goes on
+            assert wait_until(_someone_else_waits_for_a_lock, timeout=120), "the competitor never waited"
+        return execute(sql, params, many, context)
+
+    thread = threading.Thread(target=competitor, daemon=True)
     thread.start()
-    held.wait(10)
+    assert held.wait(120), "the competitor never took the game's row"
     try:
-        return request()
+        with connection.execute_wrapper(before_the_games_row):
+            return request()
     finally:
-        thread.join(60)
+        go.set()
+        thread.join(120)
 
 
 def test_the_api_answers_a_deadlock_with_409_try_again_and_saves_nothing():
