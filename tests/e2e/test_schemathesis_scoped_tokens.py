@@ -1,0 +1,34 @@
+"""Fuzz the live API with schemathesis with tokens of fewer scopes than the organiser's: a club secretary's, and
+tokens for the new endpoints (a file of their own, so the suite's other process runs test_schemathesis.py
+meanwhile)."""
+
+from pathlib import Path
+
+import pytest
+
+from leagues.models import Role
+from leagues.services.tokens import api_token_create
+from tests.e2e.demo import load_demo
+from tests.e2e.test_schemathesis import NEW_ENDPOINTS, REPORT, _organiser, _schemathesis
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_live_api_survives_fuzzing_with_a_secretarys_token(live_server):
+    """A club secretary's token: writes within the club's games pass, the rest is refused, never a 5xx."""
+    load_demo()
+    secretary = Role.objects.filter(kind=Role.Kind.SECRETARY).select_related("user").first().user
+    _, token = api_token_create(user=secretary, name="fuzz", scopes=["results"])
+    run = _schemathesis(live_server, token)
+    Path(str(REPORT) + ".secretary").write_text(run.stdout + run.stderr)
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("scopes", [["webhooks", "tokens"], ["read"]], ids=["in-scope", "out-of-scope"])
+def test_tokens_webhooks_and_exports_survive_fuzzing_with_a_scoped_token(live_server, scopes):
+    """The new endpoints with a token that may use them, and with one whose scope they refuse (403s,
+    documented, never a 5xx)."""
+    load_demo()
+    _, token = api_token_create(user=_organiser(), name="fuzz", scopes=scopes)
+    run = _schemathesis(live_server, token, "--include-path-regex", NEW_ENDPOINTS)
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
