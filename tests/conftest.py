@@ -160,7 +160,8 @@ def _commits_at_the_codes_outermost_block(baseline):
             if _at_baseline(baseline, connection, alias):
                 _run_pending_commit_hooks(connection)
 
-    transaction.Atomic.__enter__, transaction.Atomic.__exit__ = enter, exit
+    # Django's class patched on purpose for the test's length (undone below)
+    transaction.Atomic.__enter__, transaction.Atomic.__exit__ = enter, exit  # type: ignore[method-assign]
     request_started.connect(at_a_request_boundary, dispatch_uid=_ON_COMMIT_UID)
     request_finished.connect(at_a_request_boundary, dispatch_uid=_ON_COMMIT_UID)
     isolation = partial(_isolation_of_the_codes_transaction, baseline)
@@ -172,7 +173,7 @@ def _commits_at_the_codes_outermost_block(baseline):
     finally:
         for wrapper in reversed(wrappers):
             wrapper.__exit__(None, None, None)
-        transaction.Atomic.__enter__, transaction.Atomic.__exit__ = original_enter, original_exit
+        transaction.Atomic.__enter__, transaction.Atomic.__exit__ = original_enter, original_exit  # type: ignore[method-assign]
         request_started.disconnect(dispatch_uid=_ON_COMMIT_UID)
         request_finished.disconnect(dispatch_uid=_ON_COMMIT_UID)
 

@@ -4,6 +4,7 @@ Test modules import these from here, never from one another."""
 
 import html as html_lib
 import re
+from typing import TypeVar
 
 from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, StandingsSnapshot, TeamMatch
 from leagues.recompute import store_snapshot
@@ -33,6 +34,22 @@ def text_of(html):
     html = re.sub(r"(?s)<svg.*?</svg>", " ", html)
     html = re.sub(r"</?bdi[^>]*>", "", html)  # an isolate adds no space around a name or number
     return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """`value`, which the test knows is there (for mypy: not None; the test fails when it is)."""
+    assert value is not None
+    return value
+
+
+def search(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """re.search for a test: what the pattern must find (the test fails when it is not there)."""
+    found = re.search(pattern, text, flags)
+    assert found is not None, f"{pattern!r} not found"
+    return found
 
 
 def section(html, title):

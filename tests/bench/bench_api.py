@@ -132,7 +132,9 @@ def wrk(url: str, seconds: int, connections: int, header: str | None = None) -> 
         share: float(value) * LATENCY_UNITS[unit]
         for share, value, unit in re.findall(r"^\s+(50|90|99)%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.MULTILINE)
     }
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    found = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    assert found is not None, out
+    rps = float(found.group(1))
     return rps, int(errors.group(1)) if errors else 0, latency
 
 
@@ -216,7 +218,9 @@ def main() -> None:
         ]
         # the machine is shared: each endpoint is measured in `rounds` slices, interleaved with the others, so
         # a change of the others' load falls on every endpoint alike
-        measured = {name: ([], 0, [], []) for name, _url, _header in endpoints}
+        measured: dict[str, tuple[list[float], int, list[float], list[dict[str, float]]]] = {
+            name: ([], 0, [], []) for name, _url, _header in endpoints
+        }
         for _ in range(args.rounds):
             for name, url, header in endpoints:
                 load = os.getloadavg()[0]

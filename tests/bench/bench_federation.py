@@ -196,9 +196,9 @@ def read(port: int, follows, start_at: float, stop_at: float, rate: float, threa
             took = time.perf_counter() - started
             if answer.status == 200:
                 kept[path] = {
-                    name: answer.getheader(header)
+                    name: value
                     for name, header in (("If-None-Match", "ETag"), ("If-Modified-Since", "Last-Modified"))
-                    if answer.getheader(header)
+                    if (value := answer.getheader(header))
                 }
             with lock:
                 reads.append((kind, answer.status, took))
@@ -268,6 +268,7 @@ class FederationNight(Night):
         if kind == "card":
             match = TeamMatch.objects.filter(round__event__slug=slug, round__number=first, games__result="")
             match_id = match.order_by("pk").values_list("pk", flat=True).first()
+            assert match_id is not None
             self.card_of(session, api, pace, match_id)
             return 4
         if kind == "sheet":

@@ -371,7 +371,9 @@ def signed_in(base: str):
 
     session = requests.Session()
     page = session.get(f"{base}/en/accounts/login/", timeout=30)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert found is not None
+    token = found.group(1)
     answer = session.post(
         f"{base}/en/accounts/login/",
         data={"username": "night-organiser", "password": PASSWORD, "csrfmiddlewaretoken": token},
@@ -533,7 +535,9 @@ class Night:
         if page.status_code != 200:
             self._error(f"round sheet, its page: {page.status_code}")
             return 0
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert found is not None
+        token = found.group(1)
         games = list(
             Game.objects.filter(round__event__slug=slug, round__number=number).values_list(
                 "pk", "result", "version", "round__event_id"
@@ -704,7 +708,7 @@ def probe(base: str, slug: str, start_at: float, stop_at: float, number: int) ->
         time.sleep(0.5)
 
 
-def lost_results(written: dict[int, str]) -> list[tuple[int, str, str]]:
+def lost_results(written: dict[int, str]) -> list[tuple[int, str, str | None]]:
     """Results a 200 answer confirmed that the database does not hold: (game id, confirmed, stored)."""
     from leagues.models import Game
 

@@ -107,8 +107,8 @@ def main() -> None:
             end = clock()
             assert response.status_code == 200, (name, response.status_code)
             figures[name].append(end[0] - start[0] + end[1] - start[1])
-            body = SNAPSHOT_TIME.sub(r"\1</time>", VOLATILE.sub(r'\1"', response.content.decode()))
-            bodies[name] = body.encode()
+            text = SNAPSHOT_TIME.sub(r"\1</time>", VOLATILE.sub(r'\1"', response.content.decode()))
+            bodies[name] = text.encode()
     floor = statistics.median(figures["ping (floor)"])
     print(
         f"{TRF.name}: {event.entries.count()} players, {args.rounds} rounds played, round {args.rounds + 1} paired;"

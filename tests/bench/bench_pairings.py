@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -77,7 +78,7 @@ def child(kind: str, path: Path, rnd: int) -> None:
     )
 
 
-def measure(kind: str, path: Path, rnd: int) -> dict[str, object]:
+def measure(kind: str, path: Path, rnd: int) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, __file__, "--child", kind, str(path), str(rnd)],
         cwd=ROOT,
@@ -128,7 +129,7 @@ def main() -> None:
         path = DATA / f"swiss-{size}-players.trf"
         size_totals = {kind: 0.0 for kind in KINDS}
         for rnd in (int(r) for r in args.rounds.split(",")):
-            results: dict[str, list[dict[str, object]]] = {kind: [] for kind in KINDS}
+            results: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
             for run in range(args.runs):
                 for kind in KINDS if run % 2 == 0 else KINDS[::-1]:
                     results[kind].append(measure(kind, path, rnd))

@@ -83,7 +83,7 @@ def build_event(path: Path, rounds: int, criteria: list[str]):
             if block.opponent is None:
                 if number <= rounds:
                     board += 1
-                    result = byes.get(block.code, Result.ZERO_POINT_BYE)
+                    result: str = byes.get(block.code, Result.ZERO_POINT_BYE)
                     games.append(Game(round=rnd, board=board, white=entries[p.start_number], result=result))
                 continue
             if block.colour != "w":

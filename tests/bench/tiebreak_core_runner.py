@@ -15,10 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core  # noqa: E402
-
+from tests.bench.tiebreak_core_adapter import CRITERION_IDS, rank_with_tiebreak_core  # noqa: E402
 from tiebreaks.trf import read_trf_file  # noqa: E402
 
 

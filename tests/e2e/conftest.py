@@ -46,7 +46,8 @@ def _handle_one_request_reading_past_a_chunked_body(self):
             self.close_connection = True
 
 
-WSGIRequestHandler.handle_one_request = _handle_one_request_reading_past_a_chunked_body
+# Django's handler patched on purpose, for every end-to-end test
+WSGIRequestHandler.handle_one_request = _handle_one_request_reading_past_a_chunked_body  # type: ignore[method-assign]
 
 # each end-to-end test commits for real: the database is emptied after it by DELETE of the tables that have rows
 # instead of Django's TRUNCATE of all 64 (about 3 s a test on a busy machine; the same rows are left: fast_flush.py)

@@ -58,6 +58,7 @@ return rows.map(row => row.map(c => c || '1').join('').replace(/1+/g, ones => St
 def positions() -> list[chess.Board]:
     """The position before the first move and after each move of the fixture's game."""
     game = chess.pgn.read_game(io.StringIO(TEXT))
+    assert game is not None
     board = game.board()
     boards = [board.copy()]
     for move in game.mainline_moves():
@@ -69,8 +70,9 @@ def positions() -> list[chess.Board]:
 def first_plies(count: int) -> str:
     """The fixture's game cut after `count` half-moves, clocks kept, as a live board sends it."""
     game = chess.pgn.read_game(io.StringIO(TEXT))
+    assert game is not None
     cut = chess.pgn.Game()
-    node = cut
+    node: chess.pgn.GameNode = cut
     for played in list(game.mainline())[:count]:
         node = node.add_variation(played.move, comment=played.comment)
     return cut.accept(chess.pgn.StringExporter(headers=False))

@@ -262,6 +262,8 @@ def events_published_and_secretaries_invited(p: Page, base: str, smtp):
 
 def management_pages_right_to_left_at_phone_width(p: Page, base: str, league: League, event: Event) -> None:
     """Every management page: right to left in Hebrew, and no sideways scrolling at phone width."""
+    first_match = TeamMatch.objects.filter(round__event=event).first()
+    assert first_match is not None
     pages = [
         f"{base}/",
         f"{base}/clubs/",
@@ -272,7 +274,7 @@ def management_pages_right_to_left_at_phone_width(p: Page, base: str, league: Le
         "/en/manage/events/division-one/entries/",
         "/en/manage/events/spring-open/prizes/",
         "/en/manage/events/division-one/fixtures/",
-        f"/en/manage/matches/{TeamMatch.objects.filter(round__event=event).first().pk}/",
+        f"/en/manage/matches/{first_match.pk}/",
         "/en/manage/",
         "/en/manage/leagues/new/",
         f"/en/manage/leagues/{league.slug}/events/division-one/edit/",
@@ -390,6 +392,7 @@ def round_2_submitted_and_confirmed(p: Page, event: Event):
 
     browser = p.d
     second = TeamMatch.objects.get(round__event=event, round__number=2)
+    assert second.home.team is not None
     submitter = "sec-fjord@example.org" if second.home.team.club.slug == "fjord" else "sec-bosporus@example.org"
     answerer = "sec-bosporus@example.org" if submitter.startswith("sec-fjord") else "sec-fjord@example.org"
     p.login(submitter, PASSWORDS[submitter])

@@ -10,7 +10,7 @@ from bidi import get_display
 from rest_framework.test import APIClient
 
 from leagues.services.prizes import prizes_recompute
-from tests.helpers import fund_with, player, snapshot_event
+from tests.helpers import fund_with, player, search, snapshot_event
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def shown(fragment, isolates=True):
 def prize_lines(client, event):
     content = client.get(f"/he/events/{event.slug}/prizes/").content.decode()
     assert 'dir="rtl"' in content
-    lines = {}
+    lines: dict = {}
     for code, line in re.findall(r'<li data-code="([a-z0-9_]+)">(.*?)</li>', content, re.S):
         lines.setdefault(code, line)  # the first line of each kind
     return lines
@@ -82,7 +82,7 @@ def test_without_the_isolates_the_same_hebrew_line_displays_out_of_order(client,
 def explanation(client, path, title):
     content = client.get(path).content.decode()
     for block in re.findall(r'<section class="explained".*?</section>', content, re.S):
-        if title in re.search(r"<h3>(.*?)</h3>", block, re.S).group(1):
+        if title in search(r"<h3>(.*?)</h3>", block, re.S).group(1):
             return block
     raise AssertionError(f"no explanation of {title} on {path}")
 
@@ -93,14 +93,14 @@ def test_hebrew_explanation_keeps_names_values_and_the_sum_in_order(client, bye_
     first = shown(elements[0])  # round 1: Bakke, Kari, final score 1.5
     assert "Bakke, Kari" in first
     assert first.index("1.5") < first.index("Bakke, Kari") < first.rindex("1")  # the round on the right
-    arithmetic = shown(re.search(r'<p class="arithmetic">(.*?)</p>', block, re.S).group(1))
+    arithmetic = shown(search(r'<p class="arithmetic">(.*?)</p>', block, re.S).group(1))
     assert arithmetic == "1.5 + 1 + 1.5 = 4"
-    assert shown(re.search(r'<p class="arithmetic">(.*?)</p>', block, re.S).group(1), isolates=False) != arithmetic
+    assert shown(search(r'<p class="arithmetic">(.*?)</p>', block, re.S).group(1), isolates=False) != arithmetic
 
 
 def test_hebrew_why_page_keeps_each_name_with_its_value(client, bye_event):
     content = client.get("/he/events/bye-cup/why/?a=2&b=4").content.decode()
-    line = shown(re.search(r'<p class="answer">(.*?)</p>', content, re.S).group(1))
+    line = shown(search(r'<p class="answer">(.*?)</p>', content, re.S).group(1))
     assert "Bakke, Kari" in line and "Eide, Liv" in line
     # right to left: the criterion, then Bakke with 4, then Eide with 3
     assert line.index("3") < line.index("Eide, Liv") < line.index("4") < line.index("Bakke, Kari")

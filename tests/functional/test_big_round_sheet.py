@@ -11,6 +11,7 @@ from django.test import Client
 
 from leagues.models import Entry, Game, Player, Result, Round
 from tests.factories import EventFactory, organiser_of
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def big_open():
 
 def _sheet_fields(html):
     """The fields the sheet's form sends as a browser sends them: hidden inputs, the reason, each result select."""
-    form = re.search(r'<form method="post"[^>]*>(.*?)</form>', html, re.S).group(1)
+    form = search(r'<form method="post"[^>]*>(.*?)</form>', html, re.S).group(1)
     fields = {}
     for tag in re.findall(r"<input[^>]*>", form):
         name = re.search(r'name="([^"]+)"', tag)

@@ -13,6 +13,7 @@ from openpyxl import Workbook
 
 from leagues.models import ClubMembership, Entry, Player, SetupChange
 from tests.factories import ClubFactory, EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def _preview(client, event, **data):
 
 
 def _confirm(client, event, response):
-    content = re.search(r'name="content" value="([^"]+)"', response.content.decode()).group(1)
+    content = search(r'name="content" value="([^"]+)"', response.content.decode()).group(1)
     return client.post(_url(event), {"action": "confirm", "content": content})
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.utils import translation
 
-from tests.helpers import section, text_of
+from tests.helpers import search, section, text_of
 from tiebreaks.explanations import explain_trace
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_why_names_the_criterion_that_separated_two_players(client, bye_event):
     text = text_of(html)
     assert "Bakke, Kari is listed above Eide, Liv." in text
     assert "Buchholz Cut-1 separates them: Bakke, Kari has 4, Eide, Liv has 3." in text
-    decided = re.search(r'<tr class="decided">(.*?)</tr>', html, re.S).group(1)
+    decided = search(r'<tr class="decided">(.*?)</tr>', html, re.S).group(1)
     assert "BH-C1" in decided
 
 
@@ -187,7 +187,7 @@ def test_calculator_explains_each_invalid_field(client, rounds, field, message):
     errors = re.findall(rf'id="id_{field}_error">([^<]*)<', html)
     assert errors and message in errors[0].replace("&#x27;", "'")
     # screen readers: the field says it is invalid and points at its message
-    field_tag = re.search(rf'<(?:input|select)[^>]*id="id_{field}"[^>]*>', html).group(0)
+    field_tag = search(rf'<(?:input|select)[^>]*id="id_{field}"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in field_tag and f'aria-describedby="id_{field}_error"' in field_tag
     assert "Your score" not in html
 

@@ -53,6 +53,7 @@ def test_a_round_robin_grid_links_the_results_of_games_with_moves(client):
 def test_a_players_rounds_and_the_published_pairings_link_the_game_with_moves(client):
     event, _entries = played_swiss(6, rounds=2)
     game = with_moves(event, round_number=1, board=2)  # board 2: a draw
+    assert game.white is not None
     white = game.white.start_number
     player = client.get(f"/en/events/{event.slug}/players/{white}/").content.decode()
     assert game_links(player, event.slug) == [(str(game.pk), "", "½")]
@@ -65,5 +66,6 @@ def test_a_players_rounds_and_the_published_pairings_link_the_game_with_moves(cl
 def test_a_players_profile_links_the_game_with_moves(client):
     event, _entries = played_swiss(6, rounds=2)
     game = with_moves(event, round_number=2, board=1)  # board 1: White wins
+    assert game.white is not None
     html = client.get(f"/en/players/{game.white.player_id}/").content.decode()
     assert game_links(html, event.slug) == [(str(game.pk), "1, the game of round 2", "1")]

@@ -11,7 +11,7 @@ from leagues.models import Entry, Event, Game, Prize, PrizeAllocation, Result, T
 from leagues.services.results import result_record
 from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, GameFactory, RoundFactory, UserFactory, organiser_of
-from tests.helpers import player, snapshot_event
+from tests.helpers import player, present, snapshot_event
 from tests.workspace import division
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +170,7 @@ def _form_data(page: str) -> dict:
         chosen = re.search(r'<option value="([^"]*)"[^>]*selected', options) or re.search(
             r'<option value="([^"]*)"', options
         )
+        assert chosen is not None
         data[name] = chosen.group(1)
     return data
 
@@ -219,7 +220,7 @@ def test_the_saved_prizes_pay_the_players_the_preview_showed(client):
     assert client.post(url, data).status_code == 302
     allocation = PrizeAllocation.objects.get(fund__event=event)
     awards = allocation.awards.select_related("entry__player")
-    paid = {award.entry.player.name: f"£{award.money // 100}" for award in awards}
+    paid = {present(award.entry.player).name: f"£{award.money // 100}" for award in awards}
     assert paid == preview
     assert _preview(client.get(url).content.decode()) == preview  # the page shows the saved prizes' preview
     winners = APIClient().get(f"/api/v1/events/{event.slug}/prizes/").json()

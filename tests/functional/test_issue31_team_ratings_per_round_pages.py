@@ -9,6 +9,7 @@ import re
 import pytest
 
 from leagues.models import Event, Player
+from tests.helpers import search
 from tests.integration.test_issue31_team_ratings_per_round import NEWER_LIST
 from tests.integration.test_team_rating_report import build_season
 
@@ -29,7 +30,7 @@ def test_a_newer_list_read_on_the_page_shows_in_the_team_rating_report_and_the_p
     assert preview.status_code == 200
     shown = text(preview)
     assert "A1, Player ( Club A 1 ) 2100 2150" in shown and "C1, Player ( Club C 1 ) 2080 2000" in shown
-    carried = re.search(r'name="content" value="([^"]+)"', preview.content.decode()).group(1)
+    carried = search(r'name="content" value="([^"]+)"', preview.content.decode()).group(1)
     confirmed = client.post(url, {"action": "confirm", "content": carried, "from_round": "3"}, follow=True)
     assert confirmed.status_code == 200
 

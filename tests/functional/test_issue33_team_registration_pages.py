@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 def event():
     event = EventFactory(kind=Event.Kind.TEAM, boards=4, name="Fjord Teams", slug="fjord-teams")
     for name in ("Oslo SK", "Bergen SK"):
-        ClubFactory(name=name).leagues.add(event.league)
+        event.league.clubs.add(ClubFactory(name=name))
     return event
 
 

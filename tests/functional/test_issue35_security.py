@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from leagues.models import Event, Player, Prize, Season, Team, WebhookSubscription
 from tests.factories import EventFactory, UserFactory, organiser_of, swiss_event
 from tests.functional.conftest import publish_results
+from tests.helpers import search
 from tests.workspace import card_post, division
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +98,7 @@ def test_a_new_api_token_is_shown_once_and_never_travels_in_a_cookie(client):
     client.force_login(user)
     made = client.post("/en/manage/account/tokens/", {"name": "league bot", "scopes": ["results"]})
     shown = _shown(client, made)
-    key = re.search(r"Your new API token: (cl_[0-9a-f]+)", shown.content.decode()).group(1)
+    key = search(r"Your new API token: (cl_[0-9a-f]+)", shown.content.decode()).group(1)
     assert not _cookies_carry(made, key)
     assert "no-store" in shown["Cache-Control"]
     later = client.get("/en/manage/account/tokens/")
@@ -114,7 +115,7 @@ def test_a_webhooks_signing_secret_is_shown_once_and_never_travels_in_a_cookie(c
         page,
         {"url": "https://127.0.0.1:9/hook", "target": f"league:{event.league.slug}", "events": ["result.recorded"]},
     )
-    secret = re.search(r"signing secret: (whsec_[0-9a-f]+)", _shown(client, made).content.decode()).group(1)
+    secret = search(r"signing secret: (whsec_[0-9a-f]+)", _shown(client, made).content.decode()).group(1)
     assert WebhookSubscription.objects.get(owner=organiser).secret == secret
     assert not _cookies_carry(made, secret)
     later = client.get(page)

@@ -10,7 +10,7 @@ from django.contrib.staticfiles import finders
 from leagues.models import Game, Result
 from leagues.recompute import store_snapshot
 from tests.factories import TiebreakPolicyChangeFactory, organiser_of, swiss_event
-from tests.helpers import engine_snapshot
+from tests.helpers import engine_snapshot, present, search
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def test_the_standings_note_of_a_changed_tie_break_order_isolates_its_parts(clie
     event, _entries, _games = swiss_event(players=4, rounds=5)
     TiebreakPolicyChangeFactory(event=event, criteria_before=["BH", "SB"], criteria_after=["BH/C1", "BH"])
     page = client.get(f"/he/events/{event.slug}/").content.decode()
-    note = re.search(r'<p class="policy-change">(.*?)</p>', page, re.S).group(1)
+    note = search(r'<p class="policy-change">(.*?)</p>', page, re.S).group(1)
     assert '<bdi dir="ltr">BH, SB</bdi>' in note and '<bdi dir="ltr">BH/C1, BH</bdi>' in note
     assert "<bdi>agreed at the captains&#x27; meeting</bdi>" in note
     assert re.search(r"<bdi>\d", note)  # the date
@@ -42,6 +42,6 @@ def test_a_shared_place_beside_an_opponent_is_one_unbreakable_unit(client):
     store_snapshot(event.pk, 1, engine_snapshot(event), 0)
     page = client.get(f"/he/events/{event.slug}/players/1/").content.decode()
     assert '<span class="muted opponent-place">(<bdi dir="ltr">1–4</bdi>)</span>' in page
-    css = open(finders.find("site.css"), encoding="utf-8").read()
+    css = open(present(finders.find("site.css")), encoding="utf-8").read()
     assert re.search(r"\.opponent-place[^{]*\{[^}]*white-space: nowrap", css)
     assert re.search(r"\.headline bdi[^{]*\{[^}]*white-space: nowrap", css)  # "Place 1–4" in the headline

@@ -10,6 +10,7 @@ from leagues.services.round_pairings import bye_request
 from tests.factories import ClubMembershipFactory, organiser_of, swiss_event
 from tests.functional import test_player_profile
 from tests.functional.test_bidi_pages import shown
+from tests.helpers import search
 from tiebreaks.explanations import explain_trace
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_a_bye_shows_no_board_number(client, requested_bye):
 def test_every_number_of_the_profile_follows_the_language(client, ana, lang, points, change):
     """Points came with the language's decimal comma beside a rating change with a point (2,5 and +18.8)."""
     row = _text(
-        re.search(
+        search(
             r'<table class="profile-events">.*?</table>',
             client.get(f"/{lang}/players/{ana.pk}/").content.decode(),
             re.S,
@@ -76,7 +77,7 @@ def test_a_bye_counted_as_the_draw_it_was_shows_no_adjustment():
     """A requested half-point bye in the last round counts as a draw for the opponents: it was one already, so
     the explanation said "0.5 instead of 0.5 (Article 16.3)"."""
     adjustment = {"round": 5, "reason": "requested_bye_counts_as_draw", "article": "16.3"}
-    element = {"round": 1, "opponent": 4, "dummy": False, "value": 3, "points": 1, "contribution": 3}
+    element: dict[str, object] = {"round": 1, "opponent": 4, "dummy": False, "value": 3, "points": 1, "contribution": 3}
     element |= {"reason": "adjusted_score", "article": "8.1", "vur": False, "removed": None}
     trace = {"criterion": "BH", "value": 3, "total": 3, "divisor": None, "rounding": None, "reason": None}
     trace |= {"details": {"own_score": 2}}
@@ -94,8 +95,8 @@ def test_a_bye_counted_as_the_draw_it_was_shows_no_adjustment():
 def test_hebrew_player_page_keeps_signs_and_ranges_in_their_order(client, ana):
     """A right-to-left sentence showed a rating change −12.8 as 12.8− and a shared place 1–2 as 2–1."""
     cy = client.get("/he/events/spring-open/players/3/").content.decode()
-    headline = shown(re.search(r'<p class="headline">(.*?)</p>', cy, re.S).group(1))
+    headline = shown(search(r'<p class="headline">(.*?)</p>', cy, re.S).group(1))
     assert "1–2" in headline and "2–1" not in headline  # Cy shares place 1 with Ana
     bo = client.get("/he/events/spring-open/players/2/").content.decode()
-    rating = shown(re.search(r'<p class="rating-result">(.*?)</p>', bo, re.S).group(1))
+    rating = shown(search(r'<p class="rating-result">(.*?)</p>', bo, re.S).group(1))
     assert "−12.8" in rating and "12.8−" not in rating  # Bo lost to Ana: 20 x -.64

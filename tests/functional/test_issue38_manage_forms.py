@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from leagues.models import Event, Game, Result
+from tests.helpers import present, search
 
 pytestmark = pytest.mark.django_db
 
@@ -20,6 +21,7 @@ def test_a_correction_refused_for_its_missing_reason_keeps_the_result_chosen(cli
         .order_by("round__number", "board")
         .first()
     )
+    assert game is not None
     sheet = f"/en/manage/events/{event.slug}/rounds/{game.round.number}/"
     page = client.get(sheet).content.decode()
     data = dict(re.findall(r'name="(version_\d+)" value="(\d+)"', page))
@@ -27,7 +29,7 @@ def test_a_correction_refused_for_its_missing_reason_keeps_the_result_chosen(cli
     data[f"result_{game.pk}"] = Result.DRAW  # a correction, without its reason
     html = client.post(sheet, data).content.decode()
     assert "A correction needs a reason." in html
-    select = re.search(rf'<select[^>]*name="result_{game.pk}".*?</select>', html, re.S).group(0)
+    select = search(rf'<select[^>]*name="result_{game.pk}".*?</select>', html, re.S).group(0)
     assert re.findall(r'<option value="([^"]*)"[^>]*selected', select) == [Result.DRAW]
     game.refresh_from_db()
     assert game.result == Result.WHITE_WINS  # nothing saved
@@ -39,7 +41,7 @@ def test_the_prize_form_shows_only_the_fields_of_each_prizes_kind(client, demo):
     new_prize = page.split('<fieldset class="prize">')[-1].split("</fieldset>")[0]  # a place prize until chosen
 
     def field_of(name: str) -> str:
-        return re.search(rf'<div class="field"[^>]*>\s*<label for="id_prizes-\d+-{name}"', new_prize).group(0)
+        return search(rf'<div class="field"[^>]*>\s*<label for="id_prizes-\d+-{name}"', new_prize).group(0)
 
     assert " hidden" not in field_of("place") and " hidden" not in field_of("amount")
     for name in ("category", "eligibility_kind", "eligibility_value", "rank", "team_size"):
@@ -72,7 +74,7 @@ def test_the_trf_preview_warns_of_a_title_it_cannot_read(client):
     assert f"The title “IM” of player 1 ({name}) is not one of TRF's title codes ({codes})" in preview
     assert "Confirm the import" in preview  # a warning: the file can still be imported
     client.post(url, {"confirm": "1", "digest": hashlib.sha256(text.encode()).hexdigest()})
-    assert Event.objects.get(slug="club-open").entries.get(start_number=1).player.title == ""
+    assert present(Event.objects.get(slug="club-open").entries.get(start_number=1).player).title == ""
 
 
 def test_a_trf_import_is_a_draft_until_the_organiser_publishes_it(client):

@@ -20,6 +20,7 @@ def board_row(html, game):
 
 def test_match_card_columns_are_home_and_away(client, demo):
     match = TeamMatch.objects.filter(round__event__slug=TEAM, round__number=1).select_related("home", "away").first()
+    assert match is not None
     game = (
         match.games.exclude(result=Result.PENDING)
         .exclude(white=match.home)
@@ -32,6 +33,7 @@ def test_match_card_columns_are_home_and_away(client, demo):
     card = html[html.index(f"/teams/{match.home.start_number}/") :]
     assert f'<th scope="col"><bdi>{match.home.name}</bdi></th>' in card.split("</thead>")[0]
     cells = board_row(card, game)
+    assert game.black_player is not None and game.white_player is not None
     home_player, away_player = game.black_player.public_name, game.white_player.public_name
     assert cells.index(home_player) < cells.index(away_player)
     assert "home plays black" in cells
@@ -41,6 +43,7 @@ def test_match_card_columns_are_home_and_away(client, demo):
 
 def test_a_match_without_results_shows_no_score(client, demo):
     match = TeamMatch.objects.filter(round__event__slug=TEAM).select_related("home", "round").first()
+    assert match is not None
     match.games.update(result=Result.PENDING)
     html = client.get(f"/en/events/{TEAM}/rounds/{match.round.number}/").content.decode()
     card = html[html.index(f"/teams/{match.home.start_number}/") :].split("</h3>")[0]
@@ -54,6 +57,7 @@ def test_standings_say_a_round_is_in_progress_until_its_last_board_has_a_result(
     last = Game.objects.filter(round__event=event).exclude(result=Result.PENDING).latest("round__number").round
     total = event.rounds_count
     board = last.games.filter(black__isnull=False).order_by("board").last()
+    assert board is not None
     Game.objects.filter(pk=board.pk).update(result=Result.PENDING)
     for page in ("/en/events/demo-autumn-open/", "/embed/en/events/demo-autumn-open/standings/"):
         html = client.get(page).content.decode()

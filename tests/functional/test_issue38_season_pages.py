@@ -9,6 +9,7 @@ from django.contrib.staticfiles import finders
 
 from leagues.management.commands.load_demo import PASSWORD
 from leagues.models import Event
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_the_standings_csv_is_in_sight_and_the_widgets_are_offered_once(client, 
 
 def test_a_players_last_round_says_the_place_of_the_headline(client, demo):
     event = Event.objects.get(slug=OPEN)
-    seen = {}  # score -> the places of the players with it
+    seen: dict = {}  # score -> the places of the players with it
     for number in event.entries.values_list("start_number", flat=True):
         page = client.get(f"/en/events/{OPEN}/players/{number}/").content.decode()
         headline = re.search(r'Place <bdi dir="ltr">([^<]+)</bdi>, score <bdi dir="ltr">([^<]+)</bdi>', page)
@@ -60,16 +61,16 @@ def test_a_players_last_round_says_the_place_of_the_headline(client, demo):
 
 def test_logging_in_from_a_public_page_leads_to_the_dashboard(client, demo):
     page = client.get(f"/en/events/{OPEN}/").content.decode()
-    link = re.search(r'<a href="(/en/accounts/login/[^"]*)">Log in</a>', page).group(1)
+    link = search(r'<a href="(/en/accounts/login/[^"]*)">Log in</a>', page).group(1)
     form = client.get(link).content.decode()
-    following = re.search(r'name="next" value="([^"]*)"', form).group(1)
+    following = search(r'name="next" value="([^"]*)"', form).group(1)
     response = client.post(link, {"username": "organiser", "password": PASSWORD, "next": following})
     assert response.status_code == 302 and response["Location"] == "/en/manage/"
 
 
 def test_every_page_has_the_sites_icon(client, demo):
     page = client.get("/en/").content.decode()
-    icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
+    icon = search(r'<link rel="icon" href="([^"]+)"', page).group(1)
     assert icon.endswith("favicon.svg") and finders.find("favicon.svg")
 
 
@@ -82,7 +83,7 @@ def test_correction_notes_list_only_what_changed_in_the_standings_formats(client
         game=game, before="1-0", after="1/2-1/2", source="form", reason="sheet", standings_impact=[moved]
     )
     html = client.get("/en/events/bye-cup/rounds/3/").content.decode()
-    section = re.search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
+    section = search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
     assert "place 2" not in section and "points 1.5" not in section  # what stayed is not said
     assert '<abbr title="Buchholz"><bdi>BH</bdi></abbr> <bdi dir="ltr">5</bdi> → <bdi dir="ltr">4.5</bdi>' in section
     greek = client.get("/el/events/bye-cup/rounds/3/").content.decode()

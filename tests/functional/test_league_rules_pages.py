@@ -107,7 +107,10 @@ def test_the_organiser_applies_the_penalty_from_the_inbox_once_and_it_is_audited
     inbox = client.get(f"/en/manage/leagues/{s.d.league.slug}/disputes/")
     assert f"Warning: {sentence}" in _text(inbox) and "the board is lost by default" in _text(inbox)
     violation = RuleViolation.objects.get(match=s.match)
+    assert board is not None
     game = Game.objects.get(match=s.match, board=board)
+    assert game.white is not None
+    assert game.white.team is not None
     fjord_white = game.white.team.club_id == s.d.clubs[0].pk
     expected = "-/+" if fjord_white else "+/-"  # Fjord fielded the reserve: board 2 goes to Bosporus by default
 

@@ -182,6 +182,7 @@ def test_organiser_draws_a_division_schedule_once(client):
     assert client.post(url).status_code == 302
     assert TeamMatch.objects.filter(round__event=event).count() == 6  # four teams: six pairings
     game = Game.objects.filter(round__event=event).first()
+    assert game is not None and game.match_id is not None
     from leagues.services.match_cards import match_card_submit
 
     match_card_submit(

@@ -7,6 +7,7 @@ from django.utils import translation
 
 from leagues.models import Entry, Event, Result
 from tests.factories import EventFactory, PlayerFactory, swiss_event
+from tests.helpers import search
 from tiebreaks.explanations import explain_trace
 
 from .conftest import publish_results, record
@@ -27,7 +28,7 @@ def test_an_event_without_results_still_has_every_page(client):
     assert entries[0].player.name in round_html and "not played yet" in round_html
     # the evening of round 1: a player finds tonight's opponent on their own page
     player_html = client.get(f"/en/events/{event.slug}/players/1/").content.decode()
-    rounds_table = re.search(r'<table class="[^"]*rounds">.*?</table>', player_html, re.S).group(0)
+    rounds_table = search(r'<table class="[^"]*rounds">.*?</table>', player_html, re.S).group(0)
     assert entries[2].player.name in rounds_table and "not played yet" in rounds_table
 
 
@@ -215,7 +216,7 @@ def team_match(db):
 
 def test_team_page_shows_the_roster_with_board_points(client, team_match):
     html = client.get("/en/events/mini-division/teams/1/").content.decode()
-    roster = re.search(r'<table class="data roster">(.*?)</table>', html, re.S).group(1)
+    roster = search(r'<table class="data roster">(.*?)</table>', html, re.S).group(1)
     rows = [
         re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
         for row in re.findall(r"<tr>(.*?)</tr>", roster, re.S)[1:]
@@ -223,16 +224,16 @@ def test_team_page_shows_the_roster_with_board_points(client, team_match):
     assert rows[0].startswith("1 Lund, Board1") and rows[0].endswith("1 1")
     assert rows[1].startswith("2 Lund, Board2") and rows[1].endswith("1 0.5")
     # the match card: home | result | away, each team's score beside its own name (in Hebrew too)
-    card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<h3 class="fixture">.*?</h3>', html, re.S).group(0)))
+    card = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", search(r'<h3 class="fixture">.*?</h3>', html, re.S).group(0)))
     assert re.search(r"Lund SK 1 1\.5 – 0\.5 \S", card)
     hebrew = client.get("/he/events/mini-division/teams/1/").content.decode()
-    home = re.search(r'<span class="side home">.*?</span></span>', hebrew, re.S).group(0)
+    home = search(r'<span class="side home">.*?</span></span>', hebrew, re.S).group(0)
     assert "Lund SK 1" in home and '<span class="score" dir="ltr">1.5</span>' in home
 
 
 def test_team_standings_and_crosstable_add_up_the_match(client, team_match):
     html = client.get("/en/events/mini-division/").content.decode()
-    first = re.search(r"<tbody>\s*<tr.*?</tr>", html, re.S).group(0)
+    first = search(r"<tbody>\s*<tr.*?</tr>", html, re.S).group(0)
     cells = re.findall(r"<td>(.*?)</td>", first)  # rank, start number, club, played, won, drawn, lost, tie-breaks
     assert "Lund SK 1" in first and cells[7:9] == ["2", "1.5"]
     grid = client.get("/en/events/mini-division/crosstable/").content.decode()

@@ -3,7 +3,6 @@ public (deleted, back to draft), conditional requests included, and a page kept 
 first reader's request (the search text of its query, the address it came by)."""
 
 import datetime
-import re
 import threading
 
 import pytest
@@ -12,7 +11,7 @@ from django.test import Client
 from leagues.models import Event, Round
 from leagues.services.setup import event_save, event_status_set
 from tests.factories import UserFactory, organiser_of, swiss_event
-from tests.helpers import played_swiss
+from tests.helpers import played_swiss, search
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]  # each write's page work as on commit
 
@@ -138,7 +137,7 @@ def test_a_readers_search_text_never_shows_to_the_next_reader(page):
 
 
 def _qr_address(html: str) -> str:
-    return re.search(r'<aside class="print-only print-qr"><svg[^>]*class="segno"><title>([^<]+)</title>', html).group(1)
+    return search(r'<aside class="print-only print-qr"><svg[^>]*class="segno"><title>([^<]+)</title>', html).group(1)
 
 
 def test_the_first_readers_address_is_never_in_the_qr_code_the_widget_code_or_the_calendar(settings):

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from leagues.models import Event, Game, Result, StandingsSnapshot
+from tests.helpers import present, search
 
 from .conftest import LANGUAGES
 
@@ -42,7 +43,7 @@ PAGES = [
 
 
 def html_tag(html):
-    return re.search(r"<html[^>]*>", html).group(0)
+    return search(r"<html[^>]*>", html).group(0)
 
 
 @pytest.mark.django_db
@@ -59,7 +60,7 @@ def test_page_answers_in_every_language(client, demo, lang, page):
 
 
 def standings_rows(html):
-    body = re.search(r"<table class=\"standings\"[^>]*>.*?<tbody>(.*?)</tbody>", html, re.S).group(1)
+    body = search(r"<table class=\"standings\"[^>]*>.*?<tbody>(.*?)</tbody>", html, re.S).group(1)
     return re.findall(r"<tr[ >].*?</tr>", body, re.S)
 
 
@@ -148,7 +149,7 @@ def test_wallchart_cells_show_the_forfeit_and_the_byes_of_each_row(client, demo)
         (Result.PAIRING_BYE, 'pairing-allocated bye"><bdi dir="ltr">bye +'),
     ):
         bye = Game.objects.select_related("white__player").filter(round__event__slug="demo-autumn-open", result=result)
-        assert f'<span title="{shown}</bdi></span>' in wallchart_row(html, bye.first().white)
+        assert f'<span title="{shown}</bdi></span>' in wallchart_row(html, present(bye.first()).white)
 
 
 @pytest.mark.django_db
@@ -247,6 +248,8 @@ def test_board_statistics_of_the_demo_division(client, demo, lang):
     assert response.status_code == 200
     html = response.content.decode()
     board_one = Game.objects.filter(round__event__slug="demo-division-1", board=1).exclude(result="").first()
+    assert board_one is not None
+    assert board_one.white_player is not None
     assert board_one.white_player.name in html
     assert client.get(f"/{lang}/events/demo-autumn-open/boards/").status_code == 404
 

@@ -34,7 +34,7 @@ def uzchess_cup() -> tuple[Event, str]:
     spelling of their names), nine rounds, each board where the file's Round header puts it."""
     raw = pgn_decode((FIXTURES / "uzchesscup-2025-lichess.pgn").read_bytes())
     event = EventFactory(rounds_count=9, status=Event.Status.RUNNING)
-    players: dict[str, Entry] = {}
+    players: dict[int, Entry] = {}
     rounds = {n: Round.objects.create(event=event, number=n) for n in range(1, 10)}
     for file_game in pgn_read(raw):
         sides = []

@@ -10,17 +10,19 @@ from leagues.models import Entry, Player, Prize, StandingsSnapshot
 from leagues.services.players import player_set_anonymised
 from leagues.services.setup import PrizeInput, prize_fund_save
 from tests.factories import UserFactory, organiser_of
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
 
 def _first_row(html):
-    body = re.search(r'<table class="standings"[^>]*>.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    body = search(r'<table class="standings"[^>]*>.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
     return re.findall(r"<tr[ >].*?</tr>", body, re.S)
 
 
 def _registry(event):
     aas = Entry.objects.get(event=event, start_number=1).player
+    assert aas is not None
     Player.objects.filter(pk=aas.pk).update(
         title="IM", federation="NOR", birth_year=1937, birth_date=datetime.date(1937, 7, 16), sex="m", fide_games=9
     )
@@ -86,6 +88,7 @@ def test_initials_reach_the_snapshot_the_cached_pages_and_the_api_at_once(client
     aas = Entry.objects.get(event=bye_event, start_number=1).player
     assert "Aas, Per" in client.get("/en/events/bye-cup/").content.decode()  # now cached
     assert any(r["name"] == "Aas, Per" for r in client.get("/api/v1/events/bye-cup/standings/").json()["rows"])
+    assert aas is not None
     with pytest.raises(PermissionDenied):
         player_set_anonymised(player_id=aas.pk, anonymised=True, user=UserFactory())
     player_set_anonymised(player_id=aas.pk, anonymised=True, user=organiser_of(bye_event.league))

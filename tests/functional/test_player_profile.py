@@ -9,6 +9,7 @@ import pytest
 from leagues.models import Entry, Player, Result
 from tests.factories import EventFactory, PlayerFactory, organiser_of
 from tests.functional.conftest import LANGUAGES, publish_results, record
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +40,10 @@ def _text(html):
 
 def test_profile_shows_points_performance_and_rating_change(client, ana):
     html = client.get(f"/en/players/{ana.pk}/").content.decode()
-    row = _text(re.search(r'<table class="profile-events">.*?</table>', html, re.S).group(0))
+    row = _text(search(r'<table class="profile-events">.*?</table>', html, re.S).group(0))
     assert "Spring Open" in row and "1.5" in row and "2193" in row and "+10.0" in row
     assert "https://ratings.fide.com/profile/900001" in html
-    games = _text(re.search(r'<details class="profile-games">.*?</details>', html, re.S).group(0))
+    games = _text(search(r'<details class="profile-games">.*?</details>', html, re.S).group(0))
     assert "+12.8" in games and "−2.8" in games  # 20 x .64 and 20 x -.14
 
 

@@ -13,7 +13,7 @@ from leagues.models import Event, StandingsSnapshot
 from leagues.services.prizes import prizes_recompute
 from leagues.services.setup import event_status_set
 from tests.factories import organiser_of
-from tests.helpers import fund_with, player, snapshot_event
+from tests.helpers import fund_with, player, search, snapshot_event
 from tiebreaks.money import money
 
 from .conftest import LANGUAGES
@@ -56,7 +56,7 @@ def test_page_explains_pooled_money_and_the_trophy_by_tiebreak(client, two_tied)
     ]
     assert "£300" in content  # the fund's total
     assert "the remainder stays with the organiser" in content  # §14: show the rounding rule
-    winners = re.search(r'<table class="data awards">.*?</table>', content, re.S).group(0)
+    winners = search(r'<table class="data awards">.*?</table>', content, re.S).group(0)
     assert winners.count("£150") == 2 and "Trophy" in winners and "Cai" not in winners
 
 
@@ -65,7 +65,7 @@ def test_shared_first_place_is_shown_as_1_2_in_the_winners(client, two_tied):
     event, snapshot = snapshot_event([player("Dag", 3), player("Eli", 3)])
     fund_with(event, places=[(1, 1000)])
     prizes_recompute(event.pk, snapshot)
-    winners = re.search(r'<table class="data awards">.*?</table>', page(client, event), re.S).group(0)
+    winners = search(r'<table class="data awards">.*?</table>', page(client, event), re.S).group(0)
     assert winners.count(">1–2<") == 2
     assert winners.count("£5") == 2  # 1000 / 2 = 500 pence
 
@@ -115,7 +115,7 @@ def test_standings_newer_than_the_prizes_show_being_updated(client, two_tied):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_page_answers_in_every_language(client, two_tied, lang):
     content = page(client, two_tied, lang)
-    tag = re.search(r"<html[^>]*>", content).group(0)
+    tag = search(r"<html[^>]*>", content).group(0)
     assert f'lang="{lang}"' in tag
     assert ('dir="rtl"' if lang == "he" else 'dir="ltr"') in tag
     assert content.count("<h1") == 1

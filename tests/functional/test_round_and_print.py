@@ -5,6 +5,7 @@ import re
 import pytest
 
 from tests.functional.test_more_pages import team_match  # noqa: F401 - the fixture
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +18,7 @@ def _cells(row):
 
 def test_round_shows_ratings_and_points_before_the_round_then_the_byes(client, bye_event):
     html = client.get("/en/events/bye-cup/rounds/3/").content.decode()
-    body = re.search(r'<table class="pairings">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    body = search(r'<table class="pairings">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
     first = _cells(re.findall(r"<tr>.*?</tr>", body, re.S)[0])
     bakke, dahl = (bye_event.entries.get(start_number=n) for n in (2, 3))
     # board 1: Bakke (0 + ½ before round 3) against Dahl (1 + 0)
@@ -48,7 +49,7 @@ def test_team_standings_count_matches_played_won_drawn_and_lost(client):
     html = client.get("/en/events/mini-division/").content.decode()
     for heading in ("Matches played", "Matches won", "Matches drawn", "Matches lost"):
         assert heading in html
-    first = re.search(r"<tbody>\s*(<tr.*?</tr>)", html, re.S).group(1)
+    first = search(r"<tbody>\s*(<tr.*?</tr>)", html, re.S).group(1)
     assert "Lund SK 1" in first
     # rank, start number, club, then played, won, drawn, lost (the team's name is the row's header cell)
     assert _cells(first)[3:7] == ["1", "1", "0", "0"]
@@ -64,7 +65,7 @@ def test_before_and_after_read_in_the_page_direction(client, bye_event):
     )
     for lang, arrow, other in (("en", "→", "←"), ("he", "←", "→")):
         html = client.get(f"/{lang}/events/bye-cup/rounds/3/").content.decode()
-        section = re.search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
+        section = search(r'<section class="corrections">.*?</section>', html, re.S).group(0)
         assert section.count(arrow) == 3 and other not in section, lang  # place, points and BH alike
 
 

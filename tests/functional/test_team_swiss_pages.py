@@ -5,6 +5,7 @@ import pytest
 
 from leagues.models import Event, TeamMatch
 from tests.factories import EntryFactory, EventFactory, TeamFactory, TeamMemberFactory, organiser_of
+from tests.helpers import present
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +38,12 @@ def test_organiser_pairs_and_publishes_a_team_swiss_round_through_the_screen(
     assert matches.count() == 2  # five teams: two matches and a bye
     public = client.get(f"/en/events/{event.slug}/rounds/1/pairings/").content.decode()
     for match in matches:
+        assert match.home.team is not None and match.away.team is not None
         assert match.home.team.name in public and match.away.team.name in public
-    card = client.get(f"/en/manage/matches/{matches.first().pk}/")
+    card = client.get(f"/en/manage/matches/{present(matches.first()).pk}/")
     assert card.status_code == 200
     api = client.get(f"/api/v1/events/{event.slug}/rounds/1/pairing/").json()
-    first = matches.order_by("pk").first().games.get(board=1)
+    first = present(matches.order_by("pk").first()).games.get(board=1)
+    assert first.white is not None
     assert api["boards"][0]["white"]["start_number"] == first.white.start_number
     assert api["boards"][0]["result"] == ""  # the match is not played yet

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.helpers import section, text_of
+from tests.helpers import present, search, section, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_calculator_works_without_javascript(client):
     assert re.search(r'<form method="get" class="calculator"', html)
     assert '<button type="submit" class="primary">Calculate</button>' in html
     assert re.search(r'<script src="/static/calculator\.js" defer></script>', html)
-    region = re.search(r'<div id="calculator-result".*?</section>\s*</div>', html, re.S).group(0)
+    region = search(r'<div id="calculator-result".*?</section>\s*</div>', html, re.S).group(0)
     text = text_of(region)
     # by hand: 1 + ½ + ½ = 2; BH = 2 + min(2, ½ × 3) + 2 = 5.5 (16.4.2)
     assert "Your score: 2" in text
@@ -64,7 +64,7 @@ def test_calculator_works_without_javascript(client):
 
 def test_calculator_result_region_says_what_is_missing_while_typing(client):
     html = client.get("/en/tiebreaks/calculator/?rounds=2&kind_1=win&opponent_1=1&kind_2=&opponent_2=").content
-    region = re.search(r'<div id="calculator-result".*?</div>', html.decode(), re.S).group(0)
+    region = search(r'<div id="calculator-result".*?</div>', html.decode(), re.S).group(0)
     assert "The values appear as soon as every round is filled in correctly." in text_of(region)
     assert 'aria-live="polite"' in region
 
@@ -72,7 +72,7 @@ def test_calculator_result_region_says_what_is_missing_while_typing(client):
 def test_calculator_script_is_served_and_needs_nothing_external(client):
     from django.contrib.staticfiles import finders
 
-    script = open(finders.find("calculator.js"), encoding="utf-8").read()
+    script = open(present(finders.find("calculator.js")), encoding="utf-8").read()
     assert "fetch(" in script and "calculator-result" not in script  # the region is named by the form
     assert "http://" not in script and "https://" not in script and "import " not in script
 
@@ -82,7 +82,7 @@ def test_calculator_script_is_served_and_needs_nothing_external(client):
 
 def test_language_switcher_is_a_get_form_without_csrf_token(client, bye_event):
     html = client.get("/en/events/bye-cup/").content.decode()
-    form = re.search(r'<form class="language".*?</form>', html, re.S).group(0)
+    form = search(r'<form class="language".*?</form>', html, re.S).group(0)
     assert 'method="get"' in form and 'action="/lang/"' in form
     assert 'id="language-select"' in form and '<button type="submit">' in form and "<noscript>" not in form
     assert "csrfmiddlewaretoken" not in html

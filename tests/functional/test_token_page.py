@@ -1,12 +1,11 @@
 """The workspace's API tokens page: make a token (shown once), see it by its prefix, revoke it."""
 
-import re
-
 import pytest
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
+from tests.helpers import search
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +17,7 @@ def test_a_user_makes_sees_and_revokes_a_token_on_the_workspace_page(client):
         "/en/manage/account/tokens/", {"name": "league bot", "scopes": ["results", "webhooks"]}, follow=True
     )
     html = page.content.decode()
-    key = re.search(r"Your new API token: (cl_[0-9a-f]+)", html).group(1)
+    key = search(r"Your new API token: (cl_[0-9a-f]+)", html).group(1)
     assert "league bot" in html and key[:15] in html
 
     later = client.get("/en/manage/account/tokens/").content.decode()

@@ -22,6 +22,7 @@ from leagues.errors import ServiceError
 from leagues.models import Event
 from leagues.services.trf import event_import_trf, import_preview
 from tests.factories import LeagueFactory, organiser_of
+from tests.helpers import present
 from tests.paths import GOLDEN, TESTS
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_a_date_from_march_2026_gives_the_2026_rules(page):
     assert "FIDE 2026 (C.07 as in force from 1 March 2026)" in body and "2026-03-01" in body
     assert confirm(client, url, data).status_code == 302
     assert Event.objects.get(slug="open").rule_set == "fide-2026"
-    assert import_preview(data=with_start(GOLDEN_TRF, "28.02.2026")).edition.rule_set == "fide-2023"
+    assert present(import_preview(data=with_start(GOLDEN_TRF, "28.02.2026")).edition).rule_set == "fide-2023"
 
 
 def test_an_undecidable_date_is_asked_and_nothing_is_saved_before_the_answer(page):
@@ -176,6 +177,7 @@ def test_an_unreadable_date_is_asked_and_a_reading_the_file_does_not_allow_is_re
     league = LeagueFactory()
     data = with_start(GOLDEN_TRF, "sometime in May")
     preview = import_preview(data=data)
+    assert preview.edition is not None
     assert preview.ok and preview.edition.rule_set == "" and preview.edition.text == "sometime in May"
     with pytest.raises(ServiceError) as refused:
         event_import_trf(league=league, name="X", slug="x", data=data, user=organiser_of(league))
@@ -253,7 +255,7 @@ def test_the_engines_command_line_uses_the_edition_the_site_imports_with(tmp_pat
         text=True,
         check=True,
     )
-    assert json.loads(result.stdout)["rules"] == import_preview(data=data).edition.rule_set
+    assert json.loads(result.stdout)["rules"] == present(import_preview(data=data).edition).rule_set
 
 
 @pytest.mark.parametrize(

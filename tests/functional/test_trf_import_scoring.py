@@ -22,6 +22,7 @@ from leagues.services.fide_mode import fide_mode_leave
 from leagues.services.round_pairings import pairing_settings_save
 from leagues.services.trf import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, organiser_of
+from tests.helpers import present
 from tests.paths import REPO, TESTS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -137,7 +138,7 @@ def test_a_fide_id_given_to_two_players_imports_both_with_a_warning(page):
     assert "Worth a look before importing" in body
     assert confirm(client, url, data).status_code == 302
     event = Event.objects.get(slug="club-rapid")
-    entries = {e.start_number: e.player for e in event.entries.select_related("player")}
+    entries = {e.start_number: present(e.player) for e in event.entries.select_related("player")}
     assert len(entries) == 7
     assert entries[1].fide_id == 4200011 and entries[1].name == "Papadopoulos, Nikos"
     assert entries[6].fide_id is None and entries[6].name == "Novak, Petr"

@@ -1,14 +1,13 @@
 """The workspace's webhooks page: subscribe (the secret shown once), the latest deliveries, a test event,
 pause and resume, delete; someone else's subscription is not found; the API's rules hold here too."""
 
-import re
-
 import pytest
 from django.test import override_settings
 
 from leagues.models import Result, Role, WebhookSubscription
 from leagues.services.results import result_record
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
+from tests.helpers import search
 from tests.webhooks import receiver, signature_is_valid
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -29,7 +28,7 @@ def test_an_organiser_subscribes_tests_pauses_resumes_and_deletes_on_the_page(cl
     with receiver(tmp_path) as hook:
         made = subscribe(client, hook.url, f"league:{event.league.slug}")
         html = made.content.decode()
-        secret = re.search(r"signing secret: (whsec_[0-9a-f]+)", html).group(1)
+        secret = search(r"signing secret: (whsec_[0-9a-f]+)", html).group(1)
         subscription = WebhookSubscription.objects.get(owner=organiser)
         assert (subscription.league, subscription.events, subscription.secret) == (
             event.league,

@@ -44,5 +44,6 @@ def test_an_open_of_2005_players_keeps_its_1002_boards_and_the_top_seeds_bye():
     boards = sorted(games.filter(black__isnull=False).values_list("board", flat=True))
     assert boards == list(range(1, BOARDS + 1))
     bye = games.get(black__isnull=True)
+    assert bye.white is not None
     assert (bye.white.start_number, bye.board, bye.result) == (1, BYE_BOARD + 1, Result.HALF_POINT_BYE)
     assert bye.board > BOARDS

@@ -179,4 +179,5 @@ def test_the_organiser_draws_an_individual_cup_on_its_page_and_records_a_decider
     )
     assert answer.status_code == 302
     tie.refresh_from_db()
+    assert tie.winner is not None
     assert (tie.winner.start_number, tie.decided_by) == (6, "decider")

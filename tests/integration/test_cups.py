@@ -233,6 +233,7 @@ def test_bottom_board_elimination_and_rating_decide_in_the_cups_order():
             game.result = _home_code(game.white_id == tie.home_id, score)
             game.save()
         TeamMatch.objects.filter(pk=tie.match_id).update(status=TeamMatch.Status.CONFIRMED)
+        assert tie.match is not None
         tie.match.refresh_from_db()
         return tie_outcome(event, cup, tie)
 
@@ -291,6 +292,7 @@ def test_the_clubs_cards_advance_the_cup_without_the_organiser():
     match_card_confirm(match_id=first.match_id, user=away, expected_version=1)
     first.refresh_from_db()
     assert (first.winner_id, first.decided_by) == (first.home_id, "score")
+    assert second.home.team is not None
     second_home = RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=second.home.team.club).user
     submit(second, second_home)
     assert not CupTie.objects.filter(cup__event=event, round_number=2).exists()
@@ -298,4 +300,5 @@ def test_the_clubs_cards_advance_the_cup_without_the_organiser():
     assert match_cards_auto_confirm(now=later) == 1
     final = CupTie.objects.get(cup__event=event, round_number=2)
     assert (final.home_id, final.away_id) == (first.home_id, second.home_id)
+    assert final.match is not None
     assert final.match.games.count() == 4

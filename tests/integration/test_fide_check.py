@@ -103,6 +103,7 @@ def test_no_verdict_in_the_middle_of_a_round(client):
     round_pair(event=event, round_number=1, user=user)
     pairing_publish(pairing=RoundPairing.objects.get(round__event=event), user=user)
     game = Game.objects.filter(round__event=event, black__isnull=False).first()
+    assert game is not None
     result_record(game_id=game.pk, result=Result.DRAW, user=user)
     assert not FideCheck.objects.filter(event=event).exists()
     assert client.get(f"/api/v1/events/{event.slug}/fide-check/").json()["checked"] is False

@@ -4,7 +4,6 @@ unsubscribing and nothing for a draft event. The e-mails reach a real SMTP serve
 
 import datetime
 import mailbox
-import re
 from email import policy
 from email.parser import BytesParser
 
@@ -17,6 +16,7 @@ from leagues.models import Event, Follow, Game, Result, Round
 from leagues.services.results import result_record, round_sheet_save
 from leagues.services.round_pairings import pairing_publish, round_pair
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
+from tests.helpers import search
 from tests.smtp import smtp_server
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -79,7 +79,7 @@ def _game_of(event, player):
 
 
 def _link(body, path):
-    return re.search(rf"http://league\.example(/\w\w/follow/{path}/\S+/)", body).group(1)
+    return search(rf"http://league\.example(/\w\w/follow/{path}/\S+/)", body).group(1)
 
 
 def _confirm(client, body):
@@ -185,6 +185,8 @@ def test_several_results_at_once_make_one_digest(smtp, client):
     assert "news from Fjord Open" in subject
     followed = [g for g in games if {g.white.player_id, g.black.player_id} & {anna.pk, elif_.pk}]
     for game in followed:
+        assert game.white is not None
+        assert game.white.player is not None
         assert f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1–0" in body or (
             f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1-0" in body
         ), body
@@ -252,7 +254,7 @@ def test_opening_the_confirmation_link_confirms_nothing_its_button_does(smtp):
     assert Follow.objects.get(email="fan@example.org").confirmed_at is None
     assert scanner.post(link).status_code == 403  # no token: a page elsewhere cannot confirm
     assert Follow.objects.get(email="fan@example.org").confirmed_at is None
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    token = search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
     done = scanner.post(link, {"csrfmiddlewaretoken": token})
     assert done.status_code == 200 and "Confirmed: you follow Berg, Anna." in done.content.decode()
     assert Follow.objects.get(email="fan@example.org").confirmed_at is not None

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import search
 from tests.paths import REPO
 from tests.serving import free_port
 
@@ -156,8 +157,8 @@ def test_the_built_site_serves_translated_pages_static_files_and_its_health_chec
         for language in ("en", "el", "he"):
             status, _, page = fetch(f"{base}/{language}/tiebreaks/", **tls)
             assert status == 200
-            heading[language] = re.search(r"<h1>(.*?)</h1>", page, re.S).group(1)
-            direction[language] = re.search(r'<html [^>]*dir="(\w+)"', page).group(1)
+            heading[language] = search(r"<h1>(.*?)</h1>", page, re.S).group(1)
+            direction[language] = search(r'<html [^>]*dir="(\w+)"', page).group(1)
         assert direction == {"en": "ltr", "el": "ltr", "he": "rtl"}
         assert re.search("[\u0370-\u03ff]", heading["el"]), heading  # Greek letters
         assert re.search("[\u0590-\u05ff]", heading["he"]), heading  # Hebrew letters

@@ -127,6 +127,7 @@ def test_a_player_not_eligible_for_the_bye_is_never_published_with_it(django_cap
         pairing_swap(pairing=pairing, first=other, second=engine_pab, reason="back", user=user)
     pairing_publish(pairing=pairing, user=user)
     bye = Game.objects.get(round__event=event, result=Result.PAIRING_BYE)
+    assert bye.white is not None
     assert bye.white.start_number == other
 
 
@@ -136,6 +137,7 @@ def test_the_board_order_within_a_score_group_follows_the_setting(django_capture
     pairing_publish(pairing=pairing, user=user)
     winners = {3, 4, 5}
     for game in Game.objects.filter(round__event=event, round__number=1).select_related("white", "black"):
+        assert game.white is not None
         white_wins = game.white.start_number in winners or game.black.start_number not in winners
         result_record(game_id=game.pk, result=Result.WHITE_WINS if white_wins else Result.BLACK_WINS, user=user)
     scoring_points = {p.start_number: engine_points(p, event_scoring(event)) for p in players_before(event, 2)}

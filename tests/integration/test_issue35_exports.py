@@ -23,7 +23,7 @@ from tests.factories import organiser_of, swiss_event
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
 
-def points_of(answer) -> dict[str, str]:
+def points_of(answer) -> dict[str, float]:
     rows = list(csv.reader(answer.content.decode().splitlines()[1:]))
     return {row[1]: float(row[3]) for row in rows[1:]}
 

@@ -54,6 +54,7 @@ def test_the_api_asks_before_a_correction_after_the_next_round_was_paired_then_k
     game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
     round_two = _boards(event, 2)
     api = _api(user)
+    assert game is not None
     url = f"/api/v1/games/{game.pk}/result/"
 
     asked = api.post(url, {"result": Result.BLACK_WINS, "reason": "wrong sheet"}, format="json")
@@ -79,6 +80,7 @@ def test_the_api_unpairs_the_next_round_on_request_and_it_is_paired_again(django
         format="json",
     )
     assert answer.status_code == 200, answer.content
+    assert game is not None
     assert Game.objects.get(pk=game.pk).result == Result.DRAW
     assert _boards(event, 2) == []  # round 2 is no longer published
     pairing = api.get(f"/api/v1/events/{event.slug}/rounds/2/pairing/").json()
@@ -95,6 +97,7 @@ def test_a_next_round_with_results_cannot_be_unpaired_only_kept(django_capture_o
     result_record(game_id=first[0], result=Result.DRAW, user=user)
     game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
     api = _api(user)
+    assert game is not None
     url = f"/api/v1/games/{game.pk}/result/"
     asked = api.post(url, {"result": Result.BLACK_WINS, "reason": "typo"}, format="json")
     assert asked.status_code == 409
@@ -140,6 +143,7 @@ def test_a_correction_before_the_next_round_is_paired_asks_nothing(django_captur
         pairing = round_pair(event=event, round_number=1, user=user)
     pairing_publish(pairing=RoundPairing.objects.get(pk=pairing.pk), user=user)
     game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).first()
+    assert game is not None
     result_record(game_id=game.pk, result=Result.WHITE_WINS, user=user)
     answer = _api(user).post(
         f"/api/v1/games/{game.pk}/result/", {"result": Result.DRAW, "reason": "typo"}, format="json"
@@ -178,6 +182,7 @@ def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds
 
     event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
     match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
+    assert match is not None
     board = match.games.order_by("board").first()
     body = {
         "version": match.version,
@@ -188,6 +193,7 @@ def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds
     asked = api.post(f"/api/v1/matches/{match.pk}/card/", body, format="json")
     assert asked.status_code == 409, asked.content
     assert asked.json()["code"] == "later_round_paired"
+    assert board is not None
     assert Game.objects.get(pk=board.pk).result == Result.WHITE_WINS
 
     done = api.post(f"/api/v1/matches/{match.pk}/card/", body | {"later_pairing": "unpair"}, format="json")
@@ -216,6 +222,7 @@ def test_the_match_card_page_asks_and_keeps_the_next_round_on_request(client, dj
     match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
     round_two = _boards(event, 2)
     client.force_login(user)
+    assert match is not None
     url = f"/en/manage/matches/{match.pk}/"
     form = _card_form(match, {1: Result.DRAW})
     asked = client.post(url, form)
@@ -237,6 +244,7 @@ def test_settling_a_dispute_after_the_next_round_was_paired_offers_the_choice(
 
     event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
     match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
+    assert match is not None
     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.DISPUTED, dispute_reason="board 1 was a draw")
     match.refresh_from_db()
     client.force_login(user)

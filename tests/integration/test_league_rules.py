@@ -133,6 +133,8 @@ def test_a_rule_set_after_the_card_was_saved_sends_its_violation_to_the_inbox_an
     assert (violation.kind, violation.board, violation.penalty) == ("licence", board, "board_default")
 
     game = Game.objects.get(match=s.match, board=board)
+    assert game.white is not None
+    assert game.white.team is not None
     fjord_white = game.white.team.club_id == s.d.clubs[0].pk
     expected = "-/+" if fjord_white else "+/-"  # Fjord broke the rule: the board goes to Bosporus by default
     card_version = TeamMatch.objects.get(pk=s.match.pk).version
@@ -191,6 +193,7 @@ def test_the_admin_saves_a_rule_through_the_service_and_the_saved_cards_are_chec
     assert LeagueRule.objects.filter(league=s.d.league, kind="licence").count() == 1
     found = RuleViolation.objects.filter(match=s.d.match(), status="open").values_list("side", "board")
     one = TeamMatch.objects.get(pk=s.d.match().pk)
+    assert one.home.team is not None
     fjord_side = "home" if one.home.team.club_id == s.d.clubs[0].pk else "away"
     bosporus_side = "away" if fjord_side == "home" else "home"
     # both clubs' players of Division One have no licence: every board of both sides

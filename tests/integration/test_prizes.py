@@ -99,6 +99,7 @@ def test_t13_three_tied_for_100_50_25_get_58_33_and_one_penny_stays():
     allocation = prizes_recompute(event.pk, snapshot)
 
     assert money_by_name(allocation) == {"Ana": 5833, "Bo": 5833, "Cai": 5833}
+    assert allocation is not None
     assert (allocation.total_paid, allocation.remainder) == (17499, 1)
     texts = [line["text"] for line in api(event).json()["lines"]]
     assert texts == [
@@ -236,6 +237,7 @@ def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
 
     # Fjord 12 > Oslo 10½ > Bergen 9: £60 and the shield to Fjord, £30 to Oslo; Ana also keeps her £100
     assert money_by_name(allocation) == {"Ana": 10000}
+    assert allocation is not None
     assert allocation.club_awards == [
         {"club": "fjord", "name": "Fjord SK", "money": 6000, "items": ["Club shield"]},
         {"club": "oslo", "name": "Oslo SK", "money": 3000, "items": []},
@@ -355,6 +357,7 @@ def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation
     store_snapshot(event.pk, 2, engine_snapshot(event), 0)
     again = prizes_recompute(event.pk, None)
 
+    assert again is not None
     assert again.pk == allocation.pk and again.version == 2
     assert PrizeAllocation.objects.filter(fund__event=event).count() == 1
     awards = {a.entry.player.name: (a.money, a.items) for a in again.awards.select_related("entry__player")}
@@ -370,6 +373,7 @@ def test_an_older_snapshot_never_replaces_a_newer_allocation():
 
     kept = prizes_recompute(event.pk, snapshot)
 
+    assert kept is not None
     assert kept.version == 5
 
 

@@ -262,6 +262,8 @@ def test_the_penalty_of_a_new_rule_is_applied_once_through_the_result_service_an
     violation = RuleViolation.objects.get(match=s.match)
     violation_penalise(violation_id=violation.pk, user=s.d.organiser)
     game = Game.objects.get(match=s.match, board=board or 2)  # the whole card's rule: the bottom board
+    assert game.white is not None
+    assert game.white.team is not None
     fjord_white = game.white.team.club_id == s.d.clubs[0].pk
     expected = "-/+" if fjord_white else "+/-"
     game.refresh_from_db()

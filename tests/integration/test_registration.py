@@ -362,6 +362,7 @@ def test_a_league_of_clubs_asks_for_the_club_and_the_accepted_player_joins_it(cl
     client.force_login(organiser)
     _bulk(client, event, "accept", Registration.objects.all())
     entry = Entry.objects.select_related("player").get(event=event)
+    assert entry.player is not None
     assert list(entry.player.clubs.all()) == [club]
 
 

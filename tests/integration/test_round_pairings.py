@@ -104,6 +104,7 @@ def test_re_pairing_before_the_first_result_and_refused_after(django_capture_on_
     assert Game.objects.filter(round__event=event, round__number=1).count() == 2  # the published boards stay
     pairing_publish(pairing=again, user=user)
     game = Game.objects.filter(round__event=event, round__number=1).first()
+    assert game is not None
     result_record(game_id=game.pk, result=Result.DRAW, user=user)
     with pytest.raises(ServiceError, match="results already"):
         round_pair(event=event, round_number=1, user=user)

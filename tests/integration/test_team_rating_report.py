@@ -22,11 +22,12 @@ from datetime import date
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from gacrux.trf2json import trf2json
 
 from leagues.errors import PermissionDenied, ServiceError
-from leagues.models import Event, Game, League, Result, Role, Round, TeamMatch
+from leagues.models import Entry, Event, Game, League, Player, Result, Role, Round, TeamMatch
 from leagues.services.match_cards import match_card_submit
 from leagues.services.rating_report_teams import team_rating_report, team_rating_report_trf
 from leagues.services.schedule import fixtures_generate
@@ -35,6 +36,7 @@ from leagues.services.standings import event_engine_result
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, UserFactory
 from tests.integration.test_fixtures import team_division
+from tiebreaks.engine.team import TeamStandings
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -45,7 +47,7 @@ CARDS = {
     3: {("B", "D"): ["=", "1", "--", "1"], ("C", "A"): ["0", "=", "1", "="]},
 }
 #: a board's result by the home team's side and whether the home team has White
-RESULTS = {
+RESULTS: dict[tuple[str, bool], str] = {
     ("1", True): Result.WHITE_WINS,
     ("1", False): Result.BLACK_WINS,
     ("0", True): Result.BLACK_WINS,
@@ -60,7 +62,7 @@ RESULTS = {
     ("--", False): Result.DOUBLE_FORFEIT,
 }
 #: TRF codes of (white, black) by the site's result
-CODES = {
+CODES: dict[str, tuple[str, str]] = {
     Result.WHITE_WINS: ("1", "0"),
     Result.DRAW: ("=", "="),
     Result.BLACK_WINS: ("0", "1"),
@@ -73,10 +75,10 @@ CODES = {
 @dataclass
 class Season:
     league: League
-    organiser: object
+    organiser: User
     event: Event
-    teams: dict  # letter -> Entry
-    players: dict  # letter -> [Player], the club's players (the roster's four, then one more)
+    teams: dict[str, Entry]  # letter -> Entry
+    players: dict[str, list[Player]]  # letter -> [Player], the club's players (the roster's four, then one more)
 
 
 def build_season(*, cards: dict = CARDS) -> Season:
@@ -139,7 +141,8 @@ def enter_card(season: Season, number: int, home: str, away: str, boards: list[s
     """The card through the card service, as the organiser (confirmed at once) or `user`."""
     match = TeamMatch.objects.get(round__event=season.event, round__number=number, home=season.teams[home])
     assert letter_of(season, match.away_id) == away  # FIDE's table as the docstring has it
-    results, lineup = {}, {}
+    results: dict[int, tuple[str, int]] = {}
+    lineup: dict[int, tuple[int | None, int | None]] = {}
     for game in match.games.order_by("board"):
         home_white = game.white_id == match.home_id
         results[game.pk] = (RESULTS[boards[game.board - 1], home_white], game.version)
@@ -170,6 +173,7 @@ def cards_games(event: Event) -> set[tuple]:
             games.add((game.round.number, white.fide_id, black.fide_id, white_code, black_code))
         else:
             alone, code = (white, white_code) if white else (black, black_code)
+            assert alone is not None
             games.add(("empty seat", game.round.number, alone.fide_id, code))
     return games
 
@@ -310,7 +314,9 @@ def test_every_gap_a_rating_officer_sends_back_is_listed_with_the_page_that_fixe
     event.refresh_from_db()
     # round 2: one card submitted by B's secretary, not confirmed yet; the other not entered at all
     secretary = UserFactory(username="fjord-secretary-b")
-    Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=season.teams["B"].team.club)
+    team_b = season.teams["B"].team
+    assert team_b is not None
+    Role.objects.create(user=secretary, kind=Role.Kind.SECRETARY, club=team_b.club)
     match = enter_card(season, 2, "A", "B", ["1", "1", "=", "0"], user=secretary)
 
     report = team_rating_report(event=event, user=organiser)
@@ -394,6 +400,7 @@ def test_the_demo_team_division_is_read_by_fides_checker_with_no_error_and_its_g
         "round", "white_player", "black_player"
     ):
         if game.result:  # round 3's boards are on the cards submitted (one disputed): their results are in too
+            assert game.white_player is not None and game.black_player is not None
             cards.add((game.round.number, game.white_player.name, game.black_player.name, *CODES[game.result]))
     in_file = set()
     for p in players.values():
@@ -412,6 +419,7 @@ def test_the_demo_team_division_is_read_by_fides_checker_with_no_error_and_its_g
     # FIDE's tie-break checker gives each team the match and game points the site's standings give it
     values = fide_tiebreaks(text, ["MPTS", "GPTS"], rounds=3, round_robin=True)
     site = event_engine_result(event)
+    assert isinstance(site, TeamStandings)
     assert values == {row.team_number: [row.values["MPTS"], row.values["GPTS"]] for row in site.rows}
 
 

@@ -71,6 +71,7 @@ def _site_round(event, number):
     rows = []
     for match in TeamMatch.objects.filter(round__event=event, round__number=number).order_by("pk"):
         first = match.games.get(board=1)
+        assert first.white is not None
         rows.append((first.white.start_number, first.black.start_number))
     bye = Game.objects.filter(round__event=event, round__number=number, result=Result.PAIRING_BYE).first()
     return rows + ([(bye.white.start_number, 0)] if bye else [])

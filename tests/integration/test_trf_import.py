@@ -122,6 +122,7 @@ def test_update_adds_the_new_rounds_and_corrects_differing_results_with_a_reason
     gold, event, user = _imported_after(3)
     assert event.rounds.count() == 3
     game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
+    assert game is not None
     right = game.result
     wrong = "0-1" if right != "0-1" else "1-0"
     result_record(
@@ -178,6 +179,7 @@ def test_update_that_fails_half_way_saves_nothing():
 
     gold, event, user = _imported_after(3)
     first = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).first()
+    assert first is not None
     wrong = "0-1" if first.result != "0-1" else "1-0"
     result_record(game_id=first.pk, result=wrong, user=user, reason="typo", later_pairing="keep")
     game = Game.objects.filter(round__event=event, round__number=2, black__isnull=False).first()
