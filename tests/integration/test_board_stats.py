@@ -65,7 +65,7 @@ def division():
         (3, 1): Result.DRAW,
         (3, 2): Result.BLACK_WINS,
     }
-    cards = {}
+    cards: dict = {}
     for (round_number, board), result in results.items():
         g = game(round_number, board)
         cards.setdefault(g.match_id, {})[g.pk] = (result, g.version)

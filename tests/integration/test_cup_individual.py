@@ -14,7 +14,7 @@ from leagues.models import CupTie, CupTieChange, Event, Game
 from leagues.services.cups import cup_draw
 from leagues.services.trf import event_export_trf
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, UserFactory, organiser_of
-from tests.helpers import text_of
+from tests.helpers import present, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -51,7 +51,7 @@ def _tie(bracket, number, position):
 def _games(tie):
     """The tie's games as (white, black) start numbers in order."""
     games = Game.objects.filter(pk__in=tie["games"]).select_related("white", "black").order_by("board")
-    return [(g.white.start_number, g.black.start_number) for g in games]
+    return [(present(g.white).start_number, present(g.black).start_number) for g in games]
 
 
 def _result(client, game_id, result, **extra):

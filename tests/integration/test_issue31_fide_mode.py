@@ -21,6 +21,7 @@ from leagues.services.round_pairings import pairing_settings_save, round_withdra
 from leagues.services.setup import event_save
 from leagues.services.trf import event_export_trf, event_import_trf, import_preview
 from tests.factories import EventFactory, organiser_of, swiss_event
+from tests.helpers import present
 from tests.paths import TESTS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -207,7 +208,7 @@ def test_out_of_fide_mode_a_bye_change_after_the_start_needs_a_reason_and_record
     standings_recompute_event(event.pk)
     change = SettingChange.objects.get(event=event)
     assert (change.setting, change.before, change.after, change.user) == ("pab", "1", "0.5", user)
-    moved = {row["number"]: row for row in change.standings_impact}
+    moved = {row["number"]: row for row in present(change.standings_impact)}
     assert moved[5]["points"] == [1.0, 0.5]  # the player with the bye
     trf = event_export_trf(event=event)
     assert "### HARD WARNING" in trf and "pab changed after the start: 1 -> 0.5; reason: the regulations" in trf

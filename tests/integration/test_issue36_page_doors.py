@@ -105,7 +105,7 @@ def test_a_result_entered_on_the_round_sheet_shows_at_once_in_the_cached_standin
     organiser = organiser_of(event.league)
     result_record(game_id=games[1].pk, result="1/2-1/2", user=organiser)  # standings exist: the page is cached
     assert _points(client, event.slug)[games[0].white.start_number] == Fraction(0)
-    form = {"reason": ""}
+    form: dict[str, object] = {"reason": ""}
     for game in Game.objects.filter(round__event=event, round__number=1):  # every board of the sheet, as it is
         form[f"result_{game.pk}"] = "1-0" if game.pk == games[0].pk else game.result
         form[f"version_{game.pk}"] = game.version

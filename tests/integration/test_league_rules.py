@@ -132,6 +132,7 @@ def test_a_rule_set_after_the_card_was_saved_sends_its_violation_to_the_inbox_an
     (violation,) = RuleViolation.objects.filter(match=s.match, status="open")  # Division One's card breaks it too
     assert (violation.kind, violation.board, violation.penalty) == ("licence", board, "board_default")
 
+    assert board is not None
     game = Game.objects.get(match=s.match, board=board)
     assert game.white is not None
     assert game.white.team is not None
@@ -208,6 +209,7 @@ def test_a_club_cannot_undo_a_penalty_by_sending_its_card_again():
     assert _api(_secretary(s)).post(f"/api/v1/matches/{s.match.pk}/card/", body, format="json").status_code == 200
     violation = RuleViolation.objects.get(match=s.match)
     violation_penalise(violation_id=violation.pk, user=s.d.organiser)
+    assert board is not None
     game = Game.objects.get(match=s.match, board=board)
     defaulted = game.result
     assert defaulted in ("+/-", "-/+")

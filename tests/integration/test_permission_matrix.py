@@ -400,7 +400,7 @@ def test_api_allows_the_clubs_secretary_and_refuses_a_stranger_card(world):
 def test_pages_refuse_the_same(world, client):
     sheet = f"/en/manage/events/{world.event.slug}/rounds/1/"
     games = list(Game.objects.filter(round__event=world.event).order_by("board"))
-    data = {"reason": ""}
+    data: dict[str, object] = {"reason": ""}
     for game in games:
         data[f"result_{game.pk}"] = "1-0"
         data[f"version_{game.pk}"] = game.version

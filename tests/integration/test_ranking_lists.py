@@ -16,6 +16,7 @@ from leagues.models import Game, RankingListEntry, ResultChange, RuleViolation, 
 from leagues.services.league_rules import rule_save, stored_lineup, violation_penalise
 from leagues.services.ranking_lists import ranking_list_set
 from leagues.services.setup import season_save
+from tests.helpers import present
 from tests.integration.test_league_rules import _api, _card_body, _secretary
 from tests.league_rules_data import CASES, F4, F5, F6, P1, season_of_two_divisions
 
@@ -157,7 +158,7 @@ def test_a_lower_teams_player_plays_for_a_higher_team_below_its_own_players_and_
     """Fjord SK 1's card (Division One): F4 of Fjord SK 2's list as a reserve."""
     s = season_of_two_divisions()
     one = TeamMatch.objects.get(pk=s.d.match().pk)
-    fjord_home = one.home.team.club_id == s.d.clubs[0].pk
+    fjord_home = present(one.home.team).club_id == s.d.clubs[0].pk
     fjord_side = "home" if fjord_home else "away"
 
     def check(first, second):
