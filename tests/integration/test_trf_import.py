@@ -8,6 +8,7 @@ from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Event, Game, Player, ResultChange, StandingsSnapshot
 from leagues.services.trf import event_export_trf, event_import_trf
 from tests.factories import LeagueFactory, UserFactory, organiser_of
+from tests.helpers import present
 from tests.paths import GOLDEN
 from tiebreaks.trf import read_trf
 
@@ -182,7 +183,7 @@ def test_update_that_fails_half_way_saves_nothing():
     assert first is not None
     wrong = "0-1" if first.result != "0-1" else "1-0"
     result_record(game_id=first.pk, result=wrong, user=user, reason="typo", later_pairing="keep")
-    game = Game.objects.filter(round__event=event, round__number=2, black__isnull=False).first()
+    game = present(Game.objects.filter(round__event=event, round__number=2, black__isnull=False).first())
     Game.objects.filter(pk=game.pk).update(white=game.black, black=game.white)  # colours swapped in the event
     changes_before = ResultChange.objects.count()
     with pytest.raises(ServiceError) as excinfo:
