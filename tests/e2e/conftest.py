@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from django.core.servers.basehttp import WSGIRequestHandler
 
-from tests import fast_flush
 from tests.conftest import require
 
 CHROMIUM = "/usr/bin/chromium"
@@ -48,10 +47,6 @@ def _handle_one_request_reading_past_a_chunked_body(self):
 
 # Django's handler patched on purpose, for every end-to-end test
 WSGIRequestHandler.handle_one_request = _handle_one_request_reading_past_a_chunked_body  # type: ignore[method-assign]
-
-# each end-to-end test commits for real: the database is emptied after it by DELETE of the tables that have rows
-# instead of Django's TRUNCATE of all 64 (about 3 s a test on a busy machine; the same rows are left: fast_flush.py)
-fast_flush.install()
 
 
 WINDOW = (1280, 900)
