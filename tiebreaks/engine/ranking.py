@@ -587,7 +587,8 @@ def _computed_values(ctx: Context, crits: list[Criterion], notes: list[Note]) ->
 
 
 def score_groups(order: list[int], score: Sequence[object]) -> list[list[int]]:
-    """Participants in rank ``order`` as groups tied on ``score`` (index -> score)."""
+    """Participants in ``order`` as runs of equal ``score`` (index -> value): the score groups, or a group split by one
+    value."""
     groups: list[list[int]] = []
     for i in order:
         if groups and score[groups[-1][0]] == score[i]:
@@ -631,14 +632,7 @@ def _split_by_value(groups: list[list[int]], nums: list[int | None], higher_is_b
             keyed = sorted(g, key=value_of, reverse=higher_is_better)
         else:
             keyed = sorted(g, key=lambda i: (nums[i] is None, sign * (nums[i] or 0)))
-        current = [keyed[0]]
-        for i in keyed[1:]:
-            if nums[i] == nums[current[0]]:
-                current.append(i)
-            else:
-                new_groups.append(current)
-                current = [i]
-        new_groups.append(current)
+        new_groups.extend(score_groups(keyed, nums))
     return new_groups
 
 

@@ -271,14 +271,7 @@ def _value_column(eng: TeamEngine, crit: TeamCriterion, groups: list[list[int]])
             new_groups.append(g)
             continue
         keyed = sorted(g, key=lambda i: (values[i] is None, sign * (values[i] or 0), numbers[i]))
-        current = [keyed[0]]
-        for i in keyed[1:]:
-            if values[i] == values[current[0]]:
-                current.append(i)
-            else:
-                new_groups.append(current)
-                current = [i]
-        new_groups.append(current)
+        new_groups.extend(score_groups(keyed, values))
     return col, new_groups
 
 
