@@ -6,6 +6,8 @@ import html as html_lib
 import re
 from typing import TypeVar
 
+from django.db import connection
+
 from leagues.models import Event, Game, Prize, PrizeFund, Result, Role, StandingsSnapshot, TeamMatch
 from leagues.recompute import store_snapshot
 from leagues.services.match_cards import match_card_submit
@@ -50,6 +52,18 @@ def search(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
     found = re.search(pattern, text, flags)
     assert found is not None, f"{pattern!r} not found"
     return found
+
+
+def another_connection_waits_for_a_lock() -> bool:
+    """PostgreSQL shows another connection of this database waiting for a lock (a test's thread or server)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view keeps its first look
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        row = cursor.fetchone()
+        return row is not None and row[0] > 0
 
 
 def section(html, title):

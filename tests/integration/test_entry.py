@@ -26,7 +26,7 @@ from leagues.services.match_cards import (
 from leagues.services.policy import event_policy_set
 from leagues.services.results import result_record, round_sheet_save
 from tests.factories import UserFactory, organiser_of, swiss_event
-from tests.helpers import team_match
+from tests.helpers import another_connection_waits_for_a_lock, team_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -182,15 +182,6 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
 
     from tests.e2e.worker import wait_until
 
-    def sheet_waits_for_the_event() -> bool:  # as PostgreSQL sees it
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view keeps its first look
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-            )
-            return cursor.fetchone()[0] > 0
-
     event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
     board_two_held, sheet_sent = threading.Event(), threading.Event()
@@ -204,7 +195,7 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
                 board_two_held.set()
                 sheet_sent.wait(120)
                 # the sheet is under way meanwhile: it waits for the event's row, however slow the machine
-                assert wait_until(sheet_waits_for_the_event, timeout=120)
+                assert wait_until(another_connection_waits_for_a_lock, timeout=120)
                 result_record(game_id=games[1].pk, result=Result.DRAW, user=user)
             outcomes["lone"] = "saved"
         except Exception as exc:

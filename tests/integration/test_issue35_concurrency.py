@@ -14,7 +14,7 @@ from leagues.services.results import result_record
 from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of, swiss_event
-from tests.helpers import text_of
+from tests.helpers import another_connection_waits_for_a_lock, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)  # threads: each its own connection, meeting in PostgreSQL
 
@@ -146,16 +146,6 @@ def test_result_record_and_publish_through_the_services_never_meet_in_a_deadlock
         ), repr(outcome)
 
 
-def _someone_else_waits_for_a_lock() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view keeps its first look
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return cursor.fetchone()[0] > 0
-
-
 def _deadlocked_by_a_competitor(game, request):
     """Run `request` (in this thread) while another connection holds `game`'s row and waits for the event's row,
     which the request holds: a real deadlock, which PostgreSQL ends by rolling back the request. Returns the request's
@@ -184,7 +174,7 @@ def _deadlocked_by_a_competitor(game, request):
     def before_the_games_row(execute, sql, params, many, context):
         if not go.is_set() and 'FROM "leagues_game"' in sql and "FOR UPDATE" in sql:
             go.set()  # the request holds the event's row: the competitor asks for it, then the request goes on
-            assert wait_until(_someone_else_waits_for_a_lock, timeout=120), "the competitor never waited"
+            assert wait_until(another_connection_waits_for_a_lock, timeout=120), "the competitor never waited"
         return execute(sql, params, many, context)
 
     thread = threading.Thread(target=competitor, daemon=True)
