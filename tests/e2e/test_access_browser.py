@@ -9,6 +9,7 @@ from selenium.webdriver.support.select import Select
 from tests.e2e.browsing import focused, wait
 from tests.e2e.test_accessibility import log_in
 from tests.e2e.test_browser import site  # noqa: F401 (the fixture)
+from tests.helpers import present
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 OPEN = "demo-autumn-open"
@@ -29,7 +30,7 @@ def test_why_form_is_chosen_by_name_and_its_answer_gets_the_focus(browser, site)
     wait(browser, lambda d: focused(d, "id") == "verdict")
     assert "is listed above" in browser.switch_to.active_element.text
     # the same player twice: the error has the focus too
-    Select(browser.find_element("id", "why-b")).select_by_value(number_a)
+    Select(browser.find_element("id", "why-b")).select_by_value(present(number_a))
     browser.find_element("css selector", ".why-form button[type=submit]").click()
     wait(browser, lambda d: focused(d, "id") == "verdict")
     assert "Choose two different players." in browser.switch_to.active_element.text

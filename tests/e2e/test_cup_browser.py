@@ -32,7 +32,7 @@ return {scroll: document.documentElement.scrollWidth, ties: document.querySelect
 
 
 def _card(user, match, home_points):
-    results = {}
+    results: dict[int, tuple[str, int]] = {}
     for game in match.games.order_by("board"):
         home = home_points[game.board - 1]
         home_white = game.white_id == match.home_id

@@ -12,6 +12,7 @@ from django.db.models import F
 from leagues.models import Entry, Event, Player, Team
 from leagues.recompute import standings_recompute_event
 from tests.e2e.test_browser import phone, save_png, site  # noqa: F401 - the demo on the live server
+from tests.helpers import present
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -56,10 +57,10 @@ ROW_LEFTS = "return [...document.querySelector('tbody tr').cells].map(c => c.get
 
 @pytest.fixture
 def long_names(site):  # noqa: F811 - the fixture's value
-    team = Team.objects.filter(entry__event__slug=TEAM).order_by("entry__start_number").first()
+    team = present(Team.objects.filter(entry__event__slug=TEAM).order_by("entry__start_number").first())
     team.name = LONG_TEAM
     team.save(update_fields=["name"])
-    player = Player.objects.filter(entry__event__slug=OPEN).order_by("pk").first()
+    player = present(Player.objects.filter(entry__event__slug=OPEN).order_by("pk").first())
     player.name = LONG_PLAYER
     player.save(update_fields=["name"])
     for event in Event.objects.filter(slug__in=[OPEN, TEAM]):  # the standings read the names from their snapshot

@@ -73,6 +73,7 @@ def sweep_once_redis_is_asked_again():
 def test_results_saved_while_redis_is_down_get_standings_after_the_sweep(on_postgres, client):
     redis_server = shutil.which("redis-server")
     require(redis_server is not None, "redis-server is not installed")
+    assert redis_server is not None  # for mypy: require() has skipped the test otherwise
     port = free_port()  # nothing listens there: Redis is down
     own_broker = f"redis://127.0.0.1:{port}/0"
     event, _entries, games = swiss_event(players=6)
