@@ -216,6 +216,8 @@ def _games() -> QuerySet[Game]:
 def _notify(notices: list[FollowNotice], *, wait: int) -> None:
     """Store the notices, then one digest task per follower (an e-mail address) and event, run `wait` seconds later;
     a task that runs after another has sent the news finds nothing left."""
+    if not notices:  # nobody follows these games' players or teams (most results)
+        return
     FollowNotice.objects.bulk_create(notices)
     emails = dict(Follow.objects.filter(pk__in={n.follow_id for n in notices}).values_list("pk", "email"))
     for email, event_id in sorted({(emails[n.follow_id], n.event_id) for n in notices}):
@@ -228,10 +230,25 @@ def _notify(notices: list[FollowNotice], *, wait: int) -> None:
 
 
 def _notices_of(games: QuerySet[Game], kind: str) -> list[FollowNotice]:
+    # the players and teams of the games first, as bare ids (the games themselves, with their rounds, entries and
+    # matches, are read only when one of them is followed: most results have no follower)
+    sides = games.order_by().values_list(
+        "white_player_id",
+        "black_player_id",
+        "white__player_id",
+        "black__player_id",
+        "white__team_id",
+        "black__team_id",
+        "match__home__team_id",
+        "match__away__team_id",
+    )
+    ids = list(sides)
+    players = {pk for row in ids for pk in row[:4] if pk}
+    teams = {pk for row in ids for pk in row[4:] if pk}
+    followers = _followers(players, teams) if players or teams else {}
+    if not followers:
+        return []
     rows = list(games)
-    players: set[int] = set().union(*(_game_players(g) for g in rows))
-    teams: set[int] = set().union(*(_game_teams(g) for g in rows))
-    followers = _followers(players, teams)
     notices, seen = [], set()
     for game in rows:
         targets = [("player", p) for p in _game_players(game)] + [("team", t) for t in _game_teams(game)]

@@ -13,10 +13,11 @@ from django.db.models import Q
 from django.test import Client
 
 from leagues.models import Event, Follow, Game, Result, Round
+from leagues.services.match_cards import match_card_submit
 from leagues.services.results import result_record, round_sheet_save
 from leagues.services.round_pairings import pairing_publish, round_pair
-from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
-from tests.helpers import search
+from tests.factories import EntryFactory, EventFactory, FollowFactory, PlayerFactory, organiser_of
+from tests.helpers import present, search, team_match
 from tests.smtp import smtp_server
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
@@ -183,14 +184,37 @@ def test_several_results_at_once_make_one_digest(smtp, client):
     assert len(news) == 1
     ((subject, body),) = news
     assert "news from Fjord Open" in subject
-    followed = [g for g in games if {g.white.player_id, g.black.player_id} & {anna.pk, elif_.pk}]
+    followed = [g for g in games if {present(g.white).player_id, present(g.black).player_id} & {anna.pk, elif_.pk}]
     for game in followed:
-        assert game.white is not None
-        assert game.white.player is not None
+        assert game.white is not None and game.black is not None
+        assert game.white.player is not None and game.black.player is not None
         assert f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1–0" in body or (
             f"board {game.board}: {game.white.player.name} – {game.black.player.name}, 1-0" in body
         ), body
     assert body.count("Round 1 of Fjord Open, board") == len(followed)
+
+
+def test_a_teams_follower_and_a_board_players_follower_get_the_results_of_a_match_card(smtp):
+    event, match, games, _secretaries = team_match(boards=2)
+    home_team = present(match.home.team)
+    FollowFactory(player=None, team=home_team, email="team@example.org")
+    FollowFactory(player=games[1].black_player, email="fan@example.org")
+    FollowFactory(player=PlayerFactory(), email="other@example.org")  # plays nowhere in this match
+    match_card_submit(
+        match_id=match.pk,
+        results={g.pk: (Result.WHITE_WINS, g.version) for g in games},
+        user=organiser_of(event.league),
+        expected_version=match.version,
+    )
+    messages = smtp.wait_for(2)
+    ((_subject, team_news),) = news_to(messages, "team@example.org")
+    for game in games:  # every board of the team's match
+        white, black = present(game.white_player).name, present(game.black_player).name
+        assert f"board {game.board}: {white} – {black}" in team_news, team_news
+    ((_subject, fan_news),) = news_to(messages, "fan@example.org")
+    assert f"board 2: {present(games[1].white_player).name} – {present(games[1].black_player).name}" in fan_news
+    assert "board 1:" not in fan_news
+    assert not to(messages, "other@example.org")
 
 
 def test_the_calendar_feeds_of_a_player_carry_the_round_start_time(client):
