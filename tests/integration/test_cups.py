@@ -26,6 +26,7 @@ from tests.factories import (
     UserFactory,
     organiser_of,
 )
+from tests.helpers import present
 
 pytestmark = pytest.mark.django_db
 
@@ -225,14 +226,14 @@ def test_bottom_board_elimination_and_rating_decide_in_the_cups_order():
     user = organiser_of(event.league)
     cup = cup_draw(event=event, user=user, seeding="order", tie_resolution=["bottom_board", "rating"])
     tie = cup.ties.get()
-    games = {g.board: g for g in tie.match.games.all()}
+    games = {g.board: g for g in present(tie.match).games.all()}
 
     def card(home_scores):
         for board, score in enumerate(home_scores, start=1):
             game = games[board]
             game.result = _home_code(game.white_id == tie.home_id, score)
             game.save()
-        TeamMatch.objects.filter(pk=tie.match_id).update(status=TeamMatch.Status.CONFIRMED)
+        TeamMatch.objects.filter(pk=present(tie.match_id)).update(status=TeamMatch.Status.CONFIRMED)
         assert tie.match is not None
         tie.match.refresh_from_db()
         return tie_outcome(event, cup, tie)
@@ -276,7 +277,8 @@ def test_the_clubs_cards_advance_the_cup_without_the_organiser():
     cup_draw(event=event, user=organiser_of(event.league), seeding="order")
     first, second = CupTie.objects.filter(cup__event=event).order_by("position")
     home, away = (
-        RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=t.team.club).user for t in (first.home, first.away)
+        RoleFactory(kind=Role.Kind.SECRETARY, league=None, club=present(t.team).club).user
+        for t in (present(first.home), present(first.away))
     )
 
     def submit(tie, user):
@@ -286,10 +288,10 @@ def test_the_clubs_cards_advance_the_cup_without_the_organiser():
         match_card_submit(match_id=tie.match_id, results=results, user=user, expected_version=tie.match.version)
 
     submit(first, home)
-    assert TeamMatch.objects.get(pk=first.match_id).status == TeamMatch.Status.SUBMITTED
+    assert TeamMatch.objects.get(pk=present(first.match_id)).status == TeamMatch.Status.SUBMITTED
     first.refresh_from_db()
     assert first.winner_id is None  # a submitted card decides nothing
-    match_card_confirm(match_id=first.match_id, user=away, expected_version=1)
+    match_card_confirm(match_id=present(first.match_id), user=away, expected_version=1)
     first.refresh_from_db()
     assert (first.winner_id, first.decided_by) == (first.home_id, "score")
     assert second.home.team is not None

@@ -1,7 +1,7 @@
 """Emails reach a real SMTP server process (aiosmtpd), each in its recipient's language, sent after the
 commit; a mail server that is down loses no result and blocks no request."""
 
-import re
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
@@ -11,6 +11,7 @@ from leagues.models import TeamMatch
 from leagues.services.disputes import match_cards_remind
 from leagues.services.match_cards import match_card_confirm, match_card_dispute, match_card_submit
 from tests.factories import UserFactory
+from tests.helpers import present, search
 from tests.smtp import smtp_server
 from tests.workspace import card_post, division
 
@@ -79,7 +80,7 @@ def test_a_reminder_before_the_card_confirms_itself_once(smtp):
     match_card_submit(match_id=match.pk, results={}, user=d.secretaries[0], expected_version=0)
     smtp.wait_for(1)
     assert match_cards_remind() == 0  # three days to go
-    TeamMatch.objects.filter(pk=match.pk).update(submitted_at=timezone.now() - timezone.timedelta(days=2, hours=1))
+    TeamMatch.objects.filter(pk=match.pk).update(submitted_at=timezone.now() - timedelta(days=2, hours=1))
     assert match_cards_remind() == 1
     assert match_cards_remind() == 0  # once
     reminders = [m for m in smtp.wait_for(2) if "Reminder" in m[1]]
@@ -97,7 +98,7 @@ def test_an_invitation_lets_the_person_choose_a_password_and_log_in(smtp, client
     assert recipients == "arbiter@example.org"
     # in Greek: the league, who invites, and how long the link works (Django's three days)
     assert "Test League" in subject and "org" in body and "Test League" in body and " 3 ημέρες " in body
-    link = re.search(r"http://league\.example(/el/accounts/reset/\S+/)", body).group(1)
+    link = search(r"http://league\.example(/el/accounts/reset/\S+/)", body).group(1)
     client.logout()
     form = client.get(link, follow=True)
     assert form.status_code == 200
@@ -115,7 +116,7 @@ def test_a_used_invitation_link_offers_to_log_in(smtp, client):
         {"email": "arbiter@example.org", "kind": "arbiter", "event": d.event.pk, "email_language": "en"},
     )
     ((_recipients, _subject, body),) = smtp.wait_for(1)
-    link = re.search(r"http://league\.example(/en/accounts/reset/\S+/)", body).group(1)
+    link = search(r"http://league\.example(/en/accounts/reset/\S+/)", body).group(1)
     client.logout()
     form = client.get(link, follow=True)
     client.post(form.redirect_chain[-1][0], {"new_password1": "knight-to-f3!", "new_password2": "knight-to-f3!"})
@@ -223,7 +224,7 @@ def test_a_card_mail_writes_the_day_as_the_league_s_country_does(smtp, client, f
     assert client.post(f"/en/manage/matches/{match.pk}/", card_post(match, {1: "1-0"})).status_code == 302
     ((_recipients, _subject, body),) = smtp.wait_for(1)
     match.refresh_from_db()
-    day = (match.submitted_at + timezone.timedelta(days=d.league.auto_confirm_days)).date()  # the site's zone is UTC
+    day = (present(match.submitted_at) + timedelta(days=d.league.auto_confirm_days)).date()  # the site's zone is UTC
     month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][day.month - 1]
     written = f"{month} {day.day}, {day.year}" if month_first else f"{day.day} {month} {day.year}"
     assert f"confirms itself on {written}." in " ".join(body.split())
