@@ -23,6 +23,7 @@ from leagues.services.trf import event_export_trf
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
 from tests.functional.conftest import record
+from tiebreaks.engine.ranking import Standings
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +100,9 @@ def test_without_a_method_for_unrated_players_the_rating_criteria_stay_undefined
     client.force_login(organiser)
     policy = client.get(f"/en/manage/events/{event.slug}/policy/").content.decode()
     assert "1 player has no rating and no rating for unrated players is set" in policy
-    values = {row.start_number: row.values["ARO"] for row in event_engine_result(event).rows}
+    standings = event_engine_result(event)
+    assert isinstance(standings, Standings)  # an individual event's
+    values = {row.start_number: row.values["ARO"] for row in standings.rows}
     assert values == {1: None, 2: None, 3: None, 4: None}  # C.07 Article 10: left undefined
 
 
@@ -111,7 +114,9 @@ def test_the_two_methods_for_unrated_players_are_chosen_through_the_api_and_give
     assert answer.status_code == 200, answer.content
     event.refresh_from_db()
     assert event.tiebreak_criteria == criteria
-    rows = {row.start_number: row.values for row in event_engine_result(event).rows}
+    standings = event_engine_result(event)
+    assert isinstance(standings, Standings)  # an individual event's
+    rows = {row.start_number: row.values for row in standings.rows}
     assert {n: v["ARO/U1400"] for n, v in rows.items()} == ARO_1400
     assert {n: v["TPR/U1400"] for n, v in rows.items()} == TPR_1400
     assert {n: v["ARO/U0"] for n, v in rows.items()} == ARO_0
