@@ -26,7 +26,7 @@ from leagues.services.match_cards import (
 from leagues.services.policy import event_policy_set
 from leagues.services.results import result_record, round_sheet_save
 from tests.factories import UserFactory, organiser_of, swiss_event
-from tests.helpers import another_connection_waits_for_a_lock, team_match
+from tests.helpers import another_connection_waits_for_a_lock, present, team_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -38,8 +38,8 @@ def _results(games):
 def test_round_sheet_saves_every_game_or_none():
     event, _entries, games = swiss_event(players=6)
     user = organiser_of(event.league)
-    good = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
-    bad = {**good, games[2].pk: (Result.HALF_POINT_BYE, 0)}  # a bye code for a game
+    good: dict[int, tuple[str, int]] = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    bad: dict[int, tuple[str, int]] = {**good, games[2].pk: (Result.HALF_POINT_BYE, 0)}  # a bye code for a game
 
     with pytest.raises(ServiceError) as excinfo:
         round_sheet_save(event=event, round_number=1, results=bad, user=user)
@@ -78,7 +78,7 @@ def test_second_save_based_on_stale_data_is_refused():
 
 def test_match_card_submitted_by_one_club_confirmed_by_the_other():
     _event, match, games, (home, away) = team_match()
-    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    card: dict[int, tuple[str, int]] = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     match = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert match.status == TeamMatch.Status.SUBMITTED
     with pytest.raises(PermissionDenied):
@@ -163,7 +163,7 @@ def test_correction_records_what_it_changed_in_the_standings():
     result_record(game_id=games[1].pk, result=Result.WHITE_WINS, user=user)
     result_record(game_id=games[0].pk, result=Result.BLACK_WINS, user=user, reason="wrong sheet")
     correction = ResultChange.objects.get(before="1-0")
-    moved = {change["number"]: change for change in correction.standings_impact}
+    moved = {change["number"]: change for change in present(correction.standings_impact)}
     assert moved[1]["points"] == [1.0, 0.0]  # start number 1 lost the point it had
     assert moved[3]["points"] == [0.0, 1.0]
     assert moved[3]["rank"][1] == 1
@@ -207,7 +207,10 @@ def test_a_result_entered_while_the_round_sheet_is_saved_never_deadlocks():
         board_two_held.wait(120)
         sheet_sent.set()
         try:
-            results = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.BLACK_WINS, 0)}
+            results: dict[int, tuple[str, int]] = {
+                games[0].pk: (Result.WHITE_WINS, 0),
+                games[1].pk: (Result.BLACK_WINS, 0),
+            }
             round_sheet_save(event=event, round_number=1, results=results, user=user)
             outcomes["sheet"] = "saved"
         except Exception as exc:

@@ -82,7 +82,7 @@ def test_one_club_cannot_post_board_results_of_a_team_match_through_the_game_api
 
 def test_confirmed_card_changes_only_by_the_organiser_with_a_reason_and_visibly():
     event, match, games, (home, away) = team_match(boards=2)
-    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    card: dict[int, tuple[str, int]] = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     match = match_card_confirm(match_id=match.pk, user=away, expected_version=1)
     organiser = organiser_of(event.league)
@@ -186,7 +186,7 @@ def test_a_card_form_with_a_non_integer_version_answers_400(client):
 
 def test_a_double_clicked_card_submit_is_saved_once_and_answers_as_the_first():
     _event, match, games, (home, _away) = team_match(boards=2)
-    card = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
+    card: dict[int, tuple[str, int]] = {games[0].pk: (Result.WHITE_WINS, 0), games[1].pk: (Result.DRAW, 0)}
     first = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     second = match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
     assert (second.pk, second.version, second.status) == (first.pk, first.version, TeamMatch.Status.SUBMITTED)
@@ -318,7 +318,7 @@ def test_a_round_sheet_renews_the_pages_and_sends_the_recompute_once(monkeypatch
     renewals = _Calls(monkeypatch, page_cache.stamps, "event_pages_changed")
     # queued only: the worker's recompute renews the pages again in its own transaction
     recomputes = _Calls(monkeypatch, results, "enqueue_recompute", run=False)
-    sheet = {game.pk: (Result.DRAW, 0) for game in games}
+    sheet: dict[int, tuple[str, int]] = {game.pk: (Result.DRAW, 0) for game in games}
     round_sheet_save(event=event, round_number=1, results=sheet, user=organiser_of(event.league))
     assert _boards(games) == [Result.DRAW] * 6
     assert (renewals.count, recomputes.count) == (1, 1)
@@ -609,7 +609,8 @@ def test_parallel_retries_with_one_idempotency_key_all_get_the_first_answer(on_p
 
     for attempt, result in enumerate([Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]):
         game = Game.objects.get(pk=games[0].pk)
-        start, answers = threading.Barrier(4), []
+        start = threading.Barrier(4)
+        answers: list[int] = []  # the status codes of the four retries
         threads = [
             threading.Thread(target=retry, args=(start, game, result, f"retry-{attempt}", answers)) for _ in range(4)
         ]

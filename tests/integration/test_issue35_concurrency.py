@@ -14,7 +14,7 @@ from leagues.services.results import result_record
 from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of, swiss_event
-from tests.helpers import another_connection_waits_for_a_lock, text_of
+from tests.helpers import another_connection_waits_for_a_lock, present, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)  # threads: each its own connection, meeting in PostgreSQL
 
@@ -33,7 +33,8 @@ def _token(user):
 def _at_once(*requests):
     """Run each request (a function of a fresh API client) in its own thread, all released together; their
     answers in the order given."""
-    start, answers = threading.Barrier(len(requests)), [None] * len(requests)
+    start = threading.Barrier(len(requests))
+    answers: list[object] = [None] * len(requests)  # each request's answer, or the exception it raised
 
     def run(index, request):
         try:
@@ -133,7 +134,9 @@ def test_a_result_entered_while_the_round_is_published_again_is_saved_or_refused
 def test_result_record_and_publish_through_the_services_never_meet_in_a_deadlock(django_capture_on_commit_callbacks):
     """The same meeting at the services (no door): both finish, one after the other."""
     event, user = _published_round_paired_again(django_capture_on_commit_callbacks)
-    last = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").last()
+    last = present(
+        Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").last()
+    )
     pairing = RoundPairing.objects.get(round__event=event, round__number=1)
     outcomes = _at_once(
         lambda _client: pairing_publish(pairing=pairing, user=user),

@@ -11,7 +11,7 @@ from leagues.services.results import result_record
 from leagues.services.round_pairings import pairing_publish, round_pair
 from leagues.services.tokens import api_token_create
 from tests.factories import EntryFactory, EventFactory, PlayerFactory, organiser_of
-from tests.helpers import text_of
+from tests.helpers import present, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,9 @@ def test_the_api_asks_before_a_correction_after_the_next_round_was_paired_then_k
 
 def test_the_api_unpairs_the_next_round_on_request_and_it_is_paired_again(django_capture_on_commit_callbacks):
     event, user = _round_two_paired(django_capture_on_commit_callbacks)
-    game = Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
+    game = present(
+        Game.objects.filter(round__event=event, round__number=1, black__isnull=False).order_by("board").first()
+    )
     api = _api(user)
     answer = api.post(
         f"/api/v1/games/{game.pk}/result/",
@@ -170,7 +172,7 @@ def _team_swiss_round_two_paired(django_capture_on_commit_callbacks):
         pairing_publish(pairing=RoundPairing.objects.get(pk=pairing.pk), user=user)
         if number == 1:
             for match in TeamMatch.objects.filter(round__event=event, round__number=1):
-                results = {g.pk: (Result.WHITE_WINS, g.version) for g in match.games.all()}
+                results: dict[int, tuple[str, int]] = {g.pk: (Result.WHITE_WINS, g.version) for g in match.games.all()}
                 match_card_submit(match_id=match.pk, results=results, user=user, expected_version=match.version)
     return event, user
 
@@ -183,7 +185,7 @@ def test_a_team_swiss_match_card_correction_asks_too_and_unpairs_the_next_rounds
     event, user = _team_swiss_round_two_paired(django_capture_on_commit_callbacks)
     match = TeamMatch.objects.filter(round__event=event, round__number=1).order_by("pk").first()
     assert match is not None
-    board = match.games.order_by("board").first()
+    board = present(match.games.order_by("board").first())
     body = {
         "version": match.version,
         "boards": [{"game": board.pk, "result": Result.DRAW, "version": board.version}],
