@@ -25,7 +25,7 @@ from tests.factories import (
     SeasonFactory,
     organiser_of,
 )
-from tests.helpers import played_division
+from tests.helpers import played_division, present
 from tests.pgn_event import event_from_pgn
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "pgn"
@@ -91,7 +91,8 @@ def test_the_chess_json_export_carries_each_games_pgn_as_its_download_and_nothin
     assert annotated.headers["Result"] == "1-0" and annotated.headers["WhiteFideId"] == "4100018"
     assert [m.uci() for m in annotated.mainline_moves()][:3] == ["e2e4", "e7e5", "f2f4"]
     assert annotated is not None
-    assert annotated.next().comment == "[%clk 1:59:58]" and len(annotated.next().next().next().variations) == 2
+    first = present(annotated.next())
+    assert first.comment == "[%clk 1:59:58]" and len(present(present(first.next()).next()).variations) == 2
     delayed = read_one(exported[(1, 3, 4)])
     assert [m.uci() for m in delayed.mainline_moves()] == ["d2d4", "g8f6", "c2c4"]  # e6 of 5 minutes ago: not yet
 
@@ -105,7 +106,7 @@ def test_a_team_events_boards_carry_their_pgn_in_the_chess_json_export():
     organiser = organiser_of(event.league)
     boards = list(Game.objects.filter(round__event=event).select_related("white_player", "black_player"))
     for game in boards:
-        assert game.white_player is not None
+        assert game.white_player is not None and game.black_player is not None
         text = f'[White "{game.white_player.name}"]\n[Black "{game.black_player.name}"]\n\n1. e4 e5 2. Nf3 1-0\n'
         pgn_attach(games=Game.objects.filter(pk=game.pk), text=text, user=organiser)
     Event.objects.filter(pk=event.pk).update(results_version=event.results_version + 1)
@@ -135,7 +136,9 @@ def test_downloads_of_an_event_and_a_season_round_trip_real_annotated_files_thro
     for text in (dortmund_1928, match):
         event = event_from_pgn(text, league=season.league, season=season)
         boards = Game.objects.filter(round__event=event)
-        by_round = {game.round.number: game.pk for game in boards.select_related("round")}  # a match: one board
+        by_round: dict[int, int | None] = {
+            game.round.number: game.pk for game in boards.select_related("round")
+        }  # a match: one board
         decisions = by_round if text is match else {}  # the match's file names no round: the organiser decides
         pgn_attach(games=boards, text=text, user=organiser_of(event.league), decisions=decisions)
         events.append(event)

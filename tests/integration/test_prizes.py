@@ -4,6 +4,7 @@ Expected amounts are worked out by hand in minor units; every test states its ar
 """
 
 import re
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -24,7 +25,7 @@ from leagues.models import (
 from leagues.recompute import store_snapshot
 from leagues.services.prizes import prizes_recompute
 from tests.factories import ClubFactory, EventFactory, PlayerFactory
-from tests.helpers import engine_snapshot, fund_with, player, snapshot_event
+from tests.helpers import engine_snapshot, fund_with, player, present, snapshot_event
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,7 @@ def test_t13_two_tied_for_first_share_200_and_100_as_150_each():
     )
     fund_with(event, places=[(1, 20000), (2, 10000)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     # (20000 + 10000) / 2 = 15000 pence each; Cai, third, has no prize
     assert money_by_name(allocation) == {"Ana": 15000, "Bo": 15000}
@@ -81,7 +82,7 @@ def test_t13_us_32b3_four_tied_with_one_youth_get_162_50_each():
         currency="USD",
     )
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert money_by_name(allocation) == {"Ames": 16250, "Bell": 16250, "Cruz": 16250, "Diaz": 16250}
     assert allocation.total_paid == 65000 and allocation.remainder == 0
@@ -96,7 +97,7 @@ def test_t13_three_tied_for_100_50_25_get_58_33_and_one_penny_stays():
     event, snapshot = snapshot_event([player("Ana", 5), player("Bo", 5), player("Cai", 5), player("Dev", 1)])
     fund_with(event, places=[(1, 10000), (2, 5000), (3, 2500)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert money_by_name(allocation) == {"Ana": 5833, "Bo": 5833, "Cai": 5833}
     assert allocation is not None
@@ -115,7 +116,7 @@ def test_the_remainder_can_be_paid_in_tiebreak_order():
     )
     fund_with(event, places=[(1, 10000), (2, 5000), (3, 2500)], remainder="by_tiebreak")
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert money_by_name(allocation) == {"Ana": 5834, "Bo": 5833, "Cai": 5833}
     assert (allocation.total_paid, allocation.remainder) == (17500, 0)
@@ -135,7 +136,7 @@ def test_a_tie_straddling_the_last_prize_place_pools_only_the_prizes_that_exist(
     )
     fund_with(event, places=[(1, 30000), (2, 20000), (3, 10000)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert money_by_name(allocation) == {"Ana": 30000, "Bo": 10000, "Cai": 10000, "Dev": 10000}
     texts = [line["text"] for line in api(event).json()["lines"]]
@@ -146,9 +147,11 @@ def test_the_trophy_goes_by_tiebreak_while_the_money_is_pooled():
     event, snapshot = snapshot_event([player("Ana", 4, {"BH/C1": 12}), player("Bo", 4, {"BH/C1": 11.5})])
     fund_with(event, places=[(1, 20000, "Trophy"), (2, 10000)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
-    awards = {a.entry.player.name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")}
+    awards = {
+        present(a.entry.player).name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")
+    }
     assert awards == {"Ana": (15000, ["Trophy"]), "Bo": (15000, [])}
     item_line = allocation.lines[-1]
     assert item_line["code"] == "item_by_tiebreak"
@@ -171,7 +174,7 @@ def test_one_prize_per_player_the_better_prize_is_taken_and_the_other_passes_on(
     )
     fund_with(event, places=[(1, 10000), (2, 5000)], categories=[("U1800", "rating_below", "1800", 4000)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert money_by_name(allocation) == {"Ana": 10000, "Bo": 5000, "Cai": 4000}
     codes = [line["code"] for line in allocation.lines]
@@ -198,7 +201,7 @@ def test_category_eligibility_reads_the_club_membership_sex_and_birth_year():
         one_prize_per_player=False,
     )
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     # without the one-prize rule Cai takes the women's prize and the U14 prize; Bo the best Fjord player
     assert money_by_name(allocation) == {"Ana": 10000, "Bo": 3000, "Cai": 3000}
@@ -233,7 +236,7 @@ def test_best_club_team_goes_to_the_club_and_the_page_and_api_show_it(client):
     event, snapshot = three_clubs()
     fund_with(event, places=[(1, 10000)], clubs=[(1, 6000, 3, "Club shield"), (2, 3000, 3)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     # Fjord 12 > Oslo 10½ > Bergen 9: £60 and the shield to Fjord, £30 to Oslo; Ana also keeps her £100
     assert money_by_name(allocation) == {"Ana": 10000}
@@ -264,11 +267,11 @@ def test_a_player_of_two_clubs_counts_for_the_first_recorded_one_on_the_page_and
     """Ana joined Oslo first, then Fjord: the standings show Oslo and Oslo's best team (Ana alone) wins."""
     oslo, fjord = ClubFactory(slug="oslo", name="Oslo SK"), ClubFactory(slug="fjord", name="Fjord SK")
     event, snapshot = snapshot_event([player("Ana", 4, club=oslo), player("Bo", 3, club=fjord)])
-    ana = Entry.objects.get(event=event, start_number=1).player
+    ana = present(Entry.objects.get(event=event, start_number=1).player)
     ClubMembership.objects.create(player=ana, club=fjord)
     fund_with(event, clubs=[(1, 5000, 1)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert [(a["club"], a["money"]) for a in allocation.club_awards] == [("oslo", 5000)]
     standings = client.get(f"/en/events/{event.slug}/").content.decode()
@@ -290,7 +293,7 @@ def test_two_clubs_tied_on_their_best_two_pool_the_money():
     )
     fund_with(event, clubs=[(1, 5000, 2), (2, 2000, 2)])
 
-    allocation = prizes_recompute(event.pk, snapshot)
+    allocation = present(prizes_recompute(event.pk, snapshot))
 
     assert [(a["club"], a["money"]) for a in allocation.club_awards] == [("fjord", 3500), ("oslo", 3500)]
     assert not allocation.awards.exists()  # the money goes to the clubs, not to their players
@@ -344,9 +347,11 @@ def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation
     Event.objects.filter(pk=event.pk).update(results_version=1)
     store_snapshot(event.pk, 1, engine_snapshot(event), 0)
 
-    allocation = prizes_recompute(event.pk, StandingsSnapshot.objects.get(event=event))
+    allocation = present(prizes_recompute(event.pk, StandingsSnapshot.objects.get(event=event)))
 
-    awards = {a.entry.player.name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")}
+    awards = {
+        present(a.entry.player).name: (a.money, a.items) for a in allocation.awards.select_related("entry__player")
+    }
     assert awards == {"P3": (15000, ["Trophy"]), "P1": (15000, []), "P4": (5000, [])}
     assert allocation.version == 1
 
@@ -360,7 +365,7 @@ def test_prizes_follow_a_real_standings_recompute_and_replace_the_old_allocation
     assert again is not None
     assert again.pk == allocation.pk and again.version == 2
     assert PrizeAllocation.objects.filter(fund__event=event).count() == 1
-    awards = {a.entry.player.name: (a.money, a.items) for a in again.awards.select_related("entry__player")}
+    awards = {present(a.entry.player).name: (a.money, a.items) for a in again.awards.select_related("entry__player")}
     assert awards == {"P1": (15000, []), "P3": (15000, []), "P2": (2500, []), "P4": (2500, [])}
     assert [line["code"] for line in again.lines][-1] == "item_needs_lot"
 
@@ -559,7 +564,7 @@ def test_the_admin_refuses_a_category_prize_without_its_rule(client):
 def test_every_reason_code_reads_as_a_sentence():
     from tiebreaks.prizes import REASONS
 
-    scenarios = [
+    scenarios: list[tuple[list[Any], dict[str, object]]] = [
         # no pooling: the tiebreak decides the money
         (
             [player("Ana", 3, {"BH/C1": 5}), player("Bo", 3, {"BH/C1": 4})],
@@ -620,7 +625,7 @@ def test_every_reason_code_reads_as_a_sentence():
             dict(clubs=[(1, 1000, 1), (2, 600, 1)]),
         ),
     ]
-    seen = {}
+    seen: dict[str, str] = {}  # reason code -> its text
     clubs = {slug: ClubFactory(slug=slug) for slug in ("fjord", "oslo", "bergen")}
     for rows, fund in scenarios:
         rows = [
