@@ -65,10 +65,10 @@ def individual_urls(event, entries, page):
 
 @pytest.mark.parametrize("page", INDIVIDUAL_PAGES)
 def test_an_individual_event_page_costs_the_same_queries_for_10_and_60_players(client, page):
-    small = played_swiss(10)
-    large = played_swiss(60)
-    few, _ = queries(client, individual_urls(*small, page))
-    many, sql = queries(client, individual_urls(*large, page))
+    small, small_entries = played_swiss(10)
+    large, large_entries = played_swiss(60)
+    few, _ = queries(client, individual_urls(small, small_entries, page))
+    many, sql = queries(client, individual_urls(large, large_entries, page))
     assert many == few, "\n".join(sql)
 
 

@@ -20,7 +20,7 @@ from leagues.tasks import standings_sweep
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, broker_for_this_process, wait_until
 from tests.factories import organiser_of, swiss_event
-from tests.helpers import engine_snapshot
+from tests.helpers import engine_snapshot, present
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -161,7 +161,7 @@ def test_results_saved_while_a_worker_recomputes_are_read_by_it_once_done_and_ne
     caplog.set_level(logging.INFO, logger="leagues.recompute")
     caplog.clear()
     with broker_for_this_process(TEST_BROKER):
-        client = broker.redis_client()
+        client = present(broker.redis_client())
         holder, returned, release = _recompute_in_a_thread(event, settings, monkeypatch)
         try:
             assert broker.enqueue_recompute(event.pk) is True  # a result saved meanwhile: its recompute is sent
