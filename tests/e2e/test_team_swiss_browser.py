@@ -18,7 +18,7 @@ from leagues.models import Event, Result, Role, RoundPairing, TeamMatch
 from leagues.services.tokens import api_token_create
 from tests.e2e.browsing import focused, wait
 from tests.factories import EntryFactory, EventFactory, RoleFactory, TeamFactory, TeamMemberFactory, UserFactory
-from tests.helpers import gacrux_team_pairing
+from tests.helpers import gacrux_team_pairing, present
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,10 @@ def _pair_and_publish(browser, event, number, folder):
     published = wait(browser, lambda d: d.find_elements("css selector", "section.published table.pairings tbody tr"))
     assert _shown_pairs(published) == fide, f"round {number}: the published round"
     matches = list(TeamMatch.objects.filter(round__event=event, round__number=number).order_by("pk"))
-    stored = [(m.games.get(board=1).white.start_number, m.games.get(board=1).black.start_number) for m in matches]
+    stored = [
+        (present(m.games.get(board=1).white).start_number, present(m.games.get(board=1).black).start_number)
+        for m in matches
+    ]
     assert stored == fide, f"round {number}: the published matches"
     links = [row.find_element("css selector", "td.result a").get_attribute("href") for row in published]
     assert [link.split("/en")[1] for link in links] == [f"/manage/matches/{m.pk}/" for m in matches]

@@ -25,6 +25,7 @@ from django.utils import timezone
 from leagues.models import Event, League, Prize, Role, TeamMatch
 from tests.e2e.browsing import focused, wait
 from tests.factories import UserFactory
+from tests.helpers import search
 from tests.smtp import smtp_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -109,7 +110,7 @@ def smtp(tmp_path, settings, live_server):
 def _link(messages, address, url):
     for recipients, _subject, body in messages:
         if address in recipients:
-            return re.search(re.escape(url) + r"(\S+)", body).group(1)
+            return search(re.escape(url) + r"(\S+)", body).group(1)
     raise AssertionError(f"no email to {address}")
 
 
