@@ -5,7 +5,7 @@ import json
 from typing import ClassVar
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q, TextField
+from django.db.models import Prefetch, Q, TextField
 from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django.utils.http import quote_etag
@@ -381,18 +381,29 @@ class TeamMatchViewSet(FilteredReadOnly):
     filters: ClassVar[dict[str, str]] = {"event": "round__event__slug", "round": "round__number"}
     event_path = "round__event"
 
+    @staticmethod
+    def _card(pk: int) -> TeamMatch:
+        """The card as stored now, read for its answer in two queries (the match with its round and sides, then its
+        games with theirs), not one or more for each board."""
+        games = Game.objects.select_related("round__event", "white", "black")
+        return (
+            TeamMatch.objects.select_related("round", "home", "away")
+            .prefetch_related(Prefetch("games", queryset=games))
+            .get(pk=pk)
+        )
+
     def _answer(self, action):
         try:
             match = action()
         except Conflict as exc:
-            current = s.TeamMatchSerializer(TeamMatch.objects.get(pk=exc.current.pk)).data
+            current = s.TeamMatchSerializer(self._card(exc.current.pk)).data
             return Response(
                 {"code": exc.code, "message": exc.message, "current": current},
                 status=status.HTTP_412_PRECONDITION_FAILED,
             )
         except TeamMatch.DoesNotExist:
             raise ServiceNotFound(_("There is no such match."), code="unknown_match") from None
-        return Response(s.TeamMatchSerializer(TeamMatch.objects.get(pk=match.pk)).data)
+        return Response(s.TeamMatchSerializer(self._card(match.pk)).data)
 
     @extend_schema(
         request=s.MatchCardSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
