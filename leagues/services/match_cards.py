@@ -110,7 +110,8 @@ def match_card_submit(
 def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
     """The card, locked for this transaction (after its event's row, services.locking.event_lock); Conflict when
     the user saw another version of it."""
-    event_id = TeamMatch.objects.filter(pk=match_id).values_list("round__event_id", flat=True).first()
+    # by its key, not the matches' default order (which joins the round and its event to sort one row)
+    event_id = TeamMatch.objects.filter(pk=match_id).order_by("pk").values_list("round__event_id", flat=True).first()
     if event_id is not None:
         event_lock(event_id)
     match = (

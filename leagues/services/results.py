@@ -87,7 +87,8 @@ def result_record(
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
     with transaction.atomic():
-        event_id = Game.objects.filter(pk=game_id).values_list("round__event_id", flat=True).first()
+        # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
+        event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
         if event_id is not None:
             event_lock(event_id)
         try:
