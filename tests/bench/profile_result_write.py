@@ -36,6 +36,7 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -161,7 +162,12 @@ class Writes:
         form = {"csrfmiddlewaretoken": token, "reason": ""}
         for pk, result, version in games:
             form[f"result_{pk}"], form[f"version_{pk}"] = typed.get(pk, result), version
-        answer = timed(lambda: self.client.post(url, form, HTTP_REFERER=f"http://testserver{url}"))
+        body = urlencode(form)  # as a browser (and the night's requests) sends a form, not as multipart
+        answer = timed(
+            lambda: self.client.post(
+                url, body, content_type="application/x-www-form-urlencoded", HTTP_REFERER=f"http://testserver{url}"
+            )
+        )
         assert answer.status_code == 302 and answer["Location"] == url, (answer.status_code, answer.get("Location"))
 
     def card(self, timed):
