@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -30,7 +31,7 @@ def test_every_example_of_the_api_guide_runs_against_the_demo(live_server, tmp_p
 
     with receiver(tmp_path, 200) as hooks:
         env = {**os.environ, "BASE": live_server.url, "TOKEN": token, "RECEIVER": hooks.url}
-        namespace = {}
+        namespace: dict[str, Any] = {}
         for number, (kind, code) in enumerate(blocks, 1):
             if kind == "bash":
                 run = subprocess.run(

@@ -44,7 +44,7 @@ def site(on_postgres, tmp_path):
     require(redis_answers(TEST_BROKER), f"Redis does not answer at {TEST_BROKER}")
     redis.Redis.from_url(TEST_BROKER).flushdb()
     cache = settings.CACHES["default"]
-    require(cache.get("LOCATION"), "the tests' page cache is not Redis")
+    require(bool(cache.get("LOCATION")), "the tests' page cache is not Redis")
     env = site_env(database_url()) | {
         "CELERY_BROKER_URL": TEST_BROKER,
         "CACHE_URL": cache["LOCATION"],

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from leagues.models import Game, Result, Role, RoundPairing, StandingsSnapshot
+from leagues.models import Entry, Game, Result, Role, RoundPairing, StandingsSnapshot
 from leagues.services.results import result_record
 from tests.e2e.worker import wait_until
 from tests.factories import (
@@ -28,6 +28,7 @@ from tests.factories import (
     RoleFactory,
     organiser_of,
 )
+from tests.helpers import present
 from tests.paths import REPO
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -43,6 +44,11 @@ def _result(white_rating: int, black_rating: int, draw: random.Random) -> str:
     favourite = Result.WHITE_WINS if white_rating >= black_rating else Result.BLACK_WINS
     upset = Result.BLACK_WINS if favourite == Result.WHITE_WINS else Result.WHITE_WINS
     return upset if roll > 0.85 else favourite
+
+
+def _rating(entry: Entry | None) -> int:
+    """The rating of a game's player (every entry here is rated)."""
+    return present(present(entry).rating)
 
 
 def _cli(*args) -> subprocess.CompletedProcess:
@@ -77,9 +83,11 @@ def test_a_40_player_swiss_paired_round_by_round_agrees_with_the_command_lines(w
         assert client.post(page, {"action": "publish"}).status_code == 302
         games = Game.objects.filter(round__event=event, round__number=number, black__isnull=False)
         assert games.count() == PLAYERS // 2
-        results = {g.pk: _result(g.white.rating, g.black.rating, draw) for g in games.select_related("white", "black")}
+        results = {
+            g.pk: _result(_rating(g.white), _rating(g.black), draw) for g in games.select_related("white", "black")
+        }
         if number % 2:  # odd rounds: the club's secretary saves the whole round on the round sheet
-            sheet = {f"result_{pk}": code for pk, code in results.items()}
+            sheet: dict[str, str | int] = {f"result_{pk}": code for pk, code in results.items()}
             sheet |= {f"version_{pk}": 0 for pk in results}
             saved = secretary.post(f"/en/manage/events/{event.slug}/rounds/{number}/", sheet)
             assert saved.status_code == 302, saved.content.decode()[-2000:]

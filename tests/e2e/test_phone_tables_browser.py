@@ -15,6 +15,7 @@ import pytest
 
 from leagues.models import Player
 from tests.e2e.test_browser import phone, save_png, site  # noqa: F401 - the demo on the live server
+from tests.helpers import present
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -125,7 +126,7 @@ def shot_name(lang, path):
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_every_public_table_fits_a_phone(browser, site, lang):  # noqa: F811
     phone(browser)
-    profile = Player.objects.filter(entry__event__slug=OPEN).first().pk  # Berg: two events, games in each
+    profile = present(Player.objects.filter(entry__event__slug=OPEN).first()).pk  # Berg: two events, games in each
     failures = []
     for path, table, keys in NARROW:
         path = path.format(profile=profile)
@@ -186,4 +187,4 @@ def test_the_check_sees_a_board_pushed_off_a_phone(browser, site):  # noqa: F811
         "document.querySelectorAll('table.pairings .opt').forEach(cell => { cell.style.display = 'table-cell'; })"
     )
     off = browser.execute_script(OFF_SCREEN, "table.pairings", ["th:nth-child(1)"], True)
-    assert off and {re.match(r"\d+,(\d+): ", item).group(1) for item in off} <= {"6", "7"}, off  # Black's end
+    assert off and {present(re.match(r"\d+,(\d+): ", item)).group(1) for item in off} <= {"6", "7"}, off  # Black's end

@@ -21,6 +21,7 @@ import pytest
 
 from tests.conftest import require
 from tests.e2e.worker import TEST_BROKER, redis_answers, wait_until
+from tests.helpers import present
 from tests.processes import celery_worker_command
 from tests.serving import free_port
 
@@ -44,6 +45,7 @@ def _as_postgres(*args: str) -> list[str]:
 def private_postgres():
     initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
     require(initdb is not None and pg_ctl is not None, "PostgreSQL server binaries are not installed")
+    assert initdb is not None and pg_ctl is not None  # for mypy: require() has skipped the test otherwise
     data = Path(tempfile.mkdtemp(prefix="pgfault-"))
     if os.geteuid() == 0:
         shutil.chown(data, "postgres", "postgres")
@@ -61,7 +63,7 @@ def private_postgres():
 
     ctl("start")
     subprocess.run(
-        _as_postgres(_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(PORT_DB), "-U", "postgres", "league"),
+        _as_postgres(present(_pg_bin("createdb")), "-h", "127.0.0.1", "-p", str(PORT_DB), "-U", "postgres", "league"),
         check=True,
         capture_output=True,
     )
@@ -162,9 +164,9 @@ def test_restart_postgres_during_a_burst(private_postgres):
         # every accepted change is stored with its audit row, and nothing else is: each game's version is
         # the highest one an accepted write reported, and the audit rows are exactly the accepted changes
         accepted = {
-            (game_id, answer["version"])
+            (game_id, present(answer)["version"])
             for game_id, status, answer in outcomes
-            if status == 200 and answer["version"] > initial[game_id]
+            if status == 200 and present(answer)["version"] > initial[game_id]
         }
         now = {
             g["id"]: g["version"]

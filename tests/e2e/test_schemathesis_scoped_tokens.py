@@ -10,6 +10,7 @@ from leagues.models import Role
 from leagues.services.tokens import api_token_create
 from tests.e2e.demo import load_demo
 from tests.e2e.test_schemathesis import NEW_ENDPOINTS, REPORT, _organiser, _schemathesis
+from tests.helpers import present
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_live_api_survives_fuzzing_with_a_secretarys_token(live_server):
     """A club secretary's token: writes within the club's games pass, the rest is refused, never a 5xx."""
     load_demo()
-    secretary = Role.objects.filter(kind=Role.Kind.SECRETARY).select_related("user").first().user
+    secretary = present(Role.objects.filter(kind=Role.Kind.SECRETARY).select_related("user").first()).user
     _, token = api_token_create(user=secretary, name="fuzz", scopes=["results"])
     run = _schemathesis(live_server, token)
     Path(str(REPORT) + ".secretary").write_text(run.stdout + run.stderr)
