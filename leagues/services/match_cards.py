@@ -86,6 +86,7 @@ def match_card_submit(
                     reason=reason.strip(),
                     card=match,
                     later_pairing=later_pairing,
+                    event_locked=event.pk,
                 )
         match.status = TeamMatch.Status.CONFIRMED if manager else TeamMatch.Status.SUBMITTED
         match.submitted_by, match.submitted_at = acting_user(user), timezone.now()

@@ -72,8 +72,12 @@ def result_record(
     reason: str = "",
     card: TeamMatch | None = None,
     later_pairing: str = "",
+    event_locked: int | None = None,
 ) -> Game:
     """Record or correct the result of one game (or bye) and audit it.
+
+    `event_locked`: the event whose row the caller locked in this transaction already (a round sheet, a match card:
+    services.locking.event_lock), the game's own: it is neither looked up nor locked again for each board.
 
     A correction in a Swiss event whose next round is paired already (from the standings before it) is refused
     with ConfirmationNeeded ``later_round_paired`` unless `later_pairing` says what to do with that round: "keep"
@@ -87,18 +91,7 @@ def result_record(
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
     with transaction.atomic():
-        # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
-        event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
-        if event_id is not None:
-            event_lock(event_id)
-        try:
-            game = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
-                .get(pk=game_id)
-            )
-        except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
-            raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
+        game = _game_locked(game_id, event_locked)
         event = game.round.event
         if game.match_id is not None and (card is None or card.pk != game.match_id):
             raise ServiceError(
@@ -143,6 +136,27 @@ def result_record(
         event_results_changed(event_id=event.pk)
         results_changed([change])  # its webhooks, after the commit
         results_changed_followers([change])  # their followers' e-mails, after the commit
+    return game
+
+
+def _game_locked(game_id: int, event_locked: int | None) -> Game:
+    """The game with its round, event and sides, its row locked after its event's (services.locking.event_lock, here
+    unless the caller holds it: `event_locked`). Raises NotFound."""
+    if event_locked is None:
+        # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
+        event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
+        if event_id is not None:
+            event_lock(event_id)
+    try:
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
+        raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
+    if event_locked is not None and game.round.event_id != event_locked:
+        raise RuntimeError("the caller locked another event than the game's")
     return game
 
 
@@ -319,6 +333,7 @@ def round_sheet_save(
                         expected_version=version,
                         reason=reason,
                         later_pairing=later_pairing,
+                        event_locked=event.pk,
                     )
                 )
             except ServiceError as exc:
