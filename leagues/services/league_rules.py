@@ -151,11 +151,16 @@ class RulesBroken(ServiceError):
 
 def rules_for(event: Event) -> dict[str, LeagueRule]:
     """The rules a division plays by: the league's, each replaced by the division's own rule of its kind."""
+    found = list(
+        LeagueRule.objects.filter(Q(event__isnull=True) | Q(event=event), league_id=event.league_id).order_by("kind")
+    )  # one query for both (a card's save asks twice, its answer once more)
     rules: dict[str, LeagueRule] = {}
-    for rule in LeagueRule.objects.filter(league_id=event.league_id, event__isnull=True):
-        rules[rule.kind] = rule
-    for rule in LeagueRule.objects.filter(league_id=event.league_id, event=event):
-        rules[rule.kind] = rule
+    for rule in found:
+        if rule.event_id is None:
+            rules[rule.kind] = rule
+    for rule in found:
+        if rule.event_id is not None:
+            rules[rule.kind] = rule
     return rules
 
 
@@ -780,11 +785,12 @@ def card_violations_record(*, match: TeamMatch) -> list[RuleViolation]:
     """After a save: what the stored card breaks goes to the organiser's inbox (once per rule, side and board);
     open violations the card no longer breaks leave it. Call inside the card's transaction."""
     current = {v.key: v for v in card_check(match=match)}
-    open_ = RuleViolation.objects.filter(match=match, status=RuleViolation.Status.OPEN)
-    for violation in open_:
-        if (violation.kind, violation.side, violation.board) not in current:
+    stored = list(RuleViolation.objects.filter(match=match))  # one query: the open ones and every one known
+    for violation in stored:
+        key = (violation.kind, violation.side, violation.board)
+        if violation.status == RuleViolation.Status.OPEN and key not in current:
             violation.delete()
-    known = set(RuleViolation.objects.filter(match=match).values_list("kind", "side", "board"))
+    known = {(v.kind, v.side, v.board) for v in stored}
     recorded = []
     for key, v in current.items():
         if key in known:
