@@ -565,14 +565,16 @@ _CHECKS = {
 def card_blocks(
     *, match: TeamMatch, lineup: Mapping[int, tuple[object, object]] | None = None, user: AnyUser = None
 ) -> None:
-    """Refuse (RulesBroken) a line-up that breaks a blocking rule, except what the organiser's inbox holds for
-    this card already (found after an earlier save: the organiser decides it). The league's organiser is not
-    refused (a settled dispute, a card entered for a club): what the card breaks goes to the inbox with it.
+    """Refuse (RulesBroken) a line-up (``lineup``: the boards a save names, written over the stored ones) that
+    breaks a blocking rule, except what the organiser's inbox holds for this card already (found after an earlier
+    save: the organiser decides it). The league's organiser is not refused (a settled dispute, a card entered for a
+    club), nor is the stored line-up read for them: what the card breaks goes to the inbox with it.
     Call inside the card's transaction."""
     if user is not None and is_league_organiser(user, match.round.event.league_id):
         return
     known = set(RuleViolation.objects.filter(match=match).values_list("kind", "side", "board"))
-    blocking = [v for v in card_check(match=match, lineup=lineup) if v.blocks and v.key not in known]
+    checked = card_check(match=match, lineup=lineup_with_stored(match, lineup))
+    blocking = [v for v in checked if v.blocks and v.key not in known]
     if blocking:
         raise RulesBroken(blocking)
 

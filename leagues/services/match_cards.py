@@ -13,7 +13,7 @@ from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
 from .cups import cup_card_confirmed, cup_card_corrected
-from .league_rules import card_blocks, card_violations_record, lineup_with_stored, penalties_kept
+from .league_rules import card_blocks, card_violations_record, penalties_kept
 from .lineups import lineup_apply
 from .locking import event_lock
 from .results import event_frozen, finished_event_override, result_record
@@ -63,7 +63,7 @@ def match_card_submit(
                 )
             if not reason.strip():
                 raise ServiceError(_("A correction needs a reason."), code="reason_required")
-        card_blocks(match=match, lineup=lineup_with_stored(match, lineup), user=user)  # the league's blocking rules
+        card_blocks(match=match, lineup=lineup, user=user)  # the league's blocking rules
         penalties_kept(match=match, results=results, user=user)  # a board defaulted by a penalty stays so
         if lineup:
             lineup_apply(match, lineup)
