@@ -7,7 +7,8 @@
   "use strict";
   var regions = document.querySelectorAll("[data-live-region]");
   if (!regions.length || !window.fetch || !window.DOMParser) return;
-  var seconds = Number(regions[0].dataset.liveSeconds) || 30;
+  // how often: the site's setting LIVE_REFRESH_SECONDS, written on this script's tag
+  var seconds = Number(document.currentScript && document.currentScript.dataset.seconds) || 30;
   var etag = null;
 
   function schedule() {

@@ -211,6 +211,9 @@ PUBLIC_MAX_AGE = env_int("PUBLIC_MAX_AGE", 5)
 PUBLIC_S_MAXAGE = env_int("PUBLIC_S_MAXAGE", 10)
 PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 30)
 
+# how often a page of a running round asks for itself again in the reader's browser (static/live.js), seconds
+LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 30)
+
 # how long a web process trusts an event's page stamp before asking the shared cache again (seconds)
 PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)
 

@@ -8,6 +8,7 @@ import dataclasses
 import io
 from decimal import Decimal
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -129,6 +130,7 @@ def _event_context(event: Event, **extra) -> dict:
         "pts": criterion_name("PTS"),
         "round_numbers": list(event.rounds.order_by("number").values_list("number", flat=True)),
         "live": event.status == Event.Status.RUNNING,
+        "live_seconds": settings.LIVE_REFRESH_SECONDS,
         **extra,
     }
 

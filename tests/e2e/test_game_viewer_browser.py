@@ -199,7 +199,8 @@ def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_th
     newer.updated_at = timezone.now() - timedelta(minutes=16)  # the delay has passed for the newer moves
     newer.save(update_fields=["updated_at"])
     renew_revealed(now=timezone.now() + timedelta(minutes=16))  # the sweep after the delay renews the event's pages
-    # the page asks every 30 s (static/live.js): a loaded machine may need a few asks before the renewed page answers
+    # the page asks every LIVE_REFRESH_SECONDS (static/live.js): a loaded machine may need a few asks before the
+    # renewed page answers
     wait(browser, lambda d: shown(d) == placement(boards[40]) and current_move(d) == "Be5", timeout=130)
     assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 40
 

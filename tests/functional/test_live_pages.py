@@ -34,8 +34,9 @@ def test_unchanged_page_answers_304_and_a_new_result_gives_a_new_page(
 @pytest.mark.django_db
 @pytest.mark.usefixtures("on_commit_runs")
 def test_refresh_only_during_a_round_and_without_javascript_by_reloading(
-    client, bye_event, django_capture_on_commit_callbacks
+    client, bye_event, django_capture_on_commit_callbacks, settings
 ):
+    settings.LIVE_REFRESH_SECONDS = 45  # how often the page asks again: the site's setting
     finished = client.get("/en/events/bye-cup/").content.decode()
     assert "live.js" not in finished and "data-live-region" not in finished
     with django_capture_on_commit_callbacks(execute=True):  # the event's pages get a new stamp after the commit
@@ -44,7 +45,7 @@ def test_refresh_only_during_a_round_and_without_javascript_by_reloading(
         pages_changed(event_id=bye_event.pk)  # saved behind the services' back: say what changed, as they do
     for url in ("/en/events/bye-cup/", "/en/events/bye-cup/rounds/3/"):
         html = client.get(url).content.decode()
-        assert 'src="/static/live.js"' in html
+        assert '<script src="/static/live.js" data-seconds="45" defer></script>' in html
         assert '<noscript><meta http-equiv="refresh" content="60"></noscript>' in html
         assert "data-live-region=" in html
         assert "<script>" not in html  # no inline script: the refresh lives in a static file
