@@ -7,7 +7,11 @@ def wait(driver, condition, timeout=15):
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    # asked every 0.1 s (Selenium's default is 0.5 s: a quarter of a second lost on average at each of the suite's
+    # waits, for one WebDriver round trip saved)
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 
 def focused(driver, attribute):
