@@ -55,6 +55,7 @@ from leagues.services.registration import (
 from leagues.services.results import result_record
 from tests.e2e.demo import load_demo
 from tests.e2e.test_browser import phone
+from tests.helpers import present
 from tiebreaks.views import GUIDES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -167,9 +168,9 @@ def season_rules_and_lists():
     block = LeagueRule.Severity.BLOCK
     for kind, value in (("woman_board", 4), ("max_men", 3), ("ranking_list", None), ("licence_date", None)):
         rule_save(league=league, user=organiser, kind=kind, severity=block, value=value)
-    Player.objects.filter(pk=Player.objects.first().pk).update(licence_until=datetime.date(2027, 6, 30))
+    Player.objects.filter(pk=present(Player.objects.first()).pk).update(licence_until=datetime.date(2027, 6, 30))
     Event.objects.filter(slug=OPEN).update(unrated_rating=1000)
-    Entry.objects.filter(pk=Entry.objects.filter(event__slug=OPEN).first().pk).update(half_bye_ineligible=True)
+    Entry.objects.filter(pk=present(Entry.objects.filter(event__slug=OPEN).first()).pk).update(half_bye_ineligible=True)
 
 
 def knockout_cup():
@@ -204,7 +205,8 @@ def page_types_data():
 
 
 def public_pages():
-    player = Player.objects.filter(entry__event__slug=OPEN).first()
+    player = present(Player.objects.filter(entry__event__slug=OPEN).first())
+    registration = present(Registration.objects.filter(event__slug=REGISTERING).first())
     return [
         "/",
         "/clubs/",
@@ -222,11 +224,11 @@ def public_pages():
         f"/events/{OPEN}/why/",
         f"/events/{TEAM}/boards/",
         f"/events/{OPEN}/rounds/1/pairings/",
-        f"/events/{OPEN}/games/{public_games().filter(round__event__slug=OPEN).first().pk}/",
+        f"/events/{OPEN}/games/{present(public_games().filter(round__event__slug=OPEN).first()).pk}/",
         # the widgets other sites embed: /embed/<lang>/...
         f"/events/{REGISTERING}/",
         f"/events/{REGISTERING}/register/",
-        f"/registration/withdraw/{withdraw_token(Registration.objects.filter(event__slug=REGISTERING).first())}/",
+        f"/registration/withdraw/{withdraw_token(registration)}/",
         f"/events/{TEAM_REGISTERING}/register/",
         "/leagues/demo-league/rules/",
         "/leagues/demo-league/seasons/2026/ranking-lists/",
@@ -248,7 +250,7 @@ def public_pages():
 
 
 def organiser_pages():
-    match = TeamMatch.objects.filter(round__event__slug=TEAM).first()
+    match = present(TeamMatch.objects.filter(round__event__slug=TEAM).first())
     return [
         "/manage/",
         f"/manage/events/{TEAM}/rounds/1/",
@@ -275,12 +277,12 @@ def organiser_pages():
         f"/manage/events/{TEAM}/entries/",
         f"/manage/events/{OPEN}/prizes/",
         f"/manage/events/{TEAM}/fixtures/",
-        f"/manage/events/{TEAM}/teams/{Team.objects.filter(event__slug=TEAM).first().pk}/roster/",
+        f"/manage/events/{TEAM}/teams/{present(Team.objects.filter(event__slug=TEAM).first()).pk}/roster/",
         f"/manage/events/{OPEN}/rating-report/",
         f"/manage/events/{TEAM}/rating-report/",
         f"/manage/leagues/demo-league/clubs/{Club.objects.get(slug='oslo-sk').pk}/",
-        f"/manage/leagues/demo-league/players/{Player.objects.first().pk}/",
-        f"/manage/leagues/demo-league/people/{Role.objects.filter(league__slug='demo-league').first().pk}/",
+        f"/manage/leagues/demo-league/players/{present(Player.objects.first()).pk}/",
+        f"/manage/leagues/demo-league/people/{present(Role.objects.filter(league__slug='demo-league').first()).pk}/",
         "/manage/account/",
         "/manage/account/tokens/",
         "/manage/webhooks/",
@@ -296,7 +298,7 @@ def organiser_pages():
 
 
 def secretary_pages():
-    match = TeamMatch.objects.filter(round__event__slug=TEAM, home__team__club__slug="oslo-sk").first()
+    match = present(TeamMatch.objects.filter(round__event__slug=TEAM, home__team__club__slug="oslo-sk").first())
     return [
         "/manage/",
         f"/manage/matches/{match.pk}/",
@@ -368,7 +370,7 @@ def every_page_passes_axe_wcag21_aa(browser, live_server, lang):
     browser.set_script_timeout(60)
     load_axe_into_every_page(browser)
     views = 0
-    by_rule = Counter()
+    by_rule: Counter[tuple[str, str]] = Counter()
     failures = []
     width = 1280
     set_width(browser, width)
