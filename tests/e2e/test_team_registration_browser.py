@@ -103,7 +103,7 @@ def test_six_captains_register_their_teams_and_the_organiser_accepts_five(browse
     league = LeagueFactory(name="Fjord League", slug="fjord-league")
     League.objects.filter(pk=league.pk).update(players_without_club=False)
     for name in ("Oslo SK", "Bergen SK", "Haifa CC"):
-        ClubFactory(name=name).leagues.add(league)
+        league.clubs.add(ClubFactory(name=name))
     event = EventFactory(
         league=league,
         name="Fjord Teams",
