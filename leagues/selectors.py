@@ -37,6 +37,7 @@ from .models import (
     Team,
     TeamMatch,
 )
+from .models.league import initials
 from .permissions import organised_league_ids, secretary_club_ids
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class EventStandings:
     event: Event
     snapshot: StandingsSnapshot | None
     entries: dict[int, Entry] = field(default_factory=dict)  # start number -> entry (pages only)
+    # start number -> the entry as a plain row (the big tables: standings, crosstable), instead of `entries`
+    entry_rows: "dict[int, EntryRow]" = field(default_factory=dict)
     traces: dict[int, dict] = field(default_factory=dict)  # number -> its traces by criterion, as read so far
 
     @property
@@ -63,7 +66,9 @@ class EventStandings:
     @property
     def table(self) -> list[dict]:
         """Rows with their tiebreak values in the published order (jsonb does not keep key order),
-        the place as shown (shared places as "3–4"), and the entry (club, link) when loaded."""
+        the place as shown (shared places as "3–4"), and the entry (club, link) when loaded: its plain row when
+        the entries were read as rows (`entry_rows`), else its model instance."""
+        entries: dict = self.entry_rows or self.entries
         places = shared_places([row["rank"] for row in self.rows])
         out = []
         for row, place in zip(self.rows, places, strict=True):
@@ -74,7 +79,7 @@ class EventStandings:
                     "number": number,
                     "place": place,
                     "shared": "–" in place,
-                    "entry": self.entries.get(number),
+                    "entry": entries.get(number),
                     "cells": [row["values"].get(code) for code in self.criteria],
                 }
             )
@@ -135,15 +140,18 @@ def leagues_with_events():
     return League.objects.prefetch_related(Prefetch("events", queryset=listed.select_related("season")))
 
 
-def event_standings(*, slug: str, with_entries: bool = False) -> EventStandings:
+def event_standings(*, slug: str, with_entries: bool = False, with_rows: bool = False) -> EventStandings:
     """The event's standings, without the explanation traces (a 1,000-player open's are about 10 MB of JSON): a
-    participant's are read on their own when asked for (`with_traces`, `trace`), as one key of the snapshot's."""
+    participant's are read on their own when asked for (`with_traces`, `trace`), as one key of the snapshot's.
+    `with_entries`: with the entries as model instances (`entries`); `with_rows`: as plain rows (`entry_rows`)."""
     # the registration settings too: the standings page offers the entry form while registration is open
     event = Event.objects.public().select_related("league", "season", "registration_settings").get(slug=slug)
     snapshot = StandingsSnapshot.objects.filter(event=event).defer("explanations").first()
     standings = EventStandings(event=event, snapshot=snapshot)
     if with_entries:
         standings.entries = {entry.start_number: entry for entry in entries_with_clubs(event)}
+    if with_rows:
+        standings.entry_rows = {entry.start_number: entry for entry in entry_rows(event)}
     return standings
 
 
@@ -275,6 +283,99 @@ def entries_with_clubs(event: Event) -> list[Entry]:
     return entries
 
 
+@dataclass(frozen=True, slots=True)
+class ClubRow:
+    """A club as the big tables show it (a plain row, not a model instance)."""
+
+    pk: int
+    slug: str
+    name: str
+    short_name: str
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+
+@dataclass(eq=False, slots=True)
+class PlayerRow:
+    """An entry's player as the big tables and the category badges read it (a plain row)."""
+
+    pk: int
+    title: str
+    federation: str
+    birth_year: int | None
+    sex: str
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    def get_title_display(self) -> str:
+        """The title's name in the current language, as Player.get_title_display gives it."""
+        return str(dict(Player.Title.choices).get(self.title, self.title))
+
+
+@dataclass(eq=False, slots=True)
+class EntryRow:
+    """An entry as the big tables read it: a plain row, not three model instances (a 1,000-player open's standings
+    and wallchart have a thousand). The same attributes as an Entry read by entries_with_clubs, as far as those
+    pages read them; two rows are the same entry only if they are the same object (one read)."""
+
+    pk: int
+    start_number: int
+    rating: int | None
+    withdrawn_after_round: int | None
+    player_id: int | None
+    team_id: int | None
+    name: str  # the public name: a player's (initials when anonymised) or the team's
+    player: PlayerRow | None
+    club_display: ClubRow | None
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+
+def entry_rows(event: Event) -> list[EntryRow]:
+    """The event's entries as plain rows, in start order, each with its club as entries_with_clubs gives it (a
+    team's club, or the club of the player's first recorded membership)."""
+    clubs: dict[int, ClubRow] = {}
+
+    def club_row(pk: int | None, slug: str, name: str, short_name: str) -> ClubRow | None:
+        if pk is None:
+            return None
+        club = clubs.get(pk)
+        if club is None:
+            club = clubs[pk] = ClubRow(pk, slug, name, short_name)
+        return club
+
+    first_club: dict[int, ClubRow | None] = {}  # player id -> the club of the player's first membership
+    memberships = ClubMembership.objects.filter(player__in=event.entries.values("player_id")).order_by("id")
+    club_fields = ("club_id", "club__slug", "club__name", "club__short_name")
+    for player_id, *club in memberships.values_list("player_id", *club_fields):
+        if player_id not in first_club:
+            first_club[player_id] = club_row(*club)
+    fields = [
+        *("pk", "start_number", "rating", "withdrawn_after_round", "player_id", "team_id", "player__name"),
+        *("player__anonymised", "player__title", "player__federation", "player__birth_year", "player__sex"),
+        *("team__name", "team__club_id", "team__club__slug", "team__club__name", "team__club__short_name"),
+    ]
+    out = []
+    for row in event.entries.order_by("start_number").values_list(*fields):
+        pk, number, rating, withdrawn, player_id, team_id, player_name, anonymised, title, federation = row[:10]
+        birth_year, sex, team_name, *team_club = row[10:]
+        if team_id is not None:
+            player, name, club = None, team_name, club_row(*team_club)
+        elif player_id is not None:
+            player = PlayerRow(player_id, title, federation, birth_year, sex)
+            name, club = (initials(player_name) if anonymised else player_name), first_club.get(player_id)
+        else:
+            raise RuntimeError("an entry is a player's or a team's")
+        out.append(EntryRow(pk, number, rating, withdrawn, player_id, team_id, name, player, club))
+    return out
+
+
 # ---------------------------------------------------------------------------------------- results
 
 
@@ -326,7 +427,7 @@ class RoundCell:
     code: str  # the entry's TRF code: 1 = 0 + - U F H Z ?
     result: str  # the stored result code
     points: Decimal
-    opponent: Entry | None = None
+    opponent: "Entry | EntryRow | None" = None  # a row when the page read the entries as rows
     colour: str = ""  # "w" / "b" / ""
     game: CellGame | None = None
     moves: bool = False  # the game has moves (a PGN): its result links to the game's page
@@ -351,12 +452,12 @@ class RoundCell:
 
 
 def individual_rounds(
-    event: Event, entries: Iterable[Entry] | None = None, *, of_entry: Entry | None = None
+    event: Event, entries: Iterable[Entry | EntryRow] | None = None, *, of_entry: Entry | None = None
 ) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
     """Every round of an individual event and, per entry id, its cell of each played round (`of_entry`: the
-    cells of that entry's games only). The opponents are the given entries (with their players) when the caller
-    has them already, else read once: one row per game, not five model instances per game (a 1,000-player open
-    has thousands)."""
+    cells of that entry's games only). The opponents are the given entries (with their players; model instances or
+    plain rows) when the caller has them already, else read once: one row per game, not five model instances per
+    game (a 1,000-player open has thousands)."""
     rounds = list(event.rounds.order_by("number"))
     round_of = {rnd.pk: rnd for rnd in rounds}
     if entries is None:
@@ -638,6 +739,69 @@ def season_detail(*, league_slug: str, season_slug: str):
 
 def seasons_list():
     return Season.objects.select_related("league").order_by("league__name", "-starts_on")
+
+
+@dataclass(eq=False, slots=True)
+class BoardEntry:
+    """A board's player as a round's page shows it: a plain row (the link to the player's page, the rating)."""
+
+    pk: int
+    start_number: int
+    rating: int | None
+    withdrawn_after_round: int | None
+    team_id: int | None
+    name: str  # the public name (initials when anonymised)
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+
+@dataclass(eq=False, slots=True)
+class BoardRow:
+    """A game of a round as its page shows it: a plain row, not five model instances (a 1,000-player open's round
+    has 500 boards)."""
+
+    pk: int
+    board: int
+    result: str
+    white_id: int
+    black_id: int | None
+    white: BoardEntry
+    black: BoardEntry | None
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    def get_result_display(self) -> str:
+        """The result's name in the current language, as Game.get_result_display gives it."""
+        return str(dict(Result.choices).get(self.result, self.result))
+
+
+def round_boards(rnd: Round) -> list[BoardRow]:
+    """A round's games (of an individual event), by board, each with its players, as plain rows."""
+    side = ("start_number", "rating", "withdrawn_after_round", "team_id", "player__name", "player__anonymised")
+    fields = ["pk", "board", "result", "white_id", "black_id"]
+    fields += [f"white__{name}" for name in side] + [f"black__{name}" for name in side]
+    entries: dict[int, BoardEntry] = {}
+
+    def entry(pk: int | None, number, rating, withdrawn, team_id, name, anonymised) -> BoardEntry | None:
+        if pk is None:
+            return None
+        known = entries.get(pk)
+        if known is None:
+            shown = initials(name) if anonymised else name
+            known = entries[pk] = BoardEntry(pk, number, rating, withdrawn, team_id, shown)
+        return known
+
+    out = []
+    for pk, board, result, white_id, black_id, *players in rnd.games.order_by("board").values_list(*fields):
+        white = entry(white_id, *players[:6])
+        if white is None:
+            raise RuntimeError("a game has a white player")
+        out.append(BoardRow(pk, board, result, white_id, black_id, white, entry(black_id, *players[6:])))
+    return out
 
 
 def round_corrections(rnd) -> list:

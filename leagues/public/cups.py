@@ -17,7 +17,7 @@ def event_standings_or_bracket(request, slug):
 
 
 def _render_standings_or_bracket(request, slug):
-    standings = _standings_or_404(slug)
+    standings = _standings_or_404(slug, rows=True)
     if standings.event.is_knockout:
         return _bracket_of(request, standings.event)
     return render_standings_of(request, standings)

@@ -56,12 +56,14 @@ def _event_or_404(slug: str) -> Event:
         raise Http404 from None
 
 
-def _standings_or_404(slug: str, traces_of: tuple[int, ...] = ()) -> selectors.EventStandings:
+def _standings_or_404(slug: str, traces_of: tuple[int, ...] = (), rows: bool = False) -> selectors.EventStandings:
     """The standings with the entries, read once for the pages rendered under the same stamp, and the traces of the
-    participants `traces_of` (each page its own)."""
+    participants `traces_of` (each page its own). `rows`: the entries as plain rows (`entry_rows`), for the big
+    tables (a 1,000-player open's standings and wallchart), else as model instances (`entries`)."""
     try:
         shared = read_once_per_stamp(
-            ("standings", slug), lambda: selectors.event_standings(slug=slug, with_entries=True)
+            ("standings-rows" if rows else "standings", slug),
+            lambda: selectors.event_standings(slug=slug, with_entries=not rows, with_rows=rows),
         )
     except Event.DoesNotExist:
         raise Http404 from None
@@ -77,6 +79,7 @@ def _columns(standings: selectors.EventStandings) -> list[str]:
 
 
 def _table(standings: selectors.EventStandings, columns: list[str], badges: dict | None = None) -> list[dict]:
+    """The standings' rows with what the page shows of them (an entry's a plain row or a model instance)."""
     shown: dict = {}  # value -> as shown: a big open's few thousand values are a few dozen different ones
 
     def show(value) -> str:
@@ -165,10 +168,11 @@ def _for_rule_set(name, standings):
 
 
 def render_standings_of(request, standings):
-    """The standings page (a cup's standings address shows its bracket instead: public/cups.py)."""
+    """The standings page (a cup's standings address shows its bracket instead: public/cups.py), from standings
+    read with the entries as plain rows (`_standings_or_404(..., rows=True)`)."""
     slug = standings.event.slug
     columns = _columns(standings)
-    badges = category_badges(standings.event, standings.snapshot, standings.entries)
+    badges = category_badges(standings.event, standings.snapshot, standings.entry_rows)
     table = _table(standings, columns, badges)
     context = _event_context(
         standings.event,
@@ -181,7 +185,7 @@ def render_standings_of(request, standings):
         round_progress=selectors.round_progress(standings.event),
         rules_name=rule_set_name(standings.snapshot.rules if standings.snapshot else standings.event.rule_set),
         notes=[standings_note(note, isolated=True) for note in standings.notes],
-        has_shared=any(row["shared"] for row in standings.table),
+        has_shared=any(row["shared"] for row in table),
         active="standings",
         provisional=selectors.unconfirmed_matches(standings.event),
         fide_check=fide_check_view(standings.event),
@@ -194,7 +198,7 @@ def render_standings_of(request, standings):
         records = selectors.team_records(cards)
         for row in context["table"]:
             row["record"] = records.get(row["entry"].id, (0, 0, 0, 0)) if row["entry"] else (0, 0, 0, 0)
-        entries = list(standings.entries.values())
+        entries: list = list(standings.entry_rows.values())
         race = selectors.match_point_race(standings.event, cards, entries)
         rounds = max((len(v) for v in race.values()), default=0)
         if rounds:
@@ -258,18 +262,25 @@ def _round_robin_grid(cells: dict, order: list[Entry], place_of: dict) -> list[d
     ]
 
 
-def _wallchart(cells: dict, order: list[Entry], place_of: dict, played: int) -> list[dict]:
+def _wallchart(cells: dict, order: list, place_of: dict, played: int) -> list[dict]:
     """Swiss wallchart: per round the opponent's start number (unique, unlike shared places), the colour and
-    the result."""
-    return [
-        {
-            "entry": entry,
-            "place": place_of.get(entry.start_number, ""),
-            "cells": [cells[entry.id].get(number) for number in range(1, played + 1)],
-            "points": fmt(sum((c.points for c in cells[entry.id].values()), Decimal(0))),
-        }
-        for entry in order
-    ]
+    the result. Each different score is formatted once (a 1,000-player open's are a dozen)."""
+    shown: dict[Decimal, str] = {}
+    lines = []
+    for entry in order:
+        own = cells[entry.id]
+        points = sum((c.points for c in own.values()), Decimal(0))
+        if points not in shown:
+            shown[points] = fmt(points)
+        lines.append(
+            {
+                "entry": entry,
+                "place": place_of.get(entry.start_number, ""),
+                "cells": [own.get(number) for number in range(1, played + 1)],
+                "points": shown[points],
+            }
+        )
+    return lines
 
 
 def event_crosstable(request, slug):
@@ -277,15 +288,16 @@ def event_crosstable(request, slug):
 
 
 def _render_crosstable(request, slug):
-    standings = _standings_or_404(slug)
+    standings = _standings_or_404(slug, rows=True)
     event = standings.event
-    entries = sorted(standings.entries.values(), key=lambda e: e.start_number)
-    order = [row["entry"] for row in standings.table if row["entry"]]
+    entries: list = sorted(standings.entry_rows.values(), key=lambda e: e.start_number)
+    columns = _columns(standings)
+    table = _table(standings, columns)
+    order = [row["entry"] for row in table if row["entry"]]
     ranked = {entry.id for entry in order}
     order += [e for e in entries if e.id not in ranked]  # entries not in the standings yet
-    place_of = {row["number"]: row["place"] for row in standings.table}
-    columns = _columns(standings)
-    tiebreaks = {row["number"]: row["cells_display"] for row in _table(standings, columns)}
+    place_of = {row["number"]: row["place"] for row in table}
+    tiebreaks = {row["number"]: row["cells_display"] for row in table}
     context = _event_context(
         event,
         standings=standings,
@@ -330,7 +342,7 @@ def _render_round(request, slug, number):
     if event.is_team:
         context["cards"] = selectors.match_cards(event, round_number=number)
     else:
-        games = list(rnd.games.select_related("white__player", "black__player").order_by("board"))
+        games = selectors.round_boards(rnd)  # plain rows: a 1,000-player open's round has 500 boards
         points = selectors.round_points(event)
         shown: dict[Decimal, str] = {}
 

@@ -1,7 +1,8 @@
 """CPU time of one uncached render of the big pages of a 1,000-player open, beside the floor of a trivial page in
 the same run (not a test; issue 37: "Big pages").
 
-    .venv/bin/python tests/bench/bench_pages.py [--rounds 5] [--repeat 7] [--save DIR] [--compare DIR] [--tree PAGE]
+    .venv/bin/python tests/bench/bench_pages.py [--rounds 5] [--repeat 7] [--lang en] [--save DIR] [--compare DIR]
+        [--tree PAGE]
 
 Builds the open as profile_recompute does (tests/bench/data/swiss-1000-players.trf, the first `rounds` rounds
 played, the next round's 500 boards paired and not played yet) and its standings snapshot, then renders through
@@ -12,7 +13,9 @@ floor). Each figure is the median of `repeat` renders of this process's CPU (tim
 database process serving this connection (/proc/PID/stat); the load average is printed beside it.
 
 --save DIR writes each page's HTML (the form token and CSP nonce blanked: they change on every answer); --compare DIR
-checks that every page reads byte for byte as the saved one (a change of speed only must not change a byte).
+checks that every page reads byte for byte as the saved one (a change of speed only must not change a byte): save and
+compare with the same `repeat` (a chart's id counts the charts this process drew). --lang: the pages in that language
+(he: right to left).
 --tree PAGE prints a profile in CPU time of one more render of that page (standings, crosstable, round, sheet).
 Its own database (chess_league_bench_pages, made anew each run: the same ids every run) and Redis DB 11.
 """
@@ -36,17 +39,18 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
 
 TRF = ROOT / "tests" / "bench" / "data" / "swiss-1000-players.trf"
 VOLATILE = re.compile(r'(name="csrfmiddlewaretoken" value="|nonce="|csrf-token" content=")[^"]*"')
-SNAPSHOT_TIME = re.compile(r'(Last updated <time datetime=")[^<]*</time>')  # when this run stored the standings
+# when this run stored the standings ("Last updated" in the page's language)
+SNAPSHOT_TIME = re.compile(r'(<span class="muted">· [^<]* <time datetime=")[^<]*</time>')
 
 
-def pages(slug: str, rounds: int) -> dict[str, str]:
+def pages(slug: str, rounds: int, lang: str = "en") -> dict[str, str]:
     return {
         "ping (floor)": "/ping",
-        "standings": f"/en/events/{slug}/",
-        "crosstable": f"/en/events/{slug}/crosstable/",
-        f"round {rounds} (results)": f"/en/events/{slug}/rounds/{rounds}/",
-        "player page (no. 2)": f"/en/events/{slug}/players/2/",
-        f"round sheet {rounds + 1} (500 boards)": f"/en/manage/events/{slug}/rounds/{rounds + 1}/",
+        "standings": f"/{lang}/events/{slug}/",
+        "crosstable": f"/{lang}/events/{slug}/crosstable/",
+        f"round {rounds} (results)": f"/{lang}/events/{slug}/rounds/{rounds}/",
+        "player page (no. 2)": f"/{lang}/events/{slug}/players/2/",
+        f"round sheet {rounds + 1} (500 boards)": f"/{lang}/manage/events/{slug}/rounds/{rounds + 1}/",
     }
 
 
@@ -57,6 +61,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path)
     parser.add_argument("--compare", type=Path)
     parser.add_argument("--tree")
+    parser.add_argument("--lang", default="en", help="the pages' language (en, el, tr, he, nb)")
     args = parser.parse_args()
     import psycopg
 
@@ -94,7 +99,7 @@ def main() -> None:
     anonymous, organiser = Client(), Client()
     organiser.force_login(user)
     clock = Clock()
-    addresses = pages(event.slug, args.rounds)
+    addresses = pages(event.slug, args.rounds, args.lang)
     figures: dict[str, list[float]] = {name: [] for name in addresses}
     loads: dict[str, list[float]] = {name: [] for name in addresses}
     bodies: dict[str, bytes] = {}
