@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ..links import EntryLinks, withdrawn_mark
-from ..models import Result
-from ..selectors import RoundCell
+from ..models import Club, Result
+from ..selectors import ClubRow, RoundCell
 
 
 def escape(value) -> str:
@@ -163,6 +163,15 @@ def _wallchart_cell(cell: RoundCell | None, table: _WallchartTable) -> str:
     return f'<td class="num wall"><bdi dir="ltr">{link}{colour}{symbol}</bdi></td>'
 
 
+def _club(club: Club | ClubRow, clubs: dict[str, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """A club's escaped slug, name as the standings show it and page address, made once per table (`clubs`)."""
+    known = clubs.get(club.slug)
+    if known is None:
+        url = escape(reverse("leagues:club", args=[club.slug]))
+        known = clubs[club.slug] = (escape(club.slug), escape(club.short_name or club.name), url)
+    return known
+
+
 def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeString:
     """The standings' rows: place (a shared one titled so), number, title, name (linked, with its category
     badges and, for players, the club), federation and rating (players), club, the match record (teams),
@@ -173,8 +182,16 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
     classes): the name is the row's header cell and site.css gives every other cell its column's look by its
     place among the row's data cells, in the order written here."""
     shared_place = escape(_("shared place"))
-    club_urls: dict[str, str] = {}
+    clubs: dict[str, tuple[str, str, str]] = {}  # slug -> its escaped slug, name and page
     plain: dict = {}  # value -> its plain form: a big open's thousands of values are a few dozen different ones
+    shown: dict = {}  # a place, federation, rating or title -> escaped: a few hundred different ones in a big open
+
+    def escaped(value) -> str:
+        known = shown.get(value)
+        if known is None:
+            known = shown[value] = _text(value)
+        return known
+
     out = []
     for row in table:
         entry = row["entry"]
@@ -182,16 +199,17 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
         categories = row["categories"]
         attributes = ' class="shared"' if row["shared"] else ""
         if club:
-            attributes += f' data-club="{escape(club.slug)}"'
+            club_slug, club_name, club_url = _club(club, clubs)
+            attributes += f' data-club="{club_slug}"'
         if categories:
             attributes += f' data-cat="{"|".join(escape(name) for name in categories)}"'
-        place = escape(row["place"])
+        place = escaped(row["place"])
         if row["shared"]:
             place = f'<span title="{shared_place}">{place}</span>'
         title = inline_title = ""
         if row["title"]:
-            title_name = escape(entry.player.get_title_display()) if entry is not None and entry.player_id else ""
-            title_text = escape(row["title"])
+            title_name = escaped(entry.player.get_title_display()) if entry is not None and entry.player_id else ""
+            title_text = escaped(row["title"])
             title = f'<abbr class="chess-title" title="{title_name}">{title_text}</abbr>'
             inline_title = f'<abbr class="chess-title inline-title" title="{title_name}">{title_text}</abbr> '
         if entry is not None:
@@ -201,14 +219,10 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
             name = f"<bdi>{escape(row['name'])}</bdi>"
         name += withdrawn_mark(entry)
         name += "".join(f' <span class="badge">{escape(category)}</span>' for category in categories)
-        club_name = escape(club.short_name or club.name) if club else ""
         if club and not is_team:
             name += f'<span class="club-inline muted"><bdi>{club_name}</bdi></span>'
         if club:
-            url = club_urls.get(club.slug)
-            if url is None:
-                url = club_urls[club.slug] = escape(reverse("leagues:club", args=[club.slug]))
-            club_cell = f'<a href="{url}"><bdi>{club_name}</bdi></a>'
+            club_cell = f'<a href="{club_url}"><bdi>{club_name}</bdi></a>'
         else:
             club_cell = ""
         if ltr_cell:  # the place's own direction, not its cell's: the cell sticks to the start of a Hebrew line
@@ -218,7 +232,7 @@ def standings_rows(table: list[dict], *, is_team: bool, ltr_cell: str) -> SafeSt
             parts.append(f"<td>{title}</td>")
         parts.append(f'<th scope="row">{inline_title}{name}</th>')
         if not is_team:
-            parts.append(f"<td{ltr_cell}>{escape(row['federation'])}</td><td{ltr_cell}>{_text(row['rating'])}</td>")
+            parts.append(f"<td{ltr_cell}>{escaped(row['federation'])}</td><td{ltr_cell}>{escaped(row['rating'])}</td>")
         parts.append(f"<td>{club_cell}</td>")
         if is_team:
             parts.extend(f"<td{ltr_cell}>{escape(n)}</td>" for n in row["record"])

@@ -78,15 +78,22 @@ def _columns(standings: selectors.EventStandings) -> list[str]:
     return criteria
 
 
-def _table(standings: selectors.EventStandings, columns: list[str], badges: dict | None = None) -> list[dict]:
-    """The standings' rows with what the page shows of them (an entry's a plain row or a model instance)."""
-    shown: dict = {}  # value -> as shown: a big open's few thousand values are a few dozen different ones
+def _shown():
+    """A function value -> as shown (fmt), each different value formatted once: a big open's few thousand values
+    are a few dozen different ones."""
+    shown: dict = {}
 
     def show(value) -> str:
         if value not in shown:
             shown[value] = fmt(value)
         return shown[value]
 
+    return show
+
+
+def _table(standings: selectors.EventStandings, columns: list[str], badges: dict | None = None) -> list[dict]:
+    """The standings' rows with what the page shows of them (an entry's a plain row or a model instance)."""
+    show = _shown()
     rows = []
     for row in standings.table:
         entry = row["entry"]
@@ -292,12 +299,13 @@ def _render_crosstable(request, slug):
     event = standings.event
     entries: list = sorted(standings.entry_rows.values(), key=lambda e: e.start_number)
     columns = _columns(standings)
-    table = _table(standings, columns)
+    table = standings.table
     order = [row["entry"] for row in table if row["entry"]]
     ranked = {entry.id for entry in order}
     order += [e for e in entries if e.id not in ranked]  # entries not in the standings yet
     place_of = {row["number"]: row["place"] for row in table}
-    tiebreaks = {row["number"]: row["cells_display"] for row in table}
+    show = _shown()
+    tiebreaks = {row["number"]: [show(row["values"].get(code)) for code in columns] for row in table}
     context = _event_context(
         event,
         standings=standings,
