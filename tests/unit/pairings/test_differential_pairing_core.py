@@ -22,11 +22,14 @@ the last round).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import combinations
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pairing_core.errors import EngineTimeoutError, ImpossiblePairingError
+from pairing_core.fide2026 import common
 
 from pairings import ByeType, PairingState, RoundPairing, pair_round, points
 from pairings.checker import recorded_round
@@ -110,6 +113,26 @@ def classify(state: PairingState, ours: RoundPairing) -> str:
     return "by-hand"
 
 
+@pytest.fixture
+def colour_facts_remembered(monkeypatch):
+    """pairing-core works a player's colour history and preference (C.04.3 1.7) out again at each of the
+    millions of candidate pairings it weighs (half of this file's time); both depend on the history's letters
+    alone (``P26Player.colors``: the player is frozen), so each history's answer is remembered instead. The same
+    functions give the same answers: pairing-core's pairings are unchanged."""
+    played_colors, preference = common.played_colors, common.preference
+
+    @cache
+    def played(colors: str) -> str:
+        return played_colors(SimpleNamespace(colors=colors))  # type: ignore[arg-type]
+
+    @cache
+    def preferred(colors: str, dubov_zero_game: bool) -> tuple[str | None, int]:
+        return preference(SimpleNamespace(colors=colors), dubov_zero_game=dubov_zero_game)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(common, "played_colors", lambda p: played(p.colors))
+    monkeypatch.setattr(common, "preference", lambda p, *, dubov_zero_game=False: preferred(p.colors, dubov_zero_game))
+
+
 @pytest.fixture(scope="module")
 def tournaments(tmp_path_factory) -> list[Path]:
     folder = tmp_path_factory.mktemp("differential")
@@ -121,7 +144,7 @@ def tournaments(tmp_path_factory) -> list[Path]:
     return files
 
 
-def test_every_disagreement_is_classified(tournaments):
+def test_every_disagreement_is_classified(tournaments, colour_facts_remembered):
     classes: Counter[str] = Counter()
     unexplained = set()
     for path in tournaments:
