@@ -19,7 +19,14 @@ from leagues.redis_outage import SKIP_SECONDS
 from leagues.services.results import result_record
 from leagues.tasks import standings_sweep
 from tests.conftest import require
-from tests.e2e.worker import TEST_BROKER, broker_for_this_process, celery_worker, redis_answers, wait_until
+from tests.e2e.worker import (
+    TEST_BROKER,
+    broker_for_this_process,
+    celery_worker,
+    redis_answers,
+    wait_until,
+    worker_ready,
+)
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot, explained_snapshot
 from tests.serving import free_port
@@ -131,7 +138,12 @@ def test_two_workers_and_a_burst_of_200_results(broker):
         finally:
             connection.close()
 
-    with celery_worker(broker, name="b1", log_path=logs[0]), celery_worker(broker, name="b2", log_path=logs[1]):
+    with (
+        celery_worker(broker, name="b1", log_path=logs[0], ready=False),
+        celery_worker(broker, name="b2", log_path=logs[1], ready=False),
+    ):
+        for name in ("b1", "b2"):  # both started at once, then waited for
+            worker_ready(broker, name)
         threads = [threading.Thread(target=fire, args=(games[i::8],)) for i in range(8)]
         for thread in threads:
             thread.start()

@@ -39,7 +39,7 @@ def test_a_2000_game_file_is_read_matched_and_attached_by_the_worker_whose_progr
         seen.append((status["status"], status["progress"]))
         return status["status"] in (wanted, "failed")
 
-    assert wait_until(lambda: ended("checked"), timeout=300, step=0.5), seen
+    assert wait_until(lambda: ended("checked"), timeout=300, step=0.1), seen
     assert client.get(status_url).json() | {"step": ""} == {
         "status": "checked",
         "progress": 100,
@@ -51,7 +51,7 @@ def test_a_2000_game_file_is_read_matched_and_attached_by_the_worker_whose_progr
     assert "Games waiting for a decision" not in checked and not GamePgn.objects.exists()
 
     assert client.post(job_page, {"attach": "1"}).status_code == 302
-    assert wait_until(lambda: ended("done"), timeout=300, step=0.5), seen
+    assert wait_until(lambda: ended("done"), timeout=300, step=0.1), seen
     status = client.get(status_url).json()
     assert (status["status"], status["progress"], status["step"], status["problem"]) == ("done", 100, "Attached", "")
     assert "The moves of 2000 games were attached." in text_of(client.get(job_page).content.decode())

@@ -105,9 +105,13 @@ def test_restart_postgres_during_a_burst(private_postgres):
         "CELERY_BROKER_URL": TEST_BROKER.replace("/15", "/13"),
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
     }
-    _manage(env, "migrate", "--no-input")
-    _manage(env, "load_demo")
-    token = _manage(env, "api_token", "organiser", "--scope", "organiser").strip()
+    # the database migrated, the demo loaded and a token made in one process (each manage.py started Django anew)
+    prepare = (
+        "import io; from django.core.management import call_command as run; "
+        "run('migrate', '--no-input', stdout=io.StringIO()); run('load_demo', stdout=io.StringIO()); "
+        "run('api_token', 'organiser', '--scope', 'organiser')"
+    )
+    token = _manage(env, "shell", "--no-imports", "-c", prepare).strip()
     web = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT_WEB}", "-w", "2", "--timeout", "30"],
         cwd=ROOT,

@@ -25,7 +25,7 @@ from leagues.models import Event, Game, Result, ResultChange, Scope, StandingsSn
 from leagues.services.tokens import api_token_create
 from tests.conftest import require
 from tests.e2e.hosts import hosts, namespaces_available
-from tests.e2e.worker import ROOT, celery_worker, database_url, redis_answers, wait_until
+from tests.e2e.worker import ROOT, celery_worker, database_url, redis_answers, wait_until, worker_ready
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import engine_snapshot, explained_snapshot
 
@@ -59,6 +59,7 @@ def _request(url, *, token=None, body=None, headers=None):
 
 @contextmanager
 def _web(host, env, log_path):
+    """A gunicorn on `host`, started: its address (the caller waits for it with `_web_ready`)."""
     process = subprocess.Popen(
         host.command(
             sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"{host.address}:8000", "-w", "1", "--timeout", "30"
@@ -69,10 +70,8 @@ def _web(host, env, log_path):
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    base = f"http://{host.address}:8000"
     try:
-        assert wait_until(lambda: _answers(f"{base}/ping"), timeout=30), f"web on {host.name} did not start"
-        yield base
+        yield f"http://{host.address}:8000"
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -80,6 +79,10 @@ def _web(host, env, log_path):
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def _web_ready(base: str) -> None:
+    assert wait_until(lambda: _answers(f"{base}/ping"), timeout=60), f"web at {base} did not start"
 
 
 def _answers(url) -> bool:
@@ -142,10 +145,16 @@ def site(on_postgres):
                     env_extra=_environment(host, prefix),
                     host=host,
                     ping_url=local_redis,
+                    ready=False,
                 )
             )
             for host, label in ((host_w1, "w1"), (host_w2, "w2"))
         }
+        # the four processes start together (in the time of the slowest, not of all four in turn), then are waited for
+        for base in webs:
+            _web_ready(base)
+        for label in workers:
+            worker_ready(local_redis, label)
         yield webs, workers, logs
 
 

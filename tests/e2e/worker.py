@@ -59,9 +59,12 @@ def celery_worker(
     env_extra: dict | None = None,
     host=None,
     ping_url: str | None = None,
+    ready: bool = True,
 ):
     """The worker runs on `host` (tests/e2e/hosts.py) if given; this process pings it through `ping_url`
-    (the same Redis as `broker_url`, as this process reaches it). `env_extra` wins over the defaults."""
+    (the same Redis as `broker_url`, as this process reaches it). `env_extra` wins over the defaults.
+    With `ready=False` the worker is only started: the caller waits for it with `worker_ready` (several processes
+    started together, then waited for, start in the time of the slowest rather than of all in turn)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
@@ -83,7 +86,8 @@ def celery_worker(
         start_new_session=True,
     )
     try:
-        _wait_ready(ping_url or broker_url, name)
+        if ready:
+            worker_ready(ping_url or broker_url, name)
         yield process
     finally:
         if process.poll() is None:
@@ -96,14 +100,18 @@ def celery_worker(
         log.close()
 
 
-def _wait_ready(broker_url: str, name: str, timeout: float = 30) -> None:
+def worker_ready(broker_url: str, name: str, timeout: float = 30) -> None:
+    """Ping the worker named `name` until it answers. Only that worker answers (the pattern) and its answer ends the
+    ping (limit=1): a ping of every worker waited its whole half second for answers that might still come, then 0.3 s
+    more before the next (about a second lost at each worker's start). A ping sent before the worker listens is lost:
+    it is sent again."""
     deadline = time.monotonic() + timeout
     with broker_for_this_process(broker_url):
         while time.monotonic() < deadline:
-            replies = celery_app.control.ping(timeout=0.5) or []
-            if any(name in key for reply in replies for key in reply):
+            replies = celery_app.control.ping(timeout=0.5, limit=1, pattern=f"{name}@*", matcher="glob") or []
+            if any(key.startswith(f"{name}@") for reply in replies for key in reply):
                 return
-            time.sleep(0.3)
+            time.sleep(0.05)
     raise RuntimeError(f"celery worker {name} did not start within {timeout}s")
 
 
