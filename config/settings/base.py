@@ -213,6 +213,8 @@ PUBLIC_STALE_WHILE_REVALIDATE = env_int("PUBLIC_STALE_WHILE_REVALIDATE", 30)
 
 # how often a page of a running round asks for itself again in the reader's browser (static/live.js), seconds
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 30)
+# how often a page following a worker's long task (a pairing, an import) asks for its progress (static/progress.js), ms
+PROGRESS_POLL_MS = env_int("PROGRESS_POLL_MS", 1000)
 
 # how long a web process trusts an event's page stamp before asking the shared cache again (seconds)
 PAGE_STAMP_SECONDS = float(env_str("PAGE_STAMP_SECONDS", "1") or 0)

@@ -136,6 +136,7 @@ WORKER_HEARTBEAT_KEY = os.environ.setdefault(
 )
 PAGE_STAMP_SECONDS = 0  # tests read pages right after another process changed them
 LIVE_REFRESH_SECONDS = 2  # a browser test waits for the live refresh of a running round's page
+PROGRESS_POLL_MS = 200  # a browser test waits for the page following a pairing to show the worker's result
 # web processes render every page (a slow page on a busy test machine never waits for a worker): the tests of
 # pages rendered by a worker set their own; the servers and workers the tests start inherit this
 PAGE_HEAVY_RENDER_MS = int(os.environ.setdefault("PAGE_HEAVY_RENDER_MS", "0"))

@@ -1,5 +1,7 @@
-"""Template context for every page: the leagues the logged-in user organises (the management menu)."""
+"""Template context for every page: the leagues the logged-in user organises (the management menu), and how often a
+page following a worker's task asks for its progress (PROGRESS_POLL_MS, static/progress.js)."""
 
+from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from ..models import League
@@ -16,4 +18,4 @@ def manage(request):
             return list(League.objects.all())
         return list(League.objects.filter(pk__in=organised_league_ids(user)))
 
-    return {"manage_leagues": SimpleLazyObject(leagues)}
+    return {"manage_leagues": SimpleLazyObject(leagues), "progress_poll_ms": settings.PROGRESS_POLL_MS}

@@ -123,6 +123,8 @@ def test_the_screen_follows_the_worker_from_a_static_script_only(client, event):
         "src=" in attrs for attrs in re.findall(r"<script([^>]*)>", html)
     )
     assert "/static/progress" in html
+    # how often it asks: the site's setting, written on the script's tag (settings.PROGRESS_POLL_MS)
+    assert re.search(r'<script src="[^"]*/progress[^"]*\.js" data-ms="200"', html)
     assert not re.findall(r"<[^>]+\son[a-z]+\s*=", html, flags=re.I)
     assert "script-src 'self'" in answer["Content-Security-Policy"]
     assert client.get(f"{url}status/").json() == {"status": "queued", "progress": 0, "problem": ""}
