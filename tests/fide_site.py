@@ -114,8 +114,9 @@ def is_round_robin(seed: int) -> bool:
 class SiteTournament:
     """One tournament played on the site by its organiser, checked after every round."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, generated: str | None = None):
         self.seed = seed
+        self.generated = generated  # the generator's file of a Swiss, when play() has made it already
         self.tally = Tally(tournaments=1)
         self.client = Client()
         self.api = Client()
@@ -260,7 +261,7 @@ class SiteTournament:
 
     def play_swiss(self) -> None:
         plan = plan_for(self.seed)
-        tournament = read_trf(generate(plan))
+        tournament = read_trf(self.generated if self.generated is not None else generate(plan))
         people = sorted(tournament.participants, key=lambda p: p.start_number)
         criteria = list(tournament.tiebreaks[1:])
         self._create_event("swiss", plan.rounds, criteria, tournament.start_date)
@@ -391,9 +392,10 @@ def _hundredths(value: Any) -> Fraction | None:
 
 def play(seed: int) -> Tally:
     """Play the tournament of ``seed`` on the site and check it with FIDE's tools after every round."""
-    if not is_round_robin(seed):
-        try:
-            generate(plan_for(seed))
-        except PairingError:
-            return Tally(tournaments=0, unfinished=[seed])
-    return SiteTournament(seed).play()
+    if is_round_robin(seed):
+        return SiteTournament(seed).play()
+    try:
+        generated = generate(plan_for(seed))
+    except PairingError:
+        return Tally(tournaments=0, unfinished=[seed])
+    return SiteTournament(seed, generated).play()  # the same file, generated once
