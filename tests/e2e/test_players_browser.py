@@ -64,8 +64,8 @@ def test_key_columns_stay_on_screen(browser, site, lang, width):
         assert browser.execute_script(
             "return document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
         ), f"{lang} {width} {path}"
-    browser.get(f"{site}/{lang}/events/demo-autumn-open/")
-    save_png(browser, f"standings-{lang}-{WIDTHS[width]}.png")
+        if path == "events/demo-autumn-open/":  # the checks only read the page: it is as loaded
+            save_png(browser, f"standings-{lang}-{WIDTHS[width]}.png")
     browser.get(f"{site}/{lang}/events/demo-autumn-open/players/1/")
     assert off_screen(browser, "table.player-rounds", ["th:nth-child(1)", "th:nth-child(2)", "th.result"]) == []
     save_png(browser, f"player-{lang}-{WIDTHS[width]}.png")
