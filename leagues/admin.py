@@ -19,13 +19,13 @@ from . import rules_admin as rules_admin  # the league rules' admin, saved throu
 from .errors import ServiceError
 from .health import worker_status
 from .page_cache import pages_changed
+from .services.events import AUDITED_AFTER_START, MAX_UNRATED_RATING
 from .services.fide_mode import event_started, scoring_problems
 from .services.pairings import pairing_problems
 from .services.players import player_set_anonymised
 from .services.policy import default_tiebreak_order
 from .services.prizes import prizes_recompute
 from .services.results import event_results_changed, names_changed
-from .services.setup import AUDITED_AFTER_START, MAX_UNRATED_RATING
 from .services.webhooks import event_finished
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ class EventAdmin(PagesFollow, FrozenWhenFinished, admin.ModelAdmin):
         if old_slug and old_slug != obj.slug:
             pages_changed(gone_slug=old_slug)  # the pages kept under its old address go
         if obj.status == models.Event.Status.FINISHED and "status" in form.changed_data:
-            event_finished(obj)  # its webhook, as finishing it on the event's page sends (services.setup)
+            event_finished(obj)  # its webhook, as finishing it on the event's page sends (services.events)
 
     def changed(self, obj, *, saved: bool) -> None:
         if saved:

@@ -15,6 +15,14 @@ class ServiceError(Exception):
         self.current = current
 
 
+class FieldError(ServiceError):
+    """A refusal that belongs to one field of the form."""
+
+    def __init__(self, field: str, message: str, *, code: str = "invalid") -> None:
+        super().__init__(message, code=code)
+        self.field = field
+
+
 class NotFound(ServiceError):
     code = "not_found"
     status = 404

@@ -29,7 +29,8 @@ from typing import Any, ClassVar
 from django.test import Client
 
 from leagues.models import Entry, Event, FideCheck, Game, League, Player, RoundPairing
-from leagues.services.setup import club_save, player_save
+from leagues.services.clubs import club_save
+from leagues.services.players import player_save
 from pairings.fide_tools import fide_pairing_check, fide_tiebreaks
 from pairings.generator import TournamentPlan, generate
 from pairings.model import PairingError
@@ -312,7 +313,7 @@ class SiteTournament:
             self._check_round(number, site, criteria, round_robin=False)
 
     def _event_edit_baku(self) -> None:
-        from leagues.services.setup import event_save
+        from leagues.services.events import event_save
 
         event_save(league=self.league, user=self.organiser, fields={"baku_acceleration": True}, event=self._event())
 

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from leagues.models import Event, Player, Season, TeamMatch
+from leagues.services.events import event_save, event_status_set
 from leagues.services.match_cards import match_card_submit
+from leagues.services.players import player_save
 from leagues.services.ranking_lists import ranking_list_set
 from leagues.services.schedule import fixtures_generate
-from leagues.services.setup import event_save, event_status_set, player_save, roster_set, team_save
+from leagues.services.teams import roster_set, team_save
 from tests.workspace import Division, division
 
 P1, F4, F5, F6 = "Fjord, Player1", "Fjord, Four", "Fjord, Five", "Fjord, Six"

@@ -7,8 +7,11 @@ from django.contrib.auth.models import User
 
 from leagues.models import Club, Event, League, Player, Role, Team, TeamMatch
 from leagues.notifications import remember_language
+from leagues.services.clubs import club_save
+from leagues.services.events import event_save, event_status_set
+from leagues.services.players import player_save
 from leagues.services.schedule import fixtures_generate
-from leagues.services.setup import club_save, event_save, event_status_set, player_save, roster_set, team_save
+from leagues.services.teams import roster_set, team_save
 from tests.factories import UserFactory
 
 

@@ -15,6 +15,7 @@ from ..errors import NotFound, PermissionDenied
 from ..models import Entry, Event, PairingSettings, ResultChange, Scope
 from ..models.audit import SettingChange
 from ..permissions import can_manage_event
+from ..services.events import event_save
 from ..services.fide_mode import fide_mode_leave
 from ..services.policy import event_policy_set
 from ..services.round_pairings import (
@@ -26,7 +27,6 @@ from ..services.round_pairings import (
     pairing_settings_save,
     round_withdraw,
 )
-from ..services.setup import event_save
 from .serializers import ErrorSerializer
 
 REASON_HELP = gettext_lazy("Why: needed for a change after the event started (round 1 published), shown publicly.")

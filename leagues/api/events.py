@@ -14,7 +14,7 @@ from tiebreaks.engine import RULE_SETS
 
 from ..errors import NotFound
 from ..models import Event, League, Scope, Season
-from ..services.setup import event_save
+from ..services.events import event_save
 from .serializers import ErrorSerializer, EventSerializer
 
 MAX_ROUNDS = 30

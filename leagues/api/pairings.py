@@ -26,7 +26,7 @@ from ..services.round_pairings import (
     published_rows,
     round_pair,
 )
-from ..services.setup import start_numbers_sort
+from ..services.start_numbers import start_numbers_sort
 from .fide_check import FideCheckView
 from .serializers import EntrySerializer, ErrorSerializer
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..errors import PermissionDenied, ServiceError
+from ..errors import FieldError, PermissionDenied, ServiceError
 from ..models import Event
 from ..permissions import is_league_organiser
 from ..services.bulk_entry import (
@@ -22,7 +22,7 @@ from ..services.bulk_entry import (
     ratings_refresh_confirm,
     ratings_refresh_preview,
 )
-from ..services.setup import FieldError, round_one_published
+from ..services.start_numbers import round_one_published
 from .setup_forms import DATE
 
 #: the biggest list accepted (a 2,000-player list in CSV is about 150 kB)

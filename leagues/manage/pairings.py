@@ -40,7 +40,7 @@ from ..services.round_pairings import (
     round_pair,
     round_withdraw,
 )
-from ..services.setup import numbers_follow_ranking, round_one_published, start_numbers_sort
+from ..services.start_numbers import numbers_follow_ranking, round_one_published, start_numbers_sort
 
 BYE_CHOICES = [(kind, Result(result).label) for kind, result in REQUESTED_BYES.items()]
 

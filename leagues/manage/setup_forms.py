@@ -15,8 +15,10 @@ from tiebreaks.names import rule_set_name
 from tiebreaks.prizes import CURRENCIES
 
 from ..models import Club, Event, League, Player, Prize, PrizeFund, Role, Season
-from ..services.players import players_of_league
-from ..services.setup import EVENT_FIELDS, FUND_FIELDS, LATE_BYES, MAX_RATING, major_units, player_fields
+from ..services.entries import LATE_BYES, MAX_RATING
+from ..services.events import EVENT_FIELDS
+from ..services.players import player_fields, players_of_league
+from ..services.prize_funds import FUND_FIELDS, major_units
 from ..text import refuse_control_characters
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")

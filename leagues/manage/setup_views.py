@@ -1,6 +1,7 @@
 """Organisers' pages: a league's seasons, events, clubs, players, entries, teams and rosters, prizes,
-people and disputes. Thin views: the forms check what was typed, the services (leagues/services/setup.py,
-people.py, disputes.py) check again and write."""
+people and disputes. Thin views: the forms check what was typed, the services (leagues/services/leagues.py,
+events.py, clubs.py, players.py, entries.py, teams.py, prize_funds.py, people.py, disputes.py) check again
+and write."""
 
 from decimal import Decimal
 
@@ -19,33 +20,21 @@ from ..errors import PermissionDenied, ServiceError
 from ..models import Entry, Event, League, Player, Role, Team, TeamMatch
 from ..permissions import can_manage_event, event_arbiters, is_league_organiser
 from ..prize_sentences import line_sentence
+from ..services.clubs import club_save
 from ..services.disputes import match_card_settle
+from ..services.entries import entry_rating_set, entry_register
+from ..services.events import TRANSITIONS, event_save, event_status_set
 from ..services.league_rules import explain, violation_dismiss, violation_penalise
 from ..services.league_rules import inbox as league_rules_inbox
+from ..services.leagues import can_create_league, league_create, league_save, season_save
 from ..services.people import league_people, role_change, role_invite, role_remove
-from ..services.players import player_proposal_decide, player_proposals_for, players_of_league
+from ..services.players import player_proposal_decide, player_proposals_for, player_save, players_of_league
+from ..services.prize_funds import PrizeInput, prize_fund_save, prizes_preview
 from ..services.ratings import long_event_days
 from ..services.results import later_round_paired
 from ..services.round_pairings import entry_bye_eligibility_set
-from ..services.setup import (
-    TRANSITIONS,
-    PrizeInput,
-    can_create_league,
-    club_save,
-    entry_rating_set,
-    entry_register,
-    event_save,
-    event_status_set,
-    league_create,
-    league_save,
-    player_save,
-    prize_fund_save,
-    prizes_preview,
-    roster_set,
-    round_one_published,
-    season_save,
-    team_save,
-)
+from ..services.start_numbers import round_one_published
+from ..services.teams import roster_set, team_save
 from .cards import card_form, card_of
 from .dashboard import overdue_cards
 from .setup_forms import (

@@ -26,11 +26,11 @@ from ..permissions import can_enter_result, can_manage_event, can_see_event, is_
 from ..selectors import corrections_visible_to, round_sheet_games
 from ..services.eligibility import division_warnings, match_card_warnings
 from ..services.league_rules import card_check, explain, rules_for
+from ..services.leagues import can_create_league
 from ..services.match_cards import match_card_actions, match_card_confirm, match_card_dispute, match_card_submit
 from ..services.policy import event_policy_set
 from ..services.results import round_sheet_save
 from ..services.schedule import fixtures_generate
-from ..services.setup import can_create_league
 from ..services.trf import event_export_trf, import_preview, rule_edition_question
 from ..services.trf_jobs import (
     import_here,

@@ -1,7 +1,7 @@
 """Entering a whole list of players in an individual event at once: a pasted or uploaded list (CSV with a header
 row, a spreadsheet, or FIDE's rating-list download) is read, every problem named by its line, and nothing is saved
 until the organiser confirms. The confirmation checks the list again and enters every player in one transaction
-through the registry (services.setup.player_save) and the entry service (services.setup.entry_register), so the
+through the registry (services.players.player_save) and the entry service (services.entries.entry_register), so the
 start numbers follow the initial ranking as they do for a player entered by hand.
 
 A newer rating list read during a season (``ratings_refresh_preview`` / ``ratings_refresh_confirm``) gives the
@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from openpyxl import load_workbook
 
-from ..errors import PermissionDenied, ServiceError
+from ..errors import FieldError, PermissionDenied, ServiceError
 from ..models import (
     Club,
     ClubMembership,
@@ -46,11 +46,12 @@ from ..models import (
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
 from ..text import has_control_characters
+from .entries import LATE_BYES, MAX_RATING, entry_register
 from .federations import FIDE_FEDERATIONS
-from .players import players_of_league
+from .players import player_save, players_of_league
 from .ratings import TeamRatings, rating_by_method, rating_in_round
 from .results import event_results_changed
-from .setup import LATE_BYES, MAX_RATING, FieldError, entry_register, initial_ranking, player_save
+from .start_numbers import initial_ranking
 
 #: the longest list read at once (a big open has a few hundred players)
 MAX_LINES = 2000

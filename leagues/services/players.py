@@ -1,5 +1,10 @@
 """The player registry's rules: who may show a player by initials only, and that it reaches every page at once;
-a player kept by several leagues changes through another league's file only when a league keeping it accepts."""
+a player kept by several leagues changes through another league's file only when a league keeping it accepts.
+
+The league's organiser writes its registry (``player_save``, the fields of ``player_fields``): checked that the
+user organises the league, validated before writing, in one transaction, so a refused call changes nothing (field
+errors, FieldError, carry ``field`` for the form); a changed rating, title or name moves the start numbers of the
+league's events not yet started (services.start_numbers)."""
 
 import datetime
 from collections.abc import Iterable
@@ -10,8 +15,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..errors import NotFound, PermissionDenied, ServiceError
+from ..errors import FieldError, NotFound, PermissionDenied, ServiceError
 from ..models import (
+    Club,
     ClubMembership,
     Entry,
     Event,
@@ -25,8 +31,10 @@ from ..models import (
 )
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, is_league_organiser, secretary_club_ids
+from .edits import _assign, _organiser, _validated
 from .prizes import prizes_recompute
 from .results import names_changed
+from .start_numbers import _start_numbers_ranked, numbers_follow_ranking, round_one_published
 
 
 def players_of_league(league: League) -> QuerySet[Player]:
@@ -209,3 +217,80 @@ def player_proposal_decide(*, proposal_id: int, accept: bool, user: AnyUser) -> 
         proposal.decided_by, proposal.decided_at = acting_user(user), timezone.now()
         proposal.save(update_fields=["status", "decided_by", "decided_at"])
         return proposal
+
+
+# ------------------------------------------------------------------------------------------ the organiser's writes
+
+
+def player_fields() -> list[str]:
+    """The player registry's fields this installation has, in form order."""
+    names = {f.name for f in Player._meta.get_fields()}
+    order = [
+        "name",
+        "fide_id",
+        "federation",
+        "title",
+        "rating",
+        "rating_rapid",
+        "rating_blitz",
+        "rating_national",
+        "national_id",
+        "licence_until",
+        "birth_year",
+        "birth_date",
+        "sex",
+        "fide_games",
+        "k_factor",
+        "anonymised",
+    ]
+    return [name for name in order if name in names]
+
+
+def player_save(
+    *, league: League, user: AnyUser, fields: dict[str, Any], club: Club | None, player: Player | None = None
+) -> Player:
+    """Create or edit a player of the league; ``club`` adds a membership. A new player without a club is
+    allowed when the league allows players without a club (its setting, on by default)."""
+    _organiser(user, league.pk)
+    with transaction.atomic():
+        if club is not None and not league.clubs.filter(pk=club.pk).exists():
+            raise FieldError("club", _("This club does not play in the league."))
+        if player is not None and not players_of_league(league).filter(pk=player.pk).exists():
+            raise PermissionDenied(_("This player is not in the league's registry."))
+        if player is None and club is None and not league.players_without_club:
+            raise FieldError("club", _("The league enters players of its clubs only: choose the club."))
+        before = (player.rating, player.title, player.name) if player is not None else None
+        licence_before = player.licence_until if player is not None else None
+        player = player or Player()
+        _assign(player, fields, set(player_fields()))
+        if player.federation:
+            player.federation = player.federation.upper()
+        if player.birth_date:  # one birth, the year follows the date
+            player.birth_year = player.birth_date.year
+        _validated(player)
+        player.save()
+        if club is not None:
+            ClubMembership.objects.get_or_create(player=player, club=club)
+        league.players.add(player)
+        if before is not None and before != (player.rating, player.title, player.name):
+            _player_ranking_changed(player, league, old_rating=before[0])
+        if before is not None:
+            names_changed(player_id=player.pk)  # the standings and pages of its events show it anew
+            if licence_before != player.licence_until:
+                licence_changed(player)
+        return player
+
+
+def _player_ranking_changed(player: Player, league: League, *, old_rating: int | None) -> None:
+    """A player's rating, title or name changed: in the league's events not yet started (round 1 not
+    published) an entry that took its rating from the registry takes the new one, and the start numbers
+    follow the initial ranking again."""
+    for entry in Entry.objects.filter(player=player, event__league=league).select_related("event"):
+        event = Event.objects.select_for_update().get(pk=entry.event_id)
+        if round_one_published(event) or event.status == Event.Status.FINISHED:
+            continue
+        if entry.rating == old_rating and entry.rating != player.rating:
+            entry.rating = player.rating
+            entry.save(update_fields=["rating"])
+        if numbers_follow_ranking(event):
+            _start_numbers_ranked(event)

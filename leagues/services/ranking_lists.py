@@ -30,7 +30,7 @@ from .league_rules import event_rules_rescan, season_teams
 
 
 def deadlines_check(season: Season) -> None:
-    """The season's two days (set with the season, services.setup.season_save): late nominations end on or after
+    """The season's two days (set with the season, services.leagues.season_save): late nominations end on or after
     the day the lists are due (empty: on that day); no end of late nominations without the first day."""
     ranking, nomination = season.ranking_deadline, season.nomination_deadline
     if ranking is None:

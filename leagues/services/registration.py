@@ -10,9 +10,9 @@ the API (leagues/api/registration.py) all call this module; roles come from leag
   no second e-mail.
 - While the places (pending and accepted registrations) reach the limit, new registrations go to the waiting list
   (or are refused when the event keeps none). Accepting more than the limit is refused.
-- An accepted registration becomes an entry through ``setup.entry_register`` (a Swiss event's start numbers follow
+- An accepted registration becomes an entry through ``entries.entry_register`` (a Swiss event's start numbers follow
   the initial ranking until round 1 is published); a player new to the registry joins it through
-  ``setup.player_save``. A withdrawal frees the place: the page offers the first on the waiting list.
+  ``players.player_save``. A withdrawal frees the place: the page offers the first on the waiting list.
 - The entrant is e-mailed (on the "email" queue, after the commit) in the language they registered in: on
   registering (or being put on the waiting list), on acceptance, refusal, and being moved to the waiting list.
 - After round 1 is published an accepted player no longer withdraws themselves: the link of their e-mails asks the
@@ -27,8 +27,8 @@ A team event's registration is a captain's (:func:`team_registration_submit`): t
 captain's e-mail and a roster in board order, each player matched against the registry as above; at least the
 event's boards, at most its boards and the reserves the organiser allows. The limit counts teams; a player is on one
 team's roster of the event only. Accepting a team makes the event's team and its roster through
-``setup.team_save`` and ``setup.roster_set`` (players new to the registry join it, and the team's club, through
-``setup.player_save``); its fees, e-mails (to the captain) and export are the individual registration's.
+``teams.team_save`` and ``teams.roster_set`` (players new to the registry join it, and the team's club, through
+``players.player_save``); its fees, e-mails (to the captain) and export are the individual registration's.
 
 Every function checks before it writes and writes in one transaction: a refused call changes nothing.
 """
@@ -56,7 +56,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..dates import date_format, league_dates
-from ..errors import Conflict, NotFound, PermissionDenied, ServiceError
+from ..errors import Conflict, FieldError, NotFound, PermissionDenied, ServiceError
 from ..models import (
     CURRENCIES,
     Club,
@@ -74,21 +74,13 @@ from ..notifications import SEND_EMAIL, _plain_text, _send_task, language_of
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, league_organisers
 from ..text import csv_cell, has_control_characters, one_line
+from .entries import entry_register, entry_remove, entry_remove_by_registration, entry_withdraw, in_schedule
 from .federations import FIDE_FEDERATIONS
+from .players import player_save
+from .prize_funds import minor_units
 from .round_pairings import last_paired_round, no_shows_waiting, round_withdraw
-from .setup import (
-    FieldError,
-    entry_remove_by_registration,
-    in_schedule,
-    minor_units,
-    player_save,
-    roster_set,
-    round_one_published,
-    team_save,
-)
-from .setup import entry_register as setup_entry_register
-from .setup import entry_remove as setup_entry_remove
-from .setup import entry_withdraw as setup_entry_withdraw
+from .start_numbers import round_one_published
+from .teams import roster_set, team_save
 
 Status = Registration.Status
 #: the registrations that hold a place (the limit counts them)
@@ -659,7 +651,7 @@ def _accept(event: Event, found: RegistrationSettings, registration: Registratio
             player, entry = None, Entry.objects.get(team=team)
         else:
             player = _registry_player(event, user, club, registration.player, registration)
-            entry = setup_entry_register(event=event, user=user, player=player, rating=player.rating)
+            entry = entry_register(event=event, user=user, player=player, rating=player.rating)
     except FieldError as exc:  # the registry or the entry refused this one: name whom, nothing is saved
         raise ServiceError(f"{registration.name}: {exc.message}", code=exc.code) from None
     registration.player, registration.entry = player, entry
@@ -681,14 +673,14 @@ def _withdraw(event: Event, registration: Registration, user: AnyUser) -> None:
     if not round_one_published(event) and not in_schedule(entry):
         registration.entry = None
         registration.save(update_fields=["entry"])
-        setup_entry_remove(entry=entry, user=user)
+        entry_remove(entry=entry, user=user)
     elif entry.withdrawn_after_round is None:
         last = last_paired_round(event)
         if last < event.rounds_count and not event.is_knockout:
             asked = _("the player asked to withdraw") if registration.withdrawal_requested_at else ""
             round_withdraw(entry=entry, round_number=last + 1, user=user, reason=asked)
         else:  # every round is paired (or a cup's draw makes its matches): not paired again after the last
-            setup_entry_withdraw(entry=entry, user=user, after_round=last)
+            entry_withdraw(entry=entry, user=user, after_round=last)
 
 
 # ------------------------------------------------------------------------------------------ the player withdraws
@@ -761,7 +753,7 @@ def registration_withdraw_self(*, token: str) -> Registration:
         was = registration.status
         entry = registration.entry
         if entry is not None:
-            entry_remove_by_registration(entry=entry)  # withdraws the registration too (setup's one rule)
+            entry_remove_by_registration(entry=entry)  # withdraws the registration too (the entries' one rule)
             registration.refresh_from_db()
         else:
             registration.status = Status.WITHDRAWN

@@ -27,8 +27,8 @@ from ..models import (
 )
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, is_league_organiser
+from .entries import entry_remove
 from .players import players_of_league
-from .setup import entry_remove
 
 
 def _organiser(user: AnyUser, league_id: int) -> None:
@@ -218,7 +218,7 @@ def player_retire(
 
 
 def entry_delete(*, entry: Entry, user: AnyUser, source: str = ResultChange.Source.FORM) -> None:
-    """Take a player without results off an event (services.setup.entry_remove: before round 1 is published;
+    """Take a player without results off an event (services.entries.entry_remove: before round 1 is published;
     the start numbers close up). A player with results withdraws instead."""
     _organiser(user, entry.event.league_id)
     with transaction.atomic():

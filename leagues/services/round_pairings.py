@@ -62,11 +62,12 @@ from ..models.audit import SettingChange
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event
 from ..session_locks import session_lock
+from .entries import entry_withdraw
 from .fide_mode import SettingRefused, event_scoring_checked, pairs_text, setting_change_checked, shown
 from .follows import pairings_published_followers
 from .results import event_results_changed, result_record
-from .setup import BYE_BOARD, entry_withdraw
 from .standings import crosstable_for, plain_rows, scoring_for
+from .start_numbers import BYE_BOARD
 from .team_swiss import is_team_swiss, match_score, team_pairing_state, team_rounds_publish, team_seat_figures
 from .webhooks import pairings_published
 

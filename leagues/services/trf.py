@@ -51,8 +51,8 @@ from .rating_report_teams import team_scores_written
 from .ratings import national_federation, rating_chosen, tiebreaks_written
 from .results import result_record, results_record_new
 from .round_pairings import pairing_records
-from .setup import BYE_BOARD
 from .standings import rank_by_tiebreaks, scoring_for, team_tournament_for, tournament_for
+from .start_numbers import BYE_BOARD
 from .tiebreak_decisions import (
     criteria_with_trf_seed,
     decision_lines_read,

@@ -27,9 +27,11 @@ from tiebreaks.engine.team_matches import TeamMatch as Match
 from ..errors import ServiceError
 from ..models import Club, ClubMembership, Entry, Event, Game, League, Player, Result, ResultChange, Round, TeamMatch
 from ..permissions import AnyUser
+from .clubs import club_save
 from .results import results_record_new
-from .setup import BYE_BOARD, club_save, roster_set, team_save
 from .standings import event_engine_result
+from .start_numbers import BYE_BOARD
+from .teams import roster_set, team_save
 
 #: the site's result of a team's round without a match, by the engine's kind (an absence is no game at all)
 BYE_OF_KIND = {

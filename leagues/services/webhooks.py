@@ -2,7 +2,7 @@
 
 The service that saves a change calls `webhooks_emit` inside its transaction through one step below per kind
 of change: results_changed (services/results.py), match_card_changed (services/match_cards.py),
-event_finished (services/setup.py), standings_updated (recompute.py), pairings_published
+event_finished (services/events.py), standings_updated (recompute.py), pairings_published
 (services/round_pairings.py), game_pgn_updated (services/games.py); no model signal does. After the commit
 one fan-out task per event finds the subscriptions whose owners may still follow their target and see the
 event, and writes one delivery each (once per subscription and occurrence, so a repeated emit delivers
@@ -562,7 +562,7 @@ def webhook_paused_message(subscription_id: int) -> dict[str, Any] | None:
 
 # What is emitted where, each by the service that writes it (explicitly, so every door sends the same): results by
 # services.results (a single result, a round sheet, a match card's boards, an import), match cards by
-# services.match_cards (submitted, confirmed, disputed, confirmed by itself), the event's end by services.setup,
+# services.match_cards (submitted, confirmed, disputed, confirmed by itself), the event's end by services.events,
 # standings by the recompute, pairings by services.round_pairings, a game's moves by services.games.
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from leagues.models import Event, Round
-from leagues.services.setup import event_save, event_status_set
+from leagues.services.events import event_save, event_status_set
 from tests.factories import UserFactory, organiser_of, swiss_event
 from tests.helpers import played_swiss, search
 

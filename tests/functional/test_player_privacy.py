@@ -8,7 +8,7 @@ import pytest
 from leagues.errors import PermissionDenied
 from leagues.models import Entry, Player, Prize, StandingsSnapshot
 from leagues.services.players import player_set_anonymised
-from leagues.services.setup import PrizeInput, prize_fund_save
+from leagues.services.prize_funds import PrizeInput, prize_fund_save
 from tests.factories import UserFactory, organiser_of
 from tests.helpers import search
 

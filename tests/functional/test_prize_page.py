@@ -10,8 +10,8 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from leagues.models import Event, StandingsSnapshot
+from leagues.services.events import event_status_set
 from leagues.services.prizes import prizes_recompute
-from leagues.services.setup import event_status_set
 from tests.factories import organiser_of
 from tests.helpers import fund_with, player, search, snapshot_event
 from tiebreaks.money import money

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from leagues.models import Player, RankingListEntry, Season
 from leagues.services.league_rules import rule_save
-from leagues.services.setup import player_fields
+from leagues.services.players import player_fields
 from tests.league_rules_data import F4, F5, F6, season_of_two_divisions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]

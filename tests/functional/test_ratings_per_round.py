@@ -17,8 +17,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from leagues.models import EntryRating, Event, Result, SetupChange
+from leagues.services.entries import entry_register
 from leagues.services.fide_check import event_fide_check
-from leagues.services.setup import entry_register
 from leagues.services.tokens import api_token_create
 from leagues.services.trf import event_export_trf, event_import_trf
 from pairings.fide_tools import fide_tiebreaks

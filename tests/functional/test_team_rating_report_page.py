@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from leagues.management.commands.load_demo import PASSWORD
 from leagues.models import Event, Player, Role
+from leagues.services.players import player_fields
 from leagues.services.rating_report_teams import team_rating_report
-from leagues.services.setup import player_fields
 from leagues.services.tokens import api_token_create
 from tests.helpers import text_of
 

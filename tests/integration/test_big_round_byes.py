@@ -5,7 +5,7 @@ number: the top seed's bye on board 1,001, which such a round already has, and t
 import pytest
 
 from leagues.models import Game, Result
-from leagues.services.setup import BYE_BOARD
+from leagues.services.start_numbers import BYE_BOARD
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 

@@ -12,10 +12,10 @@ from rest_framework.test import APIClient
 from leagues.errors import ServiceError
 from leagues.models import Cup, CupTie, Event, Game, Role, TeamMatch
 from leagues.services.cups import bracket_order, cup_draw, tie_outcome
+from leagues.services.events import event_save
 from leagues.services.match_cards import match_card_confirm, match_card_submit, match_cards_auto_confirm
 from leagues.services.round_pairings import round_pair
 from leagues.services.schedule import fixtures_generate
-from leagues.services.setup import event_save
 from leagues.services.team_swiss import is_team_swiss
 from tests.factories import (
     EntryFactory,

@@ -5,8 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from leagues.models import Event, FinishedEventChange, Game, Prize, Result, TeamMatch
+from leagues.services.events import event_status_set
 from leagues.services.match_cards import match_card_dispute, match_card_submit
-from leagues.services.setup import event_status_set
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, swiss_event
 from tests.workspace import card_post, division

@@ -757,7 +757,8 @@ def test_trf_export_of_long_and_multi_line_names_is_a_valid_file(client):
 
 def test_a_renamed_player_or_team_shows_at_once_in_the_standings_and_the_cached_pages(client):
     from leagues.models import Player
-    from leagues.services.setup import player_save, team_save
+    from leagues.services.players import player_save
+    from leagues.services.teams import team_save
     from tests.factories import swiss_event
 
     event, entries, games = swiss_event(players=2, club=ClubFactory())

@@ -15,10 +15,10 @@ from leagues.errors import ServiceError
 from leagues.models import Event, PairingSettings, Result
 from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
+from leagues.services.events import event_save
 from leagues.services.fide_mode import fide_mode_leave
 from leagues.services.policy import event_policy_set
 from leagues.services.round_pairings import pairing_settings_save, round_withdraw
-from leagues.services.setup import event_save
 from leagues.services.trf import event_export_trf, event_import_trf, import_preview
 from tests.factories import EventFactory, organiser_of, swiss_event
 from tests.helpers import present

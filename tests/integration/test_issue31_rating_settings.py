@@ -10,7 +10,7 @@ from leagues.errors import ServiceError
 from leagues.models import Event, Result
 from leagues.models.audit import SettingChange
 from leagues.recompute import standings_recompute_event
-from leagues.services.setup import event_save
+from leagues.services.events import event_save
 from leagues.services.trf import event_export_trf
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, organiser_of, swiss_event

@@ -1,7 +1,7 @@
 """Captains register their teams for a team event (issue #33), through the service and the API: the roster matched
 against the registry, at least the event's boards and at most its boards and reserves, a player on one team's
 roster only, the limit counting teams and the waiting list, the deadline; the organiser accepts in bulk, which makes
-the event's team and its roster through the setup service, with an entry fee due; the fees' ledger and the CSV
+the event's team and its roster through services.teams, with an entry fee due; the fees' ledger and the CSV
 export; the captain e-mailed in their language. A refused registration saves nothing and sends nothing."""
 
 import csv
@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from leagues.errors import ServiceError
+from leagues.errors import FieldError, ServiceError
 from leagues.models import (
     ClubMembership,
     Entry,
@@ -44,7 +44,6 @@ from leagues.services.registration import (
     team_registration_submit,
 )
 from leagues.services.removals import entry_delete
-from leagues.services.setup import FieldError
 from leagues.services.tokens import api_token_create
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 

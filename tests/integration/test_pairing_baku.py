@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from leagues.errors import ServiceError
 from leagues.models import Event
+from leagues.services.events import event_save
 from leagues.services.round_pairings import pairing_publish
-from leagues.services.setup import event_save
 from leagues.services.trf import event_export_trf
 from pairings import pair_round
 from pairings.trf import read_event

@@ -14,8 +14,8 @@ from django.utils import timezone
 from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Game, RankingListEntry, ResultChange, RuleViolation, Season, TeamMatch
 from leagues.services.league_rules import rule_save, stored_lineup, violation_penalise
+from leagues.services.leagues import season_save
 from leagues.services.ranking_lists import ranking_list_set
-from leagues.services.setup import season_save
 from tests.helpers import present
 from tests.integration.test_league_rules import _api, _card_body, _secretary
 from tests.league_rules_data import CASES, F4, F5, F6, P1, season_of_two_divisions

@@ -5,7 +5,7 @@ league keeping the player accepts it on the league's players page (the proposing
 import pytest
 
 from leagues.models import Player, PlayerProposal
-from leagues.services.setup import player_save
+from leagues.services.players import player_save
 from leagues.services.trf import event_import_trf
 from tests.factories import LeagueFactory, organiser_of
 from tests.helpers import text_of

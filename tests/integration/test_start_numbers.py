@@ -7,14 +7,10 @@ from django.db.models import F
 
 from leagues.errors import ServiceError
 from leagues.models import Entry, Event, Game, PairingSettings, RoundPairing
+from leagues.services.entries import entry_rating_set, entry_register, entry_remove
+from leagues.services.players import player_save
 from leagues.services.round_pairings import bye_request, pairing_publish, round_pair
-from leagues.services.setup import (
-    entry_rating_set,
-    entry_register,
-    entry_remove,
-    player_save,
-    start_numbers_sort,
-)
+from leagues.services.start_numbers import start_numbers_sort
 from tests.factories import ClubFactory, EventFactory, PlayerFactory, organiser_of
 from tests.helpers import present
 

@@ -28,11 +28,14 @@ from gacrux.trf2json import trf2json
 
 from leagues.errors import PermissionDenied, ServiceError
 from leagues.models import Entry, Event, Game, League, Player, Result, Role, Round, TeamMatch
+from leagues.services.clubs import club_save
+from leagues.services.events import event_save
 from leagues.services.match_cards import match_card_submit
+from leagues.services.players import player_save
 from leagues.services.rating_report_teams import team_rating_report, team_rating_report_trf
 from leagues.services.schedule import fixtures_generate
-from leagues.services.setup import club_save, event_save, player_save, roster_set, team_save
 from leagues.services.standings import event_engine_result
+from leagues.services.teams import roster_set, team_save
 from pairings.fide_tools import fide_tiebreaks
 from tests.factories import EventFactory, UserFactory
 from tests.integration.test_fixtures import team_division

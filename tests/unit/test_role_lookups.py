@@ -11,7 +11,7 @@ from tests.paths import REPO
 ALLOWED = {
     "leagues/permissions.py": "the one place of role look-ups",
     "leagues/services/people.py": "writes roles (invitations, changes, removals) and lists a league's people",
-    "leagues/services/setup.py": "the creator of a league becomes its organiser",
+    "leagues/services/leagues.py": "the creator of a league becomes its organiser",
     "leagues/notifications.py": "the invitation e-mail reads the role it is about, by its id",
     "leagues/management/commands/load_demo.py": "the demo's organiser and secretaries",
 }
