@@ -164,7 +164,9 @@ def test_widget_framed_by_a_page_of_another_site(browser, site):
         def log_message(self, *args):
             pass
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), ClubSite)
+    # a connection of its own for each of Chromium's: with one at a time, a connection Chromium opened ahead and left
+    # idle held the page's request until it closed (0.6 s or up to 200 s, 3 loads in 12)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), ClubSite)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://127.0.0.1:{server.server_port}/")
