@@ -206,8 +206,12 @@ def test_a_sixty_player_open_filled_by_self_registration(browser, live_server, s
     browser.find_element("xpath", "//button[normalize-space()='Pair round 1']").click()
     wait(browser, lambda d: d.find_elements("css selector", "section.pairing-preview table.pairings"), timeout=180)
     assert RoundPairing.objects.get(round__event=event).status == RoundPairing.Status.READY
+    old = browser.find_element("tag name", "html")
     browser.find_element("xpath", "//button[normalize-space()='Publish round 1']").click()
-    wait(browser, lambda d: d.find_elements("css selector", "section.published"), timeout=60)
+    wait(browser, lambda d: old.id != d.find_element("tag name", "html").id, timeout=60)
+    # the published round, or the page's answer if it is not (what a failure here shows)
+    wait(browser, lambda d: d.find_elements("css selector", "section.published, ul.messages"), timeout=60)
+    assert browser.find_elements("css selector", "section.published"), browser.find_element("tag name", "main").text
     games = list(Game.objects.filter(round__event=event, round__number=1))
     boards = [g for g in games if g.black_id is not None]
     assert len(boards) == 29 and not any(g.result == "bye:pairing" for g in games)
