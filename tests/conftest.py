@@ -34,6 +34,17 @@ def require(condition: bool, why: str) -> None:
 
 
 @pytest.fixture
+def no_fide_check_by_the_worker(monkeypatch):
+    """The worker's check by FIDE's tools after each recompute left out, for a test that reads not its verdict and
+    would spend most of its time there (it replays every round with FIDE's engine; after-commit work cannot fail a
+    test: leagues/after_commit.py logs its errors). Its verdicts are tested in tests/integration/test_fide_check.py
+    and test_fide_end_to_end.py."""
+    from leagues import broker
+
+    monkeypatch.setattr(broker, "enqueue_fide_check", lambda event_id: None)
+
+
+@pytest.fixture
 def on_postgres():
     require(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "PostgreSQL is not reachable")
 

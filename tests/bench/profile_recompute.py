@@ -29,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.bench.cpu_clock import Clock  # noqa: E402
+
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench")
 os.environ["CELERY_BROKER_URL"] = "memory://"  # nothing reaches a worker: the recompute runs here
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.dev"
@@ -108,28 +110,6 @@ def build_event(path: Path, rounds: int, criteria: list[str]):
         Game.objects.filter(round__event=event, round__number=rounds + 1, black__isnull=False).order_by("board")
     )
     return event, user, pending
-
-
-class Clock:
-    """CPU seconds of this process plus the database process serving this connection."""
-
-    def __init__(self):
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            self.stat = Path(f"/proc/{cursor.fetchone()[0]}/stat")
-        self.tick = os.sysconf("SC_CLK_TCK")
-
-    def database(self) -> float:
-        try:
-            fields = self.stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the database runs elsewhere: only this process is counted
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / self.tick
-
-    def __call__(self) -> tuple[float, float]:
-        return time.process_time(), self.database()
 
 
 def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, float]]:

@@ -40,6 +40,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.bench.cpu_clock import Clock  # noqa: E402
+
 # bench_night reads these when it is imported (DATABASE_URL, the broker's and the cache's Redis)
 os.environ.setdefault("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_write")
 os.environ.setdefault("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -57,28 +59,6 @@ os.environ.update(
 PLAYERS, ROUNDS, PLAYED = 216, 9, 3
 SHEET_BOARDS = 3
 OUTCOMES = ["1-0", "1/2-1/2", "0-1"]
-
-
-class Clock:
-    """CPU seconds of this process, and of the database's process serving this connection (10 ms ticks)."""
-
-    def __init__(self):
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            self.stat = Path(f"/proc/{cursor.fetchone()[0]}/stat")
-        self.tick = os.sysconf("SC_CLK_TCK")
-
-    def database(self) -> float:
-        try:
-            fields = self.stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the database runs elsewhere: only this process is counted
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / self.tick
-
-    def __call__(self) -> tuple[float, float]:
-        return time.process_time(), self.database()
 
 
 def build(divisions: int):

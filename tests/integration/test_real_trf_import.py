@@ -7,7 +7,6 @@ from typing import Any, cast
 
 import pytest
 
-from leagues import broker
 from leagues.models import Event, Game, Result, StandingsSnapshot
 from leagues.recompute import standings_recompute_event
 from leagues.services.trf import event_import_trf, import_preview
@@ -16,20 +15,11 @@ from tests.paths import TESTS
 from tiebreaks.engine import compute_standings
 from tiebreaks.trf import read_trf
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs", "no_fide_check_by_the_worker")]
 
 REAL = TESTS / "fixtures" / "real-trf"
 INDIVIDUAL = [p for p in sorted(REAL.glob("*.trf")) if p.name != "icu-armstrong_2011.trf"]
 CRITERIA = ["BH/C1", "SB"]
-
-
-@pytest.fixture(autouse=True)
-def _no_fide_check_by_the_worker(monkeypatch):
-    """The worker's check by FIDE's tools after each recompute is left out here: its verdict is not read in this
-    file and its failure could not fail a test (after-commit work logs its errors: leagues/after_commit.py), while
-    it replays every round of the file with FIDE's engine (three quarters of the file's time). Its verdicts are
-    checked in tests/integration/test_fide_check.py and test_fide_end_to_end.py."""
-    monkeypatch.setattr(broker, "enqueue_fide_check", lambda event_id: None)
 
 
 @pytest.mark.parametrize("path", INDIVIDUAL, ids=lambda p: p.stem)

@@ -7,7 +7,6 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.db import transaction
 
-from leagues import broker
 from leagues.errors import ServiceError
 from leagues.models import Entry, Event, Game, Player, ResultChange
 from leagues.recompute import standings_recompute_event
@@ -20,16 +19,7 @@ FILES = sorted(GOLDEN.glob("*.json"))  # the individual files; team files sit in
 BUCHHOLZ_FAMILY = {"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "AOB", "FB"}
 LOWER_IS_BETTER = {"DE"}  # a place in the tied group: 1 is best
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
-
-
-@pytest.fixture(autouse=True)
-def _no_fide_check_by_the_worker(monkeypatch):
-    """The worker's check by FIDE's tools after each recompute is left out here: its verdict is not read in this
-    file and its failure could not fail a test (after-commit work logs its errors: leagues/after_commit.py), while
-    it replays every round of the file with FIDE's engine (three quarters of the file's time). Its verdicts are
-    checked in tests/integration/test_fide_check.py and test_fide_end_to_end.py."""
-    monkeypatch.setattr(broker, "enqueue_fide_check", lambda event_id: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs", "no_fide_check_by_the_worker")]
 
 
 def _allowed_criteria(data) -> list[str]:
