@@ -3,13 +3,16 @@
 // so nothing flickers and the reader's scroll position, filters and sorting stay. When the round is over, a
 // region the new page marks data-live-final instead (a game page's moves, with the game's last ones) replaces it
 // once, then the asking stops. Without JavaScript the page reloads itself (a meta refresh inside noscript).
+// The first ask has no ETag: the validator kept is always the one of the answer whose regions are shown (an ETag
+// asked for apart from the page, as a HEAD, could be of a change made after the page loaded, which would then
+// never be shown).
 (function () {
   "use strict";
   var regions = document.querySelectorAll("[data-live-region]");
   if (!regions.length || !window.fetch || !window.DOMParser) return;
   // how often: the site's setting LIVE_REFRESH_SECONDS, written on this script's tag
   var seconds = Number(document.currentScript && document.currentScript.dataset.seconds) || 30;
-  var etag = null;
+  var etag = null; // of the answer whose regions are shown
 
   function schedule() {
     window.setTimeout(poll, seconds * 1000);
@@ -36,20 +39,15 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(window.location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 304 || !response.ok) return null;
-        etag = response.headers.get("ETag");
-        return response.text();
-      })
-      .then(function (html) {
-        if (html === null || swap(html)) schedule();
+        if (response.status === 304 || !response.ok) return schedule();
+        return response.text().then(function (html) {
+          var live = swap(html);
+          etag = response.headers.get("ETag");
+          if (live) schedule();
+        });
       })
       .catch(schedule);
   }
 
-  fetch(window.location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-    .then(function (response) {
-      etag = response.headers.get("ETag");
-    })
-    .catch(function () {})
-    .then(schedule);
+  schedule();
 })();

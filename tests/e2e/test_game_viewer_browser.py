@@ -182,23 +182,48 @@ def test_on_a_phone_the_board_fits_and_its_buttons_step(browser, live_server):
     wait(browser, lambda d: shown(d) == placement(turned))
 
 
-def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_the_game(browser, live_server):
+# Every fetch of the page (static/live.js asks with it) waits until the test calls window.letAskingGo().
+HOLD_THE_ASKING = """
+(function () {
+  var fetched = window.fetch, held = [];
+  window.fetch = function () {
+    var args = arguments;
+    if (held === null) return fetched.apply(window, args);
+    return new Promise(function (go) { held.push(go); }).then(function () { return fetched.apply(window, args); });
+  };
+  window.letAskingGo = function () { var waiting = held; held = null; waiting.forEach(function (go) { go(); }); };
+})();
+"""
+
+
+def a_live_game_with_moves_held_back(browser, live_server):
+    """A running game's page open on its first 20 half-moves, the next 20 held back by a 15-minute delay; the
+    game, its organiser and the held-back PGN."""
     event, game = game_with_players(status=Event.Status.RUNNING, result=Result.PENDING)
     organiser = organiser_of(event.league)
     transmission_delay_set(event=event, minutes=15, user=organiser)
     pgn_put(game_id=game.pk, text=first_plies(20), user=organiser)
     GamePgn.objects.filter(game=game).update(updated_at=timezone.now() - timedelta(minutes=30))
     newer = pgn_put(game_id=game.pk, text=first_plies(40), user=organiser)  # held back for 15 minutes
-    boards = positions()
 
     open_game(browser, f"{live_server.url}/en/events/{event.slug}/games/{game.pk}/")
-    see(browser, boards[20], "Nbd7")  # a live game opens on the newest move readers may see
-    assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 20
-    assert len(browser.find_elements("css selector", "ol.moves li")) == 10
+    see(browser, positions()[20], "Nbd7")  # a live game opens on the newest move readers may see
+    return game, organiser, newer
 
+
+def let_through(newer) -> None:
     newer.updated_at = timezone.now() - timedelta(minutes=16)  # the delay has passed for the newer moves
     newer.save(update_fields=["updated_at"])
     renew_revealed(now=timezone.now() + timedelta(minutes=16))  # the sweep after the delay renews the event's pages
+
+
+def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_the_game(browser, live_server):
+    game, organiser, newer = a_live_game_with_moves_held_back(browser, live_server)
+    boards = positions()
+    assert len(browser.find_elements("css selector", ".lpv__moves move:not(.empty)")) == 20
+    assert len(browser.find_elements("css selector", "ol.moves li")) == 10
+
+    let_through(newer)
     # the page asks every LIVE_REFRESH_SECONDS (static/live.js): a loaded machine may need a few asks before the
     # renewed page answers
     wait(browser, lambda d: shown(d) == placement(boards[40]) and current_move(d) == "Be5", timeout=130)
@@ -208,6 +233,18 @@ def test_a_live_board_shows_only_the_moves_the_delay_lets_through_and_follows_th
     wait(browser, lambda d: shown(d) == placement(boards[-1]) and current_move(d) == "a2", timeout=130)
     assert len(browser.find_elements("css selector", "ol.moves li")) == 62  # the list too, without a reload
     assert policy_kept(browser)
+
+
+def test_moves_let_through_before_the_pages_first_ask_are_shown(browser, live_server):
+    """The moves let through after the page was loaded and before its first ask for a newer one (a busy site, a slow
+    network) are shown: the page does not take that change's ETag as its own (a HEAD asked at load did, and the
+    page then never changed again: the 304s said it was current)."""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_THE_ASKING})
+    _, _, newer = a_live_game_with_moves_held_back(browser, live_server)
+
+    let_through(newer)
+    browser.execute_script("window.letAskingGo()")
+    wait(browser, lambda d: shown(d) == placement(positions()[40]) and current_move(d) == "Be5", timeout=60)
 
 
 @pytest.mark.parametrize(("lang", "width"), [("en", 1280), ("he", 390)])
