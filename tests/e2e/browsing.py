@@ -15,9 +15,7 @@ def wait(driver, condition, timeout=15):
     def on_the_page_that_stays(d):
         try:
             return condition(d)
-        except StaleElementReferenceException:
-            raise
-        except WebDriverException as error:
+        except WebDriverException as error:  # a stale element falls through to the ignored exceptions below
             if any(words in (error.msg or "") for words in PAGE_BEING_REPLACED):
                 return False
             raise

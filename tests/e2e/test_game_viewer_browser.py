@@ -244,7 +244,7 @@ def test_moves_let_through_before_the_pages_first_ask_are_shown(browser, live_se
 
     let_through(newer)
     browser.execute_script("window.letAskingGo()")
-    wait(browser, lambda d: shown(d) == placement(positions()[40]) and current_move(d) == "Be5", timeout=60)
+    wait(browser, lambda d: shown(d) == placement(positions()[40]) and current_move(d) == "Be5", timeout=130)
 
 
 @pytest.mark.parametrize(("lang", "width"), [("en", 1280), ("he", 390)])
