@@ -16,7 +16,7 @@ from .cups import cup_card_confirmed, cup_card_corrected
 from .league_rules import card_blocks, card_violations_record, penalties_kept
 from .lineups import lineup_apply
 from .locking import event_lock
-from .results import event_frozen, finished_event_override, result_record
+from .results import event_frozen, finished_event_override, games_locked, result_record
 from .webhooks import match_card_changed
 
 
@@ -67,7 +67,7 @@ def match_card_submit(
         penalties_kept(match=match, results=results, user=user)  # a board defaulted by a penalty stays so
         if lineup:
             lineup_apply(match, lineup)
-        games = {g.pk: g for g in match.games.all()}
+        games = games_locked(match.games.all())
         unknown = set(results) - set(games)
         if unknown:
             raise ServiceError(
@@ -86,7 +86,7 @@ def match_card_submit(
                     reason=reason.strip(),
                     card=match,
                     later_pairing=later_pairing,
-                    event_locked=event.pk,
+                    locked=games[game_id],
                 )
         match.status = TeamMatch.Status.CONFIRMED if manager else TeamMatch.Status.SUBMITTED
         match.submitted_by, match.submitted_at = acting_user(user), timezone.now()

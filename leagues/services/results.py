@@ -72,12 +72,12 @@ def result_record(
     reason: str = "",
     card: TeamMatch | None = None,
     later_pairing: str = "",
-    event_locked: int | None = None,
+    locked: Game | None = None,
 ) -> Game:
     """Record or correct the result of one game (or bye) and audit it.
 
-    `event_locked`: the event whose row the caller locked in this transaction already (a round sheet, a match card:
-    services.locking.event_lock), the game's own: it is neither looked up nor locked again for each board.
+    `locked`: the game as the caller locked it in this transaction, after its event's row (`games_locked`: a round
+    sheet, a match card), which is neither looked up nor locked again for each board.
 
     A correction in a Swiss event whose next round is paired already (from the standings before it) is refused
     with ConfirmationNeeded ``later_round_paired`` unless `later_pairing` says what to do with that round: "keep"
@@ -91,7 +91,7 @@ def result_record(
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
     with transaction.atomic():
-        game = _game_locked(game_id, event_locked)
+        game = locked if locked is not None and locked.pk == game_id else _game_locked(game_id)
         event = game.round.event
         if game.match_id is not None and (card is None or card.pk != game.match_id):
             raise ServiceError(
@@ -131,33 +131,42 @@ def result_record(
             cup_game_recorded(game, user=user, reason=reason, later_pairing=later_pairing)
         if not event.tiebreak_locked and not game.is_bye:  # a bye (paired or asked for) is no game's result
             Event.objects.filter(pk=event.pk).update(tiebreak_locked=True)
+            event.tiebreak_locked = True  # the next board of a sheet or card reads the same event
         if event.status == Event.Status.PUBLISHED:
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+            event.status = Event.Status.RUNNING
         event_results_changed(event_id=event.pk)
         results_changed([change])  # its webhooks, after the commit
         results_changed_followers([change])  # their followers' e-mails, after the commit
     return game
 
 
-def _game_locked(game_id: int, event_locked: int | None) -> Game:
-    """The game with its round, event and sides, its row locked after its event's (services.locking.event_lock, here
-    unless the caller holds it: `event_locked`). Raises NotFound."""
-    if event_locked is None:
-        # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
-        event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
-        if event_id is not None:
-            event_lock(event_id)
+#: what a result's checks read of its game: the round and event, and the sides (players or teams)
+GAME_RELATIONS = ("round__event", "white__player", "black__player", "white__team", "black__team")
+
+
+def _game_locked(game_id: int) -> Game:
+    """The game with its round, event and sides, its row locked after its event's (services.locking.event_lock).
+    Raises NotFound."""
+    # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
+    event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
+    if event_id is not None:
+        event_lock(event_id)
     try:
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
-            .get(pk=game_id)
-        )
+        return Game.objects.select_for_update(of=("self",)).select_related(*GAME_RELATIONS).get(pk=game_id)
     except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
         raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
-    if event_locked is not None and game.round.event_id != event_locked:
-        raise RuntimeError("the caller locked another event than the game's")
-    return game
+
+
+def games_locked(games: QuerySet[Game]) -> dict[int, Game]:
+    """`games` (of one round) by id, with their round, event and sides as `result_record` reads them, their rows
+    locked in one order (by key) for this transaction, whose caller holds their event's lock
+    (services.locking.event_lock). They share one round and event: what one board's record changes of the event
+    (it is running, its tie-breaks are locked) the next board reads."""
+    rows = list(games.select_for_update(of=("self",)).select_related(*GAME_RELATIONS).order_by("pk"))
+    for game in rows[1:]:
+        game.round = rows[0].round
+    return {game.pk: game for game in rows}
 
 
 def _paired_later(event: Event, round_number: int) -> QuerySet[Game]:
@@ -303,25 +312,28 @@ def round_sheet_save(
         # the event's row first, then the round's games in one order (event_lock): a result entered meanwhile on
         # one of its boards, or the round published again, waits or is waited for, never deadlocks with the sheet
         event_lock(event.pk)
-        games = {
-            g.pk: g
-            for g in Game.objects.filter(round__event=event, round__number=round_number)
+        stored = dict(
+            Game.objects.filter(round__event=event, round__number=round_number)
             .select_for_update(of=("self",))
             .order_by("pk")
-        }
-        if not games:
+            .values_list("pk", "result")
+        )
+        if not stored:
             raise ServiceError(
                 _("Round %(number)s is not paired yet.") % {"number": round_number}, code="round_not_paired"
             )
-        unknown = set(results) - set(games)
+        unknown = set(results) - set(stored)
         if unknown:
             raise ServiceError(
                 _("Game %(id)s is not in round %(number)s.") % {"id": min(unknown), "number": round_number},
                 code="game_not_in_round",
             )
+        # the boards whose result changes, with what their checks read (their rows are locked already)
+        changed = [pk for pk, (code, _version) in results.items() if code != stored[pk]]
+        games = games_locked(Game.objects.filter(pk__in=changed))
         saved = []
         for game_id, (code, version) in sorted(results.items()):
-            if code == games[game_id].result:
+            if game_id not in games:
                 continue
             try:
                 saved.append(
@@ -333,7 +345,7 @@ def round_sheet_save(
                         expected_version=version,
                         reason=reason,
                         later_pairing=later_pairing,
-                        event_locked=event.pk,
+                        locked=games[game_id],
                     )
                 )
             except ServiceError as exc:
