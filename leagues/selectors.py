@@ -452,12 +452,12 @@ class RoundCell:
 
 
 def individual_rounds(
-    event: Event, entries: Iterable[Entry | EntryRow] | None = None, *, of_entry: Entry | None = None
+    event: Event, entries: Iterable[Entry | EntryRow] | None = None, *, of_entry: int | None = None
 ) -> tuple[list[Round], dict[int, dict[int, RoundCell]]]:
     """Every round of an individual event and, per entry id, its cell of each played round (`of_entry`: the
-    cells of that entry's games only). The opponents are the given entries (with their players; model instances or
-    plain rows) when the caller has them already, else read once: one row per game, not five model instances per
-    game (a 1,000-player open has thousands)."""
+    cells of the games of the entry of that id only). The opponents are the given entries (with their players;
+    model instances or plain rows) when the caller has them already, else read once: one row per game, not five
+    model instances per game (a 1,000-player open has thousands)."""
     rounds = list(event.rounds.order_by("number"))
     round_of = {rnd.pk: rnd for rnd in rounds}
     if entries is None:
@@ -470,7 +470,7 @@ def individual_rounds(
         .order_by("round__number", "board")
     )
     if of_entry is not None:
-        games = games.filter(Q(white=of_entry) | Q(black=of_entry))
+        games = games.filter(Q(white_id=of_entry) | Q(black_id=of_entry))
     cells: dict[int, dict[int, RoundCell]] = defaultdict(dict)
     points = _scorer(event)
     rows = games.values_list("pk", "round_id", "white_id", "black_id", "result", "has_moves")

@@ -377,7 +377,7 @@ def _entry_or_404(event: Event, number: int) -> Entry:
 
 def _explained_for(standings: selectors.EventStandings, number: int) -> list:
     """Every published criterion of one participant, explained from the snapshot's traces."""
-    names = {e.start_number: e.name for e in standings.entries.values()}
+    names = {number: e.name for number, e in (standings.entry_rows or standings.entries).items()}
     codes = _columns(standings)
     traces = [standings.trace(number, code) for code in codes]
     return [explain_trace(trace, name_of=names, isolated=True) for trace in traces if trace is not None]
@@ -408,29 +408,33 @@ def _round_place(places: list[str], number: int, played: int, row: dict | None):
 
 
 def _render_player(request, slug, number):
-    standings = _standings_or_404(slug, traces_of=(number,))
+    # the entries as plain rows, as the standings page reads them under the same stamp: the card shows one
+    # player's games, its opponents and the table's places
+    standings = _standings_or_404(slug, traces_of=(number,), rows=True)
     event = standings.event
     if event.is_team:
         _entry_or_404(event, number)
         return redirect("leagues:event-team", slug=slug, number=number)
-    entry = standings.entries.get(number)
+    entries = standings.entry_rows
+    entry = entries.get(number)
     if entry is None:
         raise Http404
-    _rounds, cells = selectors.individual_rounds(event, standings.entries.values(), of_entry=entry)
+    _rounds, cells = selectors.individual_rounds(event, entries.values(), of_entry=entry.pk)
     played = selectors.completed_rounds(event)
-    own = cells[entry.id]
-    points = selectors.round_points(event)
-    scores = selectors.running_scores(points.get(entry.id, {}), played)
-    everyone = {e.id: selectors.running_scores(points.get(e.id, {}), played) for e in standings.entries.values()}
-    places = selectors.places_by_round(everyone, played)[entry.id]
+    own = cells[entry.pk]
+    scores = selectors.running_scores({round_: cell.points for round_, cell in own.items()}, played)
     # the place the player had after each round: the standings with the event's tie-breaks as they stood then
     # (stored by the recompute), else by points
     stored = (standings.row_of(number) or {}).get("round_places") or []
     by_tiebreaks = len(stored) >= played and None not in stored[:played]
-    places_shown = [str(place) for place in places]
     if by_tiebreaks:
         places = stored[:played]
         places_shown = _shared_round_places(standings.rows, places)
+    else:
+        points = selectors.round_points(event)
+        everyone = {e.pk: selectors.running_scores(points.get(e.pk, {}), played) for e in entries.values()}
+        places = selectors.places_by_round(everyone, played)[entry.pk]
+        places_shown = [str(place) for place in places]
     table = standings.table
     rank_of = {selectors.row_number(row): row for row in table}
     round_rows = []
@@ -447,9 +451,9 @@ def _render_player(request, slug, number):
                 "opponent_row": rank_of.get(cell.opponent.start_number) if cell and cell.opponent else None,
             }
         )
-    if entry.player is None:
+    if entry.player_id is None:
         raise RuntimeError("an individual event's entry")
-    record = event_record(entry.player, event)
+    record = event_record(entry.player_id, event)
     changes = {g.round: signed(g.change) for g in record.games if g.change is not None} if record else {}
     by_round = {g.round: g for g in record.games} if record else {}
     for round_row in round_rows:
@@ -503,7 +507,7 @@ def _render_player(request, slug, number):
             description=description % {"name": entry.name},
             places=places,
             rounds=played,
-            participants=len(standings.entries),
+            participants=len(entries),
         )
     return render(request, "leagues/player.html", context)
 

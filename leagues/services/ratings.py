@@ -164,14 +164,17 @@ def _points(code: str, event: Event) -> Decimal:
     return event.points_loss if code in ("0", "-") else Decimal(0)
 
 
-def player_events(player: Player) -> list[EventRecord]:
-    """Every published event the player played in, oldest first, with games and rating results."""
-    entries = {
-        e.event_id: e for e in Entry.objects.filter(player=player, event__status__in=_PUBLIC).select_related("event")
-    }
-    games = list(
-        Game.objects.filter(round__event__status__in=_PUBLIC)
-        .filter(Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player))
+def player_events(player: Player, event: Event | None = None) -> list[EventRecord]:
+    """Every published event the player played in (or only `event`), oldest first, with games and rating results."""
+    entries = Entry.objects.filter(player=player, event__status__in=_PUBLIC).select_related("event")
+    games = Game.objects.filter(round__event__status__in=_PUBLIC)
+    if event is not None:
+        entries, games = entries.filter(event=event), games.filter(round__event=event)
+    by_event = {e.event_id: e for e in entries}
+    played = list(
+        games.filter(
+            Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player)
+        )
         .exclude(result=Result.PENDING)
         .select_related(
             "round__event__season",
@@ -185,33 +188,30 @@ def player_events(player: Player) -> list[EventRecord]:
         )
         .order_by("round__event__starts_on", "round__event_id", "round__number")
     )
-    entry_ids = {e.pk for e in entries.values()} | {
-        side for g in games if not g.match_id for side in (g.white_id, g.black_id) if side is not None
+    entry_ids = {e.pk for e in by_event.values()} | {
+        side for g in played if not g.match_id for side in (g.white_id, g.black_id) if side is not None
     }
     newer = newer_ratings_of(entry_ids)
-    team_events = {g.round.event_id for g in games if g.match_id}
-    members = (
-        member_ratings_of(team_events, {p for g in games if g.match_id for p in (g.white_player_id, g.black_player_id)})
-        if team_events
-        else {}
-    )
+    team_events = {g.round.event_id for g in played if g.match_id}
+    boards = {p for g in played if g.match_id for p in (g.white_player_id, g.black_player_id)}
+    members = member_ratings_of(team_events, boards) if team_events else {}
     records: dict[int, EventRecord] = {}
-    for event_id, entry in entries.items():
+    for event_id, entry in by_event.items():
         records[event_id] = EventRecord(
             event=entry.event, entry=entry, team_name="", rating=entry.rating, rating_changes=newer.get(entry.pk, [])
         )
-    for game in games:
-        event = game.round.event
-        if event.pk not in records:  # a team event: the player's rating of its first round, then the newer ones
-            own = members.get((event.pk, player.pk), [])
-            records[event.pk] = EventRecord(
-                event=event,
+    for game in played:
+        game_event = game.round.event
+        if game_event.pk not in records:  # a team event: the player's rating of its first round, then the newer ones
+            own = members.get((game_event.pk, player.pk), [])
+            records[game_event.pk] = EventRecord(
+                event=game_event,
                 entry=None,
                 team_name="",
-                rating=team_rating_in_round(player, event, own, 1),
+                rating=team_rating_in_round(player, game_event, own, 1),
                 rating_changes=[(r, rating) for r, rating in own if r >= 2],
             )
-        record = records[event.pk]
+        record = records[game_event.pk]
         record.games.append(_played(game, player, newer, members))
         if not record.team_name and game.match_id:
             side = game.white if game.white_player_id == player.pk else game.black
@@ -361,9 +361,10 @@ def _rate(record: EventRecord, player: Player) -> None:
         played.change = game_change(record.rating, rated_game, record.k.k)
 
 
-def event_record(player: Player, event: Event) -> EventRecord | None:
+def event_record(player_id: int, event: Event) -> EventRecord | None:
     """The player's record of one event (the event's player page)."""
-    return next((r for r in player_events(player) if r.event.pk == event.pk), None)
+    records = player_events(Player.objects.get(pk=player_id), event)
+    return records[0] if records else None
 
 
 #: FIDE publishes a rating list every month: an event longer than this may see a newer list before it ends

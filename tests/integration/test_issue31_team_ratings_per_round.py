@@ -59,7 +59,7 @@ def test_a_newer_list_gives_the_team_players_their_rating_from_round_three_throu
         )
     ) == [(1500001, 1, 2100), (1500001, 3, 2150), (1500021, 1, 2080), (1500021, 3, 2000)]
 
-    record = event_record(a1, season.event)
+    record = event_record(a1.pk, season.event)
     assert record is not None
     assert record.rating == 2100 and record.rating_changes == [(3, 2150)]
     assert [(g.round, g.opponent_name, g.opponent_rating, g.own_rating) for g in record.games] == [
