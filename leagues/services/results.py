@@ -91,7 +91,9 @@ def result_record(
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
     with transaction.atomic():
-        game = locked if locked is not None and locked.pk == game_id else _game_locked(game_id)
+        if locked is not None and locked.pk != game_id:
+            raise RuntimeError("the caller locked another game")
+        game = locked or _game_locked(game_id)
         event = game.round.event
         if game.match_id is not None and (card is None or card.pk != game.match_id):
             raise ServiceError(
@@ -142,7 +144,7 @@ def result_record(
 
 
 #: what a result's checks read of its game: the round and event, and the sides (players or teams)
-GAME_RELATIONS = ("round__event", "white__player", "black__player", "white__team", "black__team")
+_GAME_RELATIONS = ("round__event", "white__player", "black__player", "white__team", "black__team")
 
 
 def _game_locked(game_id: int) -> Game:
@@ -153,7 +155,7 @@ def _game_locked(game_id: int) -> Game:
     if event_id is not None:
         event_lock(event_id)
     try:
-        return Game.objects.select_for_update(of=("self",)).select_related(*GAME_RELATIONS).get(pk=game_id)
+        return Game.objects.select_for_update(of=("self",)).select_related(*_GAME_RELATIONS).get(pk=game_id)
     except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
         raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
 
@@ -163,7 +165,7 @@ def games_locked(games: QuerySet[Game]) -> dict[int, Game]:
     locked in one order (by key) for this transaction, whose caller holds their event's lock
     (services.locking.event_lock). They share one round and event: what one board's record changes of the event
     (it is running, its tie-breaks are locked) the next board reads."""
-    rows = list(games.select_for_update(of=("self",)).select_related(*GAME_RELATIONS).order_by("pk"))
+    rows = list(games.select_for_update(of=("self",)).select_related(*_GAME_RELATIONS).order_by("pk"))
     for game in rows[1:]:
         game.round = rows[0].round
     return {game.pk: game for game in rows}
