@@ -4,7 +4,8 @@
                                                       [--criteria "BH/C1,BH,SB,PS,WIN"] [--tree]
 
 Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss-1000-players.trf, 1,000 players
-with byes and forfeits) as a Swiss event (bulk writes), and measures the CPU time of the recompute's phases, as
+with byes and forfeits; the file needs a round after them, whose results are entered one by one below) as a Swiss
+event (bulk writes), and measures the CPU time of the recompute's phases, as
 standings_recompute_event runs them: reading rows (the event, its games and entries), standings (the engine and the
 snapshot's table), snapshot store (the first phase: the standings are visible after it), then the second: round
 places (the standings after each round, which a player's page plots: none but those of rounds whose results changed
@@ -178,6 +179,9 @@ def main() -> None:
     from leagues.services.standings import crosstable_for, places_after_each_round, plain_rows
 
     event, user, games = build_event(args.trf, args.rounds, args.criteria.split(","))
+    if len(games) <= args.repeat:  # the results entered one by one below are games of round `rounds` + 1
+        event.league.delete()
+        sys.exit(f"{args.trf.name} needs more than {args.repeat} games in round {args.rounds + 1} (--rounds, --repeat)")
     standings_recompute_event(event.pk)  # the first snapshot
     clock = Clock()
     print(
