@@ -15,6 +15,7 @@ from django.db.models import JSONField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from tiebreaks.engine.compact import TraceInputs
 from tiebreaks.engine.model import Tournament
 from tiebreaks.engine.ranking import Standings
 
@@ -170,15 +171,18 @@ class BuiltExplanations(dict[str, Any]):
     json_text: str | None = None
 
 
-#: each event's compact traces as this process last built them: number -> (their marshal bytes, their JSON text, their
-#: entry in the column's JSON text). A participant's traces equal to those (same values of the same types: same
-#: bytes) are not encoded again; one result changes the traces of its players and their opponents, not a whole open's.
-_built_known: dict[int, dict[str, tuple[bytes, str, str]]] = {}
+#: each event's compact traces as this process last built them: what they were built from (TraceInputs), and by number
+#: their marshal bytes, their JSON text and their entry in the column's JSON text. One result changes the traces of its
+#: players and their opponents, not a whole open's: a participant whose inputs are the same is not built again, and
+#: traces equal to those before (same values of the same types: same bytes) are not encoded again.
+_built_known: dict[int, tuple[TraceInputs | None, dict[str, tuple[bytes | None, str, str]]]] = {}
 _built_known_lock = threading.Lock()
 BUILT_KNOWN_EVENTS = 8
 
 
-def _encoded(number: str, traces: dict, known: dict[str, tuple[bytes, str, str]]) -> tuple[bytes | None, str, str]:
+def _encoded(
+    number: str, traces: dict, known: dict[str, tuple[bytes | None, str, str]]
+) -> tuple[bytes | None, str, str]:
     """A participant's compact traces as (their marshal bytes, None if not kept; their JSON text; their entry in the
     column's JSON text: the number, then the text as a JSON string), taken from `known` when they did not change."""
     try:
@@ -205,23 +209,23 @@ def explanations_built(event_id: int, version: int, result) -> BuiltExplanations
             explanations[number] = traces
         return explanations if _newest_version(event_id) == version else None
     with _built_known_lock:
-        known = _built_known.get(event_id, {})
-    now: dict[str, tuple[bytes, str, str]] = {}
+        inputs_before, known = _built_known.get(event_id, (None, {}))
+    inputs = result.trace_inputs()
+    unchanged = inputs.unchanged(inputs_before) if inputs is not None else set()
+    now: dict[str, tuple[bytes | None, str, str]] = {}
     entries = []
-    for index, (number, traces) in enumerate(result.compact_explanations()):
+    for index, (number, traces) in enumerate(result.compact_explanations(unchanged)):
         if index % EXPLAINED_BETWEEN_CHECKS == 0 and _newest_version(event_id) != version:
             return None
-        key, text, entry = _encoded(number, traces, known)
-        if key is not None:
-            now[number] = (key, text, entry)
-        explanations[number] = text
-        entries.append(entry)
+        now[number] = built = known[number] if traces is None else _encoded(number, traces, known)
+        explanations[number] = built[1]
+        entries.append(built[2])
     if _newest_version(event_id) != version:
         return None
     explanations.json_text = "{" + ",".join(entries) + "}"
     with _built_known_lock:
         _built_known.pop(event_id, None)
-        _built_known[event_id] = now
+        _built_known[event_id] = (inputs, now)
         while len(_built_known) > BUILT_KNOWN_EVENTS:
             del _built_known[next(iter(_built_known))]
     return explanations

@@ -3,22 +3,22 @@
     .venv/bin/python tests/bench/profile_recompute.py [--trf FILE] [--rounds 9] [--repeat 7]
                                                       [--criteria "BH/C1,BH,SB,PS,WIN"] [--tree]
 
-Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss-1000-players.trf, 1,000 players
-with byes and forfeits; the file needs a round after them, whose results are entered one by one below) as a Swiss
-event (bulk writes), and measures the CPU time of the recompute's phases, as
+Imports the first `rounds` rounds of a TRF file (default: tests/bench/data/swiss-1000-players.trf, 1,000 players with
+byes and forfeits; the file needs a round after them, whose results are entered one by one below) as a Swiss event (bulk
+writes), and measures the CPU time of the recompute's phases after one result of the round under way each time, as
 standings_recompute_event runs them: reading rows (the event, its games and entries), standings (the engine and the
-snapshot's table), snapshot store (the first phase: the standings are visible after it), then the second: round
-places (the standings after each round, which a player's page plots: none but those of rounds whose results changed
-since the worker last computed them, as the recompute keeps them; the cost of every round's, a worker's first
-recompute of the event, is printed below the table), traces build, traces store (with the places).
-Each phase counts this process's CPU
+snapshot's table), snapshot store (the first phase: the standings are visible after it), then the second: round places
+(the standings after each round, which a player's page plots: none but those of rounds whose results changed since the
+worker last computed them, as the recompute keeps them; the cost of every round's, a worker's first recompute of the
+event, is printed below the table), traces build (none but those of the result's players and the players who met them,
+as the recompute keeps the others'), traces store (with the places). Each phase counts this process's CPU
 (time.process_time) plus the CPU of the database's process serving this connection (/proc/PID/stat, 10 ms ticks;
-PostgreSQL on this machine), since a stored column costs the database its parsing. The floor is reading rows +
-standings + snapshot store; the last line gives the ratio of the whole to the floor (medians of `repeat` runs).
-Then the whole recompute after one more result, as the worker runs it, and its first phase alone (until the
-standings are stored and visible). With --tree, a profile of one more recompute
-in CPU time (cProfile timed by time.process_time, so time waiting for the database or for the CPU on a busy machine
-is not counted; the database's own CPU is in the table above), its 40 most costly calls by cumulative CPU time.
+PostgreSQL on this machine), since a stored column costs the database its parsing. The floor is reading rows + standings
++ snapshot store; the last line gives the ratio of the whole to the floor (medians of `repeat` runs). Then the whole
+recompute after one more result, as the worker runs it, and its first phase alone (until the standings are stored and
+visible). With --tree, a profile of one more recompute in CPU time (cProfile timed by time.process_time, so time waiting
+for the database or for the CPU on a busy machine is not counted; the database's own CPU is in the table above), its 40
+most costly calls by cumulative CPU time.
 """
 
 import argparse
@@ -113,8 +113,9 @@ def build_event(path: Path, rounds: int, criteria: list[str]):
     return event, user, pending
 
 
-def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, float]]:
-    """The recompute's phases as standings_recompute_event runs them: (this process, database) CPU seconds."""
+def phases(event_id: int, clock: Clock) -> dict[str, tuple[float, float]]:
+    """The recompute's phases as standings_recompute_event runs them after one result: (this process, database) CPU
+    seconds."""
     from leagues import recompute
     from leagues.models import Event
     from leagues.services.standings import (
@@ -126,7 +127,7 @@ def phases(event_id: int, version: int, clock: Clock) -> dict[str, tuple[float, 
         with_round_places,
     )
 
-    Event.objects.filter(pk=event_id).update(results_version=version)  # as a result saved would
+    version = Event.objects.filter(pk=event_id).values_list("results_version", flat=True).get()
     times = {}
     start = clock()
 
@@ -179,16 +180,24 @@ def main() -> None:
     from leagues.services.standings import crosstable_for, places_after_each_round, plain_rows
 
     event, user, games = build_event(args.trf, args.rounds, args.criteria.split(","))
-    if len(games) <= args.repeat:  # the results entered one by one below are games of round `rounds` + 1
+    # the results entered one by one below are games of round `rounds` + 1: one opening the round, then one before
+    # each run of the phases, one before each whole recompute and one before the profile
+    if len(games) < 2 * args.repeat + 2:
         event.league.delete()
-        sys.exit(f"{args.trf.name} needs more than {args.repeat} games in round {args.rounds + 1} (--rounds, --repeat)")
-    standings_recompute_event(event.pk)  # the first snapshot
+        sys.exit(f"{args.trf.name} needs {2 * args.repeat + 2} games in round {args.rounds + 1} (--rounds, --repeat)")
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=user)
+    standings_recompute_event(event.pk)  # the first snapshot, and the round under way opened
+    games = games[1:]
     clock = Clock()
     print(
         f"{args.trf.name}: {event.entries.count()} players, {args.rounds} rounds played, criteria {args.criteria}; "
         f"load average {os.getloadavg()[0]:.2f}; CPU seconds, median of {args.repeat} runs"
     )
-    runs = [phases(event.pk, 1000 + n, clock) for n in range(args.repeat)]
+    runs = []
+    for game in games[: args.repeat]:
+        result_record(game_id=game.pk, result=Result.DRAW, user=user)
+        runs.append(phases(event.pk, clock))
+    games = games[args.repeat :]
     print("| phase | this process | database | both | worst (both) |\n|---|---|---|---|---|")
     medians = {}
     for phase in runs[0]:

@@ -1,6 +1,7 @@
-"""The recompute's second phase keeps each participant's compact traces as it last built them and encodes again only
-those a result changed (issue #37): after every result, every participant's stored traces read back as the engine
-explains them now, those of players the result did not touch unchanged, and the column is stored as it was built."""
+"""The recompute's second phase keeps each participant's compact traces as it last built them and builds and encodes
+again only those a result changed (issue #37): after every result, every participant's stored traces read back as the
+engine explains them now, those of players the result did not touch unchanged, and the column is stored as it was
+built."""
 
 import json
 
@@ -13,6 +14,7 @@ from leagues.selectors import stored_traces
 from leagues.services.results import result_record
 from tests.factories import organiser_of, swiss_event
 from tests.helpers import engine_snapshot
+from tiebreaks.engine.compact import ParticipantBuilder
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("on_commit_runs")]
 
@@ -43,14 +45,23 @@ def test_a_result_encodes_again_the_traces_it_changed_only_and_every_trace_reads
             encoded.append(value["sn"])
             return dumps(value, **kwargs)
 
+    built = []
+    build = ParticipantBuilder.build
+
+    def counted_build(builder, i):
+        built.append(builder.ctx.ct.start_numbers[i])
+        return build(builder, i)
+
     monkeypatch.setattr(recompute, "json", Counting)
+    monkeypatch.setattr(ParticipantBuilder, "build", counted_build)
     result_record(game_id=games[1].pk, result=Result.DRAW, user=user)  # 2 and 5 draw
     monkeypatch.undo()
 
     second = _stored(event)
     _read_as_the_engine_explains_now(event)
-    # the draw changed the points of 2 and 5 (their opponents in round 1 are each other): only theirs were encoded
-    assert sorted(encoded) == [2, 5]
+    # the draw changed the points of 2 and 5 (their opponents in round 1 are each other): only theirs were built
+    # and encoded, the others' inputs (their rounds and their opponents') being the same
+    assert sorted(built) == sorted(encoded) == [2, 5]
     assert second["2"] != first["2"] and second["5"] != first["5"]
     assert all(second[n] == first[n] for n in ("1", "3", "4", "6"))
 

@@ -20,6 +20,7 @@ rounds}; ``v`` value, ``T`` total, ``n`` divisor, ``R`` rounding, ``w`` reason; 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from operator import mul
@@ -35,6 +36,9 @@ from .unplayed import adjustments_of, cut_elements
 
 FORMAT = 1
 _COUNTS = frozenset({"WIN", "WON", "BPG", "BWG", "REP", "STD"})
+#: the criteria whose trace of a participant reads nothing but the event's settings and the rounds of the participant
+#: and of the opponents they met or are paired with (SB in its FIDE form too): TraceInputs
+_OWN_AND_OPPONENTS = frozenset({"BH", "FB", "PS", *_COUNTS})
 
 Compact = dict[str, Any]
 
@@ -124,6 +128,24 @@ def compact_trace(trace: Trace) -> Compact:
     return _with_details(out, trace.details)
 
 
+@dataclass(frozen=True)
+class TraceInputs:
+    """What participants' compact traces are built from, to tell whose are the same as in standings computed before:
+    the settings every trace reads (`common`) and, by start number, the participant's own rounds with those of each
+    opponent they met or are paired with (`of`). One result changes the inputs of its two players and of their
+    opponents; an open's other participants keep theirs, and their traces."""
+
+    common: tuple[Any, ...]
+    of: dict[str, tuple[Any, ...]]
+
+    def unchanged(self, before: TraceInputs | None) -> set[str]:
+        """The start numbers whose traces are those built from `before` (none when the settings differ)."""
+        if before is None or before.common != self.common:
+            return set()
+        known = before.of
+        return {number for number, inputs in self.of.items() if known.get(number) == inputs}
+
+
 class ParticipantBuilder:
     """Builds participants' compact traces from one computed standings' context."""
 
@@ -132,6 +154,33 @@ class ParticipantBuilder:
         self.criteria = criteria
         self.fallback = fallback
         self.sb_fide = ctx.rules.opponent_unplayed is not OpponentUnplayed.ALL_AS_DRAWS
+
+    def inputs(self) -> TraceInputs | None:
+        """Every participant's TraceInputs; None when a criterion reads more (ratings, ranks, a whole score group),
+        and a participant with a value set from outside is left out (built each time)."""
+        if not all(c.name in _OWN_AND_OPPONENTS or (c.name == "SB" and self.sb_fide) for c in self.criteria):
+            return None
+        ct = self.ctx.ct
+        sn = ct.start_numbers
+        last = ct.paired_last if ct.k else [-1] * ct.n_players
+        own = [
+            (number, kinds, [sn[o] if o >= 0 else 0 for o in opps], pts, black, halves, sn[at] if at >= 0 else 0)
+            for number, kinds, opps, pts, black, halves, at in zip(
+                sn, ct.kinds, ct.opps, ct.pts, ct.black, ct.halves, last, strict=True
+            )
+        ]
+        tournament = self.ctx.tournament
+        external = {v.start_number for v in tournament.external_values}
+        of: dict[str, tuple[Any, ...]] = {}
+        for i, number in enumerate(sn):
+            if number not in external:
+                met = {o for o in ct.opps[i] if o >= 0}
+                if last[i] >= 0:
+                    met.add(last[i])
+                of[str(number)] = (own[i], *(own[o] for o in sorted(met)))
+        scoring = (ct.unit, ct.W, ct.D, ct.L, ct.A, ct.P, ct.X)
+        common = (tuple(self.criteria), self.ctx.rules, ct.k, scoring, ct.round_robin, tournament.total_rounds)
+        return TraceInputs(common + tuple(tournament.external_values), of)
 
     def build(self, i: int) -> Compact:
         ctx = self.ctx

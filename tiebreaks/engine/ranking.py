@@ -9,7 +9,7 @@ still tied after every criterion; within such a tie rows are listed by start num
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -17,7 +17,7 @@ from math import gcd
 from typing import Any, cast
 
 from . import reasons as R
-from .compact import ParticipantBuilder
+from .compact import ParticipantBuilder, TraceInputs
 from .context import Computed, Context
 from .criteria import BUCHHOLZ_FAMILY, RATING_CRITERIA, Criterion, parse_criterion
 from .direct_encounter import explain_direct_encounter, order_group, places
@@ -278,9 +278,10 @@ class Standings:
         for row in self.rows:
             yield str(row.start_number), {code: t.to_dict() for code, t in self.explain(row.start_number).items()}
 
-    def compact_explanations(self) -> Iterator[tuple[str, dict[str, Any]]]:
+    def compact_explanations(self, unchanged: Set[str] = frozenset()) -> Iterator[tuple[str, dict[str, Any] | None]]:
         """Each row's traces in the compact form (:mod:`.compact`), one row at a time (a caller may stop
-        early); :func:`.compact.expand` reads one back exactly as :meth:`explanations` gives it."""
+        early); :func:`.compact.expand` reads one back exactly as :meth:`explanations` gives it. The start numbers
+        in `unchanged` (TraceInputs.unchanged) are given None: their traces are the caller's from before."""
         builder = ParticipantBuilder(self._ctx, self._criteria, self._explain_criterion)
         ct = self._ctx.ct
         if self._order is not None:
@@ -288,7 +289,13 @@ class Standings:
         else:
             indices = [ct.index[row.start_number] for row in self.rows]
         for i in indices:
-            yield str(ct.start_numbers[i]), builder.build(i)
+            number = str(ct.start_numbers[i])
+            yield number, None if number in unchanged else builder.build(i)
+
+    def trace_inputs(self) -> TraceInputs | None:
+        """What each participant's compact traces are built from (:class:`.compact.TraceInputs`); None when the
+        criteria read more than a participant's and their opponents' rounds."""
+        return ParticipantBuilder(self._ctx, self._criteria, self._explain_criterion).inputs()
 
     points_listed = False  # set by compute_standings when the caller's list starts with PTS
 

@@ -110,4 +110,4 @@ def test_an_external_value_replaces_the_computed_one_with_its_reason():
     assert trace["value"] == 2 and trace["details"]["reason"] == "value of the qualifying stage"
     assert [e["reason"] for e in trace["elements"]] == ["external_value"]
     stored = dict(standings.compact_explanations())["1"]
-    assert expand(stored)["SB"] == trace  # the stored explanation says the same
+    assert stored is not None and expand(stored)["SB"] == trace  # the stored explanation says the same
