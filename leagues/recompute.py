@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import JSONField
+from django.db.models import JSONField, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -110,7 +110,13 @@ def _recompute_holding_the_lock(event_id: int) -> bool:
     if settings.RECOMPUTE_TEST_DELAY:
         time.sleep(settings.RECOMPUTE_TEST_DELAY)
     duration_ms = round((time.perf_counter() - started) * 1000)
-    before = StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
+    undescribed = changes_undescribed(event_id)
+    # the standings before: only when a correction or a setting's change waits for what it changed in them
+    before = (
+        StandingsSnapshot.objects.filter(event_id=event_id).values_list("rows", flat=True).first()
+        if undescribed
+        else None
+    )
     written = store_snapshot(event_id, event.results_version, data, duration_ms)
     if written:
         slug, version = event.slug, event.results_version
@@ -121,7 +127,9 @@ def _recompute_holding_the_lock(event_id: int) -> bool:
         # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
         once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
     if written and before is not None:
-        record_correction_impact(event_id, before, data["rows"])
+        difference = standings_difference(before, data["rows"])
+        for changes in undescribed:
+            changes.update(standings_impact=difference)
     log.info(
         "recompute event=%s version=%s duration_ms=%s stored=%s",
         event_id,
@@ -272,16 +280,14 @@ def standings_difference(before: list[dict], after: list[dict]) -> list[dict]:
     return changes
 
 
-def record_correction_impact(event_id: int, before: list[dict], after: list[dict]) -> None:
-    """Corrections and settings' changes not yet described get what they changed in the standings."""
-    pending = ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=True).exclude(
-        before=""
-    )
-    if pending.exists():
-        pending.update(standings_impact=standings_difference(before, after))
-    settings = SettingChange.objects.filter(event_id=event_id, standings_impact__isnull=True)
-    if settings.exists():  # a setting changed after the start (scoring, bye's value, tiebreak order)
-        settings.update(standings_impact=standings_difference(before, after))
+def changes_undescribed(event_id: int) -> list[QuerySet]:
+    """The event's corrections and settings' changes (scoring, bye's value, tiebreak order after the start) not yet
+    given what they changed in the standings (standings_difference), each kind as a query; none if there are none."""
+    kinds: list[QuerySet] = [
+        ResultChange.objects.filter(game__round__event_id=event_id, standings_impact__isnull=True).exclude(before=""),
+        SettingChange.objects.filter(event_id=event_id, standings_impact__isnull=True),
+    ]
+    return [changes for changes in kinds if changes.exists()]
 
 
 def stale_event_ids() -> list[int]:

@@ -109,7 +109,7 @@ def generate(plan: TournamentPlan) -> str:
     criteria = list(plan.criteria) or recommended_criteria("swiss", plan.rounds)[1:]
     tournament = replace(tournament, tiebreaks=["PTS", *criteria])
     try:
-        ranks = {row.start_number: row.rank for row in compute_standings(tournament, criteria).rows}
+        ranks = compute_standings(tournament, criteria).ranks()
     except EngineError as error:
         raise PairingError(str(error)) from None
     tournament.participants = [replace(p, rank=ranks[p.start_number]) for p in tournament.participants]

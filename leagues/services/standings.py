@@ -200,7 +200,7 @@ def rank_by_tiebreaks(event: Event, tournament: Tournament) -> list[Participant]
     if not event.tiebreak_criteria or not any(p.rounds for p in tournament.participants):
         return tournament.participants
     try:
-        places = {row.start_number: row.rank for row in _compute(event, tournament).rows}
+        places = _compute(event, tournament).ranks()
     except EngineError:
         return tournament.participants
     return [replace(p, rank=places.get(p.start_number)) for p in tournament.participants]
@@ -376,7 +376,7 @@ def _ranks_after_rounds(
                 after = standings
             else:
                 after = _compute(event, replace(tournament, rounds_computed=number))
-            ranks.append({row.start_number: row.rank for row in after.rows})
+            ranks.append(after.ranks())
         except EngineError:
             ranks.append({})
     return ranks

@@ -173,6 +173,13 @@ class Standings:
             self._rows = rows
         return self._rows
 
+    def ranks(self) -> dict[int, int | None]:
+        """Each participant's rank by start number (the rows' ranks, without building the rows' exact values)."""
+        if self._rows is None and self._order is not None:
+            numbers = self._ctx.ct.start_numbers
+            return {numbers[i]: rank for rank, i in self._order}
+        return {row.start_number: row.rank for row in self.rows}
+
     @property
     def _by_sn(self) -> dict[int, Row]:
         if self._by_sn_cache is None:

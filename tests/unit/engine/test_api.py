@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.golden._trf_min import parse_trf
+from tests.paths import GOLDEN
 from tiebreaks.engine import (
     RULE_SETS,
     CriterionNotAllowed,
@@ -267,3 +268,14 @@ def test_fide_tables_match_the_published_anchor_values() -> None:
     ]
     assert expected_hundredths(1600, 2000) == 8  # 400 below: 1 - .92
     assert expected_hundredths(1000, 2600) == 0  # clipped at 800
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.json"))[::3], ids=lambda path: path.stem)
+def test_ranks_are_the_rows_ranks_tied_players_sharing_theirs(path: Path) -> None:
+    """The places by start number (a player's page plots them after each round) without the rows' exact values."""
+    data = json.loads(path.read_text())
+    tournament = parse_trf(data["trf"], round_robin=data["mode"] == "round_robin")
+    codes = ["DE", "WIN"] if data["mode"] == "round_robin" else ["BH/C1", "SB", "WIN"]
+    ranks = compute_standings(tournament, codes).ranks()
+    rows = compute_standings(tournament, codes).rows
+    assert ranks == {row.start_number: row.rank for row in rows}
