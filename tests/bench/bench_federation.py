@@ -10,7 +10,8 @@ is 26 events of 215 or 216 players (A to Z, 5,600 players in all; 9 rounds, roun
 in advance so that the night never runs out of games: the bench's shortcut, a real open pairs each round after the
 one before), beside 40 team divisions (6 teams of 4 boards, a round robin with its 5 rounds paired). Built with
 bulk writes by bench_night's builders, then served as bench_night serves its night (config/gunicorn.py, the
-image's threaded workers; Celery workers at nice 6; its own database, Redis DB 8 and a log folder of its own).
+image's threaded workers; Celery workers at nice 6, for the recompute queue and one for the others, as the image's
+pools; its own database, Redis DB 8 and a log folder of its own).
 
 For `--seconds`:
 - readers (`--reader-processes` processes of `--reader-threads` threads each, every thread a browser of its own)
@@ -69,7 +70,7 @@ from tests.bench.bench_night import (  # noqa: E402
     site_ready,
     stale_events,
     start_web,
-    start_worker,
+    start_workers,
     stop,
 )
 
@@ -316,8 +317,7 @@ def run(args) -> dict:
     backends = BackendCpu()
     port = free_port()
     web = start_web(port)
-    names = [f"federation{n + 1}" for n in range(args.workers)]
-    pool = [start_worker(name, args.worker_nice) for name in names]
+    pool = start_workers("federation", args.workers, args.worker_nice)
     base = f"http://127.0.0.1:{port}"
     import requests
 
@@ -491,7 +491,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--reads", type=float, default=500, help="anonymous page requests a second, in all")
     parser.add_argument("--results", type=float, default=30, help="results entered a second, in all")
-    parser.add_argument("--workers", type=int, default=2, help="Celery workers (each of concurrency 1)")
+    parser.add_argument("--workers", type=int, default=2, help="recompute queue's Celery workers (concurrency 1)")
     parser.add_argument("--secretaries", type=int, default=15)
     parser.add_argument("--reader-processes", type=int, default=4)
     parser.add_argument("--reader-threads", type=int, default=40, help="browsers of each reader process")
@@ -508,8 +508,9 @@ def main() -> None:
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(
         f"machine: {os.cpu_count()} cores, {cpu}; gunicorn -c config/gunicorn.py, {bench_night.WEB_CONCURRENCY} "
-        f"processes × {bench_night.WEB_THREADS} threads; {args.workers} Celery worker(s) of concurrency 1 at nice "
-        f"{args.worker_nice}; PostgreSQL and Redis shared with the other work on this machine; {args.reads:g} reads "
+        f"processes × {bench_night.WEB_THREADS} threads; {args.workers} Celery worker(s) of concurrency 1 for the "
+        f"recompute queue and one for the others, at nice {args.worker_nice}; PostgreSQL and Redis shared with the "
+        f"other work on this machine; {args.reads:g} reads "
         f"and {args.results:g} results a second ({args.reader_processes} × {args.reader_threads} browsers, "
         f"{args.secretaries} secretaries) for {args.seconds:g} s"
     )

@@ -266,14 +266,15 @@ def site_ready(base: str) -> None:
     time.sleep(4)  # the workers connect
 
 
-def start_worker(name: str, nice: int) -> subprocess.Popen:
-    """A Celery worker, at CPU priority `nice` (0: the web's; 10: it yields the CPU to the web processes). Each
-    process started here has a session of its own, which Linux schedules as a group (autogroup: a session gets its
-    share of the CPU whatever the number of its threads, as a container gets its cgroup's); the group's priority is
-    set too, or the worker's would only count against the other processes of its own session."""
+def start_worker(name: str, nice: int, queues: str | None = None) -> subprocess.Popen:
+    """A Celery worker taking `queues` (default: every queue), at CPU priority `nice` (0: the web's; 10: it yields
+    the CPU to the web processes). Each process started here has a session of its own, which Linux schedules as a
+    group (autogroup: a session gets its share of the CPU whatever the number of its threads, as a container gets its
+    cgroup's); the group's priority is set too, or the worker's would only count against the other processes of its
+    own session."""
     log = open(LOGS / f"bench-night-{name}.log", "wb")
     worker = subprocess.Popen(
-        ["nice", "-n", str(nice), *celery_worker_command(name=name, level="info")],
+        ["nice", "-n", str(nice), *celery_worker_command(name=name, level="info", queues=queues)],
         cwd=ROOT,
         env=site_environment(),
         stdout=log,
@@ -284,6 +285,15 @@ def start_worker(name: str, nice: int) -> subprocess.Popen:
     if nice and group.exists():
         group.write_text(str(nice))
     return worker
+
+
+def start_workers(prefix: str, recompute: int, nice: int) -> list[subprocess.Popen]:
+    """The site's workers as docker-compose.yml runs them, at CPU priority `nice`: `recompute` workers for the
+    recompute queue (and "celery"), each of concurrency 1, and one worker for the other queues (pairing, which runs
+    FIDE's checks of each new state; email, which sends the followers' notifications; webhooks), which the image gives
+    a pool each: a recompute never waits behind a notification or a check."""
+    pool = [start_worker(f"{prefix}{n + 1}", nice, "recompute,celery") for n in range(recompute)]
+    return [*pool, start_worker(f"{prefix}-other", nice, "pairing,email,webhooks")]
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -779,8 +789,8 @@ def run(workers: int, args) -> dict:
     backends = BackendCpu()
     port = free_port()
     web = start_web(port)
-    names = [f"night{n + 1}" for n in range(workers)]
-    pool = [start_worker(name, args.worker_nice) for name in names]
+    names = [f"night{n + 1}" for n in range(workers)]  # the recompute workers (start_workers)
+    pool = start_workers("night", workers, args.worker_nice)
     base = f"http://127.0.0.1:{port}"
     import requests
 
@@ -947,8 +957,8 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}; gunicorn -c config/gunicorn.py, "
         f"{WEB_CONCURRENCY} processes × {WEB_THREADS} threads, "
-        f"Celery workers of concurrency 1 at nice {args.worker_nice}, PostgreSQL and Redis shared with the other work "
-        "on this machine; "
+        f"Celery workers of concurrency 1 at nice {args.worker_nice} (and one for the other queues), PostgreSQL and "
+        "Redis shared with the other work on this machine; "
         f"{args.writers} secretaries, {args.readers} readers polling every {args.poll:.0f} s on average, "
         f"{args.seconds:.0f} s"
     )
