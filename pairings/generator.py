@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
@@ -25,7 +26,7 @@ from tiebreaks.trf.write import write_trf
 
 from .dutch import baku_records
 from .engine import pair_round
-from .model import BakuAcceleration, ByeType, PairingError, PairingState, Player, RequestedBye, System
+from .model import BakuAcceleration, ByeType, PairingError, PairingState, Player, RequestedBye, RoundPairing, System
 
 __all__ = ["TournamentPlan", "generate"]
 
@@ -64,8 +65,9 @@ class TournamentPlan:
                 raise PairingError(f"--{name} is a rate between 0 and 1")
 
 
-def generate(plan: TournamentPlan) -> str:
-    """The tournament as TRF-2026 text, every round paired by the engine, ranked by the tie-break list."""
+def generate(plan: TournamentPlan, pair: Callable[[PairingState], RoundPairing] | None = None) -> str:
+    """The tournament as TRF-2026 text, every round paired by the engine (FIDE Dutch; or by `pair`, whose system the
+    file then does not name), ranked by the tie-break list."""
     rng = random.Random(plan.seed)
     people = sorted((_person(rng, index) for index in range(plan.players)), key=_initial_ranking)
     participants = [replace(p, start_number=number) for number, p in enumerate(people, start=1)]
@@ -82,7 +84,7 @@ def generate(plan: TournamentPlan) -> str:
             initial_colour=initial_colour,
             acceleration=BakuAcceleration() if plan.baku else None,
         )
-        pairing = pair_round(state, System.DUTCH)
+        pairing = pair(state) if pair else pair_round(state, System.DUTCH)
         ratings = {p.start_number: p.rating for p in participants}
         for board in pairing.boards:
             white, black = _result(rng, plan, ratings[board.white], ratings[board.black])
@@ -98,7 +100,7 @@ def generate(plan: TournamentPlan) -> str:
         name=f"Random tournament {plan.seed}",
         start_date=start.isoformat(),
         end_date=(start + timedelta(days=plan.rounds - 1)).isoformat(),
-        event_type="FIDE_DUTCH_2026" + ("_BAKU" if plan.baku else ""),
+        event_type="" if pair else "FIDE_DUTCH_2026" + ("_BAKU" if plan.baku else ""),
         # the colour drawn for round 1 (152), and the acceleration's virtual points as TRF-26 250 records too,
         # for readers that do not decode 192
         extra_records=(

@@ -6,7 +6,9 @@
 For each event size a whole Swiss event is built by the site's TRF import (leagues.services.trf, the
 organiser's door) from a generated tournament: tests/bench/data/swiss-N-players.trf when it exists for that
 size and has enough rounds, else pairings.generator.generate (ratings 1,000-2,750; every round paired by our
-engine once, which takes minutes for thousands of players: --trf-dir keeps the file for the next run). All
+FIDE Dutch engine, which takes minutes for thousands of players: --trf-dir keeps the file for the next run; above
+2,000 players, where that engine's graph of every pair of players takes gigabytes, by score groups:
+score_groups_paired). All
 results are then taken back to "not played yet", and the rounds are played again from the first to the last,
 their results entered round by round: in each measured round (--measure, default the first, the middle and
 the last) the first N results one at a time through the result service (as a secretary's form does), each
@@ -66,12 +68,55 @@ def tournament_file(players: int, rounds: int, trf_dir: Path | None) -> bytes:
     from pairings.generator import TournamentPlan, generate
 
     started = time.perf_counter()
-    text = generate(TournamentPlan(players=players, rounds=rounds, seed=players, hpb=0.02, forfeits=0.01))
-    print(f"generated {players} players × {rounds} rounds in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    stand_in = players > DUTCH_UP_TO
+    plan = TournamentPlan(players=players, rounds=rounds, seed=players, hpb=0.02, forfeits=0.01)
+    text = generate(plan, score_groups_paired if stand_in else None)
+    print(
+        f"generated {players} players × {rounds} rounds in {time.perf_counter() - started:.0f} s, "
+        f"{'by score groups (score_groups_paired)' if stand_in else 'paired by our FIDE Dutch engine'}",
+        file=sys.stderr,
+    )
     if kept:
         kept.parent.mkdir(parents=True, exist_ok=True)
         kept.write_text(text, encoding="utf-8")
     return text.encode()
+
+
+DUTCH_UP_TO = 2000  # players: a bigger generated event is paired by score_groups_paired
+
+
+def score_groups_paired(state):
+    """A bench's stand-in for the Dutch engine, whose graph of every pair of players is too big for thousands of
+    players (minutes and gigabytes a round): the players by points, then rating; in each score group from the top,
+    the top half against the bottom half (a player already met swapped for the next of the bottom half, if any), an
+    odd one out floating down to the next group, the last one left the pairing-allocated bye; white to the top half on
+    odd boards. A Swiss's shape for the recompute to work on (score groups, byes, forfeits, rare rematches), not FIDE's
+    rules of colours and floats."""
+    from pairings.model import Board, Bye, ByeType, RoundPairing
+
+    points = {"1": 2, "+": 2, "W": 2, "F": 2, "U": 2, "=": 1, "D": 1, "H": 1}
+    asked = {b.start_number: b.type for b in state.requested_byes}
+    playing = sorted(
+        (p for p in state.players if p.start_number not in asked),
+        key=lambda p: (-sum(points.get(e.code, 0) for e in p.rounds), -(p.rating or 0), p.start_number),
+    )
+    met = {p.start_number: {e.opponent for e in p.rounds if e.opponent} for p in state.players}
+    groups: dict[int, list[int]] = {}
+    for p in playing:
+        groups.setdefault(sum(points.get(e.code, 0) for e in p.rounds), []).append(p.start_number)
+    boards, floater = [], []
+    for score in sorted(groups, reverse=True):
+        group = floater + groups[score]
+        floater = [group.pop()] if len(group) % 2 else []
+        half = len(group) // 2
+        top, bottom = group[:half], group[half:]
+        for player in top:
+            opponent = next((b for b in bottom if b not in met[player]), bottom[0])
+            bottom.remove(opponent)
+            white, black = (player, opponent) if len(boards) % 2 == 0 else (opponent, player)
+            boards.append(Board(len(boards) + 1, white, black))
+    byes = [Bye(n, ByeType.PAB) for n in floater] + [Bye(n, asked[n]) for n in sorted(asked)]
+    return RoundPairing(state.round, "score groups (a bench's stand-in)", tuple(boards), tuple(byes))
 
 
 def build_event(players: int, data: bytes, rounds: int):
@@ -182,7 +227,7 @@ def main() -> None:
     # one process of the recompute pool, as docker-compose.yml's worker-recompute (FIDE checks, imports, webhooks
     # and e-mails have pools of their own there: their tasks wait in this Redis DB, flushed at the next start)
     worker = subprocess.Popen(
-        [*celery_worker_command(), "-Q", "recompute,celery"], cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL
+        celery_worker_command(queues="recompute,celery"), cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL
     )
     try:
         cpu = next(
