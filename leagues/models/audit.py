@@ -46,6 +46,15 @@ class ResultChange(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-at", "-id"]
+        indexes: ClassVar[list[models.Index]] = [
+            # the corrections a recompute describes (leagues/recompute.py, changes_undescribed): a handful, looked for
+            # after every result, among every change ever made
+            models.Index(
+                fields=["game"],
+                condition=models.Q(standings_impact__isnull=True) & ~models.Q(before=""),
+                name="resultchange_undescribed",
+            )
+        ]
         verbose_name = _("result change")
         verbose_name_plural = _("result changes")
 

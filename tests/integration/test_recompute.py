@@ -211,3 +211,29 @@ def test_in_process_a_recompute_waits_for_the_one_under_way_and_reads_the_newer_
     assert returned == [True]
     assert StandingsSnapshot.objects.get(event=event).version == 3
     assert _points(event) == {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.5}  # 1-3 1-0, 2-4 ½-½
+
+
+def test_a_recompute_finds_the_corrections_to_describe_without_reading_every_change_ever_made():
+    """After every result a recompute looks for the corrections whose effect on the standings it has not described
+    yet: a handful, among every change of every event (the audit trail of years of leagues). On PostgreSQL it reads
+    them from their partial index, never the whole trail; a correction found still gets what it changed."""
+    from django.db import connection
+
+    from leagues.models import ResultChange
+    from leagues.recompute import changes_undescribed
+
+    require(connection.vendor == "postgresql", "the query plan is PostgreSQL's")
+    event, _entries, games = swiss_event(players=6, tiebreak_criteria=["BH", "SB"])
+    user = organiser_of(event.league)
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=user)
+    trail = [ResultChange(game=games[1], before="", after="1-0", source="form") for _ in range(5000)]
+    ResultChange.objects.bulk_create(trail)  # other results' first entries: nothing for a recompute to describe
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leagues_resultchange")
+    result_record(game_id=games[0].pk, result=Result.DRAW, user=user, reason="misheard")  # a correction
+    corrections = ResultChange.objects.filter(game__round__event=event, before="1-0")
+    assert corrections.get().standings_impact  # the recompute described it
+    ResultChange.objects.filter(pk=corrections.get().pk).update(standings_impact=None)
+    [pending] = changes_undescribed(event.pk)
+    plan = pending.explain()
+    assert "resultchange_undescribed" in plan and "Seq Scan on leagues_resultchange" not in plan, plan
