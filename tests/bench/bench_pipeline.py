@@ -104,7 +104,8 @@ def score_groups_paired(state):
     groups: dict[int, list[int]] = {}
     for p in playing:
         groups.setdefault(sum(points.get(e.code, 0) for e in p.rounds), []).append(p.start_number)
-    boards, floater = [], []
+    boards: list[Board] = []
+    floater: list[int] = []
     for score in sorted(groups, reverse=True):
         group = floater + groups[score]
         floater = [group.pop()] if len(group) % 2 else []
