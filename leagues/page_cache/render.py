@@ -157,10 +157,8 @@ def _kept_page(slug: str, name: str, stamp: str):
 
 def _render_and_keep(slug: str, name: str, stamp: str, render, request, store: bool):
     """The response of `render()` and, when it is a page to keep (`store`, status 200), the page kept here and in
-    the shared store under `stamp` (else None); its render's CPU time is noted (this thread's: not the wait for a CPU
-    on a busy machine, for the database or for a neighbour's render, which make every page slow and none heavy). A
-    page that is gone (404) is forgotten."""
-    started = time.thread_time()
+    the shared store under `stamp` (else None); its render time is noted. A page that is gone (404) is forgotten."""
+    started = time.perf_counter()
     try:
         response = _render_under(slug, stamp, render, request if store else None)
     except Exception as error:
@@ -170,7 +168,7 @@ def _render_and_keep(slug: str, name: str, stamp: str, render, request, store: b
     if not store or response.status_code != 200:
         return response, None
     in_a_pass = request is not None and RENDER_PASS in request.META
-    _note_render_time(slug, name, time.thread_time() - started, in_a_pass)
+    _note_render_time(slug, name, time.perf_counter() - started, in_a_pass)
     kept = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
     gzipped = _gzipped(response)
     page = (stamp, response.content, response["Content-Type"], kept, gzipped)

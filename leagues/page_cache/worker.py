@@ -30,15 +30,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-# Pages rendered by a worker. A page whose last render took PAGE_HEAVY_RENDER_MS of CPU time or more (a big event's
-# standings, crosstable, player pages; its thread's CPU time: a busy machine makes every render slow, no page heavy) is
-# not rendered again in a web process while a worker is alive: after a change its readers get the page as it was (at
-# most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at once, and the pages they asked for
-# are rendered by a worker: by the event's next recompute once its standings are stored (at most every
-# RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every other task. Web
-# processes then answer from the cache only, and a cheap request never shares its process with a long render. Renders
-# yield to recomputes: between two pages a pass that finds a recompute waiting in the queue stops and leaves the rest
-# to a pass sent behind it, so a result waits for one page's render at most, never a whole pass.
+# Pages rendered by a worker. A page whose last render took PAGE_HEAVY_RENDER_MS or more (a big event's standings,
+# crosstable, player pages) is not rendered again in a web process while a worker is alive: after a change its
+# readers get the page as it was (at most PUBLIC_STALE_WHILE_REVALIDATE older by its stamp, as a CDN may serve it) at
+# once, and the pages they asked for are rendered by a worker: by the event's next recompute once its standings are
+# stored (at most every RENDER_PASS_SECONDS), or by the render pass the first of them sent, which waits behind every
+# other task. Web processes then answer from the cache only, and a cheap request never shares its process with a long
+# render. Renders yield to recomputes: between two pages a pass that finds a recompute waiting in the queue stops and
+# leaves the rest to a pass sent behind it, so a result waits for one page's render at most, never a whole pass.
 ASKED_TTL = 600
 PASS_QUEUED_TTL = 60  # a pass lost on its way (its worker killed) is sent again after this long at most
 RENDER_PASS_SECONDS = 5  # the recomputes of a busy event render its pages at most this often
