@@ -205,10 +205,17 @@ def build_night():
 
 
 def recompute_all_here(league: str = "night"):
-    """Every event's first snapshot, computed in this process before the night starts."""
+    """Every event's first snapshot, computed in this process before the night starts, after the database's
+    statistics are gathered (ANALYZE), as a site's database has them: autovacuum gathers them a minute or more after
+    the bulk writes that built the night, so without it the night's first minutes were planned as for empty tables
+    (a division's match cards, 60 games, read with two scans of every player: 33 ms instead of 0.3)."""
+    from django.db import connection
+
     from leagues.models import Event
     from leagues.recompute import standings_recompute_event
 
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
     for event_id in Event.objects.filter(league__slug=league).values_list("pk", flat=True):
         standings_recompute_event(event_id)
 
