@@ -23,14 +23,14 @@ For `--seconds`:
   `--results` results a second in all, in each event's first round with games left: a section's result through
   the API (If-Match) or a few boards on its round sheet page; a division's match card through the API.
 
-Reports reads (rate reached, p50/p99 by page and status, 304s), writes (p50/p99 by kind), result → visible (until
-the result is in its event's standings snapshot, which the standings page and API show from then on, after at
-most the 1 s page stamp, as bench_night measures it) for the sections and the divisions, and each section's p99,
-errors by cause, lost results (checked in the database), results never visible, CPU by process kind (only this
-bench's processes and its database's PostgreSQL backends, as bench_night counts them; Redis is a server shared
-with the whole machine: its CPU is shown for the whole server, not as this bench's) and the load average, against
-the goals: 0 errors, 0 lost, reads p99 ≤ 300 ms, every section fresh within 10 s at p99.
-"""
+Reports reads (rate reached, p50/p99 by page and status, 304s), writes (p50/p99 by kind), result → visible (until the
+result is in its event's standings snapshot, which the standings API and light pages show from then on, after at most
+the 1 s page stamp, as bench_night measures it; a heavy page follows after a worker renders it, its readers getting
+the page as it was meanwhile) for the sections and the divisions, and each section's p99, the heavy pages rendered by
+the web and by the workers, errors by cause, lost results (checked in the database), results never visible, CPU by
+process kind (only this bench's processes and its database's PostgreSQL backends, as bench_night counts them; Redis
+is a server shared with the whole machine: its CPU is shown for the whole server, not as this bench's) and the load
+average, against the goals: 0 errors, 0 lost, reads p99 ≤ 300 ms, every section fresh within 10 s at p99."""
 
 import argparse
 import http.client
@@ -62,6 +62,7 @@ from tests.bench.bench_night import (  # noqa: E402
     build_open,
     cpu_seconds,
     free_port,
+    heavy_renders,
     lost_results,
     organiser_with_token,
     percentile,
@@ -353,6 +354,8 @@ def run(args) -> dict:
             "Redis (the whole server, shared with the machine)": redis_cpu(),
         }
         load_before = open("/proc/loadavg").read().split()[:3]
+        logs = {"web": ["web"], "workers": [f"federation{n + 1}" for n in range(args.workers)] + ["federation-other"]}
+        renders_before = {kind: heavy_renders(names) for kind, names in logs.items()}
         cpu_from = time.monotonic()
         threads = [threading.Thread(target=night.secretary, args=(n, sessions[n])) for n in range(args.secretaries)]
         watcher = threading.Thread(target=night.watcher)
@@ -372,6 +375,10 @@ def run(args) -> dict:
         }
         cpu = {kind: cpu[kind] - cpu_before[kind] for kind in cpu}
         cpu_span = time.monotonic() - cpu_from
+        renders = {
+            kind: tuple(a - b for a, b in zip(heavy_renders(names), renders_before[kind], strict=True))
+            for kind, names in logs.items()
+        }
         drain_until = time.monotonic() + 120
         while night.waiting and time.monotonic() < drain_until:
             time.sleep(0.1)
@@ -396,6 +403,7 @@ def run(args) -> dict:
         "served": served,
         "stale": stale,
         "cpu": cpu,
+        "renders": renders,
         "load": (load_before, load_during, open("/proc/loadavg").read().split()[:3]),
     }
 
@@ -453,6 +461,11 @@ def report(outcome: dict, args) -> None:
     print(
         f"| sections' result → visible p99: worst, sections over {FRESH_GOAL:.0f} s (or without a result) | "
         f"{section_p99[worst]:.1f} s ({worst}), {len(over)} of {len(section_p99)} |"
+    )
+    web, workers = outcome["renders"]["web"], outcome["renders"]["workers"]
+    print(
+        f"| heavy pages rendered during the night, by web processes / by workers (their readers got the page as it "
+        f"was until then) | {web[0]} ({web[1]:.1f} s) / {workers[0]} ({workers[1]:.1f} s) |"
     )
     print(f"| writes never in the standings | {len(night.waiting)} |")
     print(f"| writes refused as stale (409, 412) | {night.conflicts} |")
