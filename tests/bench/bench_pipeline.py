@@ -94,16 +94,17 @@ def score_groups_paired(state):
     rules of colours and floats."""
     from pairings.model import Board, Bye, ByeType, RoundPairing
 
-    points = {"1": 2, "+": 2, "W": 2, "F": 2, "U": 2, "=": 1, "D": 1, "H": 1}
+    halves = {"1": 2, "+": 2, "W": 2, "F": 2, "U": 2, "=": 1, "D": 1, "H": 1}
     asked = {b.start_number: b.type for b in state.requested_byes}
+    points = {p.start_number: sum(halves.get(e.code, 0) for e in p.rounds) for p in state.players}
     playing = sorted(
         (p for p in state.players if p.start_number not in asked),
-        key=lambda p: (-sum(points.get(e.code, 0) for e in p.rounds), -(p.rating or 0), p.start_number),
+        key=lambda p: (-points[p.start_number], -(p.rating or 0), p.start_number),
     )
     met = {p.start_number: {e.opponent for e in p.rounds if e.opponent} for p in state.players}
     groups: dict[int, list[int]] = {}
     for p in playing:
-        groups.setdefault(sum(points.get(e.code, 0) for e in p.rounds), []).append(p.start_number)
+        groups.setdefault(points[p.start_number], []).append(p.start_number)
     boards: list[Board] = []
     floater: list[int] = []
     for score in sorted(groups, reverse=True):

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from tests.golden._trf_min import parse_trf
-from tests.paths import GOLDEN
 from tiebreaks.engine import compute_standings
 from tiebreaks.engine.criteria import parse_criterion
 from tiebreaks.engine.model import RoundEntry, Tournament
 from tiebreaks.engine.rules import RULE_SETS
 
-FILES = sorted(GOLDEN.glob("*.json"))
+from .test_compact_explanations import CASES, FILES  # every golden tournament under FIDE 2026, a third under the rest
+
 LOCAL = ["BH/C1", "BH", "SB", "PS", "WIN", "FB", "BH/P", "SB/P", "BH/M2", "FB/C1", "BPG", "BWG", "WON", "REP", "STD"]
 GAMES = [("1", "0"), ("=", "="), ("0", "1"), ("+", "-"), ("-", "+"), ("-", "-")]
 BYES = ["H", "Z", "U", "F"]
@@ -46,11 +46,6 @@ def _one_result_changed(tournament: Tournament, rng: random.Random) -> tuple[Tou
         for p in tournament.participants
     ]
     return replace(tournament, participants=participants), set(changed)
-
-
-CASES = [(path, "fide-2026") for path in FILES] + [
-    (path, rules) for rules in sorted(RULE_SETS) if rules != "fide-2026" for path in FILES[::4]
-]
 
 
 @pytest.mark.parametrize(("path", "rules"), CASES, ids=lambda case: getattr(case, "stem", case))
