@@ -32,7 +32,9 @@ def _postgres_answers(url: str) -> bool:
 if os.environ.get("DATABASE_URL"):
     pass  # explicit choice wins
 elif _postgres_answers(POSTGRES_URL):
-    DATABASES = {"default": dj_database_url.parse(POSTGRES_URL)}
+    # the live server's threads keep their connection while the browser or the API fuzzer keeps its HTTP connection,
+    # as production's pool does (a new PostgreSQL backend for every request was a third of the API fuzzing's time)
+    DATABASES = {"default": dj_database_url.parse(POSTGRES_URL, conn_max_age=60)}
     # one test database per run, so test runs side by side never drop each other's database
     DATABASES["default"]["TEST"] = {"NAME": f"test_chess_league_{os.getpid()}"}
 elif IN_CI:

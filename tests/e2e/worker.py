@@ -69,6 +69,7 @@ def celery_worker(
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.dev",
         "DATABASE_URL": database_url(),
+        "CONN_MAX_AGE": "60",  # one connection for all its tasks, as production's pool gives (not one a task)
         "CELERY_BROKER_URL": broker_url,
         "CACHE_URL": settings.CACHES["default"].get("LOCATION") or "",
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX") or "",
