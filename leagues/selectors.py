@@ -499,6 +499,14 @@ def individual_rounds(
     return rounds, cells
 
 
+def player_games(player: Player) -> Q:
+    """The filter of the games `player` played: as an individual event's entry (white or black) or on a team's
+    board. The player's entries are read first, so each side is found by its column's index (a join to the entries
+    in the filter read every game of the site, a player's page slowing as the site's history grows)."""
+    entries = list(Entry.objects.filter(player=player).values_list("pk", flat=True))
+    return Q(white_id__in=entries) | Q(black_id__in=entries) | Q(white_player=player) | Q(black_player=player)
+
+
 def game_ids_with_moves(game_ids: Iterable[int]) -> set[int]:
     """Which of these games have moves (a PGN): their results link to the games' pages."""
     return set(GamePgn.objects.filter(game_id__in=list(game_ids)).values_list("game_id", flat=True).distinct())

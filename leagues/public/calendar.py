@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -178,7 +177,7 @@ def player_games_ics(request, pk):
         raise Http404
     games = (
         Game.objects.filter(round__event__in=Event.objects.public(), round__date__isnull=False)
-        .filter(Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player))
+        .filter(selectors.player_games(player))
         .select_related("round__event", "white__player", "black__player", "white__team", "black__team")
         .order_by("round__date", "round__number")
     )

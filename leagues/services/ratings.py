@@ -21,8 +21,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import cast
 
-from django.db.models import Q
-
 from tiebreaks.engine import EngineError
 from tiebreaks.engine.criteria import RATING_CRITERIA, parse_criterion
 from tiebreaks.engine.rating_change import (
@@ -35,6 +33,7 @@ from tiebreaks.engine.rating_change import (
 )
 
 from ..models import TRF_CODES, Entry, EntryRating, Event, Game, MemberRating, Player, Result
+from ..selectors import player_games
 
 SCORES = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
 POINTS_2400 = {Player.Title.GM, Player.Title.IM}
@@ -172,9 +171,7 @@ def player_events(player: Player, event: Event | None = None) -> list[EventRecor
         entries, games = entries.filter(event=event), games.filter(round__event=event)
     by_event = {e.event_id: e for e in entries}
     played = list(
-        games.filter(
-            Q(white__player=player) | Q(black__player=player) | Q(white_player=player) | Q(black_player=player)
-        )
+        games.filter(player_games(player))
         .exclude(result=Result.PENDING)
         .select_related(
             "round__event__season",

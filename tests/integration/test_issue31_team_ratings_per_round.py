@@ -12,7 +12,7 @@ plays board 1 in each round: round 1 against D1 (2070), round 2 against B1 (2090
 import pytest
 from rest_framework.test import APIClient
 
-from leagues.models import Event, MemberRating, Player
+from leagues.models import Entry, Event, Game, MemberRating, Player, Result
 from leagues.public.board_stats import board_statistics
 from leagues.services.rating_report_teams import team_rating_report, team_rating_report_trf
 from leagues.services.ratings import event_record
@@ -89,3 +89,37 @@ def test_the_team_rating_report_and_its_trf_give_each_round_its_rating(season):
     numbers = {int(line[57:68]): int(line[4:8]) for line in lines if line.startswith("001")}
     assert f"### rating from round 3: {numbers[1500001]:4d} 2150" in lines
     assert f"### rating from round 3: {numbers[1500021]:4d} 2000" in lines
+
+
+def test_a_players_games_are_found_by_index_in_a_site_of_many_games_in_team_and_individual_events(season):
+    """A player's pages (the event's player card, the player's page, the calendar) read the player's games, on a team's
+    board and as an individual event's entry, out of every game of the site: years of leagues. On PostgreSQL they are
+    read from the game columns' indexes, never by reading every game."""
+    from django.db import connection
+
+    from leagues.selectors import player_games
+    from leagues.services.ratings import player_events
+    from leagues.services.results import result_record
+    from tests.conftest import require
+    from tests.factories import GameFactory, RoundFactory, organiser_of, swiss_event
+
+    a1 = Player.objects.get(fide_id=1500001)
+    rapid, entries, games = swiss_event(players=4, name="Bergen Rapid")
+    Entry.objects.filter(pk=entries[0].pk).update(player=a1)  # A1 also plays the rapid, white on board 1
+    result_record(game_id=games[0].pk, result=Result.WHITE_WINS, user=organiser_of(rapid.league))
+    history, others, _ = swiss_event(players=2, name="Older Open")
+    for number in range(2, 5):  # another event's 3,000 games, none of them A1's
+        rnd = RoundFactory(event=history, number=number)
+        Game.objects.bulk_create(
+            Game(round=rnd, board=board, white=others[0], black=others[1], result="1-0") for board in range(1, 1001)
+        )
+    GameFactory(round=rnd, board=1001, white=others[1], black=others[0])
+    assert [(record.event.name, len(record.games)) for record in player_events(a1)] == [
+        ("Division One", 3),
+        ("Bergen Rapid", 1),
+    ]
+    require(connection.vendor == "postgresql", "the query plan is PostgreSQL's")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leagues_game")
+    plan = Game.objects.filter(player_games(a1)).explain()
+    assert "Seq Scan on leagues_game" not in plan, plan
