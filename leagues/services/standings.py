@@ -426,20 +426,24 @@ def places_remembered(event: Event, tournament: Tournament, standings: Standings
 def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """An individual event's games (of the rounds before `before_round`, if given) and entries as crosstable_for
     takes them, read as plain values (a big open's thousands of rows cost more to build as model objects than to
-    read)."""
-    played = Game.objects.filter(round__event=event)
-    if before_round is not None:
-        played = played.filter(round__number__lt=before_round)
-    games = list(
-        played.order_by("round__number", "board").values_list(
-            "round__number", "result", "white_id", "black_id", "white__start_number", "black__start_number"
-        )
-    )
+    read). The games' start numbers come from the entries read here, not from a join of the games to the entries,
+    which PostgreSQL reads whole for a big event: every entry of the site, a recompute slowing as the site's history
+    grows."""
     changes = ratings_from_rounds(event)
     entries = [
         (entry_id, number, initials(name) if anonymised else name, rating, changes.get(entry_id, ()))
         for entry_id, number, name, anonymised, rating in event.entries.order_by("start_number").values_list(
             "id", "start_number", "player__name", "player__anonymised", "rating"
+        )
+    ]
+    number_of = {entry[0]: entry[1] for entry in entries}
+    played = Game.objects.filter(round__event=event)
+    if before_round is not None:
+        played = played.filter(round__number__lt=before_round)
+    games = [
+        (rnd, result, white, black, number_of.get(white), number_of.get(black))
+        for rnd, result, white, black in played.order_by("round__number", "board").values_list(
+            "round__number", "result", "white_id", "black_id"
         )
     ]
     return games, entries
