@@ -89,7 +89,7 @@ def _game_row(g: Game) -> tuple[Any, ...]:
 def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterable[Sequence[Any]]) -> Tournament:
     """The engine's crosstable from plain values: games as (round number, result, white entry id, black entry id
     or None, white start number, black start number) in round order, entries as (id, start number, name, rating,
-    newer ratings as (from round, rating)) in start-number order."""
+    newer ratings as (from round, rating)[, title, federation]) in start-number order."""
     blocks: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
     last_round = 0
     for number, result, white_id, black_id, white_no, black_no in games:
@@ -107,8 +107,9 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
     unplayed = RoundEntry(code="Z")
     participants = []
     numbers: dict[int, int] = {}
-    for entry_id, start_number, name, rating, changes in entries:
+    for entry_id, start_number, name, rating, changes, *registry in entries:
         numbers[entry_id] = start_number
+        title, federation = registry or ("", "")
         played = blocks.get(entry_id, {})
         rounds = tuple(played.get(r, unplayed) for r in range(1, last_round + 1))
         participants.append(
@@ -118,6 +119,8 @@ def crosstable_for(event: Event, games: Iterable[Sequence[Any]], entries: Iterab
                 rating=rating,
                 rounds=rounds,
                 round_ratings=ratings_by_round(rating, changes, max(event.rounds_count, last_round)),
+                title=title,
+                federation=federation,
             )
         )
     return Tournament(
@@ -207,17 +210,21 @@ def rank_by_tiebreaks(event: Event, tournament: Tournament) -> list[Participant]
 
 
 def snapshot_fields(
-    data: dict[str, Any], event: Event | None = None, places: dict[int, list[int | None]] | None = None
+    data: dict[str, Any],
+    event: Event | None = None,
+    places: dict[int, list[int | None]] | None = None,
+    tournament: Tournament | None = None,
 ) -> dict[str, Any]:
     """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
-    title, federation and rating at the start, as the standings show them, and with `places` the player's place
-    after each round (with_round_places)."""
+    title, federation and rating at the start, as the standings show them (from `tournament`, the crosstable
+    plain_rows read them into, else read here), and with `places` the player's place after each round
+    (with_round_places)."""
     fields = {
         key: data.get(key, default)
         for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
     }
     if event is not None and not event.is_team:
-        fields["rows"] = with_registry(event, fields["rows"])
+        fields["rows"] = with_registry(event, fields["rows"], tournament)
     if places:
         fields["rows"] = with_round_places(fields["rows"], places)
     return fields
@@ -229,12 +236,17 @@ def with_round_places(rows: list[dict[str, Any]], places: dict[int, list[int | N
     return [{**row, "round_places": places.get(row["start_number"], [])} for row in rows]
 
 
-def with_registry(event: Event, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_registry(
+    event: Event, rows: list[dict[str, Any]], tournament: Tournament | None = None
+) -> list[dict[str, Any]]:
+    players = (
+        ((p.start_number, p.title, p.federation, p.rating) for p in tournament.participants)
+        if tournament is not None
+        else event.entries.values_list("start_number", "player__title", "player__federation", "rating")
+    )
     registry: dict[int | None, dict[str, Any]] = {
         number: {"title": title, "federation": federation, "rating": rating}
-        for number, title, federation, rating in event.entries.values_list(
-            "start_number", "player__title", "player__federation", "rating"
-        )
+        for number, title, federation, rating in players
     }
     return [{**row, **registry.get(row.get("start_number"), {})} for row in rows]
 
@@ -431,9 +443,11 @@ def plain_rows(event: Event, before_round: int | None = None) -> tuple[list[tupl
     grows."""
     changes = ratings_from_rounds(event)
     entries = [
-        (entry_id, number, initials(name) if anonymised else name, rating, changes.get(entry_id, ()))
-        for entry_id, number, name, anonymised, rating in event.entries.order_by("start_number").values_list(
-            "id", "start_number", "player__name", "player__anonymised", "rating"
+        (entry_id, number, initials(name) if anonymised else name, rating, changes.get(entry_id, ()), title, federation)
+        for entry_id, number, name, anonymised, rating, title, federation in event.entries.order_by(
+            "start_number"
+        ).values_list(
+            "id", "start_number", "player__name", "player__anonymised", "rating", "player__title", "player__federation"
         )
     ]
     number_of = {entry[0]: entry[1] for entry in entries}
