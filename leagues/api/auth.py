@@ -1,10 +1,16 @@
 """Who a token is and what it may do: `Authorization: Bearer <token>` (or `Token <token>`) and the one
 scope check every view uses (TokenScope). Kept apart from the views: DRF's settings import this module."""
 
+from hmac import compare_digest
+
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from knox.auth import TokenAuthentication
+from knox.crypto import hash_token
+from knox.models import AuthToken
+from knox.settings import CONSTANTS
 from rest_framework import permissions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
@@ -16,6 +22,19 @@ PREFIXES = (b"bearer", b"token")
 
 class BearerOrTokenAuthentication(TokenAuthentication):
     """knox's digest lookup under either prefix; a revoked or expired token answers 401."""
+
+    def authenticate_credentials(self, token: bytes):
+        """The token, its user and its scopes in one query (knox reads the user's every token on each request to
+        delete the expired ones: api_token_create deletes them, and an expired token is deleted when it is shown)."""
+        key = token.decode("ascii")
+        now = timezone.now()
+        candidates = AuthToken.objects.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH])
+        for auth_token in candidates.select_related("user", "api_token"):
+            if auth_token.expiry is not None and auth_token.expiry < now:
+                auth_token.delete()
+            elif compare_digest(hash_token(key), auth_token.digest):
+                return self.validate_user(auth_token)
+        raise AuthenticationFailed(_("Invalid token."))
 
     def authenticate(self, request):
         auth = get_authorization_header(request).split()

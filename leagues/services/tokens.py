@@ -46,6 +46,7 @@ def api_token_create(
                 % {"expiry": makers_expiry.isoformat(timespec="seconds")}
             )
     with transaction.atomic():
+        AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()  # expired: no use to anyone
         auth_token, key = AuthToken.objects.create(user=user, expiry=None)
         if expires_at is not None:
             AuthToken.objects.filter(pk=auth_token.pk).update(expiry=expires_at)

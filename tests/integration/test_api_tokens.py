@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
@@ -66,6 +67,32 @@ def test_a_token_out_of_scope_gets_403_and_a_revoked_or_expired_one_401_in_the_e
         assert answer.status_code == 401
         assert answer.json()["code"] == "authentication_failed"
     assert Game.objects.get(pk=games[0].pk).result == ""
+
+
+def test_a_request_finds_its_token_user_and_scopes_in_one_read_and_expired_tokens_are_deleted():
+    """Every API call with a token pays its look-up: one read of the token with its user and scopes (knox read the
+    user's every token on each call to delete expired ones). Expired tokens still go: the one shown at once, the
+    user's others when the user makes a token."""
+    event, _entries, games = swiss_event(players=4)
+    organiser = organiser_of(event.league)
+    _, key = api_token_create(user=organiser, name="club website", scopes=["results"])
+    _, shown = api_token_create(user=organiser, name="old", scopes=["read"])
+    _, other = api_token_create(user=organiser, name="older", scopes=["read"])
+    AuthToken.objects.filter(token_key__in=[shown[:15], other[:15]]).update(expiry=timezone.now() - timedelta(days=1))
+
+    with CaptureQueriesContext(connection) as queries:
+        assert post_result(bearer(key), games[0], Result.WHITE_WINS).status_code == 200
+    selects = [q["sql"] for q in queries if (q["sql"] or "").startswith("SELECT")]
+    reads = [sql for sql in selects if '"knox_authtoken"' in sql]
+    assert len(reads) == 1 and '"leagues_apitoken"' in reads[0] and '"auth_user"' in reads[0], reads
+    assert not [sql for sql in selects if 'FROM "auth_user"' in sql]
+
+    assert bearer(shown).get("/api/v1/events/").status_code == 401
+    assert not AuthToken.objects.filter(token_key=shown[:15]).exists()
+    assert AuthToken.objects.filter(token_key=other[:15]).exists()  # not shown: kept until the user makes a token
+    api_token_create(user=organiser, name="new", scopes=["read"])
+    assert not AuthToken.objects.filter(token_key=other[:15]).exists()
+    assert AuthToken.objects.filter(token_key=key[:15]).exists()
 
 
 def test_a_token_may_make_tokens_only_with_the_tokens_scope_and_never_wider_than_its_own():
