@@ -27,7 +27,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     DEBUG=false \
     PORT=8000 \
     WEB_CONCURRENCY=3 \
-    WEB_THREADS=4
+    WEB_THREADS=8
 USER chess
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "scripts/healthcheck.py"]

@@ -57,7 +57,7 @@ if env_bool("DB_POOL", True) and _database["ENGINE"].endswith("postgresql"):
     _database["CONN_MAX_AGE"] = 0  # the pool keeps the connections (Django refuses both)
     _database.setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DB_POOL_MIN_SIZE", 1),
-        "max_size": env_int("DB_POOL_MAX_SIZE", 4),
+        "max_size": env_int("DB_POOL_MAX_SIZE", 8),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),  # seconds a request waits for a free connection
         "max_idle": 300,
     }

@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="slices per endpoint, interleaved")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3, help="WEB_CONCURRENCY (config/gunicorn.py's default 3)")
-    parser.add_argument("--threads", type=int, default=4, help="WEB_THREADS (config/gunicorn.py's default 4)")
+    parser.add_argument("--threads", type=int, default=8, help="WEB_THREADS (config/gunicorn.py's default 8)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk)")

@@ -8,7 +8,7 @@
 
 Builds 40 team divisions (6 teams, 4 boards, round 1 paired) and 5 individual opens (one of 1,000 players,
 four of 100; five rounds played, round 6 paired) with bulk writes, then starts gunicorn (config/gunicorn.py, the
-image's threaded workers: 2 processes × 4 threads) and Celery workers on PostgreSQL and Redis. For `--seconds`,
+image's threaded workers: 2 processes × 8 threads) and Celery workers on PostgreSQL and Redis. For `--seconds`,
 secretaries enter results at a club's pace (one write every second or two each): match cards and single results
 through the API, whole round sheets through the page. Readers follow one event each, polling its standings page
 or standings API with If-None-Match every `--poll` seconds on average; three probers, each a process of its own,
@@ -243,7 +243,7 @@ def site_environment() -> dict:
     }
 
 
-WEB_CONCURRENCY, WEB_THREADS = os.environ.get("WEB_CONCURRENCY", "2"), os.environ.get("WEB_THREADS", "4")
+WEB_CONCURRENCY, WEB_THREADS = os.environ.get("WEB_CONCURRENCY", "2"), os.environ.get("WEB_THREADS", "8")
 
 
 def start_web(port: int) -> subprocess.Popen:

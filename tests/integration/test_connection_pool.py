@@ -96,3 +96,26 @@ def test_without_the_pool_connections_are_persistent_and_checked():
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.strip().splitlines()[-1]) == [60, True, False]
+
+
+def test_by_default_every_thread_of_a_web_process_gets_a_connection_without_waiting():
+    """The image's defaults: a gunicorn process's threads (config/gunicorn.py, WEB_THREADS unset) all fit in its
+    pool (DB_POOL_MAX_SIZE unset), so eight writes at once in one process never wait DB_POOL_TIMEOUT for a
+    connection."""
+    env = {key: value for key, value in os.environ.items() if key not in {"WEB_THREADS", "DB_POOL_MAX_SIZE", "DB_POOL"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.prod",
+        SECRET_KEY="pool-test-4bN7xQ2mZ9vL5kR1tY8wC3hJ6pF0sD4gA7eU2iO9lK5nM1",  # a test value, not a real key
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        ALLOWED_HOSTS="league.example.org",
+        CELERY_BROKER_URL=settings.REDIS_URL,
+        DEBUG="false",
+    )
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; from config import gunicorn;"
+        "print(json.dumps([gunicorn.threads, settings.DATABASES['default']['OPTIONS']['pool']['max_size']]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    threads, pool = json.loads(run.stdout.strip().splitlines()[-1])
+    assert threads == 8 and pool >= threads
