@@ -604,8 +604,15 @@ class MatchCard:
 
 
 def match_cards(
-    event: Event, *, round_number: int | None = None, entry: Entry | None = None, match_id: int | None = None
+    event: Event,
+    *,
+    round_number: int | None = None,
+    entry: Entry | None = None,
+    match_id: int | None = None,
+    players: bool = True,
 ) -> list[MatchCard]:
+    """The event's match cards (or a round's, a team's, one match's) with their boards in order. `players=False`:
+    the boards without their players, for what counts only the scores (the standings, the grid)."""
     matches = TeamMatch.objects.filter(round__event=event).select_related("round", "home__team", "away__team")
     if match_id is not None:
         matches = matches.filter(pk=match_id)
@@ -613,8 +620,9 @@ def match_cards(
         matches = matches.filter(round__number=round_number)
     if entry is not None:
         matches = matches.filter(Q(home=entry) | Q(away=entry))
+    boards = Game.objects.select_related("white_player", "black_player") if players else Game.objects.all()
     matches = matches.order_by("round__number", "id").prefetch_related(
-        Prefetch("games", queryset=Game.objects.select_related("white_player", "black_player").order_by("board"))
+        Prefetch("games", queryset=boards.order_by("board"))
     )
     cards = []
     for match in matches:
@@ -859,15 +867,11 @@ def event_stamp(*, slug: str) -> str | None:
     return f"db:{pk}:{results_version}:{version}:{stamp}:{digest}"
 
 
-def unconfirmed_matches(event: Event) -> list:
-    """Team matches whose card is entered but not confirmed (yet, or disputed): standings are provisional."""
-    if not event.is_team:
-        return []
-    return list(
-        TeamMatch.objects.filter(round__event=event, status__in=[TeamMatch.Status.SUBMITTED, TeamMatch.Status.DISPUTED])
-        .select_related("round", "home__team", "away__team")
-        .order_by("round__number", "pk")
-    )
+def unconfirmed_matches(cards: list[MatchCard]) -> list[TeamMatch]:
+    """The cards' team matches entered but not confirmed (yet, or disputed): standings are provisional."""
+    return [
+        card.match for card in cards if card.match.status in (TeamMatch.Status.SUBMITTED, TeamMatch.Status.DISPUTED)
+    ]
 
 
 def corrections_visible_to(user, limit: int = 50) -> list:

@@ -194,14 +194,15 @@ def render_standings_of(request, standings):
         notes=[standings_note(note, isolated=True) for note in standings.notes],
         has_shared=any(row["shared"] for row in table),
         active="standings",
-        provisional=selectors.unconfirmed_matches(standings.event),
         fide_check=fide_check_view(standings.event),
         # numbers keep left to right inside a right-to-left page; a left-to-right page needs no attribute on
         # each of a big open's ten thousand cells (they inherit its direction)
         ltr_cell=mark_safe(' dir="ltr"') if get_language_bidi() else "",
     )
+    context["provisional"] = []
     if standings.event.is_team:
-        cards = selectors.match_cards(standings.event)
+        cards = selectors.match_cards(standings.event, players=False)
+        context["provisional"] = selectors.unconfirmed_matches(cards)
         records = selectors.team_records(cards)
         for row in context["table"]:
             row["record"] = records.get(row["entry"].id, (0, 0, 0, 0)) if row["entry"] else (0, 0, 0, 0)
@@ -231,7 +232,7 @@ def render_standings_of(request, standings):
 def _team_grid(event: Event, order: list[Entry], place_of: dict) -> list[dict]:
     """Round-robin grid of a team event: each cell the match score(s), row team first."""
     scores: dict[tuple[int, int], list[dict[str, str]]] = {}
-    for card in selectors.match_cards(event):
+    for card in selectors.match_cards(event, players=False):
         if not card.finished:
             continue
         home, away = card.match.home_id, card.match.away_id

@@ -243,6 +243,8 @@ def test_standings_are_marked_provisional_until_the_card_is_confirmed(client):
     match_card_submit(match_id=match.pk, results={games[0].pk: (Result.WHITE_WINS, 0)}, user=home, expected_version=0)
     page = client.get(f"/en/events/{event.slug}/").content.decode()
     assert "Provisional: these match cards are not confirmed by both clubs yet." in page
+    # which card, between whom, and where it stands
+    assert f"<bdi>{match.home}</bdi> – <bdi>{match.away}</bdi> ({match.Status.SUBMITTED.label})" in page
     match_card_confirm(match_id=match.pk, user=away, expected_version=1)
     assert "Provisional" not in client.get(f"/en/events/{event.slug}/").content.decode()
 
