@@ -103,7 +103,7 @@ def _recompute_holding_the_lock(event_id: int) -> bool:
     started = time.perf_counter()
     log.info("recompute started event=%s", event_id)
     event, result, tournament = _read_consistently(event_id)
-    data = snapshot_fields(result.to_dict(), event, tournament=tournament)
+    data = snapshot_fields(result.to_dict(), tournament=tournament)
     if settings.RECOMPUTE_TEST_DELAY:
         time.sleep(settings.RECOMPUTE_TEST_DELAY)
     duration_ms = round((time.perf_counter() - started) * 1000)

@@ -84,7 +84,7 @@ def engine_snapshot(event, *, explain=True):
     fields; the rows' places after each round and the traces come with the second: explained_snapshot)."""
     result, tournament = event_engine_results(event)
     places = places_after_each_round(event, tournament) if tournament is not None else None
-    return snapshot_fields(result.to_dict(explain=explain), event, places, tournament)
+    return snapshot_fields(result.to_dict(explain=explain), places, tournament)
 
 
 def explained_snapshot(event, version):

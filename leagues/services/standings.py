@@ -211,20 +211,18 @@ def rank_by_tiebreaks(event: Event, tournament: Tournament) -> list[Participant]
 
 def snapshot_fields(
     data: dict[str, Any],
-    event: Event | None = None,
     places: dict[int, list[int | None]] | None = None,
     tournament: Tournament | None = None,
 ) -> dict[str, Any]:
-    """The engine's output as a snapshot; with `event` (individual), each row also carries the player's
-    title, federation and rating at the start, as the standings show them (from `tournament`, the crosstable
-    plain_rows read them into, else read here), and with `places` the player's place after each round
-    (with_round_places)."""
+    """The engine's output as a snapshot; with `tournament` (an individual event's crosstable, as plain_rows reads
+    it), each row also carries the player's title, federation and rating at the start, as the standings show them,
+    and with `places` the player's place after each round (with_round_places)."""
     fields = {
         key: data.get(key, default)
         for key, default in (("rules", ""), ("criteria", []), ("rows", []), ("notes", []), ("explanations", {}))
     }
-    if event is not None and not event.is_team:
-        fields["rows"] = with_registry(event, fields["rows"], tournament)
+    if tournament is not None:
+        fields["rows"] = with_registry(fields["rows"], tournament)
     if places:
         fields["rows"] = with_round_places(fields["rows"], places)
     return fields
@@ -236,17 +234,10 @@ def with_round_places(rows: list[dict[str, Any]], places: dict[int, list[int | N
     return [{**row, "round_places": places.get(row["start_number"], [])} for row in rows]
 
 
-def with_registry(
-    event: Event, rows: list[dict[str, Any]], tournament: Tournament | None = None
-) -> list[dict[str, Any]]:
-    players = (
-        ((p.start_number, p.title, p.federation, p.rating) for p in tournament.participants)
-        if tournament is not None
-        else event.entries.values_list("start_number", "player__title", "player__federation", "rating")
-    )
+def with_registry(rows: list[dict[str, Any]], tournament: Tournament) -> list[dict[str, Any]]:
     registry: dict[int | None, dict[str, Any]] = {
-        number: {"title": title, "federation": federation, "rating": rating}
-        for number, title, federation, rating in players
+        p.start_number: {"title": p.title, "federation": p.federation, "rating": p.rating}
+        for p in tournament.participants
     }
     return [{**row, **registry.get(row.get("start_number"), {})} for row in rows]
 

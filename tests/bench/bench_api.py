@@ -16,6 +16,7 @@ Its own database (chess_league_bench_api) and Redis DB 12 (the suite uses 15 and
 """
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -107,7 +108,16 @@ def setup_event(league, slug: str, trf: bytes) -> None:
         Entry(event=event, start_number=p.start_number, player=pl, rating=p.rating)
         for p, pl in zip(tournament.participants, players, strict=True)
     )
-    data = snapshot_fields(compute_standings(tournament, event.tiebreak_criteria, explain=False).to_dict(), event)
+    # the crosstable with the players' registry, as the recompute's crosstable carries it
+    registered = dataclasses.replace(
+        tournament,
+        participants=[
+            dataclasses.replace(p, title=pl.title, federation=pl.federation)
+            for p, pl in zip(tournament.participants, players, strict=True)
+        ],
+    )
+    standings = compute_standings(registered, event.tiebreak_criteria, explain=False)
+    data = snapshot_fields(standings.to_dict(), tournament=registered)
     store_snapshot(event.pk, 1, {**data, "explanations": {}}, 0)
 
 

@@ -142,7 +142,7 @@ def phases(event_id: int, clock: Clock) -> dict[str, tuple[float, float]]:
     lap("reading rows")
     tournament = crosstable_for(event, games, entries)
     result = _compute(event, tournament)
-    data = snapshot_fields(result.to_dict(), event, tournament=tournament)  # as the recompute
+    data = snapshot_fields(result.to_dict(), tournament=tournament)  # as the recompute
     lap("standings")
     assert recompute.store_snapshot(event_id, version, data, 0)
     lap("snapshot store")
