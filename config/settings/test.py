@@ -98,8 +98,8 @@ def _redis_server_of_this_run() -> str:
     raise ImproperlyConfigured("could not start a Redis server for the tests")
 
 
-# each of the suite's processes (pytest-xdist: gw0, gw1) its own Redis database: the end-to-end tests empty theirs
-# (databases 13, 9 and 8 are three tests' own brokers: tests.conftest.redis_database)
+# each of the suite's processes (pytest-xdist: gw0, gw1, ...) its own Redis database, 15 down to 9: the end-to-end
+# tests empty theirs (databases 8 and below are tests' own brokers: tests.conftest.redis_database)
 _PROCESS = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
 REDIS_URL = os.environ.get("TEST_REDIS_URL") or f"{_redis_server_of_this_run()}/{15 - _PROCESS}"
 REST_FRAMEWORK = {

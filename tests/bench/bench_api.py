@@ -12,7 +12,7 @@ Needs PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379 and `wrk` (Debian pa
 
     .venv/bin/python tests/bench/bench_api.py [--seconds 12] [--connections 8] [--workers 3] [--threads 4]
 
-Its own database (chess_league_bench_api) and Redis DB 12 (the suite uses 15 and 14, two e2e tests 13 and 9).
+Its own database (chess_league_bench_api) and Redis DB 12 (the suite uses 15 and 14).
 """
 
 import argparse

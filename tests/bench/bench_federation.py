@@ -51,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 # bench_night reads these when it is imported: this bench's own database and Redis DB (the suite uses 15 and 14,
-# e2e tests 13 and 9, bench_pipeline 10, bench_night and bench_pages 11, bench_import and bench_webhooks 12)
+# bench_pipeline 10, bench_night and bench_pages 11, bench_import and bench_webhooks 12)
 os.environ.setdefault("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chess_league_bench_federation")
 os.environ.setdefault("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
 from tests.bench import bench_night  # noqa: E402

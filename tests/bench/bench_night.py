@@ -31,7 +31,7 @@ backends of its own database's connections (pg_stat_activity, datname chess_leag
 second: a backend's CPU after its last sample is not counted); Redis is a server shared with the rest of the machine,
 none of whose CPU is this bench's alone, so it is not counted. The logs (gunicorn's, each worker's) are written in a
 folder of the run's own (tempfile.mkdtemp), printed at the start. Its own database and Redis DB 11 (the suite uses
-15 and 14, two e2e tests 13 and 9).
+15 and 14).
 """
 
 import argparse

@@ -16,7 +16,7 @@ timed until the standings snapshot shows it, and the rest of the round at once t
 other rounds through the round sheet only. Before a measured round the worker is let catch up, so a result's
 time is its own. Prints p50, p90, p99 and worst per measured round and for the whole event, with the machine.
 
-Uses its own database (chess_league_bench) and Redis DB 10 (the suite uses 15 and 14, two e2e tests 13 and 9).
+Uses its own database (chess_league_bench) and Redis DB 10 (the suite uses 15 and 14).
 """
 
 import argparse

@@ -19,7 +19,7 @@ from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-BROKER = redis_database(9)  # a broker of its own: no other test's worker takes these tasks
+BROKER = redis_database(4)  # a broker of its own: no other test's worker takes these tasks
 
 
 @pytest.fixture

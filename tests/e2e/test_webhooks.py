@@ -16,7 +16,7 @@ from tests.factories import organiser_of, swiss_event
 from tests.webhooks import receiver, signature_is_valid
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-BROKER = redis_database(13)  # a queue of its own: no other test's worker takes these tasks
+BROKER = redis_database(5)  # a queue of its own: no other test's worker takes these tasks
 
 
 @pytest.fixture
