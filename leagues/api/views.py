@@ -383,14 +383,17 @@ class TeamMatchViewSet(FilteredReadOnly):
 
     @staticmethod
     def _card(pk: int) -> TeamMatch:
-        """The card as stored now, read for its answer in two queries (the match with its round and sides, then its
-        games with theirs), not one or more for each board."""
-        games = Game.objects.select_related("round__event", "white", "black")
-        return (
-            TeamMatch.objects.select_related("round", "home", "away")
+        """The card as stored now, read for its answer in two queries (the match with its round, event and sides,
+        then its games with their sides, given the match's round), not one or more for each board."""
+        games = Game.objects.select_related("white", "black")
+        match = (
+            TeamMatch.objects.select_related("round__event", "home", "away")
             .prefetch_related(Prefetch("games", queryset=games))
             .get(pk=pk)
         )
+        for game in match.games.all():
+            game.round = match.round
+        return match
 
     def _answer(self, action):
         try:
@@ -416,26 +419,31 @@ class TeamMatchViewSet(FilteredReadOnly):
         data = body.validated_data
         results = {b["game"]: (b["result"], b["version"]) for b in data["boards"]}
         lineup = {b["board"]: (b["home_player"], b["away_player"]) for b in data.get("lineup", [])}
-        try:
-            answer = self._answer(
-                lambda: match_card_submit(
-                    match_id=_int_or_404(pk),
-                    results=results,
-                    user=request.user,
-                    expected_version=data["version"],
-                    reason=data.get("reason", ""),
-                    source=ResultChange.Source.API,
-                    later_pairing=data.get("later_pairing", ""),
-                    lineup=lineup or None,
-                )
+        saved: list[TeamMatch] = []
+
+        def submit() -> TeamMatch:
+            match = match_card_submit(
+                match_id=_int_or_404(pk),
+                results=results,
+                user=request.user,
+                expected_version=data["version"],
+                reason=data.get("reason", ""),
+                source=ResultChange.Source.API,
+                later_pairing=data.get("later_pairing", ""),
+                lineup=lineup or None,
             )
+            saved.append(match)
+            return match
+
+        try:
+            answer = self._answer(submit)
         except RulesBroken as exc:
             return Response(
                 {"code": exc.code, "message": exc.message, "violations": explain(exc.violations)},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         if answer.status_code == 200:  # what the saved card still breaks (warnings, or the organiser's inbox)
-            answer.data["rule_violations"] = explain(card_check(match=TeamMatch(pk=answer.data["id"])))
+            answer.data["rule_violations"] = explain(card_check(match=saved[0]))
         return answer
 
     @extend_schema(request=s.LineupCheckSerializer, responses={200: s.LineupCheckAnswerSerializer})

@@ -302,8 +302,10 @@ def lineup_with_stored(
 
 def card_check(*, match: TeamMatch, lineup: Mapping[int, tuple[object, object]] | None = None) -> list[Violation]:
     """What the line-up ``lineup`` ({board: (home player, away player)}: ids, Players or None; the stored card's
-    players when not given) breaks of the division's rules, by side and board. Nothing is written."""
-    match = TeamMatch.objects.select_related("round__event", "home__team", "away__team").get(pk=match.pk)
+    players when not given) breaks of the division's rules, by side and board. Nothing is written. The match is read
+    again with its round, event and sides unless they came with it (the card a save has just locked)."""
+    if not all(relation.is_cached(match) for relation in (TeamMatch.round, TeamMatch.home, TeamMatch.away)):
+        match = TeamMatch.objects.select_related("round__event", "home__team", "away__team").get(pk=match.pk)
     event = match.round.event
     rules = rules_for(event)
     if not rules:

@@ -67,7 +67,7 @@ def match_card_submit(
         penalties_kept(match=match, results=results, user=user)  # a board defaulted by a penalty stays so
         if lineup:
             lineup_apply(match, lineup)
-        games = games_locked(match.games.all())
+        games = games_locked(match.games.all(), match.round)
         unknown = set(results) - set(games)
         if unknown:
             raise ServiceError(

@@ -26,6 +26,7 @@ from ..models import (
     Game,
     Result,
     ResultChange,
+    Round,
     RoundPairing,
     TeamMatch,
 )
@@ -160,14 +161,15 @@ def _game_locked(game_id: int) -> Game:
         raise NotFound(_("There is no game %(id)s.") % {"id": game_id}, code="unknown_game") from None
 
 
-def games_locked(games: QuerySet[Game]) -> dict[int, Game]:
-    """`games` (of one round) by id, with their round, event and sides as `result_record` reads them, their rows
-    locked in one order (by key) for this transaction, whose caller holds their event's lock
-    (services.locking.event_lock). They share one round and event: what one board's record changes of the event
-    (it is running, its tie-breaks are locked) the next board reads."""
-    rows = list(games.select_for_update(of=("self",)).select_related(*_GAME_RELATIONS).order_by("pk"))
-    for game in rows[1:]:
-        game.round = rows[0].round
+def games_locked(games: QuerySet[Game], round_: Round | None = None) -> dict[int, Game]:
+    """`games` (of one round: `round_`, with its event, when the caller has it) by id, with their round, event and
+    sides as `result_record` reads them, their rows locked in one order (by key) for this transaction, whose caller
+    holds their event's lock (services.locking.event_lock). They share one round and event: what one board's record
+    changes of the event (it is running, its tie-breaks are locked) the next board reads."""
+    relations = _GAME_RELATIONS if round_ is None else _GAME_RELATIONS[1:]
+    rows = list(games.select_for_update(of=("self",)).select_related(*relations).order_by("pk"))
+    for game in rows:
+        game.round = round_ or rows[0].round
     return {game.pk: game for game in rows}
 
 
