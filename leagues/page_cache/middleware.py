@@ -7,7 +7,7 @@ from ..http_cache import flag_public_page
 from .http import _body, _encode, _last_modified, _not_modified
 from .stamps import _stamp_of
 from .store import _local, _page_key, _remember, _store
-from .worker import _left_to_a_worker
+from .worker import _left_to_a_worker, left_here_lately
 
 # Answering cached pages before the rest of the middleware. The first anonymous request for a URL goes the whole
 # way (session, locale, CSRF, messages, the view); its answer teaches the process which cached page the URL is and
@@ -160,6 +160,9 @@ def _early_page(request, route: _Route, stamp: str):
     if _not_modified(request, stamp, etag):
         return stamp, etag, None
     page = _local.get((route.slug, route.name))
+    if page is not None and page[0] != stamp and left_here_lately(request, route.slug, route.name, page[0], stamp):
+        stamp, etag = page[0], f'"{page[0]}-{route.name}"'  # the page as it was, kept here
+        return stamp, etag, None if _not_modified(request, stamp, etag) else page
     if page is None or page[0] != stamp:
         try:
             page = _store().get(_page_key(route.slug, route.name))

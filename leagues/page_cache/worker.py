@@ -15,6 +15,7 @@ from ..health import heartbeat_stale_after
 from ..models import Event
 from .stamps import modified_of
 from .store import (
+    LOCAL_PAGES,
     TTL,
     _asked_key,
     _heavy_key,
@@ -57,6 +58,12 @@ REPLAYED = (
     "HTTP_X_FORWARDED_PROTO",
 )
 _worker_alive: tuple[bool, float] = (False, 0.0)
+# the pages this process left to a worker lately: (slug, name) -> (the earlier stamp its readers get, the current
+# stamp asked for, when). For PAGE_STAMP_SECONDS (as long as this process trusts a stamp it read) its readers
+# get the earlier page without the shared cache being asked again (the page, whether it is heavy, the ask and the
+# pass: four round trips to Redis a request, on every read of a busy open's heavy pages while a worker is behind); a
+# page a worker renders meanwhile is served that much later.
+_left: dict[tuple[str, str], tuple[str, str, float]] = {}
 
 
 def _note_render_time(slug: str, name: str, seconds: float, in_a_pass: bool) -> None:
@@ -90,6 +97,20 @@ def _a_worker_is_alive() -> bool:
     return alive
 
 
+def left_here_lately(request, slug: str, name: str, earlier: str, current: str) -> bool:
+    """This process left the page of the `current` stamp to a worker less than PAGE_STAMP_SECONDS ago, its readers
+    getting the one of `earlier`: they still do (nothing is asked of Redis)."""
+    left = _left.get((slug, name))
+    return (
+        left is not None
+        and left[0] == earlier
+        and left[1] == current
+        and time.monotonic() < left[2] + settings.PAGE_STAMP_SECONDS
+        and request is not None
+        and RENDER_PASS not in request.META
+    )
+
+
 def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str) -> bool:
     """The page is heavy and a worker is alive: the reader gets the page of the `earlier` stamp, and a worker is
     asked to render the `current` one. False: this request renders the page itself (a light page, no worker, the
@@ -101,6 +122,8 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         or modified_of(current) - modified_of(earlier) > settings.PUBLIC_STALE_WHILE_REVALIDATE
     ):
         return False
+    if left_here_lately(request, slug, name, earlier, current):
+        return True
     client = _redis()
     if client is None:
         return False
@@ -111,10 +134,13 @@ def _left_to_a_worker(request, slug: str, name: str, earlier: str, current: str)
         asked = json.dumps({key: meta[key] for key in REPLAYED if key in meta})
         client.pipeline().hset(_asked_key(slug), name, asked).expire(_asked_key(slug), ASKED_TTL).execute()
         _send_a_pass(client, slug)
-        return True
     except Exception:
         log.warning("page cache or broker unreachable; rendering %s here", name, exc_info=True)
         return False
+    if len(_left) >= LOCAL_PAGES:
+        _left.pop(next(iter(_left)))
+    _left[(slug, name)] = (earlier, current, time.monotonic())
+    return True
 
 
 def _send_a_pass(client, slug: str) -> None:

@@ -111,3 +111,28 @@ def test_with_no_recompute_waiting_a_render_pass_renders_every_page_asked_for(st
     assert page_cache.render_pass(event.slug) == len(urls)
     assert not _asked(event.slug) and not queue.llen(RENDER_PASSES)
     assert all(_shows_the_result(client, url, etag, names) for url, etag in zip(urls, before, strict=True))
+
+
+def test_a_process_asks_for_a_page_left_to_a_worker_once_per_stamp_trust_not_on_every_read(
+    stale_pages, client, settings
+):
+    """While a worker is behind, every read of a busy open's heavy page would ask the shared cache for the page, ask
+    for its render and send a pass again: the process that left it to a worker serves its own copy of the page as it
+    was for as long as it trusts a stamp it read (PAGE_STAMP_SECONDS), then asks again."""
+    event, urls, before, names = stale_pages
+    queue = redis.Redis.from_url(BROKER)
+    url = urls[0]
+    settings.PAGE_STAMP_SECONDS = 3600
+    assert client.get(url)["ETag"] == before[0]  # left to a worker now, within the hour
+    # a worker's pass takes what was asked (and frees its key: the next ask sends a pass)
+    page_cache._redis().delete(page_cache._asked_key(event.slug), page_cache._pass_key(event.slug))
+    # within the hour: the page as it was, its reader's copy current (304), and nothing asked or sent again
+    assert client.get(url)["ETag"] == before[0]
+    assert client.get(url, HTTP_IF_NONE_MATCH=before[0]).status_code == 304
+    assert not _asked(event.slug) and not queue.llen(RENDER_PASSES)
+    # once that is over, its next reader asks again, and a pass is sent
+    settings.PAGE_STAMP_SECONDS = 0
+    assert client.get(url)["ETag"] == before[0]
+    assert list(_asked(event.slug)) == [b"standings-en"] and queue.llen(RENDER_PASSES) == 1
+    assert page_cache.render_pass(event.slug) == 1
+    assert _shows_the_result(client, url, before[0], names)
