@@ -15,7 +15,7 @@ from ..permissions import AnyUser, acting_user, can_manage_event, is_league_orga
 from .cups import cup_card_confirmed, cup_card_corrected
 from .league_rules import card_blocks, card_violations_record, penalties_kept
 from .lineups import lineup_apply
-from .locking import event_lock
+from .locking import event_lock_of
 from .results import event_frozen, finished_event_override, games_locked, result_record
 from .webhooks import match_card_changed
 
@@ -111,10 +111,7 @@ def match_card_submit(
 def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:
     """The card, locked for this transaction (after its event's row, services.locking.event_lock); Conflict when
     the user saw another version of it."""
-    # by its key, not the matches' default order (which joins the round and its event to sort one row)
-    event_id = TeamMatch.objects.filter(pk=match_id).order_by("pk").values_list("round__event_id", flat=True).first()
-    if event_id is not None:
-        event_lock(event_id)
+    event_lock_of(match_id=match_id)
     match = (
         TeamMatch.objects.select_for_update(of=("self",))
         .select_related("round__event", "home__team", "away__team")

@@ -34,7 +34,7 @@ from ..page_cache import events_showing, pages_changed
 from ..permissions import AnyUser, acting_user, can_enter_result, can_manage_event, is_league_organiser
 from .cups import cup_game_recorded
 from .follows import results_changed_followers
-from .locking import event_lock
+from .locking import event_lock, event_lock_of
 from .webhooks import results_changed
 
 log = logging.getLogger(__name__)
@@ -151,10 +151,7 @@ _GAME_RELATIONS = ("round__event", "white__player", "black__player", "white__tea
 def _game_locked(game_id: int) -> Game:
     """The game with its round, event and sides, its row locked after its event's (services.locking.event_lock).
     Raises NotFound."""
-    # by its key, not the games' default order (which joins the round, its event and the match to sort one row)
-    event_id = Game.objects.filter(pk=game_id).order_by("pk").values_list("round__event_id", flat=True).first()
-    if event_id is not None:
-        event_lock(event_id)
+    event_lock_of(game_id=game_id)
     try:
         return Game.objects.select_for_update(of=("self",)).select_related(*_GAME_RELATIONS).get(pk=game_id)
     except Game.DoesNotExist:  # or deleted while this request waited for the event (a round published again)
