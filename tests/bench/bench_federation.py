@@ -29,8 +29,10 @@ the 1 s page stamp, as bench_night measures it; a heavy page follows after a wor
 the page as it was meanwhile) for the sections and the divisions, and each section's p99, the heavy pages rendered by
 the web and by the workers, errors by cause, lost results (checked in the database), results never visible, CPU by
 process kind (only this bench's processes and its database's PostgreSQL backends, as bench_night counts them; Redis
-is a server shared with the whole machine: its CPU is shown for the whole server, not as this bench's) and the load
-average, against the goals: 0 errors, 0 lost, reads p99 ≤ 300 ms, every section fresh within 10 s at p99."""
+is a server shared with the whole machine: its CPU is shown for the whole server, not as this bench's), the web's CPU
+by route (each request's own thread's CPU time during the night: tests/bench/gunicorn_cpu.py, the image's
+configuration plus that count) and the load average, against the goals: 0 errors, 0 lost, reads p99 ≤ 300 ms,
+every section fresh within 10 s at p99."""
 
 import argparse
 import http.client
@@ -317,7 +319,10 @@ def run(args) -> dict:
     built = time.monotonic() - started
     backends = BackendCpu()
     port = free_port()
-    web = start_web(port)
+    # the web's CPU by route during the night (tests/bench/gunicorn_cpu.py)
+    counting = bench_night.LOGS / "web-cpu-counting"
+    os.environ.update(BENCH_CPU_COUNTING=str(counting), BENCH_CPU_BY_ROUTE=str(bench_night.LOGS / "web-cpu"))
+    web = start_web(port, config=str(Path(__file__).with_name("gunicorn_cpu.py")))
     pool = start_workers("federation", args.workers, args.worker_nice)
     base = f"http://127.0.0.1:{port}"
     import requests
@@ -360,11 +365,13 @@ def run(args) -> dict:
         threads = [threading.Thread(target=night.secretary, args=(n, sessions[n])) for n in range(args.secretaries)]
         watcher = threading.Thread(target=night.watcher)
         time.sleep(max(0.0, night.start_at - time.monotonic()))
+        counting.touch()
         for thread in [*threads, watcher]:
             thread.start()
         for thread in threads:
             thread.join()
         answers = [json.loads(reader.communicate()[0]) for reader in readers]
+        counting.unlink()
         load_during = open("/proc/loadavg").read().split()[:3]
         cpu = {
             "web (gunicorn)": cpu_seconds(web),
@@ -391,7 +398,14 @@ def run(args) -> dict:
         for process in [web, *pool]:
             stop(process)
         backends.stop()
+    by_route: Counter[str] = Counter()
+    answered: Counter[str] = Counter()
+    for sums in bench_night.LOGS.glob("web-cpu.*.json"):
+        for key, (requests_, seconds) in json.loads(sums.read_text()).items():
+            by_route[key] += seconds
+            answered[key] += requests_
     return {
+        "by_route": [(key, seconds, answered[key]) for key, seconds in by_route.most_common()],
         "built": built,
         "cpu_span": cpu_span,
         "night": night,
@@ -483,6 +497,12 @@ def report(outcome: dict, args) -> None:
     requests = len(reads) + len(night.writes)
     web = outcome["cpu"]["web (gunicorn)"]
     print(f"| web CPU per request (reads and writes) | {web / max(1, requests) * 1000:.1f} ms ({requests}) |")
+    counted = sum(seconds for _, seconds, _ in outcome["by_route"])
+    for key, seconds, answered in outcome["by_route"][:14]:  # each request's own thread's CPU, by route and status
+        print(
+            f"| web CPU in requests' threads: {key} | {seconds:.1f} s ({seconds / max(counted, 1e-9) * 100:.0f} % of "
+            f"{counted:.0f} s), {answered} requests, {seconds / answered * 1000:.2f} ms each |"
+        )
     fresh = not over and not night.waiting
     goals = {
         "0 errors": not errors,

@@ -246,12 +246,12 @@ def site_environment() -> dict:
 WEB_CONCURRENCY, WEB_THREADS = os.environ.get("WEB_CONCURRENCY", "2"), os.environ.get("WEB_THREADS", "8")
 
 
-def start_web(port: int) -> subprocess.Popen:
+def start_web(port: int, config: str = "config/gunicorn.py") -> subprocess.Popen:
     """gunicorn as the image runs it (config/gunicorn.py: threaded workers), 2 processes on this 2-core machine;
-    its access log and errors in LOGS/bench-night-web.log."""
+    its access log and errors in LOGS/bench-night-web.log. `config`: the image's, or one that adds to it."""
     log = open(LOGS / "bench-night-web.log", "wb")
     return subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "-b", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "gunicorn", "-c", config, "config.wsgi", "-b", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env={**site_environment(), "WEB_CONCURRENCY": WEB_CONCURRENCY, "WEB_THREADS": WEB_THREADS},
         stdout=log,
