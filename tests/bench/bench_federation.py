@@ -497,11 +497,11 @@ def report(outcome: dict, args) -> None:
     requests = len(reads) + len(night.writes)
     web = outcome["cpu"]["web (gunicorn)"]
     print(f"| web CPU per request (reads and writes) | {web / max(1, requests) * 1000:.1f} ms ({requests}) |")
-    counted = sum(seconds for _, seconds, _ in outcome["by_route"])
-    for key, seconds, answered in outcome["by_route"][:14]:  # each request's own thread's CPU, by route and status
+    counted = sum(spent for _, spent, _ in outcome["by_route"])
+    for key, spent, answered in outcome["by_route"][:14]:  # each request's own thread's CPU, by route and status
         print(
-            f"| web CPU in requests' threads: {key} | {seconds:.1f} s ({seconds / max(counted, 1e-9) * 100:.0f} % of "
-            f"{counted:.0f} s), {answered} requests, {seconds / answered * 1000:.2f} ms each |"
+            f"| web CPU in requests' threads: {key} | {spent:.1f} s ({spent / max(counted, 1e-9) * 100:.0f} % of "
+            f"{counted:.0f} s), {answered} requests, {spent / answered * 1000:.2f} ms each |"
         )
     fresh = not over and not night.waiting
     goals = {
