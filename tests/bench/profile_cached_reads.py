@@ -24,28 +24,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from tests.bench import profile_result_write as writes  # noqa: E402 - the environment of its web, and its section
 
-bench_night = writes.bench_night
-
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reads", type=int, default=3000, help="conditional reads in each state")
     args = parser.parse_args()
-    from tests.bench.bench_pipeline import ensure_database
-
-    ensure_database(bench_night.DATABASE_URL)
-    import django
-
-    django.setup()
-    import redis
-    from django.core.management import call_command
+    queue = writes.site_ready()
     from django.test import Client
 
     from leagues import broker, page_cache
 
-    call_command("migrate", verbosity=0)
-    queue = redis.Redis.from_url(bench_night.REDIS_URL)
-    queue.flushdb()
     try:
         _organiser, _token, section, _divisions = writes.build(0)
         client, path, name = Client(HTTP_ACCEPT_ENCODING="gzip"), f"/en/events/{section.slug}/", "standings-en"

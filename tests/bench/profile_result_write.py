@@ -219,6 +219,23 @@ KINDS = {
 }
 
 
+def site_ready():
+    """Django set up on this bench's own database (created, migrated) and its Redis DB emptied; returns its client."""
+    from tests.bench.bench_pipeline import ensure_database
+
+    ensure_database(bench_night.DATABASE_URL)
+    import django
+
+    django.setup()
+    import redis
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    broker = redis.Redis.from_url(bench_night.REDIS_URL)
+    broker.flushdb()
+    return broker
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=15, help="timed writes of each kind")
@@ -226,16 +243,9 @@ def main() -> None:
     parser.add_argument("--tree-lines", type=int, default=60, help="lines of each profile shown")
     parser.add_argument("--sql", action="store_true", help="print the SQL statements of each kind's write")
     args = parser.parse_args()
-    from tests.bench.bench_pipeline import ensure_database
-
-    ensure_database(bench_night.DATABASE_URL)
-    import django
-
-    django.setup()
+    broker = site_ready()
     import random
 
-    import redis
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -245,9 +255,6 @@ def main() -> None:
     from leagues.broker import _pending_key
     from leagues.models import Event
 
-    call_command("migrate", verbosity=0)
-    broker = redis.Redis.from_url(bench_night.REDIS_URL)
-    broker.flushdb()
     per_kind = args.writes + args.profiled + 2  # the warm-up and the statements' write
     organiser, token, section, divisions = build(-(-per_kind // 15))
     event_ids = list(Event.objects.filter(league__slug="bench-write").values_list("pk", flat=True))
