@@ -20,6 +20,7 @@ class _Batch:
     def __init__(self) -> None:
         self.work: dict[Hashable, Callable[[], None]] = {}
         self.items: dict[Hashable, list[Any]] = {}
+        self.done: set[Hashable] = set()
 
     def run(self) -> None:
         for key, work in self.work.items():
@@ -49,6 +50,19 @@ def once_after_commit(key: Hashable, work: Callable[[], None]) -> None:
         _run(key, work)
         return
     _waiting_batch().work.setdefault(key, work)
+
+
+def first_in_transaction(key: Hashable) -> bool:
+    """True the first time `key` is asked in the current transaction (always outside one): a write done once per
+    transaction inside it, however many writes ask (an event's results version raised once for a card's boards).
+    Like the items of collected_after_commit, a key asked inside a savepoint that rolled back stays asked."""
+    if not transaction.get_connection().in_atomic_block:
+        return True
+    done = _waiting_batch().done
+    if key in done:
+        return False
+    done.add(key)
+    return True
 
 
 def collected_after_commit(key: Hashable, item: T, work: Callable[[list[T]], None]) -> None:

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from contextlib import nullcontext
 from typing import ClassVar
 
 from django.db import IntegrityError, connection, transaction
@@ -231,7 +232,9 @@ class GameViewSet(FilteredReadOnly):
         body.is_valid(raise_exception=True)
         expected = _version_from_if_match(request.headers.get("If-Match"))
         try:
-            with transaction.atomic():
+            # with a key, its record is saved in the result's transaction; without one, the service's own
+            # transaction is the request's (no savepoint inside another)
+            with transaction.atomic() if key else nullcontext():
                 if key:  # a parallel retry with this key waits here for the first, then gets its answer
                     _lock_idempotency_key(request.user.pk, key)
                     replay = IdempotentRequest.objects.filter(user=request.user, key=key).first()

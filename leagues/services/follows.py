@@ -178,9 +178,11 @@ def pairings_published_followers(*, event_id: int, round_number: int) -> None:
 
 def results_changed_followers(changes: list[ResultChange]) -> None:
     """For the result services: the followers of the players and teams of these games, after the commit (a round
-    sheet's or an import's results together)."""
+    sheet's or an import's results together). The games' players and teams are taken now from the games the service
+    holds, read with their sides (a team match's boards are played between its two teams' entries)."""
     for change in changes:
-        collected_after_commit("follows-results", change.game_id, _result_notices)
+        game = change.game
+        collected_after_commit("follows-results", (game.pk, _game_players(game), _side_teams(game)), _result_notices)
 
 
 def _followers(player_ids: set[int], team_ids: set[int]) -> dict[tuple[str, int], list[int]]:
@@ -200,11 +202,15 @@ def _game_players(game: Game) -> set[int]:
     return {pk for pk in ids if pk}
 
 
+def _side_teams(game: Game) -> set[int]:
+    return {entry.team_id for entry in (game.white, game.black) if entry is not None and entry.team_id}
+
+
 def _game_teams(game: Game) -> set[int]:
-    ids = {entry.team_id for entry in (game.white, game.black) if entry is not None}
+    ids = _side_teams(game)
     if game.match is not None:
-        ids |= {game.match.home.team_id, game.match.away.team_id}
-    return {pk for pk in ids if pk}
+        ids |= {pk for pk in (game.match.home.team_id, game.match.away.team_id) if pk}
+    return ids
 
 
 def _games() -> QuerySet[Game]:
@@ -229,9 +235,9 @@ def _notify(notices: list[FollowNotice], *, wait: int) -> None:
             log.warning("follow digest of event %s not sent", event_id, exc_info=True)
 
 
-def _notices_of(games: QuerySet[Game], kind: str) -> list[FollowNotice]:
-    # the players and teams of the games first, as bare ids (the games themselves, with their rounds, entries and
-    # matches, are read only when one of them is followed: most results have no follower)
+def _games_followers(games: QuerySet[Game]) -> dict[tuple[str, int], list[int]]:
+    """The followers of the games' players and teams, found from bare ids (the games themselves, with their rounds,
+    entries and matches, are read only when one of them is followed)."""
     sides = games.order_by().values_list(
         "white_player_id",
         "black_player_id",
@@ -245,7 +251,15 @@ def _notices_of(games: QuerySet[Game], kind: str) -> list[FollowNotice]:
     ids = list(sides)
     players = {pk for row in ids for pk in row[:4] if pk}
     teams = {pk for row in ids for pk in row[4:] if pk}
-    followers = _followers(players, teams) if players or teams else {}
+    return _followers(players, teams) if players or teams else {}
+
+
+def _notices_of(
+    games: QuerySet[Game], kind: str, followers: dict[tuple[str, int], list[int]] | None = None
+) -> list[FollowNotice]:
+    """The notices of the games' followers (`followers`: found already, else found here)."""
+    if followers is None:
+        followers = _games_followers(games)
     if not followers:
         return []
     rows = list(games)
@@ -280,9 +294,15 @@ def _pairing_notices(event_id: int, round_number: int) -> None:
     _notify(_notices_of(games, FollowNotice.Kind.PAIRING), wait=0)
 
 
-def _result_notices(game_ids: list[int]) -> None:
-    games = _games().filter(pk__in=set(game_ids)).order_by("round__number", "board")
-    _notify(_notices_of(games, FollowNotice.Kind.RESULT), wait=settings.FOLLOW_DIGEST_SECONDS)
+def _result_notices(games: list[tuple[int, set[int], set[int]]]) -> None:
+    """[(game id, its players, its teams)]: one query when nobody follows them (most results)."""
+    players = {pk for _game, ids, _teams in games for pk in ids}
+    teams = {pk for _game, _players, ids in games for pk in ids}
+    followers = _followers(players, teams) if players or teams else {}
+    if not followers:
+        return
+    rows = _games().filter(pk__in={pk for pk, _players, _teams in games}).order_by("round__number", "board")
+    _notify(_notices_of(rows, FollowNotice.Kind.RESULT, followers), wait=settings.FOLLOW_DIGEST_SECONDS)
 
 
 # -- the digest: every waiting notice of one follower and one event in one e-mail --

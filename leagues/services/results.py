@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ..after_commit import once_after_commit
+from ..after_commit import first_in_transaction, once_after_commit
 from ..broker import enqueue_recompute
 from ..errors import (
     DEFAULT_PERMISSION_MESSAGE,
@@ -41,8 +41,10 @@ log = logging.getLogger(__name__)
 
 
 def event_results_changed(*, event_id: int) -> None:
-    """Raise the event's results version and enqueue its recompute once the transaction commits."""
-    Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
+    """Raise the event's results version (once per transaction: a sheet's or a card's boards raise it once) and
+    enqueue its recompute once the transaction commits."""
+    if first_in_transaction(("results-version", event_id)):
+        Event.objects.filter(pk=event_id).update(results_version=F("results_version") + 1)
     pages_changed(event_id=event_id)  # pages now say "being updated"
     once_after_commit(("recompute", event_id), lambda: _enqueue(event_id))
 
@@ -87,11 +89,13 @@ def result_record(
     A board of a team match changes only through its match card: `card` is the TeamMatch whose
     workflow (services.match_cards) makes this change; any other door is refused.
     Raises NotFound, PermissionDenied, Conflict (stale `expected_version`) or ServiceError, in which
-    case nothing was written.
+    case nothing was written (with `locked`: the caller's transaction can only roll back).
     """
     if result not in Result.values:
         raise ServiceError(_("“%(code)s” is not a result code.") % {"code": result}, code="bad_result_code")
-    with transaction.atomic():
+    # a board of a sheet or a card (`locked`) opens no savepoint: a refused board refuses the caller's whole
+    # transaction, as the sheet and the card want, for two statements fewer a board
+    with transaction.atomic(savepoint=locked is None):
         if locked is not None and locked.pk != game_id:
             raise RuntimeError("the caller locked another game")
         game = locked or _game_locked(game_id)

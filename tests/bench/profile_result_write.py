@@ -29,6 +29,7 @@ Its own database (chess_league_bench_write) and Redis DB 7, emptied at the start
 """
 
 import argparse
+import gc
 import os
 import re
 import statistics
@@ -284,6 +285,7 @@ def main() -> None:
 
     for kind in KINDS:  # warm-up: imports, templates, the first query of each kind
         send(kind, lambda go: go())
+    gc.freeze()  # as a web process does once it has answered its first requests (config/gunicorn.py)
     for _ in range(args.writes):
         for kind in KINDS:
             send(kind, timed_as(kind))

@@ -49,7 +49,7 @@ def test_round_sheet_saves_every_game_or_none():
 
     round_sheet_save(event=event, round_number=1, results=good, user=user)
     assert _results(games) == ["1-0", "1/2-1/2", ""]
-    assert Event.objects.get(pk=event.pk).results_version == 2
+    assert Event.objects.get(pk=event.pk).results_version == 1  # one sheet saved: one new version of the results
 
 
 def test_round_sheet_names_the_problem():
@@ -74,6 +74,24 @@ def test_second_save_based_on_stale_data_is_refused():
         )
     assert excinfo.value.current.result == Result.WHITE_WINS
     assert _results(games[:1]) == ["1-0"]
+
+
+def test_a_match_card_is_one_new_version_of_the_results_and_one_stale_board_refuses_all_of_it():
+    """A card of four boards raises the event's results version once (as a sheet, as an import); a card whose
+    third board was changed meanwhile by someone else is refused whole: no board, no audit row, no version."""
+    event, match, games, (home, _away) = team_match(boards=4)
+    stale: dict[int, tuple[str, int]] = {g.pk: (Result.WHITE_WINS, 0) for g in games} | {games[2].pk: (Result.DRAW, 3)}
+    with pytest.raises(Conflict):
+        match_card_submit(match_id=match.pk, results=stale, user=home, expected_version=0)
+    assert _results(games) == ["", "", "", ""]
+    assert ResultChange.objects.count() == 0
+    assert Event.objects.get(pk=event.pk).results_version == 0
+
+    card: dict[int, tuple[str, int]] = {g.pk: (Result.WHITE_WINS, 0) for g in games} | {games[2].pk: (Result.DRAW, 0)}
+    match_card_submit(match_id=match.pk, results=card, user=home, expected_version=0)
+    assert _results(games) == ["1-0", "1-0", "1/2-1/2", "1-0"]
+    assert ResultChange.objects.count() == 4
+    assert Event.objects.get(pk=event.pk).results_version == 1
 
 
 def test_match_card_submitted_by_one_club_confirmed_by_the_other():
