@@ -165,26 +165,24 @@ def _points(code: str, event: Event) -> Decimal:
 
 def player_events(player: Player, event: Event | None = None) -> list[EventRecord]:
     """Every published event the player played in (or only `event`), oldest first, with games and rating results."""
-    entries = Entry.objects.filter(player=player, event__status__in=_PUBLIC).select_related("event")
+    entries = Entry.objects.filter(player=player, event__status__in=_PUBLIC)
     games = Game.objects.filter(round__event__status__in=_PUBLIC)
-    if event is not None:
-        entries, games = entries.filter(event=event), games.filter(round__event=event)
-    by_event = {e.event_id: e for e in entries}
-    played = list(
-        games.filter(player_games(player))
-        .exclude(result=Result.PENDING)
-        .select_related(
-            "round__event__season",
-            "round__event__league",
-            "white__player",
-            "black__player",
-            "white_player",
-            "black_player",
-            "white__team",
-            "black__team",
+    sides = ("white__player", "black__player", "white_player", "black_player", "white__team", "black__team")
+    if event is None:
+        entries = entries.select_related("event")
+        games = games.select_related("round__event__season", "round__event__league", *sides).order_by(
+            "round__event__starts_on", "round__event_id", "round__number"
         )
-        .order_by("round__event__starts_on", "round__event_id", "round__number")
-    )
+    else:  # one event's (its player page): the event as the caller has it, not read again with every game
+        entries, games = entries.filter(event=event), games.filter(round__event=event)
+        games = games.select_related("round", *sides).order_by("round__number")
+    by_event = {e.event_id: e for e in entries.order_by()}
+    played = list(games.filter(player_games(player)).exclude(result=Result.PENDING))
+    if event is not None:
+        for entry in by_event.values():
+            entry.event = event
+        for game in played:
+            game.round.event = event
     entry_ids = {e.pk for e in by_event.values()} | {
         side for g in played if not g.match_id for side in (g.white_id, g.black_id) if side is not None
     }
