@@ -89,21 +89,21 @@ def card_messages(kind: str, match_id: int, changes: list | None = None, reason:
     match = TeamMatch.objects.select_related(
         "round__event__league", "home__team", "away__team", "submitted_by", "settled_by"
     ).get(pk=match_id)
-    (card,) = match_cards(match.round.event, match_id=match.pk)
     home_team, away_team = match.home.team, match.away.team
     if not (home_team is not None and away_team is not None):
         raise RuntimeError("a match is between two teams")
-    home, away = home_team.club_id, away_team.club_id
-    submitter_clubs = secretary_club_ids(match.submitted_by)
-    other_clubs = {home, away} - submitter_clubs or {home, away}
-    recipients = {
-        "card_submitted": club_secretaries(other_clubs),
-        "card_reminder": club_secretaries(other_clubs),
-        "card_confirmed": club_secretaries({home, away}),
-        "card_disputed": club_secretaries({home, away}) + league_organisers(match.round.event.league_id),
-        "card_settled": club_secretaries({home, away}),
-        "card_corrected": club_secretaries({home, away}),
-    }[kind]
+    both = {home_team.club_id, away_team.club_id}
+    if kind in ("card_submitted", "card_reminder"):  # the club that did not submit the card
+        recipients = club_secretaries(both - secretary_club_ids(match.submitted_by) or both)
+    elif kind == "card_disputed":
+        recipients = club_secretaries(both) + league_organisers(match.round.event.league_id)
+    elif kind in ("card_confirmed", "card_settled", "card_corrected"):
+        recipients = club_secretaries(both)
+    else:
+        raise ValueError(f"no match card notification {kind!r}")
+    if not any(user.email for user in recipients):
+        return []  # the card is read only for someone to write to
+    (card,) = match_cards(match.round.event, match_id=match.pk)
     changed = [(board, Result(old).label, Result(new).label) for board, old, new in changes or ()]
     seen, messages = set(), []
     for user in recipients:
