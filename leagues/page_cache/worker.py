@@ -167,7 +167,8 @@ def render_pass(slug: str, *, after_recompute: bool = False) -> int:
     are asked for again (a newer ask of the same page is kept) and a render pass is sent for them (at most one is
     queued), which runs after the recomputes; their readers get the page as it was meanwhile.
     `after_recompute`: the event's new standings are stored; its pages are rendered now unless they were less than
-    RENDER_PASS_SECONDS ago (then by a later recompute, or by the pass the readers sent)."""
+    RENDER_PASS_SECONDS ago (then by a later recompute, or by the pass the readers sent) or a recompute waits in the
+    queue (then by a pass sent behind it: on a busy night the standings of every event come before any page)."""
     client = _redis()
     if client is None:
         return 0
@@ -176,6 +177,10 @@ def render_pass(slug: str, *, after_recompute: bool = False) -> int:
         if after_recompute and (
             not client.hlen(_asked_key(slug)) or not client.set(_rendered_key(slug), 1, nx=True, ex=RENDER_PASS_SECONDS)
         ):
+            return 0
+        if after_recompute and _a_recompute_waits():
+            # another result waits for its standings: the asked pages are left to a pass sent behind it
+            _send_a_pass(client, slug)
             return 0
         # the pages asked for until now; those asked for from now on are rendered by the next pass (a pass queued
         # still stands for them after a recompute; this pass's key is free once it runs)

@@ -1,7 +1,8 @@
 """A worker's render pass yields to a recompute waiting in the queue (issue #37): it renders at most the page in
 hand, the pages it has not rendered stay asked for (a reader's newer ask of one kept), and one render pass is sent
 for them, which renders them once the recompute has run; their readers get the page as it was meanwhile. With no
-recompute waiting, a pass renders every page asked for.
+recompute waiting, a pass renders every page asked for; the pass that follows a recompute renders nothing while
+another recompute waits.
 
 This process is the web process (its test client reads the pages) and plays the worker (it runs the passes); its
 broker is a Redis database of its own that no worker takes tasks from, so what a pass sends stays in the queue."""
@@ -102,6 +103,25 @@ def test_a_render_pass_yields_to_a_waiting_recompute_and_a_later_pass_renders_th
     assert page_cache.render_pass(event.slug) == 2
     assert not _asked(event.slug) and not queue.llen(RENDER_PASSES)
     assert sorted(rendered) == sorted(urls)
+    assert all(_shows_the_result(client, url, etag, names) for url, etag in zip(urls, before, strict=True))
+
+
+def test_after_a_recompute_no_page_is_rendered_while_another_recompute_waits(stale_pages, client):
+    """On a busy night every event's standings come before any page: the render pass that follows a recompute
+    renders nothing while another recompute waits in the queue (on a saturated machine, a page's render in the
+    recompute workers held every waiting result back by about half a second). The pages stay asked for, their
+    readers get them as they were, and one pass is sent behind the waiting recompute, which renders them."""
+    event, urls, before, names = stale_pages
+    queue = redis.Redis.from_url(BROKER)
+    page_cache._redis().delete(page_cache._pass_key(event.slug))  # the readers' pass has run meanwhile
+    assert broker.enqueue_recompute(event.pk)  # another result, its recompute waiting
+    assert page_cache.render_pass(event.slug, after_recompute=True) == 0
+    assert len(_asked(event.slug)) == len(urls)
+    assert queue.llen(RENDER_PASSES) == 1 and queue.llen(RECOMPUTES) == 1
+    assert [client.get(url)["ETag"] for url in urls] == before
+    # the worker runs the recompute, then takes the pass: it renders the three pages
+    queue.delete(RECOMPUTES, RENDER_PASSES)
+    assert page_cache.render_pass(event.slug) == len(urls)
     assert all(_shows_the_result(client, url, etag, names) for url, etag in zip(urls, before, strict=True))
 
 
