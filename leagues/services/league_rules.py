@@ -669,6 +669,8 @@ def explain(violations: Iterable[Violation | RuleViolation]) -> list[dict[str, A
     """Each violation as the pages and the API give it: its code, warning or block, side, board, player and a
     sentence in the active language."""
     violations = list(violations)
+    if not violations:  # most cards: no name to look up
+        return []
     player_ids: set[Any] = set()
     entry_ids: set[Any] = set()
     for v in violations:
