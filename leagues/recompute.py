@@ -160,7 +160,7 @@ def store_explanations(event: Event, result, tournament: Tournament | None, rows
         return
     if explanations_stored(event_id, version, traces, with_round_places(rows, places) if places else None):
         # only the pages showing the traces: the standings and the rest were renewed with the snapshot
-        event_explanations_changed_after_commit(event_id=event_id)
+        event_explanations_changed_after_commit(event_id=event_id, slug=event.slug)
     log.info(
         "explanations event=%s version=%s duration_ms=%s",
         event_id,

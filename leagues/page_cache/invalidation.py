@@ -74,12 +74,7 @@ def _renew_or_hide(event_id: int) -> None:
         stamps.event_pages_hidden(slug=slug)
 
 
-def event_explanations_changed_after_commit(*, event_id: int) -> None:
-    """Renew the stamp of the pages showing explanations once the current transaction commits."""
-
-    def renew():
-        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
-        if slug:
-            stamps.event_explanations_changed(slug=slug)
-
-    once_after_commit(("explanations", event_id), renew)
+def event_explanations_changed_after_commit(*, event_id: int, slug: str) -> None:
+    """Renew the stamp of the pages showing explanations (of the event `event_id`, whose slug is `slug`) once the
+    current transaction commits."""
+    once_after_commit(("explanations", event_id), lambda: stamps.event_explanations_changed(slug=slug))
