@@ -24,6 +24,7 @@ from .after_commit import once_after_commit
 from .models import Event, ResultChange, StandingsSnapshot
 from .models.audit import SettingChange
 from .page_cache import event_explanations_changed_after_commit
+from .services.fide_check import fide_checked
 from .services.prizes import prizes_recompute
 from .services.standings import event_engine_results, places_remembered, snapshot_fields, with_round_places
 from .services.webhooks import standings_updated
@@ -121,8 +122,9 @@ def _recompute_holding_the_lock(event_id: int) -> bool:
         once_after_commit(("pages", event_id), lambda: page_cache.event_pages_show_snapshot(slug=slug, version=version))
         prizes_recompute(event_id, None)  # prizes follow every new snapshot
         standings_updated(event_id=event_id, slug=event.slug, version=event.results_version)
-        # FIDE's tools check the new state in a worker of their own queue (leagues/services/fide_check.py)
-        once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
+        # FIDE's tools check the new state in a worker of their own queue, if they check such an event at all
+        if tournament is not None and fide_checked(event, len(tournament.participants)):
+            once_after_commit(("fide-check", event_id), lambda: broker.enqueue_fide_check(event_id))
     if written and before is not None:
         difference = standings_difference(before, data["rows"])
         for changes in undescribed:

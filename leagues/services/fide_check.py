@@ -28,6 +28,12 @@ log = logging.getLogger(__name__)
 MAX_CHECKED_PLAYERS = 300
 
 
+def fide_checked(event: Event, players: int) -> bool:
+    """Whether FIDE's tools check the event: an individual event that is not a cup (a cup is paired by its bracket,
+    not by FIDE's rules), of at most MAX_CHECKED_PLAYERS players."""
+    return not event.is_team and not event.is_knockout and players <= MAX_CHECKED_PLAYERS
+
+
 def fide_check_of(event: Event) -> FideCheck | None:
     return FideCheck.objects.filter(event=event).first()
 
@@ -53,7 +59,7 @@ def _state(event_id: int) -> tuple[Event, StandingsSnapshot, str, int] | None:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         event = Event.objects.filter(pk=event_id).first()
-        if event is None or event.is_team or event.is_knockout:  # a cup is paired by its bracket, not by FIDE's rules
+        if event is None or not fide_checked(event, 0):
             return None
         snapshot = StandingsSnapshot.objects.filter(event=event).first()
         if snapshot is None or snapshot.version != event.results_version:
@@ -64,7 +70,7 @@ def _state(event_id: int) -> tuple[Event, StandingsSnapshot, str, int] | None:
         rounds = last_paired_round(event)
         if games.filter(round__number__gt=rounds).exists():
             return None  # byes entered for the next round: checked once it is paired and played
-        if not rounds or event.entries.count() > MAX_CHECKED_PLAYERS:
+        if not rounds or not fide_checked(event, event.entries.count()):
             return None
         return event, snapshot, event_export_trf(event=event), rounds
 
