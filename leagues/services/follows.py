@@ -186,8 +186,10 @@ def results_changed_followers(changes: list[ResultChange]) -> None:
 
 
 def _followers(player_ids: set[int], team_ids: set[int]) -> dict[tuple[str, int], list[int]]:
-    """(“player”|“team”, id) → the confirmed follows."""
+    """(“player”|“team”, id) → the confirmed follows (no query for no player and no team)."""
     out: dict[tuple[str, int], list[int]] = defaultdict(list)
+    if not player_ids and not team_ids:
+        return out
     query = Q(player_id__in=player_ids) | Q(team_id__in=team_ids)
     for pk, player_id, team_id in Follow.objects.filter(query, confirmed_at__isnull=False).values_list(
         "pk", "player_id", "team_id"
@@ -251,7 +253,7 @@ def _games_followers(games: QuerySet[Game]) -> dict[tuple[str, int], list[int]]:
     ids = list(sides)
     players = {pk for row in ids for pk in row[:4] if pk}
     teams = {pk for row in ids for pk in row[4:] if pk}
-    return _followers(players, teams) if players or teams else {}
+    return _followers(players, teams)
 
 
 def _notices_of(
@@ -298,7 +300,7 @@ def _result_notices(games: list[tuple[int, set[int], set[int]]]) -> None:
     """[(game id, its players, its teams)]: one query when nobody follows them (most results)."""
     players = {pk for _game, ids, _teams in games for pk in ids}
     teams = {pk for _game, _players, ids in games for pk in ids}
-    followers = _followers(players, teams) if players or teams else {}
+    followers = _followers(players, teams)
     if not followers:
         return
     rows = _games().filter(pk__in={pk for pk, _players, _teams in games}).order_by("round__number", "board")
