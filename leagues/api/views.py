@@ -398,7 +398,9 @@ class TeamMatchViewSet(FilteredReadOnly):
             game.round = match.round
         return match
 
-    def _answer(self, action):
+    def _answer(self, action, *, saved_boards: bool = False):
+        """The card `action` returns, as stored now (`saved_boards`: the service returned it with its boards as saved,
+        as match_card_submit does; otherwise read again)."""
         try:
             match = action()
         except Conflict as exc:
@@ -409,7 +411,7 @@ class TeamMatchViewSet(FilteredReadOnly):
             )
         except TeamMatch.DoesNotExist:
             raise ServiceNotFound(_("There is no such match."), code="unknown_match") from None
-        return Response(s.TeamMatchSerializer(self._card(match.pk)).data)
+        return Response(s.TeamMatchSerializer(match if saved_boards else self._card(match.pk)).data)
 
     @extend_schema(
         request=s.MatchCardSerializer, responses={200: s.TeamMatchSerializer, 412: s.MatchConflictSerializer}
@@ -439,7 +441,7 @@ class TeamMatchViewSet(FilteredReadOnly):
             return match
 
         try:
-            answer = self._answer(submit)
+            answer = self._answer(submit, saved_boards=True)
         except RulesBroken as exc:
             return Response(
                 {"code": exc.code, "message": exc.message, "violations": explain(exc.violations)},

@@ -1,6 +1,7 @@
 """Match cards of team events: one club's secretary submits the card, the other club confirms or
 disputes it, and unanswered cards confirm themselves. Each write is one transaction."""
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -8,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, PermissionDenied, ServiceError
-from ..models import Event, FinishedEventChange, League, ResultChange, TeamMatch
+from ..models import Event, FinishedEventChange, Game, League, ResultChange, TeamMatch
 from ..notifications import notify_after_commit
 from ..page_cache import pages_changed
 from ..permissions import AnyUser, acting_user, can_manage_event, is_league_organiser, secretary_club_ids
@@ -50,8 +51,8 @@ def match_card_submit(
             raise PermissionDenied(_("You may not enter results for this match."))
         finished_event_override(event, user, reason, FinishedEventChange.Subject.CARD)
         if match.version != expected_version:
-            if _same_card_again(match, results, user):
-                return match  # a double click or a retry: the card is already as sent
+            if _same_card_again(match, results, user):  # a double click or a retry: the card is already as sent
+                return _with_boards(match, match.games.select_related("white", "black"))
             raise Conflict(
                 _("Someone changed this match card meanwhile; reload it to see the current results."), current=match
             )
@@ -105,7 +106,17 @@ def match_card_submit(
             notify_after_commit("card_corrected", match_id=match.pk, changes=sorted(changes), reason=reason.strip())
         elif notify:
             notify_after_commit("card_confirmed" if manager else "card_submitted", match_id=match.pk)
-        return match
+        return _with_boards(match, games.values())
+
+
+def _with_boards(match: TeamMatch, boards: Iterable[Game]) -> TeamMatch:
+    """The card as saved, its boards with it: `match.games.all()` answers them (in board order, with their round and
+    sides) without reading them again, as a prefetch would (the API's answer to a card is the card)."""
+    games = sorted(boards, key=lambda game: game.board)
+    for game in games:
+        game.round = match.round
+    match._prefetched_objects_cache = {"games": games}  # type: ignore[attr-defined]  # Django's prefetch cache
+    return match
 
 
 def _locked_card(match_id: int, expected_version: int | None) -> TeamMatch:

@@ -139,6 +139,29 @@ def test_match_card_submit_confirm_and_dispute_through_the_api():
     assert disputed.json()["dispute_reason"] == "board 1 drawn"
 
 
+def test_a_match_cards_answer_is_the_card_as_stored_after_the_save_and_after_a_retry():
+    from tests.helpers import team_match
+
+    _event, match, games, (home, _away) = team_match(boards=3)
+    card = {
+        "version": 0,
+        "boards": [
+            {"game": games[0].pk, "result": "1-0", "version": 0},
+            {"game": games[2].pk, "result": "1/2-1/2", "version": 0},
+        ],
+    }
+    secretary = client_for(home)
+    for answer in (secretary.post(f"/api/v1/matches/{match.pk}/card/", card, format="json") for _ in range(2)):
+        assert answer.status_code == 200  # the save, then a double click's retry
+        stored = client_for().get(f"/api/v1/matches/{match.pk}/").json()
+        assert {key: value for key, value in answer.json().items() if key != "rule_violations"} == stored
+        assert [(g["board"], g["result"], g["version"]) for g in stored["games"]] == [
+            (1, "1-0", 1),
+            (2, "", 0),
+            (3, "1/2-1/2", 1),
+        ]
+
+
 def test_anonymous_clients_are_throttled_with_a_clear_answer(monkeypatch):
     from leagues.api.throttling import AnonThrottle
 
