@@ -95,8 +95,9 @@ def round_sheet(request, slug, number):
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
         return redirect("manage:dashboard")
     frozen = event.status == Event.Status.FINISHED and not is_league_organiser(request.user, event.league_id)
-    editable = [] if frozen else [g for g in games if can_enter_result(request.user, g)]
-    if not editable and not can_manage_event(request.user, event) and request.method == "GET":
+    manager = can_manage_event(request.user, event)  # who manages the event may enter every game's result
+    editable = [] if frozen else games if manager else [g for g in games if can_enter_result(request.user, g)]
+    if not editable and not manager and request.method == "GET":
         raise DjangoPermissionDenied
     data = request.POST.copy() if request.method == "POST" else None
     form = ResultsForm(data, games=editable)
