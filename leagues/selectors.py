@@ -825,18 +825,18 @@ def round_corrections(rnd) -> list:
     return list(ResultChange.objects.filter(game__round=rnd).exclude(before="").select_related("game").order_by("-at"))
 
 
-def round_sheet_games(event: Event, number: int) -> list[Game]:
+def round_sheet_games(event: Event, number: int, *, players: bool = True) -> list[Game]:
     """The games of round `number` that are not a match's board, by board, each with its players (entries, people,
-    teams) and the one round and `event` they share: a 500-board sheet read the event once per game before."""
+    teams; not with `players=False`: a sheet saved reads only its boards' results) and the one round and `event` they
+    share: a 500-board sheet read the event once per game before."""
     rnd = Round.objects.filter(event=event, number=number).first()
     if rnd is None:
         return []
     rnd.event = event
-    games = list(
-        rnd.games.filter(match__isnull=True)
-        .select_related("white__player", "black__player", "white__team", "black__team")
-        .order_by("board")
-    )
+    boards = rnd.games.filter(match__isnull=True).order_by("board")
+    if players:
+        boards = boards.select_related("white__player", "black__player", "white__team", "black__team")
+    games = list(boards)
     for game in games:
         game.round = rnd
     return games

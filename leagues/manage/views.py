@@ -78,10 +78,6 @@ def _save(request, action, success_message):
     return None
 
 
-def _sheet_games(event, number):
-    return round_sheet_games(event, number)
-
-
 @many_fields  # a 1,000-player open's sheet has 1,002 fields
 @login_required
 def round_sheet(request, slug, number):
@@ -90,20 +86,24 @@ def round_sheet(request, slug, number):
     event = get_object_or_404(Event, slug=slug)
     if not can_see_event(request.user, event):
         raise Http404
-    games = _sheet_games(event, number)
+    manager = can_manage_event(request.user, event)  # who manages the event may enter every game's result
+    # a manager's sheet is saved without its boards' players (a secretary's boards are theirs by their players' clubs);
+    # they are read when the page is shown again
+    saving = manager and request.method == "POST"
+    games = round_sheet_games(event, number, players=not saving)
     if not games:
         messages.error(request, _("Round %(number)s is not paired yet.") % {"number": number})
         return redirect("manage:dashboard")
     frozen = event.status == Event.Status.FINISHED and not is_league_organiser(request.user, event.league_id)
-    manager = can_manage_event(request.user, event)  # who manages the event may enter every game's result
     editable = [] if frozen else games if manager else [g for g in games if can_enter_result(request.user, g)]
     if not editable and not manager and request.method == "GET":
         raise DjangoPermissionDenied
     data = request.POST.copy() if request.method == "POST" else None
-    form = ResultsForm(data, games=editable)
     status = 200
     refusal: dict = {}
+    checked = False  # the form's errors are shown
     if request.method == "POST":
+        form = ResultsForm(data, games=editable)
         posted = {key.split("_", 1)[1] for key in request.POST if key.startswith("result_")}
         if not editable or posted - {str(g.pk) for g in editable}:
             messages.error(request, DEFAULT_PERMISSION_MESSAGE)
@@ -131,6 +131,7 @@ def round_sheet(request, slug, number):
             status = _save(request, save, _("Round saved. The standings are being updated."))
             if status is None:
                 return redirect("manage:round-sheet", slug=slug, number=number)
+            checked = True
             # only a board someone else changed meanwhile shows what is stored now; any other refusal (a
             # correction without its reason, after the next round's pairing) keeps the result the user chose
             game = refusal.get("game") if refusal.get("stale") else None
@@ -138,10 +139,14 @@ def round_sheet(request, slug, number):
                 if data is None:
                     raise RuntimeError("the POST's copy")
                 data[f"result_{game.pk}"], data[f"version_{game.pk}"] = game.result, game.version
-                form = ResultsForm(data, games=editable)
-                form.is_valid()
         else:
-            status = 400
+            status, checked = 400, True
+    if saving:  # the page again, its boards with their players
+        games = round_sheet_games(event, number)
+        editable = [] if frozen else games
+    form = ResultsForm(data, games=editable)
+    if checked:
+        form.is_valid()
     return render(
         request,
         "leagues/manage/round_sheet.html",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils.html import escape
 
 from leagues.models import Event, Game, Result, ResultChange, Role
 from tests.factories import ClubFactory, UserFactory, organiser_of, swiss_event
@@ -38,15 +39,18 @@ def test_round_sheet_saves_the_whole_round(client):
 
 
 def test_stale_sheet_is_refused_and_shows_the_current_value(client):
-    event, _entries, games = swiss_event(players=4)
+    event, entries, games = swiss_event(players=4)
     client.force_login(organiser_of(event.league))
     url = f"/en/manage/events/{event.slug}/rounds/1/"
     client.post(url, _sheet(games, g1="1-0"))
-    stale = client.post(url, _sheet(games, g1="0-1", v1=0, reason="second secretary"))
+    stale = client.post(url, _sheet(games, g1="0-1", v1=0, g2="1/2-1/2", reason="second secretary"))
     assert stale.status_code == 409
-    assert "Someone changed this result meanwhile" in stale.content.decode()
-    assert Game.objects.get(pk=games[0].pk).result == "1-0"
-    assert 'value="1-0" selected' in stale.content.decode()
+    page = stale.content.decode()
+    assert "Someone changed this result meanwhile" in page
+    assert [Game.objects.get(pk=g.pk).result for g in games] == ["1-0", ""]
+    assert 'value="1-0" selected' in page  # the board changed meanwhile shows what is stored
+    assert 'value="1/2-1/2" selected' in page  # the other keeps what was typed
+    assert all(escape(entry.player.name) in page for entry in entries)  # the sheet again names every board's players
 
 
 def test_other_clubs_secretary_gets_a_clear_refusal(client):
