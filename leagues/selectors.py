@@ -503,7 +503,7 @@ def player_games(player: Player) -> Q:
     """The filter of the games `player` played: as an individual event's entry (white or black) or on a team's
     board. The player's entries are read first, so each side is found by its column's index (a join to the entries
     in the filter read every game of the site, a player's page slowing as the site's history grows)."""
-    entries = list(Entry.objects.filter(player=player).values_list("pk", flat=True))
+    entries = list(Entry.objects.filter(player=player).order_by().values_list("pk", flat=True))
     return Q(white_id__in=entries) | Q(black_id__in=entries) | Q(white_player=player) | Q(black_player=player)
 
 

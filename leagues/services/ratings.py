@@ -167,15 +167,18 @@ def player_events(player: Player, event: Event | None = None) -> list[EventRecor
     """Every published event the player played in (or only `event`), oldest first, with games and rating results."""
     entries = Entry.objects.filter(player=player, event__status__in=_PUBLIC)
     games = Game.objects.filter(round__event__status__in=_PUBLIC)
-    sides = ("white__player", "black__player", "white_player", "black_player", "white__team", "black__team")
     if event is None:
         entries = entries.select_related("event")
+        sides = ("white__player", "black__player", "white_player", "black_player", "white__team", "black__team")
         games = games.select_related("round__event__season", "round__event__league", *sides).order_by(
             "round__event__starts_on", "round__event_id", "round__number"
         )
-    else:  # one event's (its player page): the event as the caller has it, not read again with every game
+    else:  # one event's (its player page): the event as the caller has it, not read again with every game, and
+        # only the sides of its kind (each join less is less of the database's planning, most of this read's cost)
         entries, games = entries.filter(event=event), games.filter(round__event=event)
-        games = games.select_related("round", *sides).order_by("round__number")
+        team = ("white_player", "black_player", "white__team", "black__team")
+        games = games.select_related("round", *(team if event.is_team else ("white__player", "black__player")))
+        games = games.order_by("round__number")
     by_event = {e.event_id: e for e in entries.order_by()}
     played = list(games.filter(player_games(player)).exclude(result=Result.PENDING))
     if event is not None:
