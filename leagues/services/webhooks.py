@@ -46,6 +46,7 @@ from ..errors import NotFound, PermissionDenied, ServiceError
 from ..models import (
     Club,
     ClubMembership,
+    Entry,
     Event,
     League,
     ResultChange,
@@ -291,14 +292,17 @@ FAN_OUT_BATCH = 500
 
 def _may_have_subscribers(event_id: int) -> bool:
     """Some active subscription is to the event, its league, or a club of its teams or of its players' memberships
-    (one query; more than the fan-out's subscribers, never fewer: it also counts clubs outside the league)."""
+    (one query; more than the fan-out's subscribers, never fewer: it also counts clubs outside the league). Asked
+    after every result: each scope is a subquery of its own, which the database plans in a fraction of the time a
+    join of the seven tables takes."""
+    entries = Entry.objects.filter(event=event_id).values("player_id")
     return (
         WebhookSubscription.objects.filter(paused_at__isnull=True)
         .filter(
             Q(event_id=event_id)
-            | Q(league__events=event_id)
-            | Q(club__teams__event=event_id)
-            | Q(club__clubmembership__player__entry__event=event_id)
+            | Q(league_id__in=Event.objects.filter(pk=event_id).values("league_id"))
+            | Q(club_id__in=Team.objects.filter(event=event_id).values("club_id"))
+            | Q(club_id__in=ClubMembership.objects.filter(player_id__in=entries).values("club_id"))
         )
         .exists()
     )
