@@ -14,7 +14,11 @@ all at p50 82 ms where 4 served 233 at p50 511 ms, the sections as fresh (p99 21
 """
 
 import os
+import select
+from types import SimpleNamespace
 from typing import Any
+
+from gunicorn.glogging import Logger
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
@@ -27,6 +31,54 @@ graceful_timeout = 30
 accesslog = "-"
 # gunicorn's default line, then the time the request took in milliseconds (%(M)s) and the worker's pid (%(p)s)
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms %(p)s'
+
+
+class AccessLine(Logger):  # type: ignore[misc]  # gunicorn is untyped
+    """gunicorn's logger, whose access line to standard output (accesslog "-", no logging configuration) is made of
+    the fields the format names, not also a field for every request header, answer header and environ variable
+    (about 60, each escaped), and written in one write, not through the logging module's lock that every thread of
+    the process waits for. The same line (tests/unit/test_access_line.py), for 6-10 % less of a process's CPU per
+    cached page answered 304 (0.90-0.93 ms against 0.95-1.02 ms: one process of 8 threads, wrk at 8 connections for
+    15 s, six alternations; py-spy had the access line at 10 % of the process's samples). A line longer than one
+    atomic write to a pipe goes through gunicorn's logger, so that two threads' lines never interleave."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        cfg = self.cfg
+        if cfg.accesslog != "-" or cfg.logconfig or cfg.logconfig_dict or cfg.logconfig_json or cfg.syslog:
+            return super().access(resp, req, environ, request_time)
+        try:
+            if "}" in cfg.access_log_format:  # a format naming headers or variables ({...}i, {...}o, {...}e)
+                atoms = self.atoms(resp, req, environ, request_time)
+            else:
+                answer = SimpleNamespace(status=resp.status, sent=getattr(resp, "sent", None), headers=())
+                fields = {name: environ[name] for name in _LINE_ENVIRON if name in environ}
+                atoms = self.atoms(answer, (), fields, request_time)
+            line = (cfg.access_log_format % self.atoms_wrapper_class(atoms) + "\n").encode("utf-8", "backslashreplace")
+        except Exception:
+            self.exception("Failed to format the access line")
+            return None
+        if len(line) > select.PIPE_BUF:
+            return super().access(resp, req, environ, request_time)
+        try:
+            os.write(1, line)
+        except OSError:
+            self.exception("Failed to write the access line")
+        return None
+
+
+# what gunicorn's fields other than headers and variables read of the environ
+_LINE_ENVIRON = (
+    "REMOTE_ADDR",
+    "REQUEST_METHOD",
+    "RAW_URI",
+    "SERVER_PROTOCOL",
+    "PATH_INFO",
+    "QUERY_STRING",
+    "HTTP_REFERER",
+    "HTTP_USER_AGENT",
+    "HTTP_AUTHORIZATION",
+)
+logger_class = AccessLine
 # no control socket: gunicornc is not used, and the chess user cannot write its default place
 # ($HOME/.gunicorn, as /app belongs to root)
 control_socket_disable = True
